@@ -1,0 +1,54 @@
+import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { RunAbortedError } from '../errors/run-aborted-error.js';
+import { classifyProviderError } from '../models/classify-provider-error.js';
+import type { ResolvedModel } from '../models/resolved-model.js';
+import type { EventError } from '../types/events.js';
+import { sleep } from './sleep.js';
+
+/** Called before each retry with the attempt number (1 = first retry), the delay and the error. */
+export type RetryListener = (info: { attempt: number; delayMs: number; error: EventError }) => void;
+
+/**
+ * Calls the provider with retries: 429, 5xx, network errors and timeouts are retried with
+ * exponential backoff and jitter (Retry-After honoured, capped by `maxDelayMs`); anything else
+ * surfaces at once as a typed Corvid error.
+ */
+export async function callWithRetry<T>(
+  m: ResolvedModel,
+  options: LanguageModelV3CallOptions,
+  signal: AbortSignal | undefined,
+  invoke: (options: LanguageModelV3CallOptions) => PromiseLike<T>,
+  onRetry?: RetryListener,
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timedOut = false;
+    let controller: AbortController | undefined;
+    if (m.timeoutMs > 0) {
+      controller = new AbortController();
+      const ctl = controller;
+      timer = setTimeout(() => {
+        timedOut = true;
+        ctl.abort(new Error('request timeout'));
+      }, m.timeoutMs);
+      options.abortSignal = signal ? AbortSignal.any([signal, ctl.signal]) : ctl.signal;
+    } else {
+      options.abortSignal = signal;
+    }
+    try {
+      return await invoke(options);
+    } catch (err) {
+      if (signal?.aborted) throw new RunAbortedError(undefined, { cause: err });
+      const c = classifyProviderError(err, { provider: m.provider, modelId: m.modelId, timedOut, attempts: attempt + 1 });
+      if (!c.retryable || attempt >= m.retry.maxRetries) throw c.error;
+      const backoff = Math.min(m.retry.maxDelayMs, m.retry.initialDelayMs * 2 ** attempt);
+      const delayMs = Math.round(
+        c.retryAfterMs !== undefined ? Math.min(c.retryAfterMs, m.retry.maxDelayMs) : backoff / 2 + Math.random() * (backoff / 2),
+      );
+      onRetry?.({ attempt: attempt + 1, delayMs, error: { name: c.error.name, code: c.error.code, message: c.error.message } });
+      await sleep(delayMs, signal);
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  }
+}

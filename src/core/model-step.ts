@@ -1,0 +1,262 @@
+import type {
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3StreamPart,
+  SharedV3ProviderMetadata,
+} from '@ai-sdk/provider';
+import { ProviderError } from '../errors/provider-error.js';
+import { RunAbortedError } from '../errors/run-aborted-error.js';
+import type { ResolvedModel } from '../models/resolved-model.js';
+import type { EventSink } from '../types/events.js';
+import type { Message } from '../types/message.js';
+import type { FinishReason } from '../types/result.js';
+import { fromProviderUsage, type Usage } from '../types/usage.js';
+import { callWithRetry, type RetryListener } from './call-model.js';
+import type { PreparedCall } from './tool-executor.js';
+
+type AssistantContent = Extract<Message, { role: 'assistant' }>['content'];
+
+/** What one model call produced, ready to append to the conversation. */
+export interface ModelStepOutput {
+  content: AssistantContent;
+  /** Client-side tool calls to execute. */
+  calls: PreparedCall[];
+  text: string;
+  reasoning: string;
+  finishReason: FinishReason;
+  usage: Usage;
+}
+
+/** Where stream deltas go. */
+export interface StepEmitter {
+  sink: EventSink;
+  runId: string;
+  agent: string;
+  path: readonly string[];
+  step: number;
+}
+
+/** One non-streaming model call (`doGenerate`). */
+export async function generateStep(
+  m: ResolvedModel,
+  options: LanguageModelV3CallOptions,
+  signal: AbortSignal | undefined,
+  onRetry?: RetryListener,
+): Promise<ModelStepOutput> {
+  const res = await callWithRetry(m, options, signal, (o) => m.model.doGenerate(o), onRetry);
+  const out: ModelStepOutput = {
+    content: [],
+    calls: [],
+    text: '',
+    reasoning: '',
+    finishReason: res.finishReason?.unified ?? 'other',
+    usage: fromProviderUsage(res.usage),
+  };
+  for (const part of res.content) addContent(out, part);
+  return out;
+}
+
+function addContent(out: ModelStepOutput, part: LanguageModelV3Content): void {
+  switch (part.type) {
+    case 'text':
+      if (part.text.length === 0) return;
+      out.text += part.text;
+      out.content.push(withOptions({ type: 'text', text: part.text }, part.providerMetadata));
+      return;
+    case 'reasoning':
+      out.reasoning += part.text;
+      out.content.push(withOptions({ type: 'reasoning', text: part.text }, part.providerMetadata));
+      return;
+    case 'tool-call':
+      addToolCall(out, part.toolCallId, part.toolName, part.input, part.providerExecuted, part.providerMetadata);
+      return;
+    case 'tool-result':
+      out.content.push({
+        type: 'tool-result',
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        output: part.isError ? { type: 'error-json', value: part.result } : { type: 'json', value: part.result },
+      });
+      return;
+    case 'file':
+    case 'source':
+    case 'tool-approval-request':
+      return;
+    default: {
+      const never: never = part;
+      return never;
+    }
+  }
+}
+
+function addToolCall(
+  out: ModelStepOutput,
+  toolCallId: string,
+  toolName: string,
+  rawInput: string,
+  providerExecuted: boolean | undefined,
+  meta: SharedV3ProviderMetadata | undefined,
+): void {
+  let input: unknown;
+  let parseError: string | undefined;
+  if (rawInput === '' || rawInput === undefined) input = {};
+  else {
+    try {
+      input = JSON.parse(rawInput);
+    } catch (err) {
+      input = rawInput;
+      parseError = `Invalid JSON in the arguments of tool "${toolName}": ${(err as Error).message}. Send a JSON object.`;
+    }
+  }
+  out.content.push(withOptions({ type: 'tool-call', toolCallId, toolName, input, providerExecuted }, meta));
+  if (!providerExecuted) out.calls.push(parseError ? { toolCallId, toolName, input, parseError } : { toolCallId, toolName, input });
+}
+
+function withOptions<T extends object>(part: T, meta: SharedV3ProviderMetadata | undefined): T {
+  if (meta) (part as { providerOptions?: SharedV3ProviderMetadata }).providerOptions = meta;
+  return part;
+}
+
+/**
+ * One streaming model call (`doStream`): emits text and reasoning deltas as they arrive.
+ * A stream that stalls longer than the model's timeout, reports an error or ends without
+ * `finish` fails the step with a ProviderError.
+ */
+export async function streamStep(
+  m: ResolvedModel,
+  options: LanguageModelV3CallOptions,
+  signal: AbortSignal | undefined,
+  emitter: StepEmitter | undefined,
+  onRetry?: RetryListener,
+): Promise<ModelStepOutput> {
+  const stall = new AbortController();
+  const combined = signal ? AbortSignal.any([signal, stall.signal]) : stall.signal;
+  const res = await callWithRetry(m, options, combined, (o) => m.model.doStream(o), onRetry);
+  const out: ModelStepOutput = { content: [], calls: [], text: '', reasoning: '', finishReason: 'other', usage: fromProviderUsage(undefined) };
+  const texts = new Map<string, { text: string; meta?: SharedV3ProviderMetadata }>();
+  const reasonings = new Map<string, { text: string; meta?: SharedV3ProviderMetadata }>();
+  const reader = res.stream.getReader();
+  let finished = false;
+  let stalled = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    if (m.timeoutMs <= 0) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      stalled = true;
+      stall.abort(new Error('stream stalled'));
+      reader.cancel().catch(() => {});
+    }, m.timeoutMs);
+  };
+  const fail = (message: string, cause?: unknown) =>
+    new ProviderError({ kind: 'stream_interrupted', provider: m.provider, model: m.modelId, providerMessage: message, cause });
+  try {
+    arm();
+    for (;;) {
+      let chunk: ReadableStreamReadResult<LanguageModelV3StreamPart>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        if (signal?.aborted) throw new RunAbortedError(undefined, { cause: err });
+        if (stalled) throw fail(`no data for ${m.timeoutMs} ms`, err);
+        throw fail(`the response stream broke off: ${err instanceof Error ? err.message : String(err)}`, err);
+      }
+      if (chunk.done) break;
+      arm();
+      const part = chunk.value;
+      switch (part.type) {
+        case 'text-start':
+          texts.set(part.id, { text: '', meta: part.providerMetadata });
+          break;
+        case 'text-delta': {
+          let t = texts.get(part.id);
+          if (!t) texts.set(part.id, (t = { text: '' }));
+          t.text += part.delta;
+          if (part.providerMetadata) t.meta = part.providerMetadata;
+          out.text += part.delta;
+          if (emitter && part.delta)
+            emitter.sink({ type: 'text_delta', runId: emitter.runId, agent: emitter.agent, path: emitter.path, step: emitter.step, delta: part.delta });
+          break;
+        }
+        case 'text-end': {
+          const t = texts.get(part.id);
+          if (t) {
+            if (part.providerMetadata) t.meta = part.providerMetadata;
+            if (t.text) out.content.push(withOptions({ type: 'text', text: t.text }, t.meta));
+            texts.delete(part.id);
+          }
+          break;
+        }
+        case 'reasoning-start':
+          reasonings.set(part.id, { text: '', meta: part.providerMetadata });
+          break;
+        case 'reasoning-delta': {
+          let r = reasonings.get(part.id);
+          if (!r) reasonings.set(part.id, (r = { text: '' }));
+          r.text += part.delta;
+          if (part.providerMetadata) r.meta = { ...r.meta, ...part.providerMetadata };
+          out.reasoning += part.delta;
+          if (emitter && part.delta)
+            emitter.sink({ type: 'reasoning_delta', runId: emitter.runId, agent: emitter.agent, path: emitter.path, step: emitter.step, delta: part.delta });
+          break;
+        }
+        case 'reasoning-end': {
+          const r = reasonings.get(part.id);
+          if (r) {
+            if (part.providerMetadata) r.meta = { ...r.meta, ...part.providerMetadata };
+            out.content.push(withOptions({ type: 'reasoning', text: r.text }, r.meta));
+            reasonings.delete(part.id);
+          }
+          break;
+        }
+        case 'tool-call':
+          addToolCall(out, part.toolCallId, part.toolName, part.input, part.providerExecuted, part.providerMetadata);
+          break;
+        case 'tool-result':
+          addContent(out, part);
+          break;
+        case 'finish':
+          finished = true;
+          out.finishReason = part.finishReason?.unified ?? 'other';
+          out.usage = fromProviderUsage(part.usage);
+          break;
+        case 'error':
+          throw fail(errorText(part.error), part.error);
+        case 'tool-input-start':
+        case 'tool-input-delta':
+        case 'tool-input-end':
+        case 'stream-start':
+        case 'response-metadata':
+        case 'raw':
+        case 'file':
+        case 'source':
+        case 'tool-approval-request':
+          break;
+        default: {
+          const never: never = part;
+          void never;
+        }
+      }
+    }
+  } finally {
+    if (timer) clearTimeout(timer);
+    reader.releaseLock();
+  }
+  if (signal?.aborted) throw new RunAbortedError();
+  // Parts whose end marker never came (some providers omit it) are still kept.
+  for (const r of reasonings.values()) out.content.push(withOptions({ type: 'reasoning', text: r.text }, r.meta));
+  for (const t of texts.values()) if (t.text) out.content.push(withOptions({ type: 'text', text: t.text }, t.meta));
+  if (!finished) throw fail('the response stream ended before the model finished');
+  return out;
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null) {
+    const e = error as { message?: string; error?: { message?: string } };
+    if (e.error?.message) return e.error.message;
+    if (e.message) return e.message;
+    return JSON.stringify(error);
+  }
+  return String(error);
+}

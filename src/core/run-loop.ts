@@ -1,0 +1,236 @@
+import type { LanguageModelV3CallOptions, LanguageModelV3FunctionTool } from '@ai-sdk/provider';
+import { CorvidError } from '../errors/corvid-error.js';
+import { MaxStepsExceededError } from '../errors/max-steps-exceeded-error.js';
+import { RunAbortedError } from '../errors/run-aborted-error.js';
+import type { ResolvedModel } from '../models/resolved-model.js';
+import { mergeProviderOptions, reasoningProviderOptions } from '../models/reasoning-options.js';
+import type { AgentEvent, EventSink } from '../types/events.js';
+import { type Message, type RunInput, userMessage } from '../types/message.js';
+import { toProviderToolChoice, type ReasoningSettings, type ToolChoice } from '../types/model.js';
+import type { RunResult, StepResult } from '../types/result.js';
+import type { Tool } from '../types/tool.js';
+import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
+import { compactContext, type ContextBudget } from './context-budget.js';
+import { generateStep, streamStep, type ModelStepOutput } from './model-step.js';
+import type { ParentLink, RunOptions } from './run-options.js';
+import { executeToolCalls } from './tool-executor.js';
+import { toToolResultOutput } from './tool-output.js';
+
+/** The agent-level settings a run needs (prepared once per agent, reused by every run). */
+export interface LoopAgent {
+  name: string;
+  tools: ReadonlyMap<string, Tool>;
+  toolSpecs: LanguageModelV3FunctionTool[];
+  maxSteps: number;
+  toolConcurrency: number;
+  toolErrors: 'return' | 'throw';
+  toolTimeoutMs?: number;
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+  reasoning?: ReasoningSettings;
+  toolChoice?: ToolChoice;
+  context?: ContextBudget;
+}
+
+/** One run's inputs. `history` is the conversation; it is changed only when the run succeeds. */
+export interface RunParams {
+  agent: LoopAgent;
+  model: ResolvedModel;
+  system: string | undefined;
+  history: Message[];
+  input: RunInput;
+  options: RunOptions | undefined;
+  stream: boolean;
+  parent?: ParentLink;
+}
+
+let runCounter = 0;
+const runPrefix = Math.random().toString(36).slice(2, 8);
+
+/** A short unique run id. */
+export function newRunId(): string {
+  return `run_${runPrefix}${(++runCounter).toString(36)}`;
+}
+
+/**
+ * The agent loop: call the model, run the tools it asked for, feed the results back, until the
+ * model answers without tool calls or `maxSteps` is reached. Emits the event sequence documented
+ * on `AgentEvent`. On failure or cancellation the conversation is left as it was.
+ */
+export async function runLoop(p: RunParams): Promise<RunResult> {
+  const { agent, model, options } = p;
+  const started = performance.now();
+  const runId = newRunId();
+  const path = p.parent ? p.parent.path : [agent.name];
+  const userSink = options?.onEvent;
+  const parentSink = p.parent?.sink;
+  const sink: EventSink | undefined =
+    userSink && parentSink ? (e) => (parentSink(e), userSink(e)) : (userSink ?? parentSink);
+  const nested = p.parent !== undefined;
+  const signal = options?.signal;
+  const maxSteps = options?.maxSteps ?? agent.maxSteps;
+  const usage = emptyUsage();
+  const steps: StepResult[] = [];
+  const base = sink ? { runId, agent: agent.name, path } : undefined;
+
+  const inputMessages = typeof p.input === 'string' ? [userMessage(p.input)] : p.input;
+  const historyLength = p.history.length;
+  for (const m of inputMessages) p.history.push(m);
+
+  if (sink) sink({ ...base!, type: 'run_start', input: describeInput(p.input) });
+  const reportUsage = (u: Usage) => addUsage(usage, u);
+
+  try {
+    const call = buildCallOptions(p);
+    const system: Message | undefined = p.system ? { role: 'system', content: p.system } : undefined;
+    let prompt = buildPrompt(system, p.history);
+    let step = 0;
+    for (;;) {
+      if (signal?.aborted) throw new RunAbortedError();
+      if (step >= maxSteps) throw new MaxStepsExceededError({ agent: agent.name, maxSteps, steps });
+      step++;
+      if (sink) sink({ ...base!, type: 'step_start', step, maxSteps });
+      if (agent.context) {
+        const compacted = await compactContext({ history: p.history, system, budget: agent.context, signal, keepFrom: historyLength });
+        if (compacted) {
+          prompt = buildPrompt(system, p.history);
+          if (sink) sink({ ...base!, type: 'context_compacted', ...compacted });
+        }
+      }
+      call.prompt = prompt;
+      const onRetry = sink
+        ? (r: { attempt: number; delayMs: number; error: { name: string; code: string; message: string } }) =>
+            sink({ ...base!, type: 'retry', step, ...r })
+        : undefined;
+      const out: ModelStepOutput = p.stream
+        ? await streamStep(model, call, signal, sink ? { sink, runId, agent: agent.name, path, step } : undefined, onRetry)
+        : await generateStep(model, call, signal, onRetry);
+      addUsage(usage, out.usage);
+      const record: StepResult = {
+        step,
+        text: out.text,
+        reasoning: out.reasoning,
+        toolCalls: out.calls,
+        toolResults: [],
+        finishReason: out.finishReason,
+        usage: out.usage,
+      };
+      steps.push(record);
+      const assistant: Message = { role: 'assistant', content: out.content };
+      if (sink) {
+        for (const c of out.calls) {
+          sink({ ...base!, type: 'tool_call', step, toolCallId: c.toolCallId, toolName: c.toolName, input: c.input });
+        }
+      }
+      if (out.calls.length === 0) {
+        if (out.content.length > 0) {
+          p.history.push(assistant);
+          prompt.push(assistant);
+        }
+        if (sink) {
+          sink({ ...base!, type: 'step_end', step, text: out.text, reasoning: out.reasoning, finishReason: out.finishReason, usage: out.usage });
+          if (!nested) sink({ ...base!, type: 'answer', text: out.text });
+          sink({ ...base!, type: 'run_end', status: 'completed', steps: step, usage, durationMs: performance.now() - started });
+        }
+        if (p.parent?.reportUsage) p.parent.reportUsage(usage);
+        return {
+          runId,
+          agent: agent.name,
+          text: out.text,
+          steps,
+          usage,
+          messages: p.history.slice(historyLength),
+          finishReason: out.finishReason,
+          durationMs: performance.now() - started,
+        };
+      }
+      const results = await executeToolCalls(out.calls, {
+        tools: agent.tools,
+        agent: agent.name,
+        path,
+        runId,
+        step,
+        messages: p.history,
+        signal,
+        concurrency: agent.toolConcurrency,
+        defaultTimeoutMs: agent.toolTimeoutMs,
+        errorMode: agent.toolErrors,
+        sink,
+        reportUsage,
+      });
+      record.toolResults = results;
+      const toolMessage: Message = { role: 'tool', content: new Array(results.length) };
+      for (let i = 0; i < results.length; i++) {
+        const r = results[i];
+        toolMessage.content[i] = {
+          type: 'tool-result',
+          toolCallId: r.toolCallId,
+          toolName: r.toolName,
+          output: toToolResultOutput(r.output, r.isError),
+        };
+      }
+      p.history.push(assistant, toolMessage);
+      prompt.push(assistant, toolMessage);
+      if (sink) sink({ ...base!, type: 'step_end', step, text: out.text, reasoning: out.reasoning, finishReason: out.finishReason, usage: out.usage });
+    }
+  } catch (err) {
+    p.history.length = historyLength;
+    const error = signal?.aborted && !(err instanceof RunAbortedError) ? new RunAbortedError(undefined, { cause: err }) : err;
+    if (sink) {
+      const e = CorvidError.isInstance(error)
+        ? { name: error.name, code: error.code, message: error.message }
+        : { name: (error as Error)?.name ?? 'Error', code: 'internal', message: (error as Error)?.message ?? String(error) };
+      sink({ ...base!, type: 'error', error: e });
+      sink({
+        ...base!,
+        type: 'run_end',
+        status: error instanceof RunAbortedError ? 'aborted' : 'failed',
+        steps: steps.length,
+        usage,
+        durationMs: performance.now() - started,
+      });
+    }
+    if (p.parent?.reportUsage) p.parent.reportUsage(usage);
+    throw error;
+  }
+}
+
+function buildPrompt(system: Message | undefined, history: Message[]): Message[] {
+  if (!system) return history.slice();
+  const prompt = new Array<Message>(history.length + 1);
+  prompt[0] = system;
+  for (let i = 0; i < history.length; i++) prompt[i + 1] = history[i];
+  return prompt;
+}
+
+function buildCallOptions(p: RunParams): LanguageModelV3CallOptions {
+  const { agent, model, options } = p;
+  const call: LanguageModelV3CallOptions = { prompt: [] };
+  if (agent.toolSpecs.length > 0) call.tools = agent.toolSpecs;
+  const choice = options?.toolChoice ?? agent.toolChoice;
+  if (choice && agent.toolSpecs.length > 0) call.toolChoice = toProviderToolChoice(choice);
+  const temperature = options?.temperature ?? agent.temperature ?? model.temperature;
+  if (temperature !== undefined) call.temperature = temperature;
+  const maxTokens = options?.maxTokens ?? agent.maxTokens ?? model.maxTokens;
+  if (maxTokens !== undefined) call.maxOutputTokens = maxTokens;
+  const topP = options?.topP ?? agent.topP ?? model.topP;
+  if (topP !== undefined) call.topP = topP;
+  const reasoning = options?.reasoning ?? agent.reasoning ?? model.reasoning;
+  const providerOptions = mergeProviderOptions(
+    reasoning ? reasoningProviderOptions(model.provider, reasoning) : undefined,
+    model.providerOptions,
+  );
+  if (providerOptions) call.providerOptions = providerOptions as LanguageModelV3CallOptions['providerOptions'];
+  return call;
+}
+
+function describeInput(input: RunInput): string {
+  if (typeof input === 'string') return input;
+  const last = input[input.length - 1];
+  if (!last) return '';
+  if (last.role === 'system') return last.content;
+  return last.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
+
+export type { AgentEvent };

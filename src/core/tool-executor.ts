@@ -1,0 +1,150 @@
+import { CorvidError } from '../errors/corvid-error.js';
+import { RunAbortedError } from '../errors/run-aborted-error.js';
+import { ToolExecutionError } from '../errors/tool-execution-error.js';
+import type { EventSink } from '../types/events.js';
+import type { Message } from '../types/message.js';
+import type { ToolCallRecord, ToolResultRecord } from '../types/result.js';
+import type { Tool, ToolContext } from '../types/tool.js';
+import type { Usage } from '../types/usage.js';
+import { validateToolInput } from './tool.js';
+
+/** Everything tool execution needs from the run. */
+export interface ToolRunScope {
+  tools: ReadonlyMap<string, Tool>;
+  agent: string;
+  path: readonly string[];
+  runId: string;
+  step: number;
+  messages: readonly Message[];
+  signal?: AbortSignal;
+  concurrency: number;
+  defaultTimeoutMs?: number;
+  /** `return`: failures go back to the model as error results; `throw`: the run fails. */
+  errorMode: 'return' | 'throw';
+  sink?: EventSink;
+  reportUsage?: (usage: Usage) => void;
+}
+
+/** A call whose arguments could not be parsed: the message goes back to the model. */
+export interface PreparedCall extends ToolCallRecord {
+  parseError?: string;
+}
+
+/**
+ * Runs the step's tool calls, concurrently up to `scope.concurrency`, and returns their results
+ * in call order. Each `tool_result` event is emitted as its call finishes.
+ */
+export async function executeToolCalls(calls: PreparedCall[], scope: ToolRunScope): Promise<ToolResultRecord[]> {
+  if (calls.length === 1) return [await runOne(calls[0], scope)];
+  const results = new Array<ToolResultRecord>(calls.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < calls.length) {
+      const i = next++;
+      results[i] = await runOne(calls[i], scope);
+    }
+  };
+  const workers = Math.max(1, Math.min(scope.concurrency, calls.length));
+  const running: Promise<void>[] = [];
+  for (let i = 0; i < workers; i++) running.push(worker());
+  await Promise.all(running);
+  return results;
+}
+
+async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResultRecord> {
+  const started = performance.now();
+  let output: unknown;
+  let isError = false;
+  let cause: unknown;
+  const t = scope.tools.get(call.toolName);
+  if (scope.signal?.aborted) throw new RunAbortedError();
+  if (call.parseError) {
+    output = call.parseError;
+    isError = true;
+  } else if (!t) {
+    output = `Unknown tool "${call.toolName}". Available tools: ${[...scope.tools.keys()].join(', ') || '(none)'}`;
+    isError = true;
+  } else {
+    const checked = await validateToolInput(t, call.input);
+    if (!checked.ok) {
+      output = `Invalid arguments for tool "${t.name}": ${checked.message}`;
+      isError = true;
+    } else {
+      try {
+        output = await invoke(t, checked.value, call, scope);
+      } catch (err) {
+        if (scope.signal?.aborted) throw new RunAbortedError(undefined, { cause: err });
+        cause = err;
+        isError = true;
+        output = `Tool "${t.name}" failed: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    }
+  }
+  if (isError && scope.errorMode === 'throw') {
+    if (CorvidError.isInstance(cause) && cause.name === 'ToolExecutionError') throw cause;
+    throw new ToolExecutionError(String(output), { toolName: call.toolName, toolCallId: call.toolCallId, cause });
+  }
+  const result: ToolResultRecord = {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    output,
+    isError,
+    durationMs: performance.now() - started,
+  };
+  if (scope.sink) {
+    scope.sink({
+      type: 'tool_result',
+      runId: scope.runId,
+      agent: scope.agent,
+      path: scope.path,
+      step: scope.step,
+      toolCallId: result.toolCallId,
+      toolName: result.toolName,
+      output: result.output,
+      isError: result.isError,
+      durationMs: result.durationMs,
+    });
+  }
+  return result;
+}
+
+async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: ToolRunScope): Promise<unknown> {
+  const timeoutMs = t.timeoutMs ?? scope.defaultTimeoutMs;
+  const needsOwnSignal = timeoutMs !== undefined && timeoutMs > 0;
+  const controller = needsOwnSignal ? new AbortController() : undefined;
+  const signal = controller
+    ? scope.signal
+      ? AbortSignal.any([scope.signal, controller.signal])
+      : controller.signal
+    : (scope.signal ?? NEVER);
+  const context: ToolContext = {
+    signal,
+    agent: scope.agent,
+    path: scope.path,
+    runId: scope.runId,
+    toolCallId: call.toolCallId,
+    messages: scope.messages,
+    emit: scope.sink,
+  };
+  if (scope.reportUsage) (context as ToolContextInternal).reportUsage = scope.reportUsage;
+  if (!controller) return await t.execute(input, context);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error('tool timeout'));
+      reject(new Error(`timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([Promise.resolve(t.execute(input, context)), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const NEVER = new AbortController().signal;
+
+/** Internal hooks on the tool context (used by agent tools). */
+export interface ToolContextInternal extends ToolContext {
+  reportUsage?: (usage: Usage) => void;
+}

@@ -1,0 +1,41 @@
+/** Machine-readable error codes used across Corvid. */
+export type CorvidErrorCode =
+  | 'config_invalid'
+  | 'validation_failed'
+  | 'authentication_failed'
+  | 'provider_error'
+  | 'provider_rate_limited'
+  | 'provider_timeout'
+  | 'provider_unavailable'
+  | 'tool_execution_failed'
+  | 'max_steps_exceeded'
+  | 'run_aborted'
+  | 'not_found'
+  | 'internal';
+
+const MARKER = Symbol.for('corvid.error');
+
+/**
+ * Root of every error Corvid throws. Each carries a stable `code`, a message written for
+ * people, and the underlying `cause` when there is one.
+ */
+export class CorvidError extends Error {
+  readonly [MARKER] = true;
+  readonly code: CorvidErrorCode;
+
+  constructor(message: string, options: { code?: CorvidErrorCode; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'CorvidError';
+    this.code = options.code ?? 'internal';
+  }
+
+  /** True for any Corvid error, also across duplicated copies of the package. */
+  static isInstance(error: unknown): error is CorvidError {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[MARKER] === true;
+  }
+
+  /** A plain, serialisable view (used in events, NDJSON and HTTP answers). */
+  toJSON(): { name: string; code: CorvidErrorCode; message: string } {
+    return { name: this.name, code: this.code, message: this.message };
+  }
+}

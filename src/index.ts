@@ -1,0 +1,22 @@
+/**
+ * Corvid — agents that loop over a model and typed tools, on any provider, with one event stream.
+ * Heavy subsystems (provider packages, config loading, the CLI) load lazily.
+ */
+export { Agent, type AgentOptions, type ContextOptions, type InstructionsContext } from './core/agent.js';
+export { Conversation } from './core/conversation.js';
+export { tool, toolSpec, type ToolDefinition } from './core/tool.js';
+export type { AgentToolOptions } from './core/agent-tool.js';
+export type { RunOptions } from './core/run-options.js';
+export type { RunStream } from './core/run-stream.js';
+export { estimateTokens } from './core/context-budget.js';
+export { resolveModel, isLanguageModel } from './models/resolve-model.js';
+export { parseModelId } from './models/parse-model-id.js';
+export { detectDefaultModel } from './models/default-model.js';
+export type { ResolvedModel } from './models/resolved-model.js';
+export * from './errors/index.js';
+export * from './types/events.js';
+export * from './types/message.js';
+export type * from './types/model.js';
+export type * from './types/result.js';
+export type * from './types/tool.js';
+export { emptyUsage, addUsage, type Usage } from './types/usage.js';

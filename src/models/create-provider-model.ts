@@ -1,0 +1,78 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { AuthenticationError } from '../errors/authentication-error.js';
+import { ConfigError } from '../errors/config-error.js';
+import type { ModelConfig } from '../types/model.js';
+
+/** Environment variables holding each provider's API key, in order of preference. */
+export const API_KEY_ENV: Record<string, string[]> = {
+  openai: ['OPENAI_API_KEY'],
+  anthropic: ['ANTHROPIC_API_KEY'],
+  google: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+};
+
+/** The default Ollama endpoint (OpenAI-compatible API). */
+export function ollamaBaseURL(env: NodeJS.ProcessEnv = process.env): string {
+  const host = env.OLLAMA_HOST ? (env.OLLAMA_HOST.startsWith('http') ? env.OLLAMA_HOST : `http://${env.OLLAMA_HOST}`) : 'http://127.0.0.1:11434';
+  return `${host.replace(/\/+$/, '')}/v1`;
+}
+
+function apiKeyFor(config: ModelConfig, label: string): string {
+  if (config.apiKey) return config.apiKey;
+  const names = API_KEY_ENV[config.provider] ?? [];
+  for (const n of names) if (process.env[n]) return process.env[n]!;
+  throw new AuthenticationError(
+    `No API key for ${config.provider} model "${config.model}" (${label}): set ${names.join(' or ')} in the environment or a .env file, or api_key in the model's config`,
+    { provider: config.provider },
+  );
+}
+
+/**
+ * Creates the AI SDK provider-spec model for a config. Provider packages are imported on demand,
+ * so a program that only uses Anthropic never loads the OpenAI package.
+ */
+export async function createProviderModel(config: ModelConfig, label = config.model): Promise<LanguageModelV3> {
+  switch (config.provider) {
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
+      const p = createOpenAI({ apiKey: apiKeyFor(config, label), baseURL: config.baseURL, headers: config.headers });
+      return config.api === 'chat' ? p.chat(config.model) : p.responses(config.model);
+    }
+    case 'anthropic': {
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
+      return createAnthropic({ apiKey: apiKeyFor(config, label), baseURL: config.baseURL, headers: config.headers }).languageModel(config.model);
+    }
+    case 'google': {
+      const { createGoogleGenerativeAI } = await import('@ai-sdk/google');
+      return createGoogleGenerativeAI({ apiKey: apiKeyFor(config, label), baseURL: config.baseURL, headers: config.headers }).languageModel(
+        config.model,
+      );
+    }
+    case 'ollama': {
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      return createOpenAICompatible({
+        name: 'ollama',
+        baseURL: config.baseURL ?? ollamaBaseURL(),
+        apiKey: config.apiKey,
+        headers: config.headers,
+        includeUsage: true,
+      }).chatModel(config.model);
+    }
+    case 'openai-compatible': {
+      if (!config.baseURL) {
+        throw new ConfigError(`Model "${label}" uses provider openai-compatible but has no base_url (e.g. http://127.0.0.1:8000/v1)`);
+      }
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
+      return createOpenAICompatible({
+        name: 'compatible',
+        baseURL: config.baseURL,
+        apiKey: config.apiKey,
+        headers: config.headers,
+        includeUsage: true,
+      }).chatModel(config.model);
+    }
+    default:
+      throw new ConfigError(
+        `Unknown provider "${config.provider}" for model "${label}". Known: openai, anthropic, google, ollama, openai-compatible`,
+      );
+  }
+}

@@ -1,0 +1,41 @@
+import type { ReasoningSettings } from '../types/model.js';
+
+const BUDGETS = { minimal: 1024, low: 2048, medium: 8192, high: 24_576 } as const;
+
+function effortFor(r: ReasoningSettings): 'minimal' | 'low' | 'medium' | 'high' {
+  if (r.effort) return r.effort;
+  const b = r.budgetTokens ?? 8192;
+  return b <= 1024 ? 'minimal' : b <= 4096 ? 'low' : b <= 16_384 ? 'medium' : 'high';
+}
+
+/**
+ * Maps Corvid's reasoning settings to each provider's options:
+ * OpenAI `reasoningEffort` (+ summaries so reasoning is visible), Anthropic `thinking.budgetTokens`,
+ * Gemini `thinkingConfig`, OpenAI-compatible servers `reasoningEffort`.
+ */
+export function reasoningProviderOptions(provider: string, r: ReasoningSettings): Record<string, Record<string, unknown>> {
+  const family = provider.split('.')[0];
+  switch (family) {
+    case 'openai':
+      return { openai: { reasoningEffort: effortFor(r), reasoningSummary: 'auto' } };
+    case 'anthropic':
+      return { anthropic: { thinking: { type: 'enabled', budgetTokens: r.budgetTokens ?? BUDGETS[effortFor(r)] } } };
+    case 'google':
+      return { google: { thinkingConfig: { thinkingBudget: r.budgetTokens ?? BUDGETS[effortFor(r)], includeThoughts: true } } };
+    default:
+      return { [family]: { reasoningEffort: effortFor(r) }, openaiCompatible: { reasoningEffort: effortFor(r) } };
+  }
+}
+
+/** Merges provider option maps one level deep (later wins). */
+export function mergeProviderOptions(
+  ...maps: Array<Record<string, Record<string, unknown>> | undefined>
+): Record<string, Record<string, unknown>> | undefined {
+  let out: Record<string, Record<string, unknown>> | undefined;
+  for (const m of maps) {
+    if (!m) continue;
+    out ??= {};
+    for (const [k, v] of Object.entries(m)) out[k] = { ...out[k], ...v };
+  }
+  return out;
+}

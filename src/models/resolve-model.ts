@@ -1,0 +1,55 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ModelConfig, ModelInput } from '../types/model.js';
+import { createProviderModel } from './create-provider-model.js';
+import { detectDefaultModel } from './default-model.js';
+import { parseModelId } from './parse-model-id.js';
+import { DEFAULT_RETRY, type ResolvedModel } from './resolved-model.js';
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+
+/** True for an AI SDK provider-spec (v3) language model object. */
+export function isLanguageModel(value: unknown): value is LanguageModelV3 {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as LanguageModelV3).specificationVersion === 'v3' &&
+    typeof (value as LanguageModelV3).doGenerate === 'function'
+  );
+}
+
+/**
+ * Turns a model reference into a ready model: a `provider:model` string, a config object, a
+ * provider-spec model, or nothing (then the default-model rules apply).
+ */
+export async function resolveModel(input: ModelInput | undefined, label?: string): Promise<ResolvedModel> {
+  if (isLanguageModel(input)) {
+    return {
+      model: input,
+      provider: input.provider,
+      modelId: input.modelId,
+      toolMode: 'native',
+      retry: DEFAULT_RETRY,
+      timeoutMs: 0,
+    };
+  }
+  const config: ModelConfig = input === undefined ? await detectDefaultModel() : typeof input === 'string' ? parseModelId(input) : input;
+  let model = await createProviderModel(config, label ?? `${config.provider}:${config.model}`);
+  const toolMode = config.toolMode ?? 'native';
+  if (toolMode === 'json') {
+    const { jsonToolModel } = await import('./json-tool-model.js');
+    model = jsonToolModel(model);
+  }
+  return {
+    model,
+    provider: config.provider,
+    modelId: config.model,
+    temperature: config.temperature,
+    maxTokens: config.maxTokens,
+    topP: config.topP,
+    reasoning: config.reasoning,
+    toolMode,
+    retry: { ...DEFAULT_RETRY, ...config.retry },
+    timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    providerOptions: config.providerOptions,
+  };
+}

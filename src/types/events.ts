@@ -1,0 +1,90 @@
+import type { FinishReason } from './result.js';
+import type { Usage } from './usage.js';
+
+/** Fields every event carries. */
+export interface EventBase {
+  /** The run that produced the event; nested agent runs have their own id. */
+  runId: string;
+  /** Name of the agent that produced the event. */
+  agent: string;
+  /** Agent path from the top-level run, e.g. `['coordinator', 'researcher']`. */
+  path: readonly string[];
+}
+
+/** A serialisable error, as carried by `error` events. */
+export interface EventError {
+  name: string;
+  code: string;
+  message: string;
+}
+
+/**
+ * Everything a run reports, in order. For a top-level run:
+ * `run_start`, then per step `step_start`, deltas, `tool_call`s, `tool_result`s, `step_end`;
+ * then `answer` (success) or `error`; always `run_end` last.
+ * Nested agent runs (agent tools) emit the same events with a longer `path`, but no `answer`:
+ * their final text arrives as the `tool_result` of the calling tool.
+ */
+export type AgentEvent =
+  | (EventBase & { type: 'run_start'; input: string })
+  | (EventBase & { type: 'step_start'; step: number; maxSteps: number })
+  | (EventBase & { type: 'text_delta'; step: number; delta: string })
+  | (EventBase & { type: 'reasoning_delta'; step: number; delta: string })
+  | (EventBase & { type: 'tool_call'; step: number; toolCallId: string; toolName: string; input: unknown })
+  | (EventBase & {
+      type: 'tool_result';
+      step: number;
+      toolCallId: string;
+      toolName: string;
+      output: unknown;
+      isError: boolean;
+      durationMs: number;
+    })
+  | (EventBase & { type: 'step_end'; step: number; text: string; reasoning: string; finishReason: FinishReason; usage: Usage })
+  | (EventBase & { type: 'retry'; step: number; attempt: number; delayMs: number; error: EventError })
+  | (EventBase & {
+      type: 'context_compacted';
+      strategy: 'window' | 'summarize';
+      removedMessages: number;
+      tokensBefore: number;
+      tokensAfter: number;
+    })
+  | (EventBase & { type: 'answer'; text: string })
+  | (EventBase & { type: 'error'; error: EventError })
+  | (EventBase & {
+      type: 'run_end';
+      status: 'completed' | 'failed' | 'aborted';
+      steps: number;
+      usage: Usage;
+      durationMs: number;
+    });
+
+/** The `type` of every event. */
+export type AgentEventType = AgentEvent['type'];
+
+/** Every event type, in documentation order. */
+export const AGENT_EVENT_TYPES: readonly AgentEventType[] = [
+  'run_start',
+  'step_start',
+  'text_delta',
+  'reasoning_delta',
+  'tool_call',
+  'tool_result',
+  'step_end',
+  'retry',
+  'context_compacted',
+  'answer',
+  'error',
+  'run_end',
+];
+
+/** Narrows an event to one type. */
+export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+/** Receives events as they happen. */
+export type EventSink = (event: AgentEvent) => void;
+
+/** Helper for exhaustive switches over event types. */
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
+}

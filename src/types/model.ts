@@ -1,0 +1,53 @@
+import type { LanguageModelV3, LanguageModelV3ToolChoice } from '@ai-sdk/provider';
+
+/** Reasoning / thinking settings: an effort level, a token budget, or both. */
+export interface ReasoningSettings {
+  effort?: 'minimal' | 'low' | 'medium' | 'high';
+  budgetTokens?: number;
+}
+
+/** Retry policy for transient provider failures (429, 5xx, network errors, timeouts). */
+export interface RetrySettings {
+  /** Retries after the first attempt. Default 3. */
+  maxRetries?: number;
+  /** First backoff delay. Default 500 ms. */
+  initialDelayMs?: number;
+  /** Cap for one delay (also caps Retry-After). Default 30 s. */
+  maxDelayMs?: number;
+}
+
+/** How a model receives tools: natively, or described in the prompt with JSON calls parsed from text. */
+export type ToolMode = 'native' | 'json';
+
+/** A model described by settings; resolved lazily so unused provider packages are never loaded. */
+export interface ModelConfig {
+  /** `openai`, `anthropic`, `google` (alias `gemini`), `ollama`, `openai-compatible` (alias `compatible`). */
+  provider: string;
+  model: string;
+  apiKey?: string;
+  baseURL?: string;
+  headers?: Record<string, string>;
+  /** OpenAI only: `responses` (default) or `chat` (Chat Completions). */
+  api?: 'responses' | 'chat';
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+  reasoning?: ReasoningSettings;
+  toolMode?: ToolMode;
+  retry?: RetrySettings;
+  /** Per-request timeout. Default 120 s. */
+  timeoutMs?: number;
+  /** Passed through to the provider (`providerOptions[provider]`). */
+  providerOptions?: Record<string, Record<string, unknown>>;
+}
+
+/** A model: `'provider:model'`, a config object, or any AI SDK `LanguageModelV3`. */
+export type ModelInput = string | ModelConfig | LanguageModelV3;
+
+/** Tool choice for one run. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { tool: string };
+
+/** Converts Corvid's tool choice to the provider spec's. */
+export function toProviderToolChoice(choice: ToolChoice): LanguageModelV3ToolChoice {
+  return typeof choice === 'string' ? { type: choice } : { type: 'tool', toolName: choice.tool };
+}
