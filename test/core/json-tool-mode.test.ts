@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Agent, jsonToolModel, parseToolCallsFromText, tool, type AgentEvent } from '../../src/index.js';
+import { ScriptedModel } from '../../src/testing/index.js';
+
+const add = tool({
+  name: 'add',
+  description: 'Add two numbers',
+  input: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => a + b,
+});
+
+describe('parseToolCallsFromText', () => {
+  it('finds calls in bare JSON, code fences and prose', () => {
+    expect(parseToolCallsFromText('{"tool": "add", "arguments": {"a": 1, "b": 2}}').calls).toEqual([
+      { toolName: 'add', input: '{"a":1,"b":2}' },
+    ]);
+    const fenced = parseToolCallsFromText('Sure, let me add.\n```json\n{"name": "add", "args": {"a": 1, "b": 2}}\n```');
+    expect(fenced.calls[0].toolName).toBe('add');
+    expect(fenced.prose).toBe('Sure, let me add.');
+    const many = parseToolCallsFromText('{"tool_calls": [{"tool": "a", "arguments": {}}, {"tool": "b", "arguments": "{\\"x\\":1}"}]}');
+    expect(many.calls.map((c) => c.toolName)).toEqual(['a', 'b']);
+    expect(many.calls[1].input).toBe('{"x":1}');
+  });
+
+  it('leaves plain answers alone and reports malformed calls', () => {
+    expect(parseToolCallsFromText('The answer is {not json} really').calls).toEqual([]);
+    expect(parseToolCallsFromText('42').calls).toEqual([]);
+    const bad = parseToolCallsFromText('{"tool": "add", "arguments": {"a": 1,');
+    expect(bad.calls[0]).toEqual({ toolName: 'add', input: '{"tool": "add", "arguments": {"a": 1,' });
+  });
+});
+
+describe('JSON tool-call mode', () => {
+  it('describes tools in the prompt, parses calls, and writes results back as text', async () => {
+    const inner = new ScriptedModel([
+      { text: 'I will add.\n```json\n{"tool": "add", "arguments": {"a": 2, "b": 3}}\n```' },
+      { text: 'The sum is 5.' },
+    ]);
+    const agent = new Agent({ name: 'calc', instructions: 'You add.', model: jsonToolModel(inner), tools: [add] });
+    const r = await agent.run('add 2 and 3');
+    expect(r.text).toBe('The sum is 5.');
+    expect(r.steps[0].toolResults[0]).toMatchObject({ output: 5, isError: false });
+    const first = inner.calls[0];
+    expect(first.tools).toBeUndefined();
+    expect(first.prompt[0].role).toBe('system');
+    expect(first.prompt[0].content).toMatch(/^You add\.\n\nYou can call tools/);
+    expect(first.prompt[0].content).toContain('"required":["a","b"]');
+    const second = inner.calls[1].prompt;
+    expect(second.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(JSON.stringify(second[3])).toContain('Result of tool add: 5');
+  });
+
+  it('reports a malformed call back to the model, streaming too', async () => {
+    const inner = new ScriptedModel([{ text: '{"tool": "add", "arguments": {"a": 2,' }, { text: 'Let me fix that.' }]);
+    const agent = new Agent({ name: 'calc', model: jsonToolModel(inner), tools: [add] });
+    const events: AgentEvent[] = [];
+    for await (const e of agent.stream('add')) events.push(e);
+    const result = events.find((e) => e.type === 'tool_result');
+    expect(result).toMatchObject({ isError: true, output: expect.stringMatching(/Invalid JSON/) });
+    expect(JSON.stringify(inner.calls[1].prompt.at(-1))).toContain('Tool add failed: Invalid JSON');
+    const text = events.filter((e) => e.type === 'text_delta').map((e) => (e as { delta: string }).delta).join('');
+    expect(text).toBe('Let me fix that.');
+  });
+});
