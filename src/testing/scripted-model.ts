@@ -120,11 +120,18 @@ export class ScriptedModel implements LanguageModelV3 {
       }
     parts.push({ type: 'finish', finishReason: { unified: turn.toolCalls?.length ? 'tool-calls' : 'stop', raw: undefined }, usage: usageOf(turn) });
     const streamError = turn.streamError;
+    const end = errorAt >= 0 ? errorAt : parts.length;
+    let i = 0;
     const stream = new ReadableStream<LanguageModelV3StreamPart>({
       start(controller) {
-        const end = errorAt >= 0 ? errorAt : parts.length;
-        for (let i = 0; i < end; i++) controller.enqueue(parts[i]);
-        if (errorAt >= 0) controller.error(streamError);
+        if (errorAt >= 0) return;
+        for (const part of parts) controller.enqueue(part);
+        controller.close();
+      },
+      // With a scripted error, parts are pulled one by one so the error arrives after them.
+      pull(controller) {
+        if (i < end) controller.enqueue(parts[i++]);
+        else if (errorAt >= 0) controller.error(streamError);
         else controller.close();
       },
     });
