@@ -1,8 +1,10 @@
-import type {
-  LanguageModelV3CallOptions,
-  LanguageModelV3Content,
-  LanguageModelV3StreamPart,
-  SharedV3ProviderMetadata,
+import {
+  APICallError,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3Content,
+  type LanguageModelV3StreamPart,
+  type LanguageModelV3StreamResult,
+  type SharedV3ProviderMetadata,
 } from '@ai-sdk/provider';
 import { ProviderError } from '../errors/provider-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
@@ -131,11 +133,27 @@ export async function streamStep(
 ): Promise<ModelStepOutput> {
   const stall = new AbortController();
   const combined = signal ? AbortSignal.any([signal, stall.signal]) : stall.signal;
-  const res = await callWithRetry(m, options, combined, (o) => m.model.doStream(o), onRetry);
+  const { reader, head } = await callWithRetry(m, options, combined, (o) => m.model.doStream(o).then(readStreamHead), onRetry);
+  let headIndex = 0;
   const out: ModelStepOutput = { content: [], calls: [], text: '', reasoning: '', finishReason: 'other', usage: fromProviderUsage(undefined) };
-  const texts = new Map<string, { text: string; meta?: SharedV3ProviderMetadata }>();
-  const reasonings = new Map<string, { text: string; meta?: SharedV3ProviderMetadata }>();
-  const reader = res.stream.getReader();
+  // Text and reasoning parts take their place in `content` when they start, so the order the
+  // model produced them in is kept (a tool call can arrive before a part's end marker).
+  type TextPart = { type: 'text'; text: string; providerOptions?: SharedV3ProviderMetadata };
+  type ReasoningPart = { type: 'reasoning'; text: string; providerOptions?: SharedV3ProviderMetadata };
+  const texts = new Map<string, TextPart>();
+  const reasonings = new Map<string, ReasoningPart>();
+  const openText = (id: string, meta: SharedV3ProviderMetadata | undefined) => {
+    const t: TextPart = withOptions({ type: 'text', text: '' }, meta);
+    texts.set(id, t);
+    out.content.push(t);
+    return t;
+  };
+  const openReasoning = (id: string, meta: SharedV3ProviderMetadata | undefined) => {
+    const r: ReasoningPart = withOptions({ type: 'reasoning', text: '' }, meta);
+    reasonings.set(id, r);
+    out.content.push(r);
+    return r;
+  };
   let finished = false;
   let stalled = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -155,7 +173,7 @@ export async function streamStep(
     for (;;) {
       let chunk: ReadableStreamReadResult<LanguageModelV3StreamPart>;
       try {
-        chunk = await reader.read();
+        chunk = headIndex < head.length ? { done: false, value: head[headIndex++] } : await reader.read();
       } catch (err) {
         if (signal?.aborted) throw new RunAbortedError(undefined, { cause: err });
         if (stalled) throw fail(`no data for ${m.timeoutMs} ms`, err);
@@ -166,13 +184,12 @@ export async function streamStep(
       const part = chunk.value;
       switch (part.type) {
         case 'text-start':
-          texts.set(part.id, { text: '', meta: part.providerMetadata });
+          openText(part.id, part.providerMetadata);
           break;
         case 'text-delta': {
-          let t = texts.get(part.id);
-          if (!t) texts.set(part.id, (t = { text: '' }));
+          const t = texts.get(part.id) ?? openText(part.id, undefined);
           t.text += part.delta;
-          if (part.providerMetadata) t.meta = part.providerMetadata;
+          if (part.providerMetadata) t.providerOptions = part.providerMetadata;
           out.text += part.delta;
           if (emitter && part.delta)
             emitter.sink({ type: 'text_delta', runId: emitter.runId, agent: emitter.agent, path: emitter.path, step: emitter.step, delta: part.delta });
@@ -180,21 +197,17 @@ export async function streamStep(
         }
         case 'text-end': {
           const t = texts.get(part.id);
-          if (t) {
-            if (part.providerMetadata) t.meta = part.providerMetadata;
-            if (t.text) out.content.push(withOptions({ type: 'text', text: t.text }, t.meta));
-            texts.delete(part.id);
-          }
+          if (t && part.providerMetadata) t.providerOptions = part.providerMetadata;
+          texts.delete(part.id);
           break;
         }
         case 'reasoning-start':
-          reasonings.set(part.id, { text: '', meta: part.providerMetadata });
+          openReasoning(part.id, part.providerMetadata);
           break;
         case 'reasoning-delta': {
-          let r = reasonings.get(part.id);
-          if (!r) reasonings.set(part.id, (r = { text: '' }));
+          const r = reasonings.get(part.id) ?? openReasoning(part.id, undefined);
           r.text += part.delta;
-          if (part.providerMetadata) r.meta = { ...r.meta, ...part.providerMetadata };
+          if (part.providerMetadata) r.providerOptions = { ...r.providerOptions, ...part.providerMetadata };
           out.reasoning += part.delta;
           if (emitter && part.delta)
             emitter.sink({ type: 'reasoning_delta', runId: emitter.runId, agent: emitter.agent, path: emitter.path, step: emitter.step, delta: part.delta });
@@ -202,11 +215,8 @@ export async function streamStep(
         }
         case 'reasoning-end': {
           const r = reasonings.get(part.id);
-          if (r) {
-            if (part.providerMetadata) r.meta = { ...r.meta, ...part.providerMetadata };
-            out.content.push(withOptions({ type: 'reasoning', text: r.text }, r.meta));
-            reasonings.delete(part.id);
-          }
+          if (r && part.providerMetadata) r.providerOptions = { ...r.providerOptions, ...part.providerMetadata };
+          reasonings.delete(part.id);
           break;
         }
         case 'tool-call':
@@ -243,9 +253,12 @@ export async function streamStep(
     reader.releaseLock();
   }
   if (signal?.aborted) throw new RunAbortedError();
-  // Parts whose end marker never came (some providers omit it) are still kept.
-  for (const r of reasonings.values()) out.content.push(withOptions({ type: 'reasoning', text: r.text }, r.meta));
-  for (const t of texts.values()) if (t.text) out.content.push(withOptions({ type: 'text', text: t.text }, t.meta));
+  // Cancelling the reader on a stall ends the stream quietly; report it as the stall it was.
+  if (stalled && !finished) throw fail(`no data for ${m.timeoutMs} ms`);
+  // Parts whose end marker never came (some providers omit it) are kept where they started; empty texts are dropped.
+  if (out.content.some((c) => c.type === 'text' && c.text.length === 0)) {
+    out.content = out.content.filter((c) => c.type !== 'text' || c.text.length > 0);
+  }
   if (!finished) throw fail('the response stream ended before the model finished');
   return out;
 }
@@ -259,4 +272,42 @@ function errorText(error: unknown): string {
     return JSON.stringify(error);
   }
   return String(error);
+}
+
+const PREAMBLE = new Set<LanguageModelV3StreamPart['type']>(['stream-start', 'response-metadata', 'raw']);
+
+/**
+ * Reads a stream up to its first real part. An error the provider reports before any output
+ * (an overloaded server answering 200 and then an error event, as Gemini and OpenAI-compatible
+ * servers do) is thrown like a failed HTTP call, so `callWithRetry` retries it. Returns the
+ * reader and the parts already read, which the caller consumes first (no extra stream layer).
+ */
+async function readStreamHead(
+  res: LanguageModelV3StreamResult,
+): Promise<{ reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>; head: LanguageModelV3StreamPart[] }> {
+  const reader = res.stream.getReader();
+  const head: LanguageModelV3StreamPart[] = [];
+  for (;;) {
+    const r = await reader.read();
+    if (r.done) break;
+    const part = r.value;
+    if (part.type === 'error') {
+      reader.cancel().catch(() => {});
+      const error = part.error;
+      if (error instanceof Error) throw error;
+      const code = (error as { code?: unknown; error?: { code?: unknown } } | undefined)?.code ?? (error as { error?: { code?: unknown } })?.error?.code;
+      throw new APICallError({
+        message: errorText(error),
+        url: '',
+        requestBodyValues: undefined,
+        statusCode: typeof code === 'number' && code >= 400 && code < 600 ? code : undefined,
+        responseBody: JSON.stringify(error),
+        isRetryable: true,
+        data: error,
+      });
+    }
+    head.push(part);
+    if (!PREAMBLE.has(part.type)) break;
+  }
+  return { reader, head };
 }

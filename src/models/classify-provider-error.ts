@@ -43,7 +43,7 @@ export function classifyProviderError(
     return {
       error: new ProviderError({ ...base, kind, status, providerMessage }),
       retryable,
-      retryAfterMs: retryAfter(err.responseHeaders),
+      retryAfterMs: retryAfter(err.responseHeaders) ?? retryDelayFromBody(err.responseBody),
     };
   }
   if (networkCause(err)) {
@@ -94,4 +94,20 @@ export function retryAfter(headers: Record<string, string | undefined> | undefin
   if (!Number.isNaN(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/**
+ * Gemini sends no Retry-After header on a 429; the delay is in the body as a google.rpc.RetryInfo
+ * detail: `{"error": {"details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "34.4s"}]}}`.
+ */
+export function retryDelayFromBody(body: string | undefined): number | undefined {
+  if (!body || !body.includes('RetryInfo')) return undefined;
+  try {
+    const details = (JSON.parse(body) as { error?: { details?: Array<{ '@type'?: string; retryDelay?: string }> } }).error?.details;
+    const info = details?.find((d) => typeof d?.['@type'] === 'string' && d['@type'].endsWith('google.rpc.RetryInfo'));
+    const m = info?.retryDelay ? /^(\d+(?:\.\d+)?)s$/.exec(info.retryDelay) : null;
+    return m ? Math.round(Number(m[1]) * 1000) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -10,9 +10,21 @@ export const API_KEY_ENV: Record<string, string[]> = {
   google: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'],
 };
 
-/** The default Ollama endpoint (OpenAI-compatible API). */
+/**
+ * The default Ollama endpoint (OpenAI-compatible API). `OLLAMA_HOST` is read as Ollama reads it:
+ * without a scheme, `http` and port 11434 are assumed (`OLLAMA_HOST=0.0.0.0` means port 11434).
+ */
 export function ollamaBaseURL(env: NodeJS.ProcessEnv = process.env): string {
-  const host = env.OLLAMA_HOST ? (env.OLLAMA_HOST.startsWith('http') ? env.OLLAMA_HOST : `http://${env.OLLAMA_HOST}`) : 'http://127.0.0.1:11434';
+  const raw = env.OLLAMA_HOST?.trim();
+  let host = 'http://127.0.0.1:11434';
+  if (raw) {
+    if (/^https?:\/\//.test(raw)) host = raw;
+    else {
+      const [hostPort, ...rest] = raw.split('/');
+      const withPort = /:\d+$/.test(hostPort) ? hostPort : `${hostPort || '127.0.0.1'}:11434`;
+      host = `http://${[withPort, ...rest].join('/')}`;
+    }
+  }
   return `${host.replace(/\/+$/, '')}/v1`;
 }
 
@@ -63,7 +75,9 @@ export async function createProviderModel(config: ModelConfig, label = config.mo
       }
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({
-        name: 'compatible',
+        // The name is also the providerOptions key whose extra fields go into the request body,
+        // so `providerOptions: { 'openai-compatible': { top_k: 20 } }` reaches the server.
+        name: 'openai-compatible',
         baseURL: config.baseURL,
         apiKey: config.apiKey,
         headers: config.headers,

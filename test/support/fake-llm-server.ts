@@ -35,10 +35,16 @@ export interface FakeReply {
   errorBody?: unknown;
   /** Message inside the default error body. */
   errorMessage?: string;
-  /** Streaming: destroy the socket after this many SSE events. Non-streaming: destroy it without answering. */
+  /** Streaming: destroy the socket after this many SSE events. Non-streaming (or 0): destroy it without answering. */
   cutAfterChunks?: number;
+  /** Streaming: stop sending after this many SSE events but keep the connection open (a stalled stream). */
+  stallAfterChunks?: number;
+  /** Streaming: after this many SSE events, send the provider's in-stream error event (with `errorMessage`) and end. */
+  errorAfterChunks?: number;
   /** Wait this long before answering. */
   delayMs?: number;
+  /** Chat Completions: the field carrying reasoning (`reasoning_content` as DeepSeek/vLLM, `reasoning` as Ollama). Default `reasoning_content`. */
+  reasoningField?: 'reasoning_content' | 'reasoning';
   /** Override the finish / stop reason on the wire (e.g. `length`, `max_tokens`, `MAX_TOKENS`). */
   finishReason?: string;
 }
@@ -154,7 +160,7 @@ export async function startFakeLlmServer(script: FakeScript, options: FakeLlmSer
       return;
     }
 
-    if (!stream) {
+    if (!stream || reply.cutAfterChunks === 0) {
       if (reply.cutAfterChunks !== undefined) {
         req.socket.destroy();
         return;
@@ -196,6 +202,12 @@ export async function startFakeLlmServer(script: FakeScript, options: FakeLlmSer
         // Let what was written reach the client, then break the connection mid-stream.
         await new Promise<void>((resolve) => res.write('', () => resolve()));
         res.socket?.destroy();
+        return;
+      }
+      if (reply.stallAfterChunks !== undefined && sent >= reply.stallAfterChunks) return; // left open until close()
+      if (reply.errorAfterChunks !== undefined && sent >= reply.errorAfterChunks) {
+        const err = streamErrorEvent(api, reply.errorMessage ?? 'Overloaded', sent);
+        res.end(`${err.event ? `event: ${err.event}${eol}` : ''}data: ${JSON.stringify(err.data)}${eol}${eol}`);
         return;
       }
       const data = typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
@@ -312,6 +324,20 @@ export function errorBodyFor(api: FakeApi, status: number, message?: string): un
   }
 }
 
+/** The error a provider sends inside an already started (HTTP 200) stream. */
+function streamErrorEvent(api: FakeApi, message: string, sequence: number): SseEvent {
+  switch (api) {
+    case 'anthropic':
+      return { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message } } };
+    case 'openai-responses':
+      return { event: 'error', data: { type: 'error', sequence_number: sequence, code: 'server_error', message, param: null } };
+    case 'gemini':
+      return { data: { error: { code: 503, message, status: 'UNAVAILABLE' } } };
+    default:
+      return { data: { error: { message, type: 'server_error', param: null, code: null } } };
+  }
+}
+
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 // ---------------------------------------------------------------------------------------------
@@ -341,7 +367,7 @@ function chatFinish(r: FakeReply): string {
 function chatJson(r: FakeReply, model: string, nextId: () => number) {
   const n = nextId();
   const message: Record<string, unknown> = { role: 'assistant', content: r.text ?? null, refusal: null, annotations: [] };
-  if (r.reasoning) message.reasoning_content = r.reasoning;
+  if (r.reasoning) message[r.reasoningField ?? 'reasoning_content'] = r.reasoning;
   if (r.toolCalls?.length) {
     message.tool_calls = r.toolCalls.map((c, i) => ({
       id: c.id ?? `call_${n}_${i}`,
@@ -368,7 +394,7 @@ function chatEvents(r: FakeReply, model: string, nextId: () => number, includeUs
     data: { ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(includeUsage ? { usage: null } : {}) },
   });
   const out: SseEvent[] = [chunk({ role: 'assistant', content: '', refusal: null })];
-  for (const p of pieces(r.reasoning ?? '')) out.push(chunk({ reasoning_content: p }));
+  for (const p of pieces(r.reasoning ?? '')) out.push(chunk({ [r.reasoningField ?? 'reasoning_content']: p }));
   for (const p of pieces(r.text ?? '')) out.push(chunk({ content: p }));
   (r.toolCalls ?? []).forEach((c, i) => {
     const id = c.id ?? `call_${n}_${i}`;
@@ -545,9 +571,15 @@ function anthropicJson(r: FakeReply, model: string, nextId: () => number) {
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: r.usage?.cachedInput ?? 0,
       output_tokens: r.usage?.output ?? 5,
+      ...anthropicThinkingTokens(r),
       service_tier: 'standard',
     },
   };
+}
+
+/** Thinking tokens (newer API versions report `output_tokens_details.thinking_tokens`); only sent when scripted. */
+function anthropicThinkingTokens(r: FakeReply) {
+  return r.usage?.reasoning !== undefined ? { output_tokens_details: { thinking_tokens: r.usage.reasoning } } : {};
 }
 
 function anthropicEvents(r: FakeReply, model: string, nextId: () => number): SseEvent[] {
@@ -594,7 +626,7 @@ function anthropicEvents(r: FakeReply, model: string, nextId: () => number): Sse
     for (const p of pieces(argsText(c.arguments), 4)) ev('content_block_delta', { index: i, delta: { type: 'input_json_delta', partial_json: p } });
     ev('content_block_stop', { index: i });
   });
-  ev('message_delta', { delta: { stop_reason: anthropicStop(r), stop_sequence: null }, usage: { output_tokens: r.usage?.output ?? 5 } });
+  ev('message_delta', { delta: { stop_reason: anthropicStop(r), stop_sequence: null }, usage: { output_tokens: r.usage?.output ?? 5, ...anthropicThinkingTokens(r) } });
   ev('message_stop', {});
   return out;
 }
