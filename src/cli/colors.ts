@@ -59,8 +59,3 @@ export function colorsFor(stream: { isTTY?: boolean }, options: ColorOptions = {
   return createColors(shouldUseColor(stream, options));
 }
 
-/** Removes ANSI escape sequences (for measuring and for tests). */
-export function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
-}

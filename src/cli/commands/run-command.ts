@@ -1,0 +1,101 @@
+import type { Runtime } from '../../config/index.js';
+import type { AgentEvent } from '../../types/events.js';
+import type { RunStream } from '../../core/run-stream.js';
+import { EXIT, UsageError, type CliContext } from '../cli-context.js';
+import { colorsFor } from '../colors.js';
+import { EventRenderer } from '../event-renderer.js';
+import { formatDuration, formatUsage, safeJson } from '../format.js';
+import { loadCliRuntime } from '../load-cli-runtime.js';
+import { formatError } from '../format-error.js';
+import { readAll } from '../read-all.js';
+
+function parseMaxSteps(value: string | boolean | undefined): number | undefined {
+  if (value === undefined || typeof value === 'boolean') return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--max-steps must be a positive whole number, got "${value}"`, 'run');
+  return Number(value);
+}
+
+async function readQuestion(context: CliContext): Promise<string> {
+  const flag = context.values.question;
+  const words = context.positionals;
+  if (typeof flag === 'string' && words.length > 0) {
+    throw new UsageError(`Give the question either with -q or as arguments, not both (unexpected "${words[0]}")`, 'run');
+  }
+  let question = typeof flag === 'string' ? flag : words.join(' ');
+  if (question === '-') {
+    if (context.stdin.isTTY) context.stderr.write('Reading the question from stdin; end it with Ctrl-D.\n');
+    question = (await readAll(context.stdin)).replace(/\r?\n$/, '');
+    if (question.trim() === '') throw new UsageError('-q - read an empty question from stdin', 'run');
+  }
+  if (question.trim() === '') throw new UsageError('Missing the question: corvid run -q "your question"', 'run');
+  return question;
+}
+
+/**
+ * `corvid run`: one question, one answer. Only the answer goes to stdout (or, with `--json`, every
+ * event as NDJSON); steps with `--verbose` and errors go to stderr.
+ */
+export async function runCommand(context: CliContext): Promise<number> {
+  const { stdout, stderr, values } = context;
+  const json = values.json === true;
+  const verbose = values.verbose === true;
+  const maxSteps = parseMaxSteps(values['max-steps']);
+  const agentName = typeof values.agent === 'string' ? values.agent : undefined;
+  const question = await readQuestion(context);
+  const colors = colorsFor(stderr, context.globals);
+  const emit = (e: AgentEvent): void => void stdout.write(`${safeJson(e)}\n`);
+
+  let runtime: Runtime | undefined;
+  let stream: RunStream | undefined;
+  let sawEvent = false;
+  let interrupted = false;
+  const onSigint = (): void => {
+    if (interrupted || !stream) process.exit(EXIT.interrupted);
+    interrupted = true;
+    stream.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    runtime = await loadCliRuntime(context);
+    const agent = runtime.agent(agentName);
+    const run = agent.stream(question, { maxSteps });
+    stream = run;
+    const renderer = verbose ? new EventRenderer({ out: stderr, colors, showInput: true, topLevelErrors: false }) : undefined;
+    for await (const e of run) {
+      sawEvent = true;
+      if (json) emit(e);
+      renderer?.render(e);
+    }
+    const result = await run.result;
+    if (verbose) {
+      const steps = `${result.steps.length} step${result.steps.length === 1 ? '' : 's'}`;
+      stderr.write(`${colors.dim(`${steps} · ${formatUsage(result.usage)} tokens · ${formatDuration(result.durationMs)}`)}\n`);
+    }
+    if (!json) stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    return EXIT.ok;
+  } catch (err) {
+    if (json && !sawEvent) {
+      // Failed before the run started (config, unknown agent): still end the NDJSON with error + run_end.
+      const base = { runId: '', agent: agentName ?? '', path: agentName ? [agentName] : [] };
+      const e = err as { name?: string; code?: string; message?: string };
+      emit({ ...base, type: 'error', error: { name: e?.name ?? 'Error', code: e?.code ?? 'internal', message: e?.message ?? String(err) } });
+      emit({
+        ...base,
+        type: 'run_end',
+        status: 'failed',
+        steps: 0,
+        usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, totalTokens: 0 },
+        durationMs: 0,
+      });
+    }
+    if (interrupted) {
+      stderr.write(`${colors.yellow('cancelled')}\n`);
+      return EXIT.interrupted;
+    }
+    stderr.write(formatError(err, { debug: context.globals.debug, colors }));
+    return EXIT.failure;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await runtime?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,146 @@
+import { canonicalProvider, PROVIDER_ALIASES } from '../models/parse-model-id.js';
+import type { ConfigPath, RawIssue } from './parse-config-source.js';
+
+/** How tool names in `agents.*.tools` are checked. */
+export interface ToolNameOptions {
+  /** Names of tools that will be registered (code tools, built-ins). */
+  knownTools?: Iterable<string>;
+  /** Accept names outside `knownTools`; they are reported as warnings instead of errors. */
+  allowUnknownTools?: boolean;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const has = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const list = (names: Iterable<string>): string => [...names].map((n) => `"${n}"`).join(', ') || '(none)';
+
+/** The `ask_<name>` tool name an agent gets when another agent lists it in `agent_tools`. */
+export function agentToolName(agent: string): string {
+  return `ask_${agent.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
+}
+
+/**
+ * Cross-reference checks on parsed (not yet schema-validated) config data: model references,
+ * `defaults.agent`, tool and agent-tool names, `tool_choice`, summary models, provider-specific
+ * settings, and cycles among `agent_tools`. Tolerates wrong shapes (the schema reports those),
+ * so these problems are reported together with schema problems.
+ */
+export function checkConfigReferences(data: unknown, options: ToolNameOptions = {}): { errors: RawIssue[]; warnings: RawIssue[] } {
+  const errors: RawIssue[] = [];
+  const warnings: RawIssue[] = [];
+  if (!isObj(data)) return { errors, warnings };
+  const models = isObj(data.models) ? data.models : {};
+  const agents = isObj(data.agents) ? data.agents : {};
+  const known = options.knownTools ? new Set(options.knownTools) : undefined;
+
+  const checkModelRef = (ref: unknown, path: ConfigPath): void => {
+    if (typeof ref !== 'string' || ref === '' || has(models, ref)) return;
+    const i = ref.indexOf(':');
+    if (i === -1) {
+      const names = Object.keys(models);
+      errors.push({
+        path,
+        message: `unknown model "${ref}": define it under models${names.length ? ` (defined: ${list(names)})` : ''} or write "provider:model", e.g. "openai:gpt-4.1-mini"`,
+      });
+    } else if (i === 0 || i === ref.length - 1) {
+      errors.push({ path, message: `invalid model id "${ref}": write "provider:model", e.g. "ollama:llama3.2"` });
+    } else if (!canonicalProvider(ref.slice(0, i))) {
+      errors.push({ path, message: `unknown provider "${ref.slice(0, i)}" in "${ref}"; known providers: ${Object.keys(PROVIDER_ALIASES).join(', ')}` });
+    }
+  };
+
+  for (const [name, m] of Object.entries(models)) {
+    if (!isObj(m) || typeof m.provider !== 'string') continue;
+    const provider = canonicalProvider(m.provider);
+    if (provider === 'openai-compatible' && (m.base_url === undefined || m.base_url === '')) {
+      errors.push({ path: ['models', name], at: 'key', message: 'an openai-compatible model needs base_url, e.g. http://127.0.0.1:8000/v1' });
+    }
+    if (m.api !== undefined && provider !== undefined && provider !== 'openai') {
+      errors.push({ path: ['models', name, 'api'], message: `api applies only to openai models, not ${m.provider}` });
+    }
+  }
+
+  const defaults = isObj(data.defaults) ? data.defaults : {};
+  checkModelRef(defaults.model, ['defaults', 'model']);
+  if (typeof defaults.agent === 'string' && !has(agents, defaults.agent)) {
+    errors.push({ path: ['defaults', 'agent'], message: `unknown agent "${defaults.agent}"; agents: ${list(Object.keys(agents))}` });
+  }
+
+  const graph = new Map<string, Array<{ target: string; index: number }>>();
+  for (const [name, a] of Object.entries(agents)) {
+    if (!isObj(a)) continue;
+    const base = ['agents', name];
+    checkModelRef(a.model, [...base, 'model']);
+    if (isObj(a.context)) checkModelRef(a.context.summary_model, [...base, 'context', 'summary_model']);
+    const toolNames = new Map<string, ConfigPath>();
+    const addName = (tool: string, path: ConfigPath, what: string): boolean => {
+      if (!toolNames.has(tool)) return toolNames.set(tool, path) !== undefined;
+      errors.push({ path, message: `${what}: agent "${name}" already has a tool named "${tool}" (at ${formatPathShort(toolNames.get(tool)!)})` });
+      return false;
+    };
+    if (Array.isArray(a.tools)) {
+      a.tools.forEach((tool, i) => {
+        if (typeof tool !== 'string') return;
+        const path = [...base, 'tools', i];
+        if (!addName(tool, path, `duplicate tool "${tool}"`) || known?.has(tool)) return;
+        const issue = {
+          path,
+          message: known
+            ? `unknown tool "${tool}" in agent "${name}"; registered tools: ${list(known)}`
+            : `tool "${tool}" of agent "${name}" is not known here; code-defined tools are registered with loadRuntime({ tools })`,
+        };
+        (options.allowUnknownTools ? warnings : errors).push(issue);
+      });
+    }
+    const edges: Array<{ target: string; index: number }> = [];
+    if (Array.isArray(a.agent_tools)) {
+      a.agent_tools.forEach((target, i) => {
+        if (typeof target !== 'string') return;
+        const path = [...base, 'agent_tools', i];
+        if (target === name) errors.push({ path, message: `agent "${name}" cannot list itself in agent_tools` });
+        else if (!has(agents, target)) errors.push({ path, message: `unknown agent "${target}"; agents: ${list(Object.keys(agents))}` });
+        else {
+          addName(agentToolName(target), path, `agent tool "${target}"`);
+          edges.push({ target, index: i });
+        }
+      });
+    }
+    graph.set(name, edges);
+    const choice = a.tool_choice;
+    if (isObj(choice) && typeof choice.tool === 'string' && !toolNames.has(choice.tool)) {
+      errors.push({
+        path: [...base, 'tool_choice', 'tool'],
+        message: `tool_choice names "${choice.tool}", which agent "${name}" does not have; its tools: ${list(toolNames.keys())}`,
+      });
+    }
+  }
+  errors.push(...findCycles(graph));
+  return { errors, warnings };
+}
+
+function formatPathShort(path: ConfigPath): string {
+  const last = path.slice(-2);
+  return `${last[0]}[${last[1]}]`;
+}
+
+/** Depth-first search over agent_tools; each back edge closes one cycle. */
+function findCycles(graph: Map<string, Array<{ target: string; index: number }>>): RawIssue[] {
+  const issues: RawIssue[] = [];
+  const state = new Map<string, 'active' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string): void => {
+    state.set(node, 'active');
+    stack.push(node);
+    for (const { target, index } of graph.get(node) ?? []) {
+      const s = state.get(target);
+      if (s === 'active') {
+        const cycle = [...stack.slice(stack.indexOf(target)), target];
+        issues.push({ path: ['agents', node, 'agent_tools', index], message: `agent_tools cycle: ${cycle.join(' → ')}` });
+      } else if (s === undefined) visit(target);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) visit(node);
+  return issues;
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { canonicalProvider } from '../models/parse-model-id.js';
+import type { ModelConfig, ReasoningSettings, ToolChoice } from '../types/model.js';
+import type { agentSchema, configFileSchema, modelSchema, reasoningSchema } from './config-file-schema.js';
+import type { AgentConfig, CorvidConfig } from './corvid-config.js';
+
+type FileConfig = z.output<typeof configFileSchema>;
+type FileModel = z.output<typeof modelSchema>;
+type FileAgent = z.output<typeof agentSchema>;
+
+/** Drops keys whose value is undefined, so normalised objects print cleanly. */
+function compact<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+function reasoning(r: z.output<typeof reasoningSchema> | undefined): ReasoningSettings | undefined {
+  return r && compact({ effort: r.effort, budgetTokens: r.budget_tokens });
+}
+
+function model(m: FileModel): ModelConfig {
+  const raw = m.provider.toLowerCase();
+  return compact<ModelConfig>({
+    provider: canonicalProvider(raw) ?? raw,
+    model: m.model,
+    apiKey: m.api_key || undefined,
+    baseURL: m.base_url || undefined,
+    headers: m.headers,
+    api: m.api ?? (raw === 'openai-chat' ? 'chat' : undefined),
+    temperature: m.temperature,
+    maxTokens: m.max_tokens,
+    topP: m.top_p,
+    reasoning: reasoning(m.reasoning),
+    toolMode: m.tool_mode,
+    timeoutMs: m.timeout_ms,
+    retry: m.retry && compact({ maxRetries: m.retry.max_retries, initialDelayMs: m.retry.initial_delay_ms, maxDelayMs: m.retry.max_delay_ms }),
+    providerOptions: m.provider_options,
+  });
+}
+
+function agent(name: string, a: FileAgent): AgentConfig {
+  const toolChoice: ToolChoice | undefined = a.tool_choice;
+  return compact<AgentConfig>({
+    name,
+    description: a.description,
+    model: a.model,
+    instructions: a.instructions,
+    tools: a.tools ?? [],
+    agentTools: a.agent_tools ?? [],
+    maxSteps: a.max_steps,
+    temperature: a.temperature,
+    maxTokens: a.max_tokens,
+    topP: a.top_p,
+    reasoning: reasoning(a.reasoning),
+    toolChoice,
+    toolConcurrency: a.tool_concurrency,
+    toolErrors: a.tool_errors,
+    toolTimeoutMs: a.tool_timeout_ms,
+    context: a.context && compact({
+      maxTokens: a.context.max_tokens,
+      strategy: a.context.strategy,
+      keepRecentMessages: a.context.keep_recent_messages,
+      summaryModel: a.context.summary_model,
+    }),
+  });
+}
+
+/** Converts schema-valid file data (snake_case) into the normalised `CorvidConfig`. */
+export function normalizeConfig(file: FileConfig): CorvidConfig {
+  const d = file.defaults ?? {};
+  return {
+    version: 1,
+    defaults: compact({ model: d.model, agent: d.agent, maxSteps: d.max_steps, temperature: d.temperature, toolMode: d.tool_mode }),
+    models: Object.fromEntries(Object.entries(file.models ?? {}).map(([k, m]) => [k, model(m)])),
+    agents: Object.fromEntries(Object.entries(file.agents ?? {}).map(([k, a]) => [k, agent(k, a)])),
+  };
+}
+
+/** An empty config (no file): no models, no agents; the runtime adds the default assistant. */
+export function emptyConfig(): CorvidConfig {
+  return { version: 1, defaults: {}, models: {}, agents: {} };
+}

@@ -1,0 +1,136 @@
+import { resolve } from 'node:path';
+import type { Agent } from '../core/agent.js';
+import type { CorvidConfig } from '../config/corvid-config.js';
+import { findConfigFile } from '../config/find-config-file.js';
+import { displayConfigPath, loadConfig } from '../config/load-config.js';
+import { ConfigError } from '../errors/config-error.js';
+import type { Tool } from '../types/tool.js';
+import { buildAgents } from './build-agents.js';
+import { toolRegistry } from './tool-registry.js';
+
+/** Options for `loadRuntime`. */
+export interface LoadRuntimeOptions {
+  /**
+   * Config file, relative to `cwd`. Default: `findConfigFile(cwd)`; when there is none, the
+   * runtime has one agent, `assistant` ("You are a helpful assistant.", default model rules,
+   * every registered tool).
+   */
+  configPath?: string;
+  /** Working directory. Default `process.cwd()`. */
+  cwd?: string;
+  /** The real environment; wins over `.env` files. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Code-defined tools that config agents reference by name in `tools:` (record: by key). */
+  tools?: Tool[] | Record<string, Tool>;
+  /** Read `.env` files (working directory, then the config file's directory). Default true. */
+  dotenv?: boolean;
+  /** Copy `.env` values into `process.env` (never overriding what is set). Default false. */
+  applyDotEnv?: boolean;
+}
+
+/** Agents built from a config, plus the code tools they were given. */
+export interface Runtime {
+  /** The normalised config the agents were built from. */
+  readonly config: CorvidConfig;
+  /** Absolute path of the config file; `undefined` when running without one. */
+  readonly configPath: string | undefined;
+  /** Agents by name, in config order. */
+  readonly agents: ReadonlyMap<string, Agent>;
+  /** `defaults.agent`, else the first agent. */
+  readonly defaultAgent: string;
+  /** An agent by name (default: `defaultAgent`). @throws ConfigError listing the agents for an unknown name. */
+  agent(name?: string): Agent;
+  /**
+   * Re-reads the config file and rebuilds every agent (as new objects; tools added with
+   * `agent.addTools()` must be added again). On error throws ConfigError and keeps the old agents.
+   */
+  reload(): Promise<void>;
+  /** Releases what the runtime holds. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface RuntimeState {
+  config: CorvidConfig;
+  configPath: string | undefined;
+  agents: Map<string, Agent>;
+  defaultAgent: string;
+}
+
+async function buildState(options: LoadRuntimeOptions, tools: Map<string, Tool>, configPath: string | undefined): Promise<RuntimeState> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const loaded = await loadConfig({
+    path: configPath,
+    cwd,
+    env: options.env,
+    dotenv: options.dotenv,
+    applyDotEnv: options.applyDotEnv,
+    knownTools: tools.keys(),
+  });
+  const file = loaded.path ? displayConfigPath(cwd, loaded.path) : undefined;
+  const agents = buildAgents({ config: loaded.config, tools, env: loaded.env, file });
+  const defaultAgent = loaded.config.defaults.agent ?? agents.keys().next().value!;
+  return { config: loaded.config, configPath: loaded.path, agents, defaultAgent };
+}
+
+class ConfigRuntime implements Runtime {
+  private state: RuntimeState;
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly options: LoadRuntimeOptions,
+    private readonly tools: Map<string, Tool>,
+    state: RuntimeState,
+  ) {
+    this.state = state;
+  }
+
+  get config(): CorvidConfig {
+    return this.state.config;
+  }
+
+  get configPath(): string | undefined {
+    return this.state.configPath;
+  }
+
+  get agents(): ReadonlyMap<string, Agent> {
+    return this.state.agents;
+  }
+
+  get defaultAgent(): string {
+    return this.state.defaultAgent;
+  }
+
+  agent(name: string = this.state.defaultAgent): Agent {
+    const agent = this.state.agents.get(name);
+    if (agent) return agent;
+    throw new ConfigError(`Unknown agent "${name}". Available agents: ${[...this.state.agents.keys()].join(', ')}`);
+  }
+
+  reload(): Promise<void> {
+    // Reloads run one at a time; a failed reload leaves the current state untouched.
+    const run = this.pending.then(async () => {
+      const path = this.options.configPath ?? this.state.configPath;
+      this.state = await buildState(this.options, this.tools, path);
+    });
+    this.pending = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    await this.pending;
+  }
+}
+
+/**
+ * Loads `corvid.yaml` and builds its agents, wiring `agent_tools` and the code tools given here.
+ * @throws ConfigError with every problem (file, line, column, path), including tool names that
+ * are not registered.
+ * @example
+ * const runtime = await loadRuntime({ tools: [add] });
+ * const { text } = await runtime.agent().run('What is 2 + 3?');
+ */
+export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Runtime> {
+  const tools = toolRegistry(options.tools);
+  const path = options.configPath ?? findConfigFile(resolve(options.cwd ?? process.cwd()));
+  return new ConfigRuntime(options, tools, await buildState(options, tools, path));
+}

@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+
+describe('entry points', () => {
+  it('keeps config and runtime code out of the root entry', () => {
+    const index = readFileSync(join(root, 'src', 'index.ts'), 'utf8');
+    expect(index).not.toMatch(/from '\.\/(config|runtime)\//);
+    expect(index).not.toMatch(/'yaml'/);
+  });
+
+  it('exposes corvid/config', async () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(pkg.exports['./config']).toEqual({ types: './dist/config/index.d.ts', import: './dist/config/index.js' });
+    const api = await import('../../src/config/index.js');
+    for (const name of ['loadConfig', 'validateConfig', 'validateConfigText', 'configJsonSchema', 'findConfigFile', 'loadRuntime', 'printConfig', 'redactConfig', 'ConfigError']) {
+      expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
+    }
+  });
+});

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tool } from '../../src/index.js';
+import { formatConfigIssue, loadRuntime, validateConfig } from '../../src/config/index.js';
+import { declaredTools, EXAMPLES_DIR, exampleFiles } from './example-files.js';
+
+/** The variables the examples need, with fake values. No network is used. */
+const ENV = { OPENAI_API_KEY: 'sk-test', ANTHROPIC_API_KEY: 'sk-ant-test', GEMINI_API_KEY: 'g-test' };
+
+describe('examples', () => {
+  const files = exampleFiles();
+
+  it('exist, with a comment header saying what each shows', () => {
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      expect(text.startsWith('# '), relative(EXAMPLES_DIR, file)).toBe(true);
+      expect(text, relative(EXAMPLES_DIR, file)).toMatch(/^# Shows: /m);
+    }
+  });
+
+  it.each(files.map((f) => [relative(EXAMPLES_DIR, f), f]))('%s validates', async (_name, file) => {
+    const text = readFileSync(file, 'utf8');
+    const r = await validateConfig({ path: file, env: ENV, dotenv: false, knownTools: declaredTools(text) });
+    expect(r.issues.map(formatConfigIssue)).toEqual([]);
+    expect(r.warnings).toEqual([]);
+    expect(r.ok).toBe(true);
+  });
+
+  it.each(files.map((f) => [relative(EXAMPLES_DIR, f), f]))('%s builds a runtime', async (_name, file) => {
+    const text = readFileSync(file, 'utf8');
+    const tools = declaredTools(text).map((name) => tool({ name, description: name, parameters: { type: 'object' }, execute: () => 0 }));
+    const runtime = await loadRuntime({ configPath: file, cwd: dirname(file), env: ENV, dotenv: false, tools });
+    expect(runtime.agents.size).toBeGreaterThan(0);
+    expect(runtime.agents.has(runtime.defaultAgent)).toBe(true);
+    await runtime.close();
+  });
+});
