@@ -32,6 +32,7 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
   const models = isObj(data.models) ? data.models : {};
   const agents = isObj(data.agents) ? data.agents : {};
   const known = options.knownTools ? new Set(options.knownTools) : undefined;
+  const toolModules = isObj(data.tools) ? data.tools : {};
 
   const checkModelRef = (ref: unknown, path: ConfigPath): void => {
     if (typeof ref !== 'string' || ref === '' || has(models, ref)) return;
@@ -73,6 +74,7 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
     checkModelRef(a.model, [...base, 'model']);
     if (isObj(a.context)) checkModelRef(a.context.summary_model, [...base, 'context', 'summary_model']);
     const toolNames = new Map<string, ConfigPath>();
+    let usesModules = false;
     const addName = (tool: string, path: ConfigPath, what: string): boolean => {
       if (!toolNames.has(tool)) return toolNames.set(tool, path) !== undefined;
       errors.push({ path, message: `${what}: agent "${name}" already has a tool named "${tool}" (at ${formatPathShort(toolNames.get(tool)!)})` });
@@ -82,6 +84,21 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
       a.tools.forEach((tool, i) => {
         if (typeof tool !== 'string') return;
         const path = [...base, 'tools', i];
+        const dot = tool.indexOf('.');
+        if (dot > 0) {
+          // `module.tool`: the module must be declared; the tool itself is checked when the module loads.
+          const moduleId = tool.slice(0, dot);
+          if (!has(toolModules, moduleId)) {
+            errors.push({ path, message: `unknown tool module "${moduleId}" in "${tool}"; tool modules: ${list(Object.keys(toolModules))}` });
+          } else usesModules = true;
+          addName(tool, path, `duplicate tool "${tool}"`);
+          return;
+        }
+        if (has(toolModules, tool)) {
+          usesModules = true;
+          addName(tool, path, `duplicate tool module "${tool}"`);
+          return;
+        }
         if (!addName(tool, path, `duplicate tool "${tool}"`) || known?.has(tool)) return;
         const issue = {
           path,
@@ -107,7 +124,7 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
     }
     graph.set(name, edges);
     const choice = a.tool_choice;
-    if (isObj(choice) && typeof choice.tool === 'string' && !toolNames.has(choice.tool)) {
+    if (isObj(choice) && typeof choice.tool === 'string' && !toolNames.has(choice.tool) && !usesModules) {
       errors.push({
         path: [...base, 'tool_choice', 'tool'],
         message: `tool_choice names "${choice.tool}", which agent "${name}" does not have; its tools: ${list(toolNames.keys())}`,

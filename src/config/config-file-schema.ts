@@ -6,7 +6,7 @@ import { PROVIDER_ALIASES } from '../models/parse-model-id.js';
  * shapes, types and ranges; cross-references (model, agent and tool names) are checked
  * separately by `checkConfigReferences`, so all problems are reported together.
  *
- * Top-level sections reserved for later (`tools`, `mcp_servers`, `storage`, `server`) are
+ * Top-level sections reserved for later (`mcp_servers`, `storage`, `server`) are
  * rejected as unknown keys until they are implemented: add them to `configFileSchema` here.
  */
 
@@ -18,7 +18,9 @@ export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Top-level sections that later versions will add; reported as "not supported yet". */
-export const RESERVED_SECTIONS = ['tools', 'mcp_servers', 'storage', 'server'] as const;
+export const RESERVED_SECTIONS = ['mcp_servers', 'storage', 'server'] as const;
+/** A tool reference in `agents.*.tools`: a tool name, a tool-module id, or `module.tool`. */
+export const TOOL_REF = /^[a-zA-Z0-9_-]{1,64}(\.[a-zA-Z0-9_-]{1,64})?$/;
 
 const PROVIDERS = Object.keys(PROVIDER_ALIASES) as [string, ...string[]];
 
@@ -109,9 +111,9 @@ export const agentSchema = z
     model: modelRef().optional().describe('A model name from `models` or `provider:model`. Default: `defaults.model`, else the default-model rules.'),
     instructions: z.string().optional().describe('The system prompt.'),
     tools: z
-      .array(z.string().regex(TOOL_NAME, { error: 'tool names use 1-64 letters, digits, "_" or "-"' }))
+      .array(z.string().regex(TOOL_REF, { error: 'tool references are a tool name, a tool-module id, or module.tool (letters, digits, "_" or "-")' }))
       .optional()
-      .describe('Names of tools registered with the runtime (code-defined tools passed to `loadRuntime({ tools })`).'),
+      .describe('Tools of this agent: names of code tools registered with `loadRuntime({ tools })`, ids from `tools:` (every tool of that module), or `module.tool` (one tool of a module).'),
     agent_tools: z
       .array(z.string().min(1))
       .optional()
@@ -128,6 +130,14 @@ export const agentSchema = z
     context: contextSchema.optional(),
   })
   .describe('An agent: instructions, a model and tools.');
+
+/** One entry of `tools:` — a JavaScript module whose exports are Corvid tools. */
+export const toolModuleSchema = z
+  .strictObject({
+    module: z.string().min(1).describe('Path of an ES module (.js/.mjs), relative to this config file, or a package name, that exports tools made with `tool()`.'),
+    export: z.string().min(1).optional().describe('Use only this named export (a tool or an array of tools). Default: every exported tool.'),
+  })
+  .describe('Tools loaded from a JavaScript module, so YAML-only setups (and the CLI) can use code tools.');
 
 /** `defaults:` — values used where agents and models leave them out. */
 export const defaultsSchema = z
@@ -149,6 +159,10 @@ export const configFileSchema = z
       .record(z.string().regex(MODEL_NAME, { error: 'model names use letters, digits, ".", "_" and "-" (no ":")' }), modelSchema)
       .optional()
       .describe('Named models that agents refer to.'),
+    tools: z
+      .record(z.string().regex(TOOL_NAME, { error: 'tool-module ids use 1-64 letters, digits, "_" or "-"' }), toolModuleSchema)
+      .optional()
+      .describe('Tool modules by id; agents list an id (all its tools) or `id.tool` in their `tools`.'),
     agents: z
       .record(z.string().regex(AGENT_NAME, { error: 'agent names start with a letter and use letters, digits, "_" and "-" (at most 60)' }), agentSchema)
       .optional()

@@ -22,6 +22,14 @@ export interface AgentContextConfig {
   summaryModel?: string;
 }
 
+/** One entry of `tools:`: a module exporting Corvid tools. */
+export interface ToolModuleConfig {
+  /** As written: a path relative to the config file, or a package name. */
+  module: string;
+  /** Only this named export. */
+  export?: string;
+}
+
 /** One agent after normalisation (camelCase). References are kept as written. */
 export interface AgentConfig {
   name: string;
@@ -29,7 +37,7 @@ export interface AgentConfig {
   /** Model reference: a name from `models` or an inline `provider:model` id. */
   model?: string;
   instructions?: string;
-  /** Names of registered (code-defined) tools. */
+  /** Tool references: registered tool names, tool-module ids, or `module.tool`. */
   tools: string[];
   /** Names of other agents, exposed as `ask_<name>` tools. */
   agentTools: string[];
@@ -55,6 +63,8 @@ export interface CorvidConfig {
   defaults: ConfigDefaults;
   /** Named models, ready to pass to `new Agent({ model })` or `resolveModel()`. */
   models: Record<string, ModelConfig>;
+  /** Tool modules by id. */
+  toolModules: Record<string, ToolModuleConfig>;
   /** Named agents, in file order. */
   agents: Record<string, AgentConfig>;
 }

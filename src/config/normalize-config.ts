@@ -72,11 +72,12 @@ export function normalizeConfig(file: FileConfig): CorvidConfig {
     version: 1,
     defaults: compact({ model: d.model, agent: d.agent, maxSteps: d.max_steps, temperature: d.temperature, toolMode: d.tool_mode }),
     models: Object.fromEntries(Object.entries(file.models ?? {}).map(([k, m]) => [k, model(m)])),
+    toolModules: Object.fromEntries(Object.entries(file.tools ?? {}).map(([k, t]) => [k, compact({ module: t.module, export: t.export })])),
     agents: Object.fromEntries(Object.entries(file.agents ?? {}).map(([k, a]) => [k, agent(k, a)])),
   };
 }
 
 /** An empty config (no file): no models, no agents; the runtime adds the default assistant. */
 export function emptyConfig(): CorvidConfig {
-  return { version: 1, defaults: {}, models: {}, agents: {} };
+  return { version: 1, defaults: {}, models: {}, toolModules: {}, agents: {} };
 }

@@ -4,6 +4,7 @@ import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import type { ModelConfig } from '../types/model.js';
 import type { Tool } from '../types/tool.js';
 import { defaultModelFromEnv, resolveConfigModel } from './resolve-config-model.js';
+import { resolveToolRef, type ToolModules } from './load-tool-modules.js';
 
 /** Name of the agent a runtime provides when the config defines none. */
 export const DEFAULT_AGENT_NAME = 'assistant';
@@ -17,6 +18,8 @@ export interface BuildAgentsInput {
   config: CorvidConfig;
   /** Registered code tools by config name. */
   tools: ReadonlyMap<string, Tool>;
+  /** Tools of the config's tool modules. */
+  toolModules?: ToolModules;
   /** The runtime's environment (real environment over `.env` files). */
   env: Env;
   /** Config file, for issues. */
@@ -28,7 +31,7 @@ export interface BuildAgentsInput {
  * objects). A config without agents yields the default `assistant` with every registered tool.
  * @throws ConfigError with every problem found (e.g. an invalid CORVID_MODEL, clashing tool names).
  */
-export function buildAgents({ config, tools, env, file }: BuildAgentsInput): Map<string, Agent> {
+export function buildAgents({ config, tools, toolModules = new Map(), env, file }: BuildAgentsInput): Map<string, Agent> {
   const issues: ConfigIssue[] = [];
   const issue = (path: string, message: string): void => {
     issues.push(file ? { file, path, message } : { path, message });
@@ -62,11 +65,11 @@ export function buildAgents({ config, tools, env, file }: BuildAgentsInput): Map
       else issue(`${path}.agent_tools`, `unknown agent "${name}"`);
     }
     const codeTools: Tool[] = [];
-    for (const name of def.tools) {
-      const t = tools.get(name);
-      if (t) codeTools.push(t);
-      else issue(`${path}.tools`, `tool "${name}" is not registered; pass it to loadRuntime({ tools })`);
-    }
+    def.tools.forEach((ref, i) => {
+      const r = resolveToolRef(ref, tools, toolModules);
+      if ('tools' in r) codeTools.push(...r.tools);
+      else issue(`${path}.tools[${i}]`, r.error);
+    });
     const seen = new Set<string>();
     for (const t of [...codeTools, ...agentTools]) {
       if (seen.has(t.name)) issue(`${path}.tools`, `agent "${def.name}" would have two tools named "${t.name}"`);

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Agent } from '../core/agent.js';
 import type { CorvidConfig } from '../config/corvid-config.js';
 import { findConfigFile } from '../config/find-config-file.js';
@@ -7,6 +7,8 @@ import { ConfigError } from '../errors/config-error.js';
 import type { Tool } from '../types/tool.js';
 import { buildAgents } from './build-agents.js';
 import { toolRegistry } from './tool-registry.js';
+import { loadToolModules } from './load-tool-modules.js';
+import { locateConfigIssues } from '../config/locate-config-issues.js';
 
 /** Options for `loadRuntime`. */
 export interface LoadRuntimeOptions {
@@ -65,9 +67,20 @@ async function buildState(options: LoadRuntimeOptions, tools: Map<string, Tool>,
     dotenv: options.dotenv,
     applyDotEnv: options.applyDotEnv,
     knownTools: tools.keys(),
+    // Tool modules are imported after validation; their tool names are checked when agents are built.
   });
   const file = loaded.path ? displayConfigPath(cwd, loaded.path) : undefined;
-  const agents = buildAgents({ config: loaded.config, tools, env: loaded.env, file });
+  const located = (err: unknown) => (loaded.path ? locateConfigIssues(err, loaded.path, loaded.env) : err);
+  const modules = await loadToolModules(loaded.config.toolModules, loaded.path ? dirname(loaded.path) : cwd);
+  if (modules.issues.length > 0) {
+    throw located(new ConfigError(`Cannot load the tool modules${file ? ` of ${file}` : ''}`, { issues: modules.issues.map((i) => ({ ...i, file })) }));
+  }
+  let agents: Map<string, Agent>;
+  try {
+    agents = buildAgents({ config: loaded.config, tools, toolModules: modules.modules, env: loaded.env, file });
+  } catch (err) {
+    throw located(err);
+  }
   const defaultAgent = loaded.config.defaults.agent ?? agents.keys().next().value!;
   return { config: loaded.config, configPath: loaded.path, agents, defaultAgent };
 }

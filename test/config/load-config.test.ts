@@ -29,7 +29,7 @@ describe('loadConfig', () => {
   it('returns an empty config when there is no file', async () => {
     const loaded = await loadConfig({ cwd: tempDir(), env: {} });
     expect(loaded.path).toBeUndefined();
-    expect(loaded.config).toEqual({ version: 1, defaults: {}, models: {}, agents: {} });
+    expect(loaded.config).toEqual({ version: 1, defaults: {}, models: {}, toolModules: {}, agents: {} });
   });
 
   it('throws one ConfigError carrying every issue with file, line, column and path', async () => {

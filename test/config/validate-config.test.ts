@@ -40,7 +40,7 @@ describe('validateConfigText: YAML syntax', () => {
   });
 
   it('accepts an empty file and comments only', () => {
-    expect(valid('')).toEqual({ version: 1, defaults: {}, models: {}, agents: {} });
+    expect(valid('')).toEqual({ version: 1, defaults: {}, models: {}, toolModules: {}, agents: {} });
     expect(valid('# nothing yet\n').agents).toEqual({});
   });
 });
@@ -72,7 +72,7 @@ describe('validateConfigText: schema', () => {
       'corvid.yaml:9:5  models.fast.temprature: unknown key "temprature" (did you mean "temperature"?)',
       expect.stringMatching(/^corvid\.yaml:13:5  agents\.a\.tool_mode: unknown key "tool_mode"; allowed keys: description, model, instructions, tools, /),
       expect.stringMatching(/^corvid\.yaml:14:33  agents\.a\.context\.window: unknown key "window"; allowed keys: max_tokens, strategy, /),
-      'corvid.yaml:15:1  tool: unknown key "tool"; allowed keys: version, defaults, models, agents',
+      'corvid.yaml:15:1  tool: unknown key "tool" (did you mean "tools"?)',
     ]);
   });
 

@@ -99,7 +99,9 @@ describe('loadRuntime', () => {
     await expect(loadRuntime({ cwd: tempDir(), env: {}, tools: { x: {} as never } })).rejects.toThrow(/not a tool/);
     const cwd = tempDir({ 'corvid.yaml': lines('agents:', '  a: { tools: [x, y] }') });
     const err = await loadRuntime({ cwd, env: {}, tools: { x: add, y: add } }).catch((e) => e);
-    expect(err.issues).toEqual([{ file: 'corvid.yaml', path: 'agents.a.tools', message: 'agent "a" would have two tools named "add"' }]);
+    expect(err.issues).toEqual([
+      { file: 'corvid.yaml', line: 2, column: 15, path: 'agents.a.tools', message: 'agent "a" would have two tools named "add"' },
+    ]);
   });
 
   it('throws ConfigError listing the agents for an unknown name', async () => {
