@@ -1,0 +1,46 @@
+/**
+ * `corvid/storage`: durable sessions, state, artifacts, memories, conversation search, run
+ * checkpoints and approvals on SQLite (default), Postgres, MySQL/MariaDB or in memory.
+ * Only contracts and `openStore` load here; each driver loads when it is opened.
+ */
+export { openStore } from './open-store.js';
+export { maskUrl } from './shared/location.js';
+export { SCHEMA_VERSION } from './shared/schema.js';
+export type { Store, StoreInfo, StoreOptions, StorageDriver } from './types/store.js';
+export type {
+  AppendOptions,
+  EntryQuery,
+  Session,
+  SessionEntry,
+  SessionEntryInput,
+  SessionInput,
+  SessionListOptions,
+  SessionPage,
+  SessionStore,
+} from './types/sessions.js';
+export type { Artifact, ArtifactInfo, ArtifactStore, StateEntry, StateScope, StateStore } from './types/state.js';
+export type {
+  ConversationSearch,
+  Memory,
+  MemoryFilter,
+  MemoryInput,
+  MemoryRecord,
+  MemoryScope,
+  MemorySearchHit,
+  MemoryStore,
+  MessageSearchHit,
+  MessageSearchOptions,
+} from './types/memories.js';
+export type {
+  Approval,
+  ApprovalInput,
+  ApprovalStatus,
+  ApprovalStore,
+  Checkpoint,
+  CheckpointInput,
+  CheckpointStore,
+  RunListOptions,
+  RunRecord,
+  RunStatus,
+} from './types/runs.js';
+export { StorageError, type StorageErrorKind } from '../errors/storage-error.js';
