@@ -1,0 +1,49 @@
+// Vercel AI SDK 6: generateText / streamText with tools and stopWhen: stepCountIs(5), over the
+// AI SDK's own MockLanguageModelV3 (from ai/test). Telemetry is off by default; it is also
+// passed explicitly as experimental_telemetry: { isEnabled: false }.
+import '../lib/env.mjs';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { z } from 'zod';
+import { runFramework } from '../lib/harness.mjs';
+import { INSTRUCTIONS, PROMPT, TOOL_DESCRIPTION, addImpl } from '../lib/task.mjs';
+import { scriptedV3, v3ModelAlone } from '../lib/v3-model.mjs';
+
+await runFramework({
+  id: 'ai-sdk-generate-text',
+  label: 'AI SDK generateText',
+  packages: ['ai'],
+  config: 'experimental_telemetry: { isEnabled: false } (the default); MockLanguageModelV3 call log cleared after each run',
+  setup(state) {
+    const model = new MockLanguageModelV3(scriptedV3(state));
+    const tools = {
+      add: tool({ description: TOOL_DESCRIPTION, inputSchema: z.object({ a: z.number(), b: z.number() }), execute: addImpl(state) }),
+    };
+    const settings = { model, system: INSTRUCTIONS, tools, stopWhen: stepCountIs(5), experimental_telemetry: { isEnabled: false } };
+    return {
+      async generate() {
+        const r = await generateText({ ...settings, prompt: PROMPT });
+        model.doGenerateCalls.length = 0;
+        return r.text;
+      },
+      async stream() {
+        const r = streamText({ ...settings, prompt: PROMPT });
+        let streamed = '';
+        let deltas = 0;
+        for await (const p of r.fullStream) {
+          if (p.type === 'text-delta') {
+            streamed += p.text;
+            deltas++;
+          } else if (p.type === 'error') throw p.error;
+        }
+        const text = await r.text;
+        model.doStreamCalls.length = 0;
+        return { text, streamed, deltas };
+      },
+      model: v3ModelAlone(model, () => {
+        model.doGenerateCalls.length = 0;
+        model.doStreamCalls.length = 0;
+      }),
+    };
+  },
+});
