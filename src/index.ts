@@ -2,8 +2,14 @@
  * Corvid — agents that loop over a model and typed tools, on any provider, with one event stream.
  * Heavy subsystems (provider packages, config loading, the CLI) load lazily.
  */
-export { Agent, type AgentOptions, type ContextOptions, type InstructionsContext } from './core/agent.js';
-export { Conversation } from './core/conversation.js';
+export { Agent, type AgentOptions, type ContextOptions, type InstructionsContext, type HandoffTarget } from './core/agent.js';
+export { Conversation, type ConversationOptions } from './core/conversation.js';
+export { findAgent, type Runnable, type AgentKind } from './core/runnable.js';
+export { RunState, KeyValueState, type RunStateInit } from './core/run-state.js';
+export { DEFAULT_MAX_DEPTH, type RunLimits } from './core/run-tree.js';
+export { transferToolName } from './core/handoff.js';
+export { agentToolName } from './core/agent-tool.js';
+export * from './agents/index.js';
 export { tool, toolSpec, type ToolDefinition } from './core/tool.js';
 export type { AgentToolOptions } from './core/agent-tool.js';
 export type { RunOptions } from './core/run-options.js';

@@ -5,6 +5,7 @@ import { describeModel, type ChatSession } from './chat-session.js';
 import { EventRenderer } from './event-renderer.js';
 import { formatCount, formatUsage } from './format.js';
 import { formatError } from './format-error.js';
+import type { QuestionChannel } from './question-channel.js';
 
 export interface ReplOptions {
   session: ChatSession;
@@ -13,6 +14,8 @@ export interface ReplOptions {
   colors: Colors;
   historyFile: string;
   debug: boolean;
+  /** Questions asked during a turn (MCP elicitation) are answered on this prompt. */
+  questions?: QuestionChannel;
 }
 
 /**
@@ -41,6 +44,22 @@ export function chatRepl(options: ReplOptions): Promise<number> {
     let busy = false;
     let closed = false;
     let armed = false;
+    let pendingAnswer: ((line: string | undefined) => void) | undefined;
+    // A question right after an answer continues on the next line; otherwise it starts a new one.
+    let justAnswered = false;
+    options.questions?.attach(
+      (question) =>
+        new Promise<string | undefined>((resolve) => {
+          if (closed) return resolve(undefined);
+          write(`${justAnswered ? '' : '\n'}${c.yellow(question)}`);
+          justAnswered = false;
+          pendingAnswer = (line) => {
+            justAnswered = true;
+            queueMicrotask(() => queueMicrotask(() => (justAnswered = false)));
+            resolve(line);
+          };
+        }),
+    );
     const finish = (): void => {
       write('\n');
       resolve(0);
@@ -69,6 +88,11 @@ export function chatRepl(options: ReplOptions): Promise<number> {
 
     rl.on('line', (line) => {
       armed = false;
+      if (pendingAnswer) {
+        const answer = pendingAnswer;
+        pendingAnswer = undefined;
+        return answer(line);
+      }
       if (busy) return;
       const text = line.trim();
       if (text === '') return prompt();
@@ -100,6 +124,8 @@ export function chatRepl(options: ReplOptions): Promise<number> {
 
     rl.on('close', () => {
       closed = true;
+      pendingAnswer?.(undefined);
+      pendingAnswer = undefined;
       if (busy) session.abort();
       else finish();
     });

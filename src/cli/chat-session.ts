@@ -1,5 +1,5 @@
 import { Conversation } from '../core/conversation.js';
-import type { Agent } from '../core/agent.js';
+import type { Runnable } from '../core/runnable.js';
 import type { RunStream } from '../core/run-stream.js';
 import type { Runtime } from '../config/index.js';
 import type { RunResult } from '../types/result.js';
@@ -38,9 +38,10 @@ export const CHAT_COMMANDS_HELP = `Commands:
   /agent [name]    List the agents, or switch to another one (new conversation)
   /exit            Quit (also Ctrl-D)`;
 
-/** A short description of an agent's model for banners. */
-export function describeModel(agent: Agent): string {
-  const m = agent.options.model as unknown;
+/** A short description of an agent's model (or, for workflow agents, its kind) for banners. */
+export function describeModel(agent: Runnable): string {
+  if (agent.kind !== 'llm') return `${agent.kind}: ${agent.subAgents.map((a) => a.name).join(', ')}`;
+  const m = (agent as { options?: { model?: unknown } }).options?.model;
   if (m === undefined) return 'default model';
   if (typeof m === 'string') return m;
   const o = m as { provider?: string; model?: string; modelId?: string };
@@ -62,10 +63,10 @@ export class ChatSession {
   constructor(runtime: Runtime, agentName: string | undefined, io: ChatIo) {
     this.runtime = runtime;
     this.io = io;
-    this.conversation = new Conversation(runtime.agent(agentName));
+    this.conversation = new Conversation(runtime.agent<Runnable>(agentName));
   }
 
-  get agent(): Agent {
+  get agent(): Runnable {
     return this.conversation.agent;
   }
 
@@ -166,15 +167,15 @@ export class ChatSession {
       this.io.print(this.io.colors.dim('Kept the previous configuration.'));
       return;
     }
-    let agent: Agent;
+    let agent: Runnable;
     try {
-      agent = this.runtime.agent(name);
+      agent = this.runtime.agent<Runnable>(name);
     } catch (error) {
       this.fail(error);
       this.io.print(this.io.colors.dim(`Still chatting with the previous "${name}"; /agent <name> switches.`));
       return;
     }
-    const next = new Conversation(agent, this.conversation.messages);
+    const next = new Conversation(agent, this.conversation.messages, { state: this.conversation.state, activeAgent: this.conversation.activeAgent });
     Object.assign(next.usage, this.conversation.usage);
     this.conversation = next;
     const where = this.runtime.configPath ?? 'the defaults';
@@ -183,7 +184,7 @@ export class ChatSession {
 
   private switchAgent(name: string): void {
     try {
-      const agent = this.runtime.agent(name);
+      const agent = this.runtime.agent<Runnable>(name);
       this.conversation = new Conversation(agent);
       this.io.print(this.io.colors.dim(`Now chatting with ${agent.name} (${describeModel(agent)}), new conversation.`));
     } catch (error) {

@@ -136,6 +136,48 @@ ${GLOBAL_HELP}
 
 Exit codes: 0 printed, 2 bad usage.`,
   },
+  {
+    name: 'mcp',
+    summary: 'MCP: serve agents and tools, list servers, log in and out',
+    options: {
+      agent: { type: 'string', short: 'a', multiple: true },
+      http: { type: 'boolean' },
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      token: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    maxPositionals: 2,
+    help: `Usage: corvid mcp serve [--agent <name>]... [--http [--port <n>] [--host <addr>] [--token <t>]]
+       corvid mcp list [--json]
+       corvid mcp login <server>
+       corvid mcp logout <server>
+
+serve   Serves the config's tool-module tools and agents as an MCP server: on stdin/stdout, or
+        with --http over Streamable HTTP at /mcp plus a REST gateway (GET /tools,
+        POST /execute, GET /health). Each agent is a tool named after it taking { message }.
+list    Every server of mcp_servers: status, transport and tools (connects to each).
+login   Signs in to an OAuth-protected server (opens the browser; the URL is printed too).
+logout  Forgets the stored tokens of a server.
+
+Options:
+  -a, --agent <name>   serve: only this agent (repeatable; default every agent)
+      --http           serve: over HTTP instead of stdio
+  -p, --port <n>       serve --http: port (default 3000; 0 = any free port)
+      --host <addr>    serve --http: interface (default 127.0.0.1)
+      --token <t>      serve --http: require "Authorization: Bearer <t>" (default $CORVID_MCP_TOKEN)
+      --json           list: print JSON
+
+${GLOBAL_HELP}
+
+Exit codes: 0 success, 1 failure, 2 bad usage.
+
+Examples:
+  corvid mcp serve -c team.yaml --agent researcher
+  corvid mcp serve --http --port 8080
+  corvid mcp list
+  corvid mcp login github`,
+  },
 ];
 
 /** `corvid --help`. */

@@ -35,8 +35,11 @@ export class EventRenderer {
   private atLineStart = true;
   /** Prefix still to be written before the next streamed character (after a newline). */
   private pendingPrefix = '';
-  /** Top-level text streamed in the current step (if any, the `answer` event is not printed again). */
-  private topStepText = '';
+  /**
+   * Text streamed in the latest step of any agent: when the answer was streamed there (by the
+   * top-level agent, a handoff target or a workflow's last part) it is not printed again.
+   */
+  private lastStepText = '';
 
   constructor(options: EventRendererOptions) {
     this.out = options.out;
@@ -56,14 +59,14 @@ export class EventRenderer {
         else if (this.options.showInput) this.line(`${c.cyan(c.bold(`${e.agent} ◀`))} ${e.input}`);
         break;
       case 'step_start':
-        if (!nested) this.topStepText = '';
+        this.lastStepText = '';
         if (nested || this.options.showSteps !== false) this.line(`${indent}${label}${c.dim(`step ${e.step}/${e.maxSteps}`)}`);
         break;
       case 'reasoning_delta':
         this.stream(`r|${e.path.join('>')}`, `${indent}${label}${c.dim(c.italic('thinking '))}`, indent, e.delta, (t) => c.dim(c.italic(t)));
         break;
       case 'text_delta':
-        if (!nested) this.topStepText += e.delta;
+        this.lastStepText += e.delta;
         this.stream(`t|${e.path.join('>')}`, `${indent}${label}`, indent, e.delta, (t) => t);
         break;
       case 'tool_call':
@@ -89,8 +92,33 @@ export class EventRenderer {
           `${indent}${label}${c.dim(`context compacted (${e.strategy}): ${e.removedMessages} messages removed, ~${e.tokensBefore} → ~${e.tokensAfter} tokens`)}`,
         );
         break;
+      case 'handoff':
+        this.line(`${indent}${label}${c.cyan('⇢')} ${c.bold(e.from)} hands over to ${c.bold(e.to)}`);
+        break;
+      case 'task_start': {
+        const extra = e.iteration !== undefined ? ` (iteration ${e.iteration})` : e.dependsOn?.length ? ` (after ${e.dependsOn.join(', ')})` : '';
+        const what = e.task === e.target ? c.bold(e.task) : `${c.bold(e.task)} ${c.dim(`→ ${e.target}`)}`;
+        this.line(`${indent}${label}${c.cyan('▶')} ${what}${c.dim(extra)}`);
+        break;
+      }
+      case 'task_end': {
+        const time = c.dim(`(${formatDuration(e.durationMs)})`);
+        if (e.status === 'completed') this.line(`${indent}${label}${c.green('✓')} ${c.bold(e.task)} ${time}`);
+        else if (e.status === 'skipped') this.line(`${indent}${label}${c.dim(`– ${e.task} skipped`)}`);
+        else if (e.status === 'aborted') this.line(`${indent}${label}${c.yellow(`✗ ${e.task} cancelled`)}`);
+        else this.line(`${indent}${label}${c.red('✗')} ${c.bold(e.task)} ${c.red(compact(e.error?.message ?? 'failed', MAX_VALUE))} ${time}`);
+        break;
+      }
+      case 'route':
+        this.line(`${indent}${label}${c.cyan('↦')} route ${c.bold(e.route)} ${c.dim(`(${e.matchedBy}) → ${e.target}`)}`);
+        break;
+      case 'mcp_notification': {
+        const what = e.kind === 'progress' ? `${e.progress}${e.total !== undefined ? `/${e.total}` : ''}${e.message ? ` ${e.message}` : ''}` : `${e.level ?? 'log'}: ${e.message ?? ''}`;
+        this.line(`${indent}${label}${c.dim(`  ${e.server}${e.kind === 'progress' ? ' ⋯' : ''} ${compact(what, MAX_VALUE)}`)}`);
+        break;
+      }
       case 'answer':
-        if (!nested && this.topStepText === '' && e.text) this.stream(`t|${e.path.join('>')}`, '', '', e.text, (t) => t);
+        if (!nested && this.lastStepText === '' && e.text) this.stream(`t|${e.path.join('>')}`, '', '', e.text, (t) => t);
         this.endLine();
         break;
       case 'error':

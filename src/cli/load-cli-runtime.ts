@@ -1,8 +1,13 @@
 import type { Runtime } from '../config/index.js';
+import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
 import type { CliContext } from './cli-context.js';
+import { cliMcpOptions } from './mcp-cli-options.js';
 
-/** Loads the runtime for a command: the `-c` file, else the config found in the working directory. */
-export async function loadCliRuntime(context: CliContext): Promise<Runtime> {
+/**
+ * Loads the runtime for a command: the `-c` file, else the config found in the working directory.
+ * MCP warnings go to stderr unless other MCP options are given.
+ */
+export async function loadCliRuntime(context: CliContext, mcp: McpRuntimeOptions = cliMcpOptions(context)): Promise<Runtime> {
   const { loadRuntime } = await import('../config/index.js');
-  return loadRuntime({ configPath: context.globals.config, cwd: context.cwd, env: context.env });
+  return loadRuntime({ configPath: context.globals.config, cwd: context.cwd, env: context.env, mcp });
 }

@@ -10,6 +10,7 @@ const LOADERS: Record<string, () => Promise<CommandMain>> = {
   chat: async () => (await import('./commands/chat-command.js')).chatCommand,
   validate: async () => (await import('./commands/validate-command.js')).validateCommand,
   schema: async () => (await import('./commands/schema-command.js')).schemaCommand,
+  mcp: async () => (await import('./commands/mcp-command.js')).mcpCommand,
 };
 
 /** Flags that take a value, so the word after them is not the command. */

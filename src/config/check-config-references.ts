@@ -1,5 +1,9 @@
 import { canonicalProvider, PROVIDER_ALIASES } from '../models/parse-model-id.js';
 import type { ConfigPath, RawIssue } from './parse-config-source.js';
+import { agentTypeOf, checkAgentTypes, transferName, type AgentEdge } from './check-agent-types.js';
+
+/** Tools every config can use without registering them. */
+export const BUILTIN_TOOLS = ['exit_loop'] as const;
 
 /** How tool names in `agents.*.tools` are checked. */
 export interface ToolNameOptions {
@@ -33,6 +37,10 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
   const agents = isObj(data.agents) ? data.agents : {};
   const known = options.knownTools ? new Set(options.knownTools) : undefined;
   const toolModules = isObj(data.tools) ? data.tools : {};
+  const mcpServers = isObj(data.mcp_servers) ? data.mcp_servers : {};
+  for (const id of Object.keys(mcpServers)) {
+    if (has(toolModules, id)) errors.push({ path: ['mcp_servers', id], at: 'key', message: `"${id}" is both a tool module (tools.${id}) and an MCP server; give them different ids` });
+  }
 
   const checkModelRef = (ref: unknown, path: ConfigPath): void => {
     if (typeof ref !== 'string' || ref === '' || has(models, ref)) return;
@@ -67,10 +75,14 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
     errors.push({ path: ['defaults', 'agent'], message: `unknown agent "${defaults.agent}"; agents: ${list(Object.keys(agents))}` });
   }
 
-  const graph = new Map<string, Array<{ target: string; index: number }>>();
+  const graph = checkAgentTypes(agents, errors);
   for (const [name, a] of Object.entries(agents)) {
     if (!isObj(a)) continue;
     const base = ['agents', name];
+    const type = agentTypeOf(a);
+    if (type === 'router' && isObj(a.classifier)) checkModelRef(a.classifier.model, [...base, 'classifier', 'model']);
+    // Keys of other types are reported by checkAgentTypes; their references are not checked again.
+    if (type !== 'llm') continue;
     checkModelRef(a.model, [...base, 'model']);
     if (isObj(a.context)) checkModelRef(a.context.summary_model, [...base, 'context', 'summary_model']);
     const toolNames = new Map<string, ConfigPath>();
@@ -88,18 +100,19 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
         if (dot > 0) {
           // `module.tool`: the module must be declared; the tool itself is checked when the module loads.
           const moduleId = tool.slice(0, dot);
-          if (!has(toolModules, moduleId)) {
-            errors.push({ path, message: `unknown tool module "${moduleId}" in "${tool}"; tool modules: ${list(Object.keys(toolModules))}` });
+          if (!has(toolModules, moduleId) && !has(mcpServers, moduleId)) {
+            const mcp = Object.keys(mcpServers).length ? `; MCP servers: ${list(Object.keys(mcpServers))}` : '';
+            errors.push({ path, message: `unknown tool module "${moduleId}" in "${tool}"; tool modules: ${list(Object.keys(toolModules))}${mcp}` });
           } else usesModules = true;
           addName(tool, path, `duplicate tool "${tool}"`);
           return;
         }
-        if (has(toolModules, tool)) {
+        if (has(toolModules, tool) || has(mcpServers, tool)) {
           usesModules = true;
-          addName(tool, path, `duplicate tool module "${tool}"`);
+          addName(tool, path, `duplicate ${has(mcpServers, tool) ? 'MCP server' : 'tool module'} "${tool}"`);
           return;
         }
-        if (!addName(tool, path, `duplicate tool "${tool}"`) || known?.has(tool)) return;
+        if (!addName(tool, path, `duplicate tool "${tool}"`) || known?.has(tool) || (BUILTIN_TOOLS as readonly string[]).includes(tool)) return;
         const issue = {
           path,
           message: known
@@ -109,16 +122,24 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
         (options.allowUnknownTools ? warnings : errors).push(issue);
       });
     }
-    const edges: Array<{ target: string; index: number }> = [];
+    const edges: AgentEdge[] = graph.get(name) ?? [];
     if (Array.isArray(a.agent_tools)) {
-      a.agent_tools.forEach((target, i) => {
+      a.agent_tools.forEach((entry, i) => {
+        const target = typeof entry === 'string' ? entry : isObj(entry) ? entry.agent : undefined;
         if (typeof target !== 'string') return;
-        const path = [...base, 'agent_tools', i];
+        const path = typeof entry === 'string' ? [...base, 'agent_tools', i] : [...base, 'agent_tools', i, 'agent'];
         if (target === name) errors.push({ path, message: `agent "${name}" cannot list itself in agent_tools` });
         else if (!has(agents, target)) errors.push({ path, message: `unknown agent "${target}"; agents: ${list(Object.keys(agents))}` });
         else {
           addName(agentToolName(target), path, `agent tool "${target}"`);
-          edges.push({ target, index: i });
+          edges.push({ target, path, kind: 'agent_tools' });
+        }
+      });
+    }
+    if (Array.isArray(a.sub_agents)) {
+      a.sub_agents.forEach((target, i) => {
+        if (typeof target === 'string' && target !== name && has(agents, target)) {
+          addName(transferName(target), [...base, 'sub_agents', i], `handoff to "${target}"`);
         }
       });
     }
@@ -136,24 +157,34 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
 }
 
 function formatPathShort(path: ConfigPath): string {
-  const last = path.slice(-2);
+  const i = path.findIndex((p) => typeof p === 'number');
+  const last = i > 0 ? path.slice(i - 1, i + 1) : path.slice(-2);
   return `${last[0]}[${last[1]}]`;
 }
 
-/** Depth-first search over agent_tools; each back edge closes one cycle. */
-function findCycles(graph: Map<string, Array<{ target: string; index: number }>>): RawIssue[] {
+/**
+ * Depth-first search over the references that nest one agent's run in another's (agent_tools,
+ * workflow sub_agents, tasks, stages, routes; handoffs may go back and forth); each back edge
+ * closes one cycle.
+ */
+function findCycles(graph: Map<string, AgentEdge[]>): RawIssue[] {
   const issues: RawIssue[] = [];
   const state = new Map<string, 'active' | 'done'>();
-  const stack: string[] = [];
-  const visit = (node: string): void => {
+  const stack: Array<{ node: string; kind?: AgentEdge['kind'] }> = [];
+  const visit = (node: string, via?: AgentEdge['kind']): void => {
     state.set(node, 'active');
-    stack.push(node);
-    for (const { target, index } of graph.get(node) ?? []) {
-      const s = state.get(target);
+    stack.push({ node, kind: via });
+    for (const edge of graph.get(node) ?? []) {
+      const s = state.get(edge.target);
       if (s === 'active') {
-        const cycle = [...stack.slice(stack.indexOf(target)), target];
-        issues.push({ path: ['agents', node, 'agent_tools', index], message: `agent_tools cycle: ${cycle.join(' → ')}` });
-      } else if (s === undefined) visit(target);
+        const from = stack.findIndex((e) => e.node === edge.target);
+        const kinds = new Set([...stack.slice(from + 1).map((e) => e.kind), edge.kind]);
+        const cycle = [...stack.slice(from).map((e) => e.node), edge.target].join(' → ');
+        issues.push({
+          path: edge.path,
+          message: kinds.size === 1 && kinds.has('agent_tools') ? `agent_tools cycle: ${cycle}` : `agent cycle: ${cycle} (an agent cannot contain or call itself, directly or through others)`,
+        });
+      } else if (s === undefined && graph.has(edge.target)) visit(edge.target, edge.kind);
     }
     stack.pop();
     state.set(node, 'done');

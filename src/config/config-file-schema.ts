@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { PROVIDER_ALIASES } from '../models/parse-model-id.js';
+import { mcpServersSchema } from './mcp-servers-schema.js';
 
 /**
  * The zod schema of the `corvid.yaml` file format (snake_case, every object strict). It checks
  * shapes, types and ranges; cross-references (model, agent and tool names) are checked
  * separately by `checkConfigReferences`, so all problems are reported together.
  *
- * Top-level sections reserved for later (`mcp_servers`, `storage`, `server`) are
+ * Top-level sections reserved for later (`storage`, `server`) are
  * rejected as unknown keys until they are implemented: add them to `configFileSchema` here.
  */
 
@@ -18,9 +19,9 @@ export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Top-level sections that later versions will add; reported as "not supported yet". */
-export const RESERVED_SECTIONS = ['mcp_servers', 'storage', 'server'] as const;
+export const RESERVED_SECTIONS = ['storage', 'server'] as const;
 /** A tool reference in `agents.*.tools`: a tool name, a tool-module id, or `module.tool`. */
-export const TOOL_REF = /^[a-zA-Z0-9_-]{1,64}(\.[a-zA-Z0-9_-]{1,64})?$/;
+export const TOOL_REF = /^[a-zA-Z0-9_-]{1,64}(\.[a-zA-Z0-9_./-]{1,128})?$/;
 
 const PROVIDERS = Object.keys(PROVIDER_ALIASES) as [string, ...string[]];
 
@@ -104,6 +105,101 @@ export const contextSchema = z
   })
   .describe('Keep the conversation under a token budget.');
 
+/** Agent types (`type:` of an agent; `llm` when absent). */
+export const AGENT_TYPES = ['llm', 'sequential', 'parallel', 'loop', 'orchestrator', 'pipeline', 'router'] as const;
+/** One agent type. */
+export type AgentTypeName = (typeof AGENT_TYPES)[number];
+/** Keys of state and outputs (`output_key`, `until.state`). */
+export const STATE_KEY = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+/** Task ids of an orchestrator. */
+export const TASK_ID = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+const agentRef = () => z.string().min(1);
+
+/** `limits:` — limits of a run started at an agent (and of everything that run starts). */
+export const limitsSchema = z
+  .strictObject({
+    max_depth: positiveInt().optional().describe('Deepest agent nesting (the length of an event path). Default 10.'),
+    max_total_steps: positiveInt().optional().describe('Model steps across every agent of the run.'),
+    max_total_tokens: positiveInt().optional().describe('Tokens (input + output) across every agent of the run.'),
+    max_duration_ms: positiveInt().optional().describe('Wall time of the whole run, in ms.'),
+  })
+  .describe('Limits of a run started at this agent, across everything it starts; exceeding one stops the run with a clear error.');
+
+/** An entry of `agent_tools`: an agent name, or a mapping with options. */
+export const agentToolSchema = z.union(
+  [
+    agentRef().describe('An agent name.'),
+    z
+      .strictObject({
+        agent: agentRef().describe('The agent to expose as a tool.'),
+        persistent: z.boolean().optional().describe('Keep one sub-conversation per calling conversation instead of a fresh one per call.'),
+      })
+      .describe('An agent tool with options.'),
+  ],
+  { error: 'an agent_tools entry is an agent name or { agent: <name>, persistent: true }' },
+);
+
+/** `until:` of a loop agent. */
+export const untilSchema = z
+  .strictObject({
+    state: z.string().min(1).optional().describe('Stop when this session-state key is set (truthy), or equals `equals`.'),
+    equals: z.union([z.string(), z.number(), z.boolean()]).optional().describe('With `state`: the value that ends the loop.'),
+    output: agentRef().optional().describe('Stop when the output of this agent (or task, or stage) matches `matches`.'),
+    matches: z.string().min(1).optional().describe('With `output`: a regular expression (case-insensitive).'),
+  })
+  .describe('Loop agents: a condition on the state, checked after each sub-agent run, that ends the loop.');
+
+/** One task of an orchestrator. */
+export const taskSchema = z
+  .strictObject({
+    agent: agentRef().describe('The agent that does the task.'),
+    input: z.string().optional().describe('The task\'s request, a template: {input} (the orchestrator\'s input), {output.<task>}, {state.x}. Default: the orchestrator\'s input; dependency results are appended unless the template names them.'),
+    depends_on: z.array(z.string().min(1)).optional().describe('Tasks that must complete first; their results are passed to this one.'),
+  })
+  .describe('An orchestrator task.');
+
+/** One stage of a pipeline: an agent name, or a mapping. */
+export const stageSchema = z.union(
+  [
+    agentRef().describe('An agent name.'),
+    z
+      .strictObject({
+        agent: agentRef().describe('The agent of this stage.'),
+        name: z.string().regex(TASK_ID, { error: 'stage names use letters, digits, "_" and "-"' }).optional().describe('Stage name (unique); default the agent\'s name.'),
+        input: z.string().optional().describe('This stage\'s request, a template: {previous} (the previous stage\'s result), {input}, {output.<stage>}, {state.x}. Default: the previous result.'),
+      })
+      .describe('A pipeline stage with options.'),
+  ],
+  { error: 'a stage is an agent name or { agent: <name>, name?, input? }' },
+);
+
+/** One route of a router: an agent name, or a mapping. */
+export const routeSchema = z.union(
+  [
+    agentRef().describe('An agent name (a route the classifier may pick).'),
+    z
+      .strictObject({
+        agent: agentRef().describe('Where matching requests go.'),
+        name: z.string().regex(TASK_ID, { error: 'route names use letters, digits, "_" and "-"' }).optional().describe('Route name (unique); default the agent\'s name.'),
+        description: z.string().optional().describe('What requests belong here (for the classifier); default the agent\'s description.'),
+        keywords: z.array(z.string().min(1)).optional().describe('Matches requests containing one of these words (whole words, any case).'),
+        patterns: z.array(z.string().min(1)).optional().describe('Matches requests one of these regular expressions matches (case-insensitive).'),
+        priority: z.int().optional().describe('Higher priorities are tried first. Default 0.'),
+      })
+      .describe('A route with matching rules.'),
+  ],
+  { error: 'a route is an agent name or { agent: <name>, keywords?, patterns?, priority? }' },
+);
+
+/** `classifier:` of a router. */
+export const classifierSchema = z
+  .strictObject({
+    model: modelRef().optional().describe('Model that picks the route; default the default model.'),
+    instructions: z.string().optional().describe('Extra instructions for the classifier (the route list is added).'),
+  })
+  .describe('Routers: a model that picks the route when no keyword or pattern matches.');
+
 /** One entry of `agents:`. */
 export const agentSchema = z
   .strictObject({
@@ -111,13 +207,22 @@ export const agentSchema = z
     model: modelRef().optional().describe('A model name from `models` or `provider:model`. Default: `defaults.model`, else the default-model rules.'),
     instructions: z.string().optional().describe('The system prompt.'),
     tools: z
-      .array(z.string().regex(TOOL_REF, { error: 'tool references are a tool name, a tool-module id, or module.tool (letters, digits, "_" or "-")' }))
+      .array(z.string().regex(TOOL_REF, { error: 'tool references are a tool name, a tool-module or MCP server id, or id.tool (letters, digits, "_" or "-")' }))
       .optional()
-      .describe('Tools of this agent: names of code tools registered with `loadRuntime({ tools })`, ids from `tools:` (every tool of that module), or `module.tool` (one tool of a module).'),
+      .describe('Tools of this agent: names of code tools registered with `loadRuntime({ tools })`, ids from `tools:` or `mcp_servers:` (every tool of that module or server), or `id.tool` (one tool of it).'),
     agent_tools: z
-      .array(z.string().min(1))
+      .array(agentToolSchema)
       .optional()
-      .describe('Other agents this agent may call, each exposed as an `ask_<name>` tool.'),
+      .describe('Other agents this agent may call, each exposed as an `ask_<name>` tool (the caller keeps control).'),
+    sub_agents: z
+      .array(agentRef())
+      .optional()
+      .describe('llm agents: agents it can hand the conversation over to (`transfer_to_<name>` tools). sequential, parallel and loop agents: the agents they run.'),
+    output_key: z
+      .string()
+      .regex(STATE_KEY, { error: 'state keys start with a letter or "_" and use letters, digits, "_" and "-"' })
+      .optional()
+      .describe('Also save the final answer in session state under this key ({state.<key>}).'),
     max_steps: positiveInt().optional().describe('Model calls allowed per run. Default `defaults.max_steps`, else 10.'),
     temperature: temperature().optional(),
     max_tokens: maxTokens().optional(),
@@ -128,8 +233,27 @@ export const agentSchema = z
     tool_errors: z.enum(['return', 'throw']).optional().describe('`return` (default): tool failures go back to the model; `throw`: the run fails.'),
     tool_timeout_ms: positiveInt().optional().describe('Default per-call time limit for tools without their own, in ms.'),
     context: contextSchema.optional(),
+    limits: limitsSchema.optional(),
+    type: z
+      .enum(AGENT_TYPES)
+      .optional()
+      .describe('llm (default): a model with tools. sequential, parallel, loop: run sub_agents. orchestrator: a task graph. pipeline: chained stages. router: one route per request.'),
+    max_concurrency: positiveInt().optional().describe('parallel agents: sub-agents running at once. Default: all.'),
+    fail_fast: z.boolean().optional().describe('parallel and orchestrator agents: the first failure cancels the rest and fails the run (default true); false continues and returns every outcome.'),
+    max_iterations: positiveInt().optional().describe('loop agents: iterations at most. Default 10.'),
+    until: untilSchema.optional(),
+    on_max_iterations: z.enum(['stop', 'error']).optional().describe('loop agents: reaching max_iterations ends the loop (`stop`, default) or fails the run (`error`).'),
+    tasks: z
+      .record(z.string().regex(TASK_ID, { error: 'task ids start with a letter or "_" and use letters, digits, "_" and "-"' }), taskSchema)
+      .optional()
+      .describe('orchestrator agents: tasks by id; depends_on between them forms a graph without cycles.'),
+    max_parallel: positiveInt().optional().describe('orchestrator agents: tasks running at once. Default: every task that is ready.'),
+    stages: z.array(stageSchema).optional().describe('pipeline agents: the stages, each receiving the previous stage\'s result.'),
+    routes: z.array(routeSchema).optional().describe('router agents: the routes, by keywords, patterns and priority.'),
+    default_route: agentRef().optional().describe('router agents: the route (or agent) for requests no route matches.'),
+    classifier: classifierSchema.optional(),
   })
-  .describe('An agent: instructions, a model and tools.');
+  .describe('An agent: an LLM agent (instructions, a model and tools) or a workflow agent of the given type.');
 
 /** One entry of `tools:` — a JavaScript module whose exports are Corvid tools. */
 export const toolModuleSchema = z
@@ -147,6 +271,7 @@ export const defaultsSchema = z
     max_steps: positiveInt().optional().describe('`max_steps` of agents without one. Default 10.'),
     temperature: temperature().optional().describe('Temperature of models without one.'),
     tool_mode: toolMode().optional().describe('`tool_mode` of models without one. Default native.'),
+    limits: limitsSchema.optional().describe('`limits` of agents without their own.'),
   })
   .describe('Defaults for agents and models.');
 
@@ -163,6 +288,7 @@ export const configFileSchema = z
       .record(z.string().regex(TOOL_NAME, { error: 'tool-module ids use 1-64 letters, digits, "_" or "-"' }), toolModuleSchema)
       .optional()
       .describe('Tool modules by id; agents list an id (all its tools) or `id.tool` in their `tools`.'),
+    mcp_servers: mcpServersSchema.optional(),
     agents: z
       .record(z.string().regex(AGENT_NAME, { error: 'agent names start with a letter and use letters, digits, "_" and "-" (at most 60)' }), agentSchema)
       .optional()
@@ -176,3 +302,24 @@ export type CorvidConfigFile = z.input<typeof configFileSchema>;
 export type ModelFileEntry = z.input<typeof modelSchema>;
 /** One agent entry as written. */
 export type AgentFileEntry = z.input<typeof agentSchema>;
+
+const COMMON_KEYS = ['description', 'output_key', 'limits', 'type'] as const;
+/** Agent keys only workflow agents take. */
+const WORKFLOW_ONLY_KEYS: readonly string[] = [
+  'max_concurrency', 'fail_fast', 'max_iterations', 'until', 'on_max_iterations', 'tasks', 'max_parallel', 'stages', 'routes', 'default_route', 'classifier',
+];
+
+/**
+ * The keys each agent type takes. The schema accepts the union (so editors can complete any),
+ * and validation reports a key that does not belong to the agent's type.
+ */
+export const AGENT_TYPE_KEYS: Record<AgentTypeName, readonly string[]> = {
+  // Everything else the schema has is for llm agents.
+  llm: Object.keys(agentSchema.shape).filter((k) => !WORKFLOW_ONLY_KEYS.includes(k)),
+  sequential: [...COMMON_KEYS, 'sub_agents'],
+  parallel: [...COMMON_KEYS, 'sub_agents', 'max_concurrency', 'fail_fast'],
+  loop: [...COMMON_KEYS, 'sub_agents', 'max_iterations', 'until', 'on_max_iterations'],
+  orchestrator: [...COMMON_KEYS, 'tasks', 'max_parallel', 'fail_fast'],
+  pipeline: [...COMMON_KEYS, 'stages'],
+  router: [...COMMON_KEYS, 'routes', 'default_route', 'classifier'],
+};

@@ -1,4 +1,5 @@
 import type { ModelConfig, ReasoningSettings, ToolChoice, ToolMode } from '../types/model.js';
+import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 
 /** `defaults:` after normalisation. */
 export interface ConfigDefaults {
@@ -11,6 +12,8 @@ export interface ConfigDefaults {
   temperature?: number;
   /** Tool mode of models that set none. */
   toolMode?: ToolMode;
+  /** Limits of agents that set none. */
+  limits?: LimitsConfig;
 }
 
 /** `context:` of an agent after normalisation. */
@@ -30,9 +33,55 @@ export interface ToolModuleConfig {
   export?: string;
 }
 
+/** Agent types: `llm` (a model with tools) and the workflow agents. */
+export type AgentType = 'llm' | 'sequential' | 'parallel' | 'loop' | 'orchestrator' | 'pipeline' | 'router';
+
+/** `limits:` after normalisation. */
+export interface LimitsConfig {
+  maxDepth?: number;
+  maxTotalSteps?: number;
+  maxTotalTokens?: number;
+  maxDurationMs?: number;
+}
+
+/** One orchestrator task after normalisation. */
+export interface TaskConfig {
+  id: string;
+  agent: string;
+  input?: string;
+  dependsOn: string[];
+}
+
+/** One pipeline stage after normalisation. */
+export interface StageConfig {
+  name: string;
+  agent: string;
+  input?: string;
+}
+
+/** One router route after normalisation. */
+export interface RouteConfig {
+  name: string;
+  agent: string;
+  description?: string;
+  keywords?: string[];
+  patterns?: string[];
+  priority?: number;
+}
+
+/** A loop's `until:` after normalisation. */
+export interface UntilConfig {
+  state?: string;
+  equals?: string | number | boolean;
+  output?: string;
+  matches?: string;
+}
+
 /** One agent after normalisation (camelCase). References are kept as written. */
 export interface AgentConfig {
   name: string;
+  /** Absent for `llm` agents. */
+  type?: AgentType;
   description?: string;
   /** Model reference: a name from `models` or an inline `provider:model` id. */
   model?: string;
@@ -41,6 +90,30 @@ export interface AgentConfig {
   tools: string[];
   /** Names of other agents, exposed as `ask_<name>` tools. */
   agentTools: string[];
+  /** Those of `agentTools` that keep a persistent sub-conversation. */
+  persistentAgentTools?: string[];
+  /** llm: handoff targets (`transfer_to_<name>`); sequential / parallel / loop: the agents they run. */
+  subAgents?: string[];
+  /** Session-state key the final answer is also saved under. */
+  outputKey?: string;
+  limits?: LimitsConfig;
+  /** parallel */
+  maxConcurrency?: number;
+  /** parallel, orchestrator */
+  failFast?: boolean;
+  /** loop */
+  maxIterations?: number;
+  until?: UntilConfig;
+  onMaxIterations?: 'stop' | 'error';
+  /** orchestrator */
+  tasks?: TaskConfig[];
+  maxParallel?: number;
+  /** pipeline */
+  stages?: StageConfig[];
+  /** router */
+  routes?: RouteConfig[];
+  defaultRoute?: string;
+  classifier?: { model?: string; instructions?: string };
   maxSteps?: number;
   temperature?: number;
   maxTokens?: number;
@@ -65,6 +138,8 @@ export interface CorvidConfig {
   models: Record<string, ModelConfig>;
   /** Tool modules by id. */
   toolModules: Record<string, ToolModuleConfig>;
+  /** MCP servers by id (`mcp_servers`); absent when the file declares none. */
+  mcpServers?: Record<string, McpServerConfig>;
   /** Named agents, in file order. */
   agents: Record<string, AgentConfig>;
 }

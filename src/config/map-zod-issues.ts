@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { configFileSchema, RESERVED_SECTIONS } from './config-file-schema.js';
+import { AGENT_TYPE_KEYS, AGENT_TYPES, configFileSchema, RESERVED_SECTIONS, type AgentTypeName } from './config-file-schema.js';
 import type { ConfigPath, RawIssue } from './parse-config-source.js';
 
 type ZodIssue = z.core.$ZodIssue;
@@ -35,11 +35,20 @@ function distance(a: string, b: string): number {
   return d[a.length][b.length];
 }
 
-function unknownKeyMessage(parent: ConfigPath, key: string): string {
+/** The agent type of the entry at `agents.<name>`, when `path` is one and its type is valid. */
+function agentTypeAt(path: ConfigPath, data: unknown): AgentTypeName | undefined {
+  if (path.length !== 2 || path[0] !== 'agents') return undefined;
+  const entry = (data as { agents?: Record<string, { type?: unknown } | null> } | undefined)?.agents?.[String(path[1])];
+  const type = entry?.type ?? 'llm';
+  return (AGENT_TYPES as readonly unknown[]).includes(type) ? (type as AgentTypeName) : undefined;
+}
+
+function unknownKeyMessage(parent: ConfigPath, key: string, data: unknown): string {
   if (parent.length === 0 && (RESERVED_SECTIONS as readonly string[]).includes(key)) {
     return `the "${key}" section is not supported yet (reserved for a later version of the config format)`;
   }
-  const allowed = allowedKeysAt(parent) ?? [];
+  const type = agentTypeAt(parent, data);
+  const allowed = (type ? [...AGENT_TYPE_KEYS[type]] : allowedKeysAt(parent)) ?? [];
   const snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase();
   const best = allowed.find((k) => k === snake) ?? allowed.find((k) => distance(k, key.toLowerCase()) <= Math.max(1, Math.floor(k.length / 4)));
   if (best) return `unknown key "${key}" (did you mean "${best}"?)`;
@@ -52,13 +61,13 @@ function cleanMessage(message: string): string {
 }
 
 /** Turns zod issues of the file schema into config issues: one per unknown key, readable messages. */
-export function mapZodIssues(issues: readonly ZodIssue[]): RawIssue[] {
+export function mapZodIssues(issues: readonly ZodIssue[], data?: unknown): RawIssue[] {
   const out: RawIssue[] = [];
   for (const issue of issues) {
     const path = issue.path as Array<string | number>;
     switch (issue.code) {
       case 'unrecognized_keys':
-        for (const key of issue.keys) out.push({ path: [...path, key], at: 'key', message: unknownKeyMessage(path, key) });
+        for (const key of issue.keys) out.push({ path: [...path, key], at: 'key', message: unknownKeyMessage(path, key, data) });
         break;
       case 'invalid_key':
         out.push({ path, at: 'key', message: `invalid name "${String(path.at(-1))}": ${issue.issues[0]?.message ?? 'not allowed here'}` });

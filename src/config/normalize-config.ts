@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { canonicalProvider } from '../models/parse-model-id.js';
 import type { ModelConfig, ReasoningSettings, ToolChoice } from '../types/model.js';
-import type { agentSchema, configFileSchema, modelSchema, reasoningSchema } from './config-file-schema.js';
-import type { AgentConfig, CorvidConfig } from './corvid-config.js';
+import type { agentSchema, configFileSchema, limitsSchema, modelSchema, reasoningSchema } from './config-file-schema.js';
+import type { AgentConfig, CorvidConfig, LimitsConfig } from './corvid-config.js';
+import { normalizeMcpServers } from './mcp-servers-schema.js';
 
 type FileConfig = z.output<typeof configFileSchema>;
 type FileModel = z.output<typeof modelSchema>;
@@ -38,15 +39,25 @@ function model(m: FileModel): ModelConfig {
   });
 }
 
+function limits(l: z.output<typeof limitsSchema> | undefined): LimitsConfig | undefined {
+  return l && compact({ maxDepth: l.max_depth, maxTotalSteps: l.max_total_steps, maxTotalTokens: l.max_total_tokens, maxDurationMs: l.max_duration_ms });
+}
+
 function agent(name: string, a: FileAgent): AgentConfig {
   const toolChoice: ToolChoice | undefined = a.tool_choice;
+  const agentTools = (a.agent_tools ?? []).map((t) => (typeof t === 'string' ? t : t.agent));
+  const persistent = (a.agent_tools ?? []).flatMap((t) => (typeof t !== 'string' && t.persistent ? [t.agent] : []));
   return compact<AgentConfig>({
     name,
+    type: a.type === 'llm' ? undefined : a.type,
     description: a.description,
     model: a.model,
     instructions: a.instructions,
     tools: a.tools ?? [],
-    agentTools: a.agent_tools ?? [],
+    agentTools,
+    persistentAgentTools: persistent.length ? persistent : undefined,
+    subAgents: a.sub_agents,
+    outputKey: a.output_key,
     maxSteps: a.max_steps,
     temperature: a.temperature,
     maxTokens: a.max_tokens,
@@ -62,6 +73,24 @@ function agent(name: string, a: FileAgent): AgentConfig {
       keepRecentMessages: a.context.keep_recent_messages,
       summaryModel: a.context.summary_model,
     }),
+    limits: limits(a.limits),
+    maxConcurrency: a.max_concurrency,
+    failFast: a.fail_fast,
+    maxIterations: a.max_iterations,
+    until: a.until && compact({ state: a.until.state, equals: a.until.equals, output: a.until.output, matches: a.until.matches }),
+    onMaxIterations: a.on_max_iterations,
+    tasks:
+      a.tasks &&
+      Object.entries(a.tasks).map(([id, t]) => compact({ id, agent: t.agent, input: t.input, dependsOn: t.depends_on ?? [] })),
+    maxParallel: a.max_parallel,
+    stages: a.stages?.map((s) => (typeof s === 'string' ? { name: s, agent: s } : compact({ name: s.name ?? s.agent, agent: s.agent, input: s.input }))),
+    routes: a.routes?.map((r) =>
+      typeof r === 'string'
+        ? { name: r, agent: r }
+        : compact({ name: r.name ?? r.agent, agent: r.agent, description: r.description, keywords: r.keywords, patterns: r.patterns, priority: r.priority }),
+    ),
+    defaultRoute: a.default_route,
+    classifier: a.classifier && compact({ model: a.classifier.model, instructions: a.classifier.instructions }),
   });
 }
 
@@ -70,9 +99,10 @@ export function normalizeConfig(file: FileConfig): CorvidConfig {
   const d = file.defaults ?? {};
   return {
     version: 1,
-    defaults: compact({ model: d.model, agent: d.agent, maxSteps: d.max_steps, temperature: d.temperature, toolMode: d.tool_mode }),
+    defaults: compact({ model: d.model, agent: d.agent, maxSteps: d.max_steps, temperature: d.temperature, toolMode: d.tool_mode, limits: limits(d.limits) }),
     models: Object.fromEntries(Object.entries(file.models ?? {}).map(([k, m]) => [k, model(m)])),
     toolModules: Object.fromEntries(Object.entries(file.tools ?? {}).map(([k, t]) => [k, compact({ module: t.module, export: t.export })])),
+    ...(file.mcp_servers && Object.keys(file.mcp_servers).length > 0 ? { mcpServers: normalizeMcpServers(file.mcp_servers) } : {}),
     agents: Object.fromEntries(Object.entries(file.agents ?? {}).map(([k, a]) => [k, agent(k, a)])),
   };
 }

@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import type { ModelConfig } from '../types/model.js';
 import type { AgentConfig, CorvidConfig } from './corvid-config.js';
+import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 
 /** What secrets are replaced with. */
 export const SECRET_MASK = '***';
@@ -29,7 +30,28 @@ export function redactConfig(config: CorvidConfig): CorvidConfig {
   return {
     ...config,
     models: Object.fromEntries(Object.entries(config.models).map(([k, m]) => [k, redactModel(m)])),
+    ...(config.mcpServers ? { mcpServers: Object.fromEntries(Object.entries(config.mcpServers).map(([k, m]) => [k, redactMcpServer(m)])) } : {}),
   };
+}
+
+/** An MCP server with its bearer token, client secret and secret-looking headers / env values masked. */
+function redactMcpServer(m: McpServerConfig): McpServerConfig {
+  if (m.transport === 'stdio') return m.env ? { ...m, env: maskSecrets(m.env) as Record<string, string> } : m;
+  const out = { ...m };
+  if (out.headers) out.headers = maskSecrets(out.headers) as Record<string, string>;
+  if (out.auth?.type === 'bearer') out.auth = { ...out.auth, token: SECRET_MASK };
+  else if (out.auth?.clientSecret) out.auth = { ...out.auth, clientSecret: SECRET_MASK };
+  return out;
+}
+
+/** An MCP server in file form (`transport` only when not the default). */
+function mcpServerToFile(m: McpServerConfig): Record<string, unknown> {
+  const { transport, ...rest } = m;
+  const env = m.transport === 'stdio' ? m.env : undefined;
+  const out = toFileKeys({ ...rest, env: undefined }, false) as Record<string, unknown>;
+  delete out.env;
+  if (transport !== 'stdio' && transport !== 'http') out.transport = transport;
+  return { ...out, ...(env ? { env } : {}) };
 }
 
 const snake = (k: string): string => (k === 'baseURL' ? 'base_url' : k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
@@ -42,9 +64,18 @@ function toFileKeys(value: unknown, verbatim: boolean): unknown {
 }
 
 function agentToFile(a: AgentConfig): Record<string, unknown> {
-  const { name: _name, tools, agentTools, ...rest } = a;
+  const { name: _name, tools, agentTools, persistentAgentTools, tasks, stages, routes, ...rest } = a;
   const out = toFileKeys(rest, false) as Record<string, unknown>;
-  return { ...out, ...(tools.length ? { tools } : {}), ...(agentTools.length ? { agent_tools: agentTools } : {}) };
+  const persistent = new Set(persistentAgentTools ?? []);
+  const agentToolEntries = agentTools.map((t) => (persistent.has(t) ? { agent: t, persistent: true } : t));
+  if (tasks) {
+    out.tasks = Object.fromEntries(
+      tasks.map((t) => [t.id, { agent: t.agent, ...(t.input !== undefined ? { input: t.input } : {}), ...(t.dependsOn.length ? { depends_on: t.dependsOn } : {}) }]),
+    );
+  }
+  if (stages) out.stages = stages.map((s) => (s.name === s.agent && s.input === undefined ? s.agent : toFileKeys(s, false)));
+  if (routes) out.routes = routes.map((r) => (Object.keys(r).length === 2 && r.name === r.agent ? r.agent : toFileKeys(r, false)));
+  return { ...out, ...(tools.length ? { tools } : {}), ...(agentTools.length ? { agent_tools: agentToolEntries } : {}) };
 }
 
 /**
@@ -56,6 +87,7 @@ export function printConfig(config: CorvidConfig, format: 'yaml' | 'json' = 'yam
   const file: Record<string, unknown> = { version: c.version };
   if (Object.keys(c.defaults).length) file.defaults = toFileKeys(c.defaults, false);
   if (Object.keys(c.models).length) file.models = Object.fromEntries(Object.entries(c.models).map(([k, m]) => [k, toFileKeys(m, false)]));
+  if (c.mcpServers && Object.keys(c.mcpServers).length) file.mcp_servers = Object.fromEntries(Object.entries(c.mcpServers).map(([k, m]) => [k, mcpServerToFile(m)]));
   if (Object.keys(c.agents).length) file.agents = Object.fromEntries(Object.entries(c.agents).map(([k, a]) => [k, agentToFile(a)]));
   return format === 'json' ? `${JSON.stringify(file, null, 2)}\n` : stringify(file, { lineWidth: 0 });
 }

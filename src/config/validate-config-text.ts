@@ -47,7 +47,7 @@ export function validateConfigText(text: string, options: ValidateConfigTextOpti
 
   let parsed = configFileSchema.safeParse(data);
   if (!parsed.success && coerceInterpolated(parsed.error.issues, data, source)) parsed = configFileSchema.safeParse(data);
-  const schemaIssues = parsed.success ? [] : mapZodIssues(parsed.error.issues);
+  const schemaIssues = parsed.success ? [] : mapZodIssues(parsed.error.issues, data);
   const refs = checkConfigReferences(data, options);
   const failed = [...source.failedPaths];
   const afterFailure = (i: RawIssue): boolean => {

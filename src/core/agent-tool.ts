@@ -1,5 +1,6 @@
+import type { Message } from '../types/message.js';
 import type { Tool, ToolContext } from '../types/tool.js';
-import type { Agent } from './agent.js';
+import type { Runnable } from './runnable.js';
 import type { ToolContextInternal } from './tool-executor.js';
 
 /** Options for `agent.asTool()`. */
@@ -8,14 +9,37 @@ export interface AgentToolOptions {
   name?: string;
   /** What the calling model is told; default the agent's description. */
   description?: string;
+  /**
+   * Keep one sub-conversation per calling conversation (and calling agent), so the agent
+   * remembers earlier calls; default false: every call starts a fresh conversation.
+   */
+  persistent?: boolean;
+}
+
+/** The `ask_<name>` tool name of an agent tool. */
+export function agentToolName(agent: string): string {
+  return `ask_${agent.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
 }
 
 /**
- * Wraps an agent as a tool. Each call runs the agent on a fresh conversation; its events flow into
- * the caller's stream with the longer agent path, and its usage is added to the caller's run.
+ * Wraps an agent (any `Runnable`) as a tool. The caller keeps control: each call runs the agent on
+ * a fresh conversation (or its persistent sub-conversation); its events flow into the caller's
+ * stream with the longer agent path, and its usage is added to the caller's run.
  */
-export function agentAsTool(agent: Agent, options: AgentToolOptions = {}): Tool<{ message: string }, string> {
-  const name = options.name ?? `ask_${agent.name.replace(/[^a-zA-Z0-9_-]/g, '_')}`.slice(0, 64);
+export function agentAsTool(agent: Runnable, options: AgentToolOptions = {}): Tool<{ message: string }, string> {
+  const name = options.name ?? agentToolName(agent.name);
+  const persistent = options.persistent === true;
+  const call = async (history: Message[], message: string, context: ToolContext): Promise<string> => {
+    const internal = context as ToolContextInternal;
+    const result = await agent.execute(history, message, { signal: context.signal }, context.emit !== undefined, {
+      path: [...context.path, agent.name],
+      sink: context.emit,
+      reportUsage: internal.reportUsage,
+      state: context.state,
+      tree: internal.tree,
+    });
+    return result.text;
+  };
   return {
     kind: 'tool',
     name,
@@ -26,13 +50,9 @@ export function agentAsTool(agent: Agent, options: AgentToolOptions = {}): Tool<
       required: ['message'],
       additionalProperties: false,
     },
-    async execute(input: { message: string }, context: ToolContext): Promise<string> {
-      const result = await agent.execute([], input.message, { signal: context.signal }, context.emit !== undefined, {
-        path: [...context.path, agent.name],
-        sink: context.emit,
-        reportUsage: (context as ToolContextInternal).reportUsage,
-      });
-      return result.text;
+    execute(input: { message: string }, context: ToolContext): Promise<string> {
+      if (!persistent) return call([], input.message, context);
+      return context.state.withSubConversation(`${context.agent}>${name}`, (messages) => call(messages, input.message, context));
     },
   };
 }

@@ -2,18 +2,21 @@ import { ValidationError } from '../errors/validation-error.js';
 import type { ResolvedModel } from '../models/resolved-model.js';
 import { resolveModel } from '../models/resolve-model.js';
 import type { Message, RunInput } from '../types/message.js';
-import type { EventSink } from '../types/events.js';
-import { emptyUsage } from '../types/usage.js';
 import type { ModelInput, ReasoningSettings, ToolChoice } from '../types/model.js';
 import type { RunResult } from '../types/result.js';
 import type { Tool } from '../types/tool.js';
 import { agentAsTool, type AgentToolOptions } from './agent-tool.js';
 import type { ContextBudget } from './context-budget.js';
 import { Conversation } from './conversation.js';
-import { EventQueue } from './event-queue.js';
-import { runLoop, type LoopAgent } from './run-loop.js';
+import { transferTool, transferToolName } from './handoff.js';
+import { runLoop, type PreparedAgent } from './run-loop.js';
 import type { ParentLink, RunOptions } from './run-options.js';
 import type { RunStream } from './run-stream.js';
+import type { Runnable } from './runnable.js';
+import { RunState, toRunState } from './run-state.js';
+import { checkDepth, RunTree, type RunLimits } from './run-tree.js';
+import { streamRun } from './stream-run.js';
+import { compileTemplate, renderTemplate, type CompiledTemplate } from './template.js';
 import { toolSpec } from './tool.js';
 import { summarizer } from './summarizer.js';
 
@@ -32,13 +35,23 @@ export interface ContextOptions {
 /** What instruction functions receive. */
 export interface InstructionsContext {
   agent: string;
+  /** The run's shared state (session / user / app scopes, earlier agents' outputs). */
+  state: RunState;
 }
+
+/** A handoff target: an agent, or a function returning one (for agents that hand over to each other). */
+export type HandoffTarget = Runnable | (() => Runnable);
 
 /** Options for `new Agent()`. Only `name` is required. */
 export interface AgentOptions {
   name: string;
   description?: string;
-  /** The system prompt, or a function computing it for each run. */
+  /**
+   * The system prompt, or a function computing it for each run. A string may use the run's state:
+   * `{state.topic}`, `{user.name}`, `{app.version}`, `{output.researcher}` (another agent's final
+   * answer); `{state.topic?}` is optional (empty when missing), a missing required key is a
+   * `TemplateError`. `{{state.x}}` is the literal text `{state.x}`.
+   */
   instructions?: string | ((context: InstructionsContext) => string | Promise<string>);
   /** `'provider:model'`, a model config, or an AI SDK model. Without one, the default-model rules apply. */
   model?: ModelInput;
@@ -58,6 +71,16 @@ export interface AgentOptions {
   toolTimeoutMs?: number;
   /** Keep the conversation under a token budget. */
   context?: ContextOptions;
+  /**
+   * Agents this one can hand the conversation over to: each becomes a `transfer_to_<name>` tool.
+   * When the model calls one, that agent carries on with the same conversation (and, in a
+   * `Conversation`, takes the following turns) until it transfers back or onward.
+   */
+  handoffs?: HandoffTarget[];
+  /** Also save the final answer in session state under this key (`{state.<key>}`). */
+  outputKey?: string;
+  /** Limits for runs this agent starts (depth, total steps, tokens, wall time); `RunOptions.limits` overrides them. */
+  limits?: RunLimits;
 }
 
 const DEFAULT_MAX_STEPS = 10;
@@ -70,13 +93,16 @@ const DEFAULT_MAX_STEPS = 10;
  * const agent = new Agent({ name: 'calc', instructions: 'You add numbers.', model: 'openai:gpt-4.1-mini', tools: [add] });
  * const { text } = await agent.run('add 2 and 3');
  */
-export class Agent {
+export class Agent implements Runnable {
+  readonly kind = 'llm' as const;
   readonly name: string;
   readonly description: string | undefined;
   readonly options: AgentOptions;
   private toolList: Tool[];
-  private loop: LoopAgent | undefined;
+  private handoffList: HandoffTarget[];
+  private loop: PreparedAgent | undefined;
   private model: Promise<ResolvedModel> | undefined;
+  private readonly template: CompiledTemplate | undefined;
 
   constructor(options: AgentOptions) {
     if (!options || typeof options.name !== 'string' || options.name.length === 0) {
@@ -86,11 +112,34 @@ export class Agent {
     this.description = options.description;
     this.options = options;
     this.toolList = options.tools ?? [];
+    this.handoffList = options.handoffs ?? [];
+    this.template = typeof options.instructions === 'string' ? compileTemplate(options.instructions) : undefined;
   }
 
-  /** The agent's tools. */
+  /** The agent's tools (without the `transfer_to_*` tools of its handoffs). */
   get tools(): readonly Tool[] {
     return this.toolList;
+  }
+
+  /** The agents this one can hand the conversation over to. */
+  get handoffs(): readonly Runnable[] {
+    return this.handoffList.map((h) => {
+      const target = typeof h === 'function' ? h() : h;
+      if (!target || typeof target.execute !== 'function') throw new ValidationError(`Agent "${this.name}": a handoff target is not an agent`);
+      return target;
+    });
+  }
+
+  /** Agents reachable from this one: its handoff targets. */
+  get subAgents(): readonly Runnable[] {
+    return this.handoffs;
+  }
+
+  /** Adds handoff targets (e.g. the agent a specialist transfers back to). */
+  addHandoffs(...targets: HandoffTarget[]): this {
+    this.handoffList = [...this.handoffList, ...targets];
+    this.loop = undefined;
+    return this;
   }
 
   /** Adds tools (e.g. code-defined tools to an agent loaded from YAML). A name already present is an error. */
@@ -132,7 +181,7 @@ export class Agent {
 
   /** Like `run()`, streaming events (text deltas included) as they happen. */
   stream(input: RunInput, options?: RunOptions): RunStream {
-    return this.streamOn([], input, options);
+    return streamRun(this, [], input, options);
   }
 
   /** A multi-turn conversation with this agent; history is kept across its `run` calls. */
@@ -140,7 +189,10 @@ export class Agent {
     return new Conversation(this);
   }
 
-  /** This agent as a tool named `ask_<name>` that another agent can call; each call starts a fresh conversation. */
+  /**
+   * This agent as a tool named `ask_<name>` that another agent can call; each call starts a fresh
+   * conversation, or continues one per calling conversation with `{ persistent: true }`.
+   */
   asTool(options?: AgentToolOptions): Tool<{ message: string }, string> {
     return agentAsTool(this, options);
   }
@@ -154,49 +206,62 @@ export class Agent {
     parent?: ParentLink,
   ): Promise<RunResult> {
     const loop = this.loop ?? this.prepare();
-    const model = await this.resolveModel();
-    const instructions = this.options.instructions;
-    const system = typeof instructions === 'function' ? await instructions({ agent: this.name }) : instructions;
-    return runLoop({ agent: loop, model, system, history, input, options, stream, parent });
+    let tree = parent?.tree;
+    let signal = options?.signal;
+    let owner = false;
+    let state = parent?.state;
+    if (parent !== undefined) checkDepth(parent.path, tree, this.name);
+    else {
+      if (options?.state !== undefined) state = toRunState(options.state);
+      const limits = options?.limits ?? this.options.limits;
+      if (limits !== undefined) {
+        tree = new RunTree(limits, this.name, signal);
+        signal = tree.signal;
+        owner = true;
+      }
+    }
+    try {
+      const model = await this.resolveModel();
+      const instructions = this.options.instructions;
+      let system: string | undefined;
+      if (this.template !== undefined) system = renderTemplate(this.template, (state ??= new RunState()), this.name);
+      else if (typeof instructions === 'function') system = await instructions({ agent: this.name, state: (state ??= new RunState()) });
+      else system = instructions;
+      const result = runLoop({ agent: loop, model, system, history, input, options, signal, stream, parent, state, tree });
+      // Without limits nothing needs cleaning up: hand the loop's promise straight back.
+      if (!owner) return result;
+      return await result;
+    } finally {
+      if (owner) tree!.dispose();
+    }
   }
 
   /** @internal Streams a run on the given history. */
   streamOn(history: Message[], input: RunInput, options?: RunOptions): RunStream {
-    const queue = new EventQueue();
-    const controller = new AbortController();
-    const signal = options?.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-    const userSink = options?.onEvent;
-    let started = false;
-    const onEvent: EventSink = (e) => {
-      if (e.type === 'run_start') started = true;
-      queue.push(e);
-      if (userSink) userSink(e);
-    };
-    const result = this.execute(history, input, { ...options, signal, onEvent }, true);
-    result.then(
-      () => queue.close(),
-      (err: { name?: string; code?: string; message?: string }) => {
-        // A failure before the loop started (no model, bad tools) still ends the stream with error + run_end.
-        if (!started) {
-          const base = { runId: '', agent: this.name, path: [this.name] };
-          queue.push({ ...base, type: 'error', error: { name: err?.name ?? 'Error', code: err?.code ?? 'internal', message: err?.message ?? String(err) } });
-          queue.push({ ...base, type: 'run_end', status: 'failed', steps: 0, usage: emptyUsage(), durationMs: 0 });
-        }
-        queue.close();
-      },
-    );
-    return {
-      result,
-      abort: (reason?: unknown) => controller.abort(reason),
-      [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
-    };
+    return streamRun(this, history, input, options);
   }
 
-  private prepare(): LoopAgent {
+  private prepare(): PreparedAgent {
     const tools = new Map<string, Tool>();
-    for (const t of this.toolList) {
+    let toolList = this.toolList;
+    for (const t of toolList) {
       if (tools.has(t.name)) throw new ValidationError(`Agent "${this.name}" has two tools named "${t.name}"`);
       tools.set(t.name, t);
+    }
+    let handoffs: Map<string, Runnable> | undefined;
+    if (this.handoffList.length > 0) {
+      handoffs = new Map();
+      toolList = [...toolList];
+      for (const target of this.handoffs) {
+        const name = transferToolName(target.name);
+        if (tools.has(name)) {
+          throw new ValidationError(`Agent "${this.name}" has two tools named "${name}" (a handoff to "${target.name}" and ${handoffs.has(name) ? 'another handoff' : 'a tool'})`);
+        }
+        const t = transferTool(target);
+        tools.set(name, t);
+        toolList.push(t);
+        handoffs.set(name, target);
+      }
     }
     const o = this.options;
     const context: ContextBudget | undefined = o.context
@@ -210,7 +275,7 @@ export class Agent {
     this.loop = {
       name: this.name,
       tools,
-      toolSpecs: this.toolList.map(toolSpec),
+      toolSpecs: toolList.map(toolSpec),
       maxSteps: o.maxSteps ?? DEFAULT_MAX_STEPS,
       toolConcurrency: o.toolConcurrency ?? 8,
       toolErrors: o.toolErrors ?? 'return',
@@ -221,6 +286,8 @@ export class Agent {
       reasoning: o.reasoning,
       toolChoice: o.toolChoice,
       context,
+      handoffs,
+      outputKey: o.outputKey,
     };
     return this.loop;
   }

@@ -3,6 +3,7 @@ import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { classifyProviderError } from '../models/classify-provider-error.js';
 import type { ResolvedModel } from '../models/resolved-model.js';
 import type { EventError } from '../types/events.js';
+import { linkAbort } from './abort-link.js';
 import { sleep } from './sleep.js';
 
 /** Called before each retry with the attempt number (1 = first retry), the delay and the error. */
@@ -23,15 +24,15 @@ export async function callWithRetry<T>(
   for (let attempt = 0; ; attempt++) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let timedOut = false;
-    let controller: AbortController | undefined;
+    let unlink: (() => void) | undefined;
     if (m.timeoutMs > 0) {
-      controller = new AbortController();
-      const ctl = controller;
+      const ctl = new AbortController();
       timer = setTimeout(() => {
         timedOut = true;
         ctl.abort(new Error('request timeout'));
       }, m.timeoutMs);
-      options.abortSignal = signal ? AbortSignal.any([signal, ctl.signal]) : ctl.signal;
+      unlink = linkAbort(signal, ctl);
+      options.abortSignal = ctl.signal;
     } else {
       options.abortSignal = signal;
     }
@@ -49,6 +50,7 @@ export async function callWithRetry<T>(
       await sleep(delayMs, signal);
     } finally {
       if (timer) clearTimeout(timer);
+      if (unlink) unlink();
     }
   }
 }

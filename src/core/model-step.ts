@@ -13,6 +13,7 @@ import type { EventSink } from '../types/events.js';
 import type { Message } from '../types/message.js';
 import type { FinishReason } from '../types/result.js';
 import { fromProviderUsage, type Usage } from '../types/usage.js';
+import { linkAbort } from './abort-link.js';
 import { callWithRetry, type RetryListener } from './call-model.js';
 import type { PreparedCall } from './tool-executor.js';
 
@@ -132,8 +133,16 @@ export async function streamStep(
   onRetry?: RetryListener,
 ): Promise<ModelStepOutput> {
   const stall = new AbortController();
-  const combined = signal ? AbortSignal.any([signal, stall.signal]) : stall.signal;
-  const { reader, head } = await callWithRetry(m, options, combined, (o) => m.model.doStream(o).then(readStreamHead), onRetry);
+  const unlink = linkAbort(signal, stall);
+  const combined = stall.signal;
+  let opened: Awaited<ReturnType<typeof readStreamHead>>;
+  try {
+    opened = await callWithRetry(m, options, combined, (o) => m.model.doStream(o).then(readStreamHead), onRetry);
+  } catch (err) {
+    unlink();
+    throw err;
+  }
+  const { reader, head } = opened;
   let headIndex = 0;
   const out: ModelStepOutput = { content: [], calls: [], text: '', reasoning: '', finishReason: 'other', usage: fromProviderUsage(undefined) };
   // Text and reasoning parts take their place in `content` when they start, so the order the
@@ -250,6 +259,7 @@ export async function streamStep(
     }
   } finally {
     if (timer) clearTimeout(timer);
+    unlink();
     reader.releaseLock();
   }
   if (signal?.aborted) throw new RunAbortedError();

@@ -7,17 +7,20 @@ import { mergeProviderOptions, reasoningProviderOptions } from '../models/reason
 import type { AgentEvent, EventSink } from '../types/events.js';
 import { type Message, type RunInput, userMessage } from '../types/message.js';
 import { toProviderToolChoice, type ReasoningSettings, type ToolChoice } from '../types/model.js';
-import type { RunResult, StepResult } from '../types/result.js';
+import type { FinishReason, RunResult, StepResult, ToolResultRecord } from '../types/result.js';
 import type { Tool } from '../types/tool.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 import { compactContext, type ContextBudget } from './context-budget.js';
 import { generateStep, streamStep, type ModelStepOutput } from './model-step.js';
 import type { ParentLink, RunOptions } from './run-options.js';
-import { executeToolCalls } from './tool-executor.js';
+import type { Runnable } from './runnable.js';
+import { RunState } from './run-state.js';
+import { abortedError, type RunTree } from './run-tree.js';
+import { executeToolCalls, type PreparedCall, type ToolRunScope } from './tool-executor.js';
 import { toToolResultOutput } from './tool-output.js';
 
 /** The agent-level settings a run needs (prepared once per agent, reused by every run). */
-export interface LoopAgent {
+export interface PreparedAgent {
   name: string;
   tools: ReadonlyMap<string, Tool>;
   toolSpecs: LanguageModelV3FunctionTool[];
@@ -31,18 +34,28 @@ export interface LoopAgent {
   reasoning?: ReasoningSettings;
   toolChoice?: ToolChoice;
   context?: ContextBudget;
+  /** `transfer_to_<name>` tool name → the agent it hands over to. */
+  handoffs?: ReadonlyMap<string, Runnable>;
+  /** Session-state key the final answer is also saved under. */
+  outputKey?: string;
 }
 
 /** One run's inputs. `history` is the conversation; it is changed only when the run succeeds. */
 export interface RunParams {
-  agent: LoopAgent;
+  agent: PreparedAgent;
   model: ResolvedModel;
   system: string | undefined;
   history: Message[];
   input: RunInput;
   options: RunOptions | undefined;
+  /** The run's cancellation (the caller's signal, combined with the run tree's when there is one). */
+  signal: AbortSignal | undefined;
   stream: boolean;
   parent?: ParentLink;
+  /** Shared state, when the run has one (conversation, `options.state`, templates, nesting). */
+  state?: RunState;
+  /** The budget tracker, when the run tree has limits. */
+  tree?: RunTree;
 }
 
 let runCounter = 0;
@@ -59,28 +72,38 @@ export function newRunId(): string {
  * on `AgentEvent`. On failure or cancellation the conversation is left as it was.
  */
 export async function runLoop(p: RunParams): Promise<RunResult> {
-  const { agent, model, options } = p;
+  const { agent, model, options, parent, tree } = p;
   const started = performance.now();
   const runId = newRunId();
-  const path = p.parent ? p.parent.path : [agent.name];
+  const path = parent ? parent.path : [agent.name];
   const userSink = options?.onEvent;
-  const parentSink = p.parent?.sink;
+  const parentSink = parent?.sink;
   const sink: EventSink | undefined =
     userSink && parentSink ? (e) => (parentSink(e), userSink(e)) : (userSink ?? parentSink);
-  const nested = p.parent !== undefined;
-  const signal = options?.signal;
+  const nested = parent !== undefined;
+  const signal = p.signal;
   const maxSteps = options?.maxSteps ?? agent.maxSteps;
   const usage = emptyUsage();
   const steps: StepResult[] = [];
   const base = sink ? { runId, agent: agent.name, path } : undefined;
+  let state = p.state;
+  /** Per-agent usage reported by nested runs (agent tools, handoff targets). */
+  let nestedUsage: Record<string, Usage> | undefined;
 
   const inputMessages = typeof p.input === 'string' ? [userMessage(p.input)] : p.input;
   const historyLength = p.history.length;
   for (const m of inputMessages) p.history.push(m);
 
-  if (sink) sink({ ...base!, type: 'run_start', input: describeInput(p.input) });
-  const reportUsage = (u: Usage) => addUsage(usage, u);
+  if (sink) sink({ ...base!, type: 'run_start', input: inputMessages.length > 0 ? describeInput(p.input) : lastUserText(p.history) });
+  const reportUsage = (u: Usage, byAgent?: Record<string, Usage>) => {
+    addUsage(usage, u);
+    if (byAgent) nestedUsage = mergeUsage(nestedUsage ?? {}, byAgent);
+  };
 
+  let text: string;
+  let finishReason: FinishReason;
+  let activeAgent: string | undefined;
+  let toolScope: ToolRunScope | undefined;
   try {
     const call = buildCallOptions(p);
     const system: Message | undefined = p.system ? { role: 'system', content: p.system } : undefined;
@@ -90,6 +113,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
       if (signal?.aborted) throw new RunAbortedError();
       if (step >= maxSteps) throw new MaxStepsExceededError({ agent: agent.name, maxSteps, steps });
       step++;
+      if (tree !== undefined) tree.step(agent.name, path);
       if (sink) sink({ ...base!, type: 'step_start', step, maxSteps });
       if (agent.context) {
         const compacted = await compactContext({ history: p.history, system, budget: agent.context, signal, keepFrom: historyLength });
@@ -107,6 +131,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
         ? await streamStep(model, call, signal, sink ? { sink, runId, agent: agent.name, path, step } : undefined, onRetry)
         : await generateStep(model, call, signal, onRetry);
       addUsage(usage, out.usage);
+      if (tree !== undefined) tree.addTokens(out.usage, agent.name, path);
       const record: StepResult = {
         step,
         text: out.text,
@@ -128,38 +153,34 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
           p.history.push(assistant);
           prompt.push(assistant);
         }
-        if (sink) {
-          sink({ ...base!, type: 'step_end', step, text: out.text, reasoning: out.reasoning, finishReason: out.finishReason, usage: out.usage });
-          if (!nested) sink({ ...base!, type: 'answer', text: out.text });
-          sink({ ...base!, type: 'run_end', status: 'completed', steps: step, usage, durationMs: performance.now() - started });
-        }
-        if (p.parent?.reportUsage) p.parent.reportUsage(usage);
-        return {
-          runId,
-          agent: agent.name,
-          text: out.text,
-          steps,
-          usage,
-          messages: p.history.slice(historyLength),
-          finishReason: out.finishReason,
-          durationMs: performance.now() - started,
-        };
+        if (sink) sink({ ...base!, type: 'step_end', step, text: out.text, reasoning: out.reasoning, finishReason: out.finishReason, usage: out.usage });
+        text = out.text;
+        finishReason = out.finishReason;
+        break;
       }
-      const results = await executeToolCalls(out.calls, {
-        tools: agent.tools,
-        agent: agent.name,
-        path,
-        runId,
-        step,
-        messages: p.history,
-        signal,
-        concurrency: agent.toolConcurrency,
-        defaultTimeoutMs: agent.toolTimeoutMs,
-        errorMode: agent.toolErrors,
-        sink,
-        reportUsage,
-      });
+      // Built at the first tool step and reused: only the step number changes.
+      if (toolScope === undefined) {
+        toolScope = {
+          tools: agent.tools,
+          agent: agent.name,
+          path,
+          runId,
+          step,
+          messages: p.history,
+          signal,
+          concurrency: agent.toolConcurrency,
+          defaultTimeoutMs: agent.toolTimeoutMs,
+          errorMode: agent.toolErrors,
+          sink,
+          reportUsage,
+          state: (state ??= new RunState()),
+          tree,
+          loop: parent?.loop,
+        };
+      } else toolScope.step = step;
+      const results = await executeToolCalls(out.calls, toolScope);
       record.toolResults = results;
+      const target = agent.handoffs !== undefined ? pickHandoff(agent.handoffs, out.calls, results) : undefined;
       const toolMessage: Message = { role: 'tool', content: new Array(results.length) };
       for (let i = 0; i < results.length; i++) {
         const r = results[i];
@@ -173,10 +194,26 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
       p.history.push(assistant, toolMessage);
       prompt.push(assistant, toolMessage);
       if (sink) sink({ ...base!, type: 'step_end', step, text: out.text, reasoning: out.reasoning, finishReason: out.finishReason, usage: out.usage });
+      if (target !== undefined) {
+        // Handoff: the target carries on with the same conversation; its answer is this run's answer.
+        if (sink) sink({ ...base!, type: 'handoff', from: agent.name, to: target.agent.name, toolCallId: target.toolCallId });
+        const r = await target.agent.execute(p.history, [], { signal }, p.stream, {
+          path: [...path, target.agent.name],
+          sink,
+          reportUsage,
+          state,
+          tree,
+          loop: parent?.loop,
+        });
+        text = r.text;
+        finishReason = r.finishReason;
+        activeAgent = r.activeAgent ?? target.agent.name;
+        break;
+      }
     }
   } catch (err) {
     p.history.length = historyLength;
-    const error = signal?.aborted && !(err instanceof RunAbortedError) ? new RunAbortedError(undefined, { cause: err }) : err;
+    const error = signal?.aborted ? abortedError(signal, err) : err;
     if (sink) {
       const e = CorvidError.isInstance(error)
         ? { name: error.name, code: error.code, message: error.message }
@@ -191,9 +228,76 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
         durationMs: performance.now() - started,
       });
     }
-    if (p.parent?.reportUsage) p.parent.reportUsage(usage);
+    if (parent?.reportUsage) parent.reportUsage(usage, usageByAgent(agent.name, usage, steps, nestedUsage));
     throw error;
   }
+  // Outputs matter to agents that run later in the same tree, which gave this run its state.
+  if (p.state !== undefined) {
+    p.state.outputs.set(agent.name, text);
+    if (agent.outputKey !== undefined) p.state.session.set(agent.outputKey, text);
+  }
+  const byAgent = usageByAgent(agent.name, usage, steps, nestedUsage);
+  if (sink) {
+    if (!nested) sink({ ...base!, type: 'answer', text });
+    sink({ ...base!, type: 'run_end', status: 'completed', steps: steps.length, usage, durationMs: performance.now() - started });
+  }
+  if (parent?.reportUsage) parent.reportUsage(usage, byAgent);
+  const result: RunResult = {
+    runId,
+    agent: agent.name,
+    text,
+    steps,
+    usage,
+    usageByAgent: byAgent,
+    messages: p.history.slice(historyLength),
+    finishReason,
+    durationMs: performance.now() - started,
+  };
+  if (activeAgent !== undefined) result.activeAgent = activeAgent;
+  return result;
+}
+
+/** The first successful `transfer_to_*` call of a step (later ones are ignored). */
+function pickHandoff(
+  handoffs: ReadonlyMap<string, Runnable>,
+  calls: PreparedCall[],
+  results: ToolResultRecord[],
+): { agent: Runnable; toolCallId: string } | undefined {
+  let found: { agent: Runnable; toolCallId: string } | undefined;
+  for (let i = 0; i < calls.length; i++) {
+    const target = handoffs.get(calls[i].toolName);
+    if (target === undefined || results[i].isError) continue;
+    if (found === undefined) found = { agent: target, toolCallId: calls[i].toolCallId };
+    else results[i].output = `Not transferred: control already passed to ${found.agent.name} in this step.`;
+  }
+  return found;
+}
+
+/** Adds every entry of `from` into `into` (copying records it does not have yet). */
+export function mergeUsage(into: Record<string, Usage>, from: Record<string, Usage>): Record<string, Usage> {
+  for (const name in from) {
+    const mine = into[name];
+    if (mine) addUsage(mine, from[name]);
+    else into[name] = addUsage(emptyUsage(), from[name]);
+  }
+  return into;
+}
+
+/** This run's usage per agent: its own model calls under its name, plus what nested runs reported. */
+function usageByAgent(name: string, usage: Usage, steps: StepResult[], nested: Record<string, Usage> | undefined): Record<string, Usage> {
+  if (nested === undefined) return { [name]: usage };
+  const own = emptyUsage();
+  for (const s of steps) addUsage(own, s.usage);
+  return mergeUsage({ [name]: own }, nested);
+}
+
+/** The text of the last user message (the `run_start` input of a handoff target). */
+function lastUserText(history: Message[]): string {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i];
+    if (m.role === 'user') return describeInput([m]);
+  }
+  return '';
 }
 
 function buildPrompt(system: Message | undefined, history: Message[]): Message[] {

@@ -6,7 +6,11 @@ import type { Message } from '../types/message.js';
 import type { ToolCallRecord, ToolResultRecord } from '../types/result.js';
 import type { Tool, ToolContext } from '../types/tool.js';
 import type { Usage } from '../types/usage.js';
+import type { LoopControl } from './run-options.js';
+import type { RunState } from './run-state.js';
+import { isFatalRunError, type RunTree } from './run-tree.js';
 import { validateToolInput } from './tool.js';
+import { linkAbort } from './abort-link.js';
 
 /** Everything tool execution needs from the run. */
 export interface ToolRunScope {
@@ -22,7 +26,10 @@ export interface ToolRunScope {
   /** `return`: failures go back to the model as error results; `throw`: the run fails. */
   errorMode: 'return' | 'throw';
   sink?: EventSink;
-  reportUsage?: (usage: Usage) => void;
+  reportUsage?: (usage: Usage, byAgent?: Record<string, Usage>) => void;
+  state: RunState;
+  tree?: RunTree;
+  loop?: LoopControl;
 }
 
 /** A call whose arguments could not be parsed: the message goes back to the model. */
@@ -74,6 +81,8 @@ async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResu
         output = await invoke(t, checked.value, call, scope);
       } catch (err) {
         if (scope.signal?.aborted) throw new RunAbortedError(undefined, { cause: err });
+        // Limits and template errors stop the run instead of going back to the model.
+        if (isFatalRunError(err)) throw err;
         cause = err;
         isError = true;
         output = `Tool "${t.name}" failed: ${err instanceof Error ? err.message : String(err)}`;
@@ -112,11 +121,7 @@ async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: Tool
   const timeoutMs = t.timeoutMs ?? scope.defaultTimeoutMs;
   const needsOwnSignal = timeoutMs !== undefined && timeoutMs > 0;
   const controller = needsOwnSignal ? new AbortController() : undefined;
-  const signal = controller
-    ? scope.signal
-      ? AbortSignal.any([scope.signal, controller.signal])
-      : controller.signal
-    : (scope.signal ?? NEVER);
+  const signal = controller ? controller.signal : (scope.signal ?? NEVER);
   const context: ToolContext = {
     signal,
     agent: scope.agent,
@@ -125,10 +130,14 @@ async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: Tool
     toolCallId: call.toolCallId,
     messages: scope.messages,
     emit: scope.sink,
+    state: scope.state,
   };
   if (scope.reportUsage) (context as ToolContextInternal).reportUsage = scope.reportUsage;
+  if (scope.tree) (context as ToolContextInternal).tree = scope.tree;
+  if (scope.loop) (context as ToolContextInternal).loop = scope.loop;
   if (!controller) return await t.execute(input, context);
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const unlink = linkAbort(scope.signal, controller);
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       controller.abort(new Error('tool timeout'));
@@ -139,12 +148,15 @@ async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: Tool
     return await Promise.race([Promise.resolve(t.execute(input, context)), timeout]);
   } finally {
     clearTimeout(timer);
+    unlink();
   }
 }
 
 const NEVER = new AbortController().signal;
 
-/** Internal hooks on the tool context (used by agent tools). */
+/** Internal hooks on the tool context (used by agent tools and `exit_loop`). */
 export interface ToolContextInternal extends ToolContext {
-  reportUsage?: (usage: Usage) => void;
+  reportUsage?: (usage: Usage, byAgent?: Record<string, Usage>) => void;
+  tree?: RunTree;
+  loop?: LoopControl;
 }

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import type { Agent } from '../core/agent.js';
+import type { Runnable } from '../core/runnable.js';
 import type { CorvidConfig } from '../config/corvid-config.js';
 import { findConfigFile } from '../config/find-config-file.js';
 import { displayConfigPath, loadConfig } from '../config/load-config.js';
@@ -9,6 +10,8 @@ import { buildAgents } from './build-agents.js';
 import { toolRegistry } from './tool-registry.js';
 import { loadToolModules } from './load-tool-modules.js';
 import { locateConfigIssues } from '../config/locate-config-issues.js';
+import type { McpHub } from '../mcp/mcp-hub.js';
+import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
 
 /** Options for `loadRuntime`. */
 export interface LoadRuntimeOptions {
@@ -28,6 +31,8 @@ export interface LoadRuntimeOptions {
   dotenv?: boolean;
   /** Copy `.env` values into `process.env` (never overriding what is set). Default false. */
   applyDotEnv?: boolean;
+  /** MCP servers (`mcp_servers`): notifications, warnings about failed servers, elicitation, OAuth. */
+  mcp?: McpRuntimeOptions;
 }
 
 /** Agents built from a config, plus the code tools they were given. */
@@ -36,29 +41,36 @@ export interface Runtime {
   readonly config: CorvidConfig;
   /** Absolute path of the config file; `undefined` when running without one. */
   readonly configPath: string | undefined;
-  /** Agents by name, in config order. */
-  readonly agents: ReadonlyMap<string, Agent>;
+  /** Agents by name, in config order: LLM `Agent`s and workflow agents. */
+  readonly agents: ReadonlyMap<string, Runnable>;
   /** `defaults.agent`, else the first agent. */
   readonly defaultAgent: string;
-  /** An agent by name (default: `defaultAgent`). @throws ConfigError listing the agents for an unknown name. */
-  agent(name?: string): Agent;
+  /**
+   * An agent by name (default: `defaultAgent`). Typed as an LLM `Agent` by default; for workflow
+   * agents write `runtime.agent<Runnable>('team')` (or the workflow class).
+   * @throws ConfigError listing the agents for an unknown name.
+   */
+  agent<T extends Runnable = Agent>(name?: string): T;
   /**
    * Re-reads the config file and rebuilds every agent (as new objects; tools added with
    * `agent.addTools()` must be added again). On error throws ConfigError and keeps the old agents.
    */
   reload(): Promise<void>;
-  /** Releases what the runtime holds. Idempotent. */
+  /** The config's MCP servers (`mcp_servers`), when it has any: status, `reload()`, direct calls. */
+  readonly mcp: McpHub | undefined;
+  /** Releases what the runtime holds (MCP servers are stopped). Idempotent. */
   close(): Promise<void>;
 }
 
 interface RuntimeState {
   config: CorvidConfig;
   configPath: string | undefined;
-  agents: Map<string, Agent>;
+  agents: Map<string, Runnable>;
   defaultAgent: string;
+  mcp?: McpHub;
 }
 
-async function buildState(options: LoadRuntimeOptions, tools: Map<string, Tool>, configPath: string | undefined): Promise<RuntimeState> {
+async function buildState(options: LoadRuntimeOptions, tools: Map<string, Tool>, configPath: string | undefined, mcpHub?: McpHub): Promise<RuntimeState> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const loaded = await loadConfig({
     path: configPath,
@@ -75,14 +87,17 @@ async function buildState(options: LoadRuntimeOptions, tools: Map<string, Tool>,
   if (modules.issues.length > 0) {
     throw located(new ConfigError(`Cannot load the tool modules${file ? ` of ${file}` : ''}`, { issues: modules.issues.map((i) => ({ ...i, file })) }));
   }
-  let agents: Map<string, Agent>;
+  // MCP tools are added once the agents exist (`attachMcp`); the SDK loads only when servers are configured.
+  const mcp = loaded.config.mcpServers || mcpHub ? await import('../mcp/runtime-mcp.js') : undefined;
+  let agents: Map<string, Runnable>;
   try {
-    agents = buildAgents({ config: loaded.config, tools, toolModules: modules.modules, env: loaded.env, file });
+    agents = buildAgents({ config: mcp ? mcp.withoutMcpRefs(loaded.config) : loaded.config, tools, toolModules: modules.modules, env: loaded.env, file });
   } catch (err) {
     throw located(err);
   }
   const defaultAgent = loaded.config.defaults.agent ?? agents.keys().next().value!;
-  return { config: loaded.config, configPath: loaded.path, agents, defaultAgent };
+  const hub = mcp ? await mcp.attachMcp({ hub: mcpHub, config: loaded.config, agents, baseDir: loaded.path ? dirname(loaded.path) : cwd, options: options.mcp }) : undefined;
+  return { config: loaded.config, configPath: loaded.path, agents, defaultAgent, mcp: hub };
 }
 
 class ConfigRuntime implements Runtime {
@@ -105,7 +120,7 @@ class ConfigRuntime implements Runtime {
     return this.state.configPath;
   }
 
-  get agents(): ReadonlyMap<string, Agent> {
+  get agents(): ReadonlyMap<string, Runnable> {
     return this.state.agents;
   }
 
@@ -113,9 +128,9 @@ class ConfigRuntime implements Runtime {
     return this.state.defaultAgent;
   }
 
-  agent(name: string = this.state.defaultAgent): Agent {
+  agent<T extends Runnable = Agent>(name: string = this.state.defaultAgent): T {
     const agent = this.state.agents.get(name);
-    if (agent) return agent;
+    if (agent) return agent as T;
     throw new ConfigError(`Unknown agent "${name}". Available agents: ${[...this.state.agents.keys()].join(', ')}`);
   }
 
@@ -123,14 +138,19 @@ class ConfigRuntime implements Runtime {
     // Reloads run one at a time; a failed reload leaves the current state untouched.
     const run = this.pending.then(async () => {
       const path = this.options.configPath ?? this.state.configPath;
-      this.state = await buildState(this.options, this.tools, path);
+      this.state = await buildState(this.options, this.tools, path, this.state.mcp);
     });
     this.pending = run.catch(() => undefined);
     return run;
   }
 
+  get mcp(): McpHub | undefined {
+    return this.state.mcp;
+  }
+
   async close(): Promise<void> {
     await this.pending;
+    await this.state.mcp?.close();
   }
 }
 

@@ -18,12 +18,20 @@ export interface EventError {
   message: string;
 }
 
+/** The kind of workflow agent that emitted a `task_start` / `task_end`. */
+export type WorkflowKind = 'sequential' | 'parallel' | 'loop' | 'orchestrator' | 'pipeline' | 'router';
+
+/** How a workflow part ended. `skipped`: never started (a dependency failed, or the run stopped first). */
+export type TaskStatus = 'completed' | 'failed' | 'aborted' | 'skipped';
+
 /**
  * Everything a run reports, in order. For a top-level run:
  * `run_start`, then per step `step_start`, deltas, `tool_call`s, `tool_result`s, `step_end`;
  * then `answer` (success) or `error`; always `run_end` last.
- * Nested agent runs (agent tools) emit the same events with a longer `path`, but no `answer`:
- * their final text arrives as the `tool_result` of the calling tool.
+ * Nested agent runs (agent tools, handoff targets, workflow parts) emit the same events with a
+ * longer `path`, but no `answer`: only the top-level run reports the final answer.
+ * Workflow agents emit `task_start` / `task_end` around each part they run, routers a `route`,
+ * and an agent handing the conversation over a `handoff`.
  */
 export type AgentEvent =
   | (EventBase & { type: 'run_start'; input: string })
@@ -49,6 +57,53 @@ export type AgentEvent =
       tokensBefore: number;
       tokensAfter: number;
     })
+  | (EventBase & { type: 'handoff'; from: string; to: string; toolCallId: string })
+  | (EventBase & {
+      type: 'task_start';
+      workflow: WorkflowKind;
+      /** Task id (orchestrator), stage name (pipeline), route name (router), else the sub-agent's name. */
+      task: string;
+      /** The agent that runs it. */
+      target: string;
+      /** Loop agents: the iteration, from 1. */
+      iteration?: number;
+      /** Orchestrator tasks: the tasks whose results it receives. */
+      dependsOn?: readonly string[];
+    })
+  | (EventBase & {
+      type: 'task_end';
+      workflow: WorkflowKind;
+      task: string;
+      target: string;
+      status: TaskStatus;
+      durationMs: number;
+      iteration?: number;
+      error?: EventError;
+    })
+  | (EventBase & {
+      type: 'route';
+      /** The route chosen. */
+      route: string;
+      target: string;
+      matchedBy: 'keyword' | 'pattern' | 'predicate' | 'classifier' | 'default';
+    })
+  | (EventBase & {
+      type: 'mcp_notification';
+      /** Id of the MCP server (from `mcp_servers`) that sent it. */
+      server: string;
+      /** `progress` of a running tool call, or a `log` message of the server. */
+      kind: 'progress' | 'log';
+      /** The tool call it belongs to (progress; logs that arrive while a call of the server runs). */
+      toolCallId?: string;
+      toolName?: string;
+      progress?: number;
+      total?: number;
+      /** Progress message, or the log message as text. */
+      message?: string;
+      /** Log level (`debug` … `emergency`). */
+      level?: string;
+      logger?: string;
+    })
   | (EventBase & { type: 'answer'; text: string })
   | (EventBase & { type: 'error'; error: EventError })
   | (EventBase & {
@@ -73,6 +128,11 @@ export const AGENT_EVENT_TYPES: readonly AgentEventType[] = [
   'step_end',
   'retry',
   'context_compacted',
+  'handoff',
+  'task_start',
+  'task_end',
+  'route',
+  'mcp_notification',
   'answer',
   'error',
   'run_end',

@@ -32,6 +32,35 @@ export interface StepResult {
   usage: Usage;
 }
 
+/** How one part of a workflow agent (a sub-agent run, task, stage or route) went. */
+export interface SubRunOutcome {
+  /** Task id (orchestrator), stage name (pipeline), route name (router), else the sub-agent's name. */
+  id: string;
+  /** The agent that ran it. */
+  agent: string;
+  status: 'completed' | 'failed' | 'aborted' | 'skipped';
+  /** The final text, when completed. */
+  text?: string;
+  /** The full result, when completed. */
+  result?: RunResult;
+  /** What it failed with. */
+  error?: unknown;
+  /** Loop agents: the iteration, from 1. */
+  iteration?: number;
+  durationMs: number;
+}
+
+/** What a workflow agent reports about its run besides the parts. */
+export interface WorkflowInfo {
+  kind: 'sequential' | 'parallel' | 'loop' | 'orchestrator' | 'pipeline' | 'router';
+  /** Loop agents: iterations started. */
+  iterations?: number;
+  /** Loop agents: why the loop ended. */
+  exitReason?: 'exit_loop' | 'condition' | 'max_iterations';
+  /** Routers: the route taken. */
+  route?: string;
+}
+
 /** What `agent.run()` resolves to. */
 export interface RunResult {
   runId: string;
@@ -41,8 +70,19 @@ export interface RunResult {
   steps: StepResult[];
   /** Token usage summed over the run's steps (nested agent runs included). */
   usage: Usage;
+  /** The same usage per agent name: each agent's own model calls, wherever it ran in the tree. */
+  usageByAgent: Record<string, Usage>;
   /** Messages this run added to the conversation (user input, assistant, tool). */
   messages: Message[];
   finishReason: FinishReason;
   durationMs: number;
+  /**
+   * Set when control passed to another agent through a handoff: the agent that gave the final
+   * answer, and that takes the next turn of a conversation.
+   */
+  activeAgent?: string;
+  /** Workflow agents: every part, in the order they finished (orchestrators: every task). */
+  subRuns?: SubRunOutcome[];
+  /** Workflow agents: kind, loop iterations and exit reason, router route. */
+  workflow?: WorkflowInfo;
 }

@@ -1,6 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { Message } from './message.js';
 import type { EventSink } from './events.js';
+import type { RunState } from '../core/run-state.js';
 
 /**
  * Anything with a Standard Schema validator (zod 3.24+/4, valibot, arktype…). Zod schemas are
@@ -31,6 +32,12 @@ export interface ToolContext {
   messages: readonly Message[];
   /** Forwards events into the caller's stream; used by agent tools for nested runs. */
   emit?: EventSink;
+  /**
+   * The run's shared state: session / user / app scopes and earlier agents' outputs. Values a
+   * tool sets are seen by templated instructions and loop conditions of later agents, and kept
+   * by the conversation across turns.
+   */
+  state: RunState;
 }
 
 /** A tool the model can call. Create one with `tool()`. */

@@ -8,6 +8,8 @@ import { EventRenderer } from '../event-renderer.js';
 import { formatCount, formatUsage } from '../format.js';
 import { loadCliRuntime } from '../load-cli-runtime.js';
 import { formatError } from '../format-error.js';
+import { cliMcpOptions } from '../mcp-cli-options.js';
+import { QuestionChannel } from '../question-channel.js';
 
 /** Lines of piped stdin as turns: answers on stdout, nothing else unless `--verbose` (stderr). */
 async function runPiped(session: ChatSession, context: CliContext): Promise<number> {
@@ -77,7 +79,9 @@ export async function chatCommand(context: CliContext): Promise<number> {
       };
   let runtime: Runtime | undefined;
   try {
-    runtime = await loadCliRuntime(context);
+    // On a terminal, MCP servers' questions (elicitation) are put to the user; piped, they are declined.
+    const questions = interactive ? new QuestionChannel() : undefined;
+    runtime = await loadCliRuntime(context, cliMcpOptions(context, questions && ((q) => questions.ask(q))));
     const session = new ChatSession(runtime, agentName, io);
     if (!interactive) return await runPiped(session, context);
     const { chatRepl } = await import('../chat-repl.js');
@@ -88,6 +92,7 @@ export async function chatCommand(context: CliContext): Promise<number> {
       colors: outColors,
       historyFile: historyFilePath(context.env),
       debug: context.globals.debug,
+      questions,
     });
   } finally {
     await runtime?.close().catch(() => undefined);

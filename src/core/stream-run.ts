@@ -1,0 +1,39 @@
+import type { EventSink } from '../types/events.js';
+import type { Message, RunInput } from '../types/message.js';
+import { emptyUsage } from '../types/usage.js';
+import { EventQueue } from './event-queue.js';
+import type { RunOptions } from './run-options.js';
+import type { RunStream } from './run-stream.js';
+import type { Runnable } from './runnable.js';
+
+/** Streams a run of any agent on the given history (mutated on success). */
+export function streamRun(agent: Runnable, history: Message[], input: RunInput, options?: RunOptions): RunStream {
+  const queue = new EventQueue();
+  const controller = new AbortController();
+  const signal = options?.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+  const userSink = options?.onEvent;
+  let started = false;
+  const onEvent: EventSink = (e) => {
+    if (e.type === 'run_start') started = true;
+    queue.push(e);
+    if (userSink) userSink(e);
+  };
+  const result = agent.execute(history, input, { ...options, signal, onEvent }, true);
+  result.then(
+    () => queue.close(),
+    (err: { name?: string; code?: string; message?: string }) => {
+      // A failure before the loop started (no model, bad tools) still ends the stream with error + run_end.
+      if (!started) {
+        const base = { runId: '', agent: agent.name, path: [agent.name] };
+        queue.push({ ...base, type: 'error', error: { name: err?.name ?? 'Error', code: err?.code ?? 'internal', message: err?.message ?? String(err) } });
+        queue.push({ ...base, type: 'run_end', status: 'failed', steps: 0, usage: emptyUsage(), durationMs: 0 });
+      }
+      queue.close();
+    },
+  );
+  return {
+    result,
+    abort: (reason?: unknown) => controller.abort(reason),
+    [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
+  };
+}

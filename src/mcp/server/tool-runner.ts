@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { JSONSchema7 } from '@ai-sdk/provider';
+import type { Runnable } from '../../core/runnable.js';
+import { RunState } from '../../core/run-state.js';
+import { tool, toolSpec, validateToolInput } from '../../core/tool.js';
+import type { AgentEvent } from '../../types/events.js';
+import type { Tool, ToolContext } from '../../types/tool.js';
+import type { ServedHooks } from './served-context.js';
+
+/** A tool as an MCP server (or the REST gateway) lists it. */
+export interface ServedToolInfo {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  inputSchema: JSONSchema7 & { type: 'object' };
+}
+
+/** Progress of a running tool (agents report one per step, tool call and nested task). */
+export interface ServedProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * How a call ended. `not_found`: no such tool. `validation`: the arguments do not match the
+ * schema. `execution`: the tool threw (or timed out, or was cancelled). Each failure carries a
+ * message written for the caller.
+ */
+export type ServedToolOutcome =
+  | { ok: true; output: unknown }
+  | { ok: false; kind: 'not_found' | 'validation' | 'execution'; message: string; cause?: unknown };
+
+/** Options of one call. */
+export interface ServedCallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: ServedProgress) => void;
+  /** Log messages the tool sends (`sendLog`). */
+  onLog?: ServedHooks['log'];
+  /** Id of the request, used as the tool call id. */
+  callId?: string;
+}
+
+/** What an agent exposed as a tool says while it runs. */
+function progressMessage(e: AgentEvent): string | undefined {
+  const who = e.path.join(' > ');
+  switch (e.type) {
+    case 'step_start':
+      return `${who}: step ${e.step}`;
+    case 'tool_call':
+      return `${who}: calling ${e.toolName}`;
+    case 'task_start':
+      return `${who}: ${e.task} started`;
+    case 'handoff':
+      return `${who}: handed over to ${e.to}`;
+    default:
+      return undefined;
+  }
+}
+
+/** An agent as a served tool: `{ message }` in, its answer out, progress while it runs. */
+export function agentServedTool(agent: Runnable, name: string = agent.name): Tool<{ message: string }, string> {
+  return tool<{ message: string }, string>({
+    name,
+    description: agent.description ?? `Ask the "${agent.name}" agent; it answers in text.`,
+    parameters: {
+      type: 'object',
+      properties: { message: { type: 'string', description: `The request for the ${agent.name} agent` } },
+      required: ['message'],
+      additionalProperties: false,
+    },
+    execute: async ({ message }, ctx) => {
+      const run = agent.stream(message, { signal: ctx.signal });
+      const progress = (ctx as ToolContext & ServedHooks).progress;
+      let n = 0;
+      for await (const e of run) {
+        const text = progress && progressMessage(e);
+        if (text) progress({ progress: ++n, message: text });
+      }
+      return (await run.result).text;
+    },
+  });
+}
+
+/** The MCP / REST listing of a Corvid tool: its name, description and JSON Schema (an object schema). */
+export function servedToolInfo(t: Tool): ServedToolInfo {
+  const schema = toolSpec(t).inputSchema as JSONSchema7;
+  const inputSchema = (schema.type === 'object' ? schema : { type: 'object', ...schema }) as JSONSchema7 & { type: 'object' };
+  return { name: t.name, description: t.description, inputSchema };
+}
+
+/**
+ * Runs Corvid tools for callers outside an agent run (MCP clients, the REST gateway): validates
+ * the arguments, runs the tool with a fresh context, and reports the three kinds of failure apart.
+ */
+export class ToolRunner {
+  private readonly byName = new Map<string, Tool>();
+
+  constructor(
+    tools: readonly Tool[],
+    private readonly serverName: string,
+  ) {
+    for (const t of tools) {
+      if (this.byName.has(t.name)) throw new Error(`Two tools are named "${t.name}"; tool and agent names must be unique on one server`);
+      this.byName.set(t.name, t);
+    }
+  }
+
+  get tools(): Tool[] {
+    return [...this.byName.values()];
+  }
+
+  list(): ServedToolInfo[] {
+    return this.tools.map(servedToolInfo);
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  async call(name: string, args: unknown, options: ServedCallOptions = {}): Promise<ServedToolOutcome> {
+    const t = this.byName.get(name);
+    if (!t) return { ok: false, kind: 'not_found', message: `Unknown tool "${name}". Tools: ${[...this.byName.keys()].join(', ') || '(none)'}` };
+    const checked = await validateToolInput(t, args ?? {});
+    if (!checked.ok) return { ok: false, kind: 'validation', message: `Invalid arguments for tool "${name}": ${checked.message}` };
+    const signal = options.signal ?? new AbortController().signal;
+    const context: ToolContext & ServedHooks = {
+      signal,
+      agent: this.serverName,
+      path: [this.serverName],
+      runId: `mcp_${randomUUID()}`,
+      toolCallId: options.callId ?? randomUUID(),
+      messages: [],
+      state: new RunState(),
+      progress: options.onProgress,
+      log: options.onLog,
+    };
+    try {
+      let output: unknown;
+      if (t.timeoutMs && t.timeoutMs > 0) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`timed out after ${t.timeoutMs} ms`)), t.timeoutMs);
+        });
+        try {
+          output = await Promise.race([Promise.resolve(t.execute(checked.value, context)), timeout]);
+        } finally {
+          clearTimeout(timer);
+        }
+      } else output = await t.execute(checked.value, context);
+      return { ok: true, output };
+    } catch (err) {
+      const reason = signal.aborted ? 'the call was cancelled' : err instanceof Error ? err.message : String(err);
+      return { ok: false, kind: 'execution', message: `Tool "${name}" failed: ${reason}`, cause: err };
+    }
+  }
+}
