@@ -35,7 +35,7 @@ export function chatRepl(options: ReplOptions): Promise<number> {
   });
   rl.on('history', (history: string[]) => saveHistory(options.historyFile, history));
   const write = (text: string): void => void output.write(text);
-  const setPrompt = (): void => rl.setPrompt(`${c.cyan(c.bold(session.agent.name))} ${c.dim('›')} `);
+  const setPrompt = (): void => rl.setPrompt(`${c.cyan(c.bold(session.conversation.activeAgent))} ${c.dim('›')} `);
 
   write(`${c.bold('corvid chat')} · ${c.cyan(session.agent.name)} ${c.dim(`(${describeModel(session.agent)})`)}\n`);
   write(c.dim('Type a message. /help lists commands; Ctrl-C cancels a reply; Ctrl-D exits.\n'));
