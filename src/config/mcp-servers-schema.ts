@@ -26,6 +26,13 @@ export const mcpAuthSchema = z
           scopes: z.array(z.string().min(1)).optional().describe('Scopes to ask for. Default: those the server advertises.'),
           callback_port: z.int().min(1).max(65535).optional().describe('Port of the localhost callback receiving the authorization code. Default 8889.'),
           client_name: z.string().min(1).optional().describe('Client name shown on the consent page. Default Corvid.'),
+          client_metadata_url: z
+            .string()
+            .refine((s) => URL.canParse(s) && new URL(s).protocol === 'https:' && new URL(s).pathname !== '/', {
+              error: 'must be an https URL with a path, e.g. https://example.com/corvid/client.json',
+            })
+            .optional()
+            .describe('A Client ID Metadata Document (https URL) used as the client id when the authorization server supports it; else dynamic registration.'),
         })
         .describe('OAuth 2.1 (authorization code with PKCE); `corvid mcp login <server>` signs in.'),
     ],
@@ -88,6 +95,7 @@ function auth(a: FileMcpServer['auth']): McpAuthConfig | undefined {
   if (a.scopes !== undefined) out.scopes = a.scopes;
   if (a.callback_port !== undefined) out.callbackPort = a.callback_port;
   if (a.client_name !== undefined) out.clientName = a.client_name;
+  if (a.client_metadata_url !== undefined) out.clientMetadataUrl = a.client_metadata_url;
   return out;
 }
 

@@ -1,62 +1,27 @@
 import { resolve } from 'node:path';
-import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '../errors/mcp-error.js';
+import { callError, connectError, handshakeTimeoutError, isTimeout, type ConnectionDiagnostics } from './connection-errors.js';
+import { createSdkClient } from './create-sdk-client.js';
+import {
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  type McpAuthSession,
+  type McpCallOptions,
+  type McpConnectionOptions,
+} from './mcp-connection-options.js';
 import type { McpServerConfig } from './mcp-server-config.js';
-import { CORVID_VERSION, loadClientSdk, type ClientSdk } from './sdk.js';
-import { toolAllowed } from './tool-names.js';
+import { loadClientSdk, type ClientSdk } from './sdk.js';
+import { toMcpToolInfo } from './tool-info.js';
 import type { McpCallResult } from './tool-result.js';
-import type { McpElicitationHandler, McpNotice, McpServerState, McpServerStatus, McpToolInfo } from './types.js';
-
-/** Default time to start or reach a server and complete the handshake. */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-/** Default time for one tool call. */
-export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
-
-/** The OAuth side of a connection (see `oauth/oauth-session.ts`). */
-export interface McpAuthSession {
-  readonly provider: OAuthClientProvider;
-  /** Called after the SDK started an authorization (redirect): resolves with the code from the callback. */
-  waitForCode(): Promise<string>;
-  /** Refreshes the access token when it expires within 60 s; re-authorises when refreshing fails. */
-  ensureFresh(): Promise<void>;
-  dispose(): Promise<void>;
-}
-
-/** Options of one connection. */
-export interface McpConnectionOptions {
-  /** Directory that a relative `cwd` (and the default `cwd`) is resolved against. */
-  baseDir?: string;
-  /** Answers elicitation requests; without it they are declined, saying no user is present. */
-  onElicitation?: McpElicitationHandler;
-  /** Log messages (and progress) of the server, besides those routed to running calls. */
-  onNotice?: (notice: McpNotice) => void;
-  /** The tool list changed (`notifications/tools/list_changed`). */
-  onToolsChanged?: (server: string, tools: McpToolInfo[]) => void;
-  /** Creates the OAuth session of servers with `auth: { type: oauth }`. */
-  createAuthSession?: (server: string, config: McpServerConfig & { transport: 'http' | 'streamable_http' | 'sse' }) => Promise<McpAuthSession>;
-}
-
-/** Options of one call. */
-export interface McpCallOptions {
-  signal?: AbortSignal;
-  /** Overrides the server's `call_timeout_ms`. */
-  timeoutMs?: number;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-  /** Log messages that arrive while the call runs. */
-  onLog?: (log: { level: string; logger?: string; message: string }) => void;
-}
+import type { McpServerState, McpServerStatus, McpToolInfo } from './types.js';
 
 interface CallListener {
   onLog?: McpCallOptions['onLog'];
 }
 
 let progressTokens = 0;
-
-/** Elicitation answer when nobody can be asked. */
-const NO_USER = 'Corvid is running without a user who could answer (non-interactive); the request was declined.';
 
 function describeTarget(config: McpServerConfig): string {
   return config.transport === 'stdio' ? [config.command, ...config.args].join(' ') : config.url;
@@ -164,7 +129,7 @@ export class McpConnection {
     } catch (err) {
       throw this.callError(err, 'tools/list', undefined);
     }
-    this.toolCache = this.toToolInfo(listed);
+    this.toolCache = toMcpToolInfo(listed, this.config);
     return this.toolCache;
   }
 
@@ -254,19 +219,6 @@ export class McpConnection {
     if (m.method !== 'notifications/progress' || typeof m.params?.progressToken !== 'string') return;
     const listener = this.progress.get(m.params.progressToken);
     if (listener && typeof m.params.progress === 'number') listener({ progress: m.params.progress, total: m.params.total, message: m.params.message });
-  }
-
-  private toToolInfo(tools: Awaited<ReturnType<Client['listTools']>>['tools']): McpToolInfo[] {
-    return tools
-      .filter((t) => toolAllowed(t.name, this.config))
-      .map((t) => {
-        const info: McpToolInfo = { name: t.name, inputSchema: t.inputSchema as JSONSchema7 };
-        if (t.title !== undefined) info.title = t.title;
-        if (t.description !== undefined) info.description = t.description;
-        if (t.outputSchema !== undefined) info.outputSchema = t.outputSchema as JSONSchema7;
-        if (t.annotations !== undefined) info.annotations = t.annotations as Record<string, unknown>;
-        return info;
-      });
   }
 
   private async open(): Promise<Client> {
@@ -359,48 +311,28 @@ export class McpConnection {
   }
 
   private newClient(sdk: ClientSdk): Client {
-    const client = new sdk.client.Client(
-      { name: 'corvid', version: CORVID_VERSION },
-      {
-        capabilities: { elicitation: { form: {} } },
-        listChanged: {
-          tools: {
-            onChanged: (err, tools) => {
-              if (err || !tools || this.client !== client) return;
-              this.toolCache = this.toToolInfo(tools);
-              this.options.onToolsChanged?.(this.id, this.toolCache);
-            },
-          },
-        },
+    return createSdkClient({
+      sdk,
+      server: this.id,
+      onElicitation: this.options.onElicitation,
+      onNotice: this.options.onNotice,
+      onToolsChanged: (client, tools) => {
+        if (this.client !== client) return;
+        this.toolCache = toMcpToolInfo(tools, this.config);
+        this.options.onToolsChanged?.(this.id, this.toolCache);
       },
-    );
-    client.onclose = () => {
-      if (this.client !== client) return;
-      // The server went away (a stdio process exited): the next use connects again.
-      this.client = undefined;
-      this.transport = undefined;
-      this.dropped = true;
-      if (!this.closed) {
-        this.state = 'failed';
-        this.lastError = new McpError(`MCP server "${this.id}" closed the connection${this.stderrHint()}`, { kind: 'connection', server: this.id });
-      }
-    };
-    client.setRequestHandler(sdk.types.ElicitRequestSchema, async (request, extra) => {
-      const params = request.params as { mode?: string; message: string; requestedSchema?: unknown };
-      const handler = this.options.onElicitation;
-      if (params.mode === 'url' || !handler) {
-        const reason = params.mode === 'url' ? 'Corvid does not support URL elicitation.' : NO_USER;
-        this.options.onNotice?.({ kind: 'log', server: this.id, level: 'warning', message: `elicitation declined: ${reason}` });
-        return { action: 'decline', _meta: { 'dev.corvid/reason': reason } };
-      }
-      return handler({
-        server: this.id,
-        message: params.message,
-        requestedSchema: params.requestedSchema as Parameters<McpElicitationHandler>[0]['requestedSchema'],
-        signal: extra.signal,
-      });
+      onClose: (client) => {
+        if (this.client !== client) return;
+        // The server went away (a stdio process exited): the next use connects again.
+        this.client = undefined;
+        this.transport = undefined;
+        this.dropped = true;
+        if (!this.closed) {
+          this.state = 'failed';
+          this.lastError = new McpError(`MCP server "${this.id}" closed the connection${this.stderrHint()}`, { kind: 'connection', server: this.id });
+        }
+      },
     });
-    return client;
   }
 
   /** Races the handshake against the connect timeout (the SDK's own timeout covers only the request). */
@@ -413,7 +345,7 @@ export class McpConnection {
       return await Promise.race([work, deadline]);
     } catch (err) {
       await transport.close().catch(() => undefined);
-      if (err instanceof TimeoutMarker || isTimeout(err)) throw this.timeoutError(ms);
+      if (err instanceof TimeoutMarker || isTimeout(err)) throw handshakeTimeoutError(this.diagnostics(), ms);
       throw err;
     } finally {
       clearTimeout(timer);
@@ -427,50 +359,17 @@ export class McpConnection {
     return `; its stderr ended with:\n  ${lines}`;
   }
 
-  private timeoutError(ms: number): McpError {
-    const garbage = this.garbage.length ? `; it wrote output that is not JSON-RPC on stdout (${this.garbage[0]})` : '';
-    return new McpError(`MCP server "${this.id}" did not complete the MCP handshake within ${ms} ms${garbage}${this.stderrHint()}`, {
-      kind: 'connection',
-      server: this.id,
-    });
+  /** What error messages need to know about the server. */
+  private diagnostics(): ConnectionDiagnostics {
+    return { id: this.id, config: this.config, stderrHint: () => this.stderrHint(), garbage: this.garbage, dropped: this.dropped };
   }
 
   private connectError(err: unknown): McpError {
-    const e = err as NodeJS.ErrnoException & { code?: unknown };
-    const c = this.config;
-    let why: string;
-    if (c.transport === 'stdio' && e?.code === 'ENOENT') why = `command "${c.command}" not found (check "command" and PATH)`;
-    else if (c.transport === 'stdio' && e?.code === 'EACCES') why = `command "${c.command}" is not executable`;
-    else if (isConnectionClosed(err)) {
-      const garbage = this.garbage.length ? `; it wrote output that is not JSON-RPC on stdout (${this.garbage[0]})` : '';
-      why = `the server exited during start-up${garbage}${this.stderrHint()}`;
-    } else if (c.transport !== 'stdio' && isNetworkError(err)) why = `cannot reach ${c.url} (${causeText(err)})`;
-    else if ((err as Error)?.name === 'UnauthorizedError' || (err as { code?: unknown })?.code === 401) {
-      why = `${c.transport !== 'stdio' ? c.url : 'it'} refused the credentials (HTTP 401)${c.transport !== 'stdio' && c.auth?.type === 'oauth' ? `; run "corvid mcp login ${this.id}"` : ''}`;
-      return new McpError(`MCP server "${this.id}": ${why}`, { kind: 'auth', server: this.id, cause: err });
-    } else why = `${(err as Error)?.message ?? String(err)}${c.transport === 'stdio' ? this.stderrHint() : ''}`;
-    return new McpError(`MCP server "${this.id}" failed to start: ${why}`, { kind: 'connection', server: this.id, cause: err });
+    return connectError(this.diagnostics(), err);
   }
 
   private callError(err: unknown, what: string, timeout: number | undefined): McpError {
-    if (McpError.isInstance(err) && (err as McpError).name === 'McpError') return err as McpError;
-    if (isTimeout(err)) {
-      return new McpError(`MCP server "${this.id}": ${what} timed out after ${timeout ?? this.config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS} ms`, {
-        kind: 'call',
-        server: this.id,
-        cause: err,
-      });
-    }
-    if (isConnectionClosed(err) || this.dropped) {
-      const restart = this.config.transport === 'stdio' ? 'it will be started again on the next call' : 'Corvid reconnects on the next call';
-      return new McpError(`MCP server "${this.id}" exited or closed the connection during ${what}; ${restart}${this.stderrHint()}`, {
-        kind: 'call',
-        server: this.id,
-        cause: err,
-      });
-    }
-    const message = (err as Error)?.message ?? String(err);
-    return new McpError(`MCP server "${this.id}": ${what} failed: ${message}`, { kind: 'call', server: this.id, cause: err });
+    return callError(this.diagnostics(), err, what, timeout);
   }
 }
 
@@ -482,22 +381,4 @@ function killQuietly(pid: number): void {
   } catch {
     // Already gone.
   }
-}
-
-function isTimeout(err: unknown): boolean {
-  return (err as { code?: unknown })?.code === -32001;
-}
-
-function isConnectionClosed(err: unknown): boolean {
-  return (err as { code?: unknown })?.code === -32000;
-}
-
-function isNetworkError(err: unknown): boolean {
-  const text = `${(err as Error)?.message ?? ''} ${causeText(err)}`;
-  return /fetch failed|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ECONNRESET|socket hang up/i.test(text);
-}
-
-function causeText(err: unknown): string {
-  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-  return cause?.code ?? cause?.message ?? (err as Error)?.message ?? String(err);
 }

@@ -22,6 +22,13 @@ export type McpAuthConfig =
       callbackPort?: number;
       /** Client name shown on the consent page. Default `Corvid`. */
       clientName?: string;
+      /**
+       * A Client ID Metadata Document: an https URL (with a path) where Corvid's client metadata
+       * is published (see `clientMetadataDocument`). Used as the client id when the authorization
+       * server advertises `client_id_metadata_document_supported`; otherwise Corvid registers
+       * itself. Ignored when `clientId` is given.
+       */
+      clientMetadataUrl?: string;
     };
 
 /** Settings every server has. */

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer, McpError, McpHub, MemoryTokenStore, serveMcpHttp, type McpServerConfig } from '../../src/mcp/index.js';
+import { clientMetadataDocument, createMcpServer, McpError, McpHub, MemoryTokenStore, serveMcpHttp, type McpServerConfig } from '../../src/mcp/index.js';
 import { tool } from '../../src/core/tool.js';
 import { FIXTURES, MODULES, freePort, until } from './support.js';
 
@@ -110,8 +110,9 @@ describe('OAuth: refresh, re-authorization and denial (fixture built from the SD
   });
   afterAll(() => stop(child));
   const control = (settings: object) => fetch(`${base}/control`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(settings) });
-  const stats = async () => (await (await fetch(`${base}/stats`)).json()) as { authorize: number; codeExchanges: number; refreshes: number };
-  afterEach(() => control({ deny: false, expiresIn: 3600, refreshFails: false }));
+  const stats = async () =>
+    (await (await fetch(`${base}/stats`)).json()) as { authorize: number; codeExchanges: number; refreshes: number; registrations: number; clientIds: string[] };
+  afterEach(() => control({ deny: false, expiresIn: 3600, refreshFails: false, cimd: null }));
 
   async function authorizedHub(store = new MemoryTokenStore()) {
     const browser = scriptedBrowser();
@@ -152,6 +153,30 @@ describe('OAuth: refresh, re-authorization and denial (fixture built from the SD
     expect(err.message).toBe('MCP server "prot": authorization was denied (The user said no)');
     expect(err.kind).toBe('auth');
     expect(browser.seen.pages).toEqual([{ status: 400, text: expect.stringContaining('access_denied: The user said no') }]);
+  });
+
+  it('CIMD: with client_metadata_url, a server supporting Client ID Metadata Documents gets the URL as client id (no registration)', async () => {
+    const metadataUrl = 'https://corvid.example/oauth/client.json';
+    const callbackPort = await freePort();
+    const document = clientMetadataDocument({ url: metadataUrl, callbackPort, clientName: 'Corvid CIMD' });
+    expect(document).toMatchObject({ client_id: metadataUrl, redirect_uris: [`http://127.0.0.1:${callbackPort}/callback`], token_endpoint_auth_method: 'none' });
+    const config: McpServerConfig = { transport: 'http', url: `${base}/mcp`, auth: { type: 'oauth', callbackPort, clientMetadataUrl: metadataUrl } };
+    const browser = scriptedBrowser();
+    const before = await stats();
+
+    await control({ cimd: { [metadataUrl]: document } });
+    const hub = new McpHub({ servers: { prot: config }, tokenStore: new MemoryTokenStore(), openUrl: browser.open });
+    hubs.push(hub);
+    expect(await hub.callTool('prot', 'whoami')).toMatchObject({ content: [{ text: `client ${metadataUrl}` }] });
+    expect(browser.seen.urls[0].searchParams.get('client_id')).toBe(metadataUrl);
+    expect((await stats()).registrations).toBe(before.registrations);
+
+    // A server without CIMD support: Corvid registers itself as before.
+    await control({ cimd: null });
+    const fallback = new McpHub({ servers: { prot: config }, tokenStore: new MemoryTokenStore(), openUrl: scriptedBrowser().open });
+    hubs.push(fallback);
+    expect(await fallback.callTool('prot', 'whoami')).toMatchObject({ content: [{ text: expect.not.stringContaining(metadataUrl) }] });
+    expect((await stats()).registrations).toBe(before.registrations + 1);
   });
 
   it('an unreachable authorization server is reported clearly', async () => {

@@ -89,6 +89,18 @@ describe('mcp_servers in corvid.yaml', () => {
     ]);
   });
 
+  it('client_metadata_url (CIMD) must be an https URL with a path; a good one reaches the normalised config', () => {
+    const text = `${BASE}mcp_servers:\n  plain:\n    url: http://127.0.0.1:1/mcp\n    auth: { type: oauth, client_metadata_url: http://example.com/client.json }\n  root:\n    url: http://127.0.0.1:1/mcp\n    auth: { type: oauth, client_metadata_url: https://example.com/ }\n`;
+    const issues = validateConfigText(text, { file: 'corvid.yaml' }).issues.map(formatConfigIssue);
+    expect(issues).toEqual([
+      expect.stringMatching(/^corvid\.yaml:\d+:\d+  mcp_servers\.plain\.auth\.client_metadata_url: must be an https URL with a path, e\.g\. https:\/\/example\.com\/corvid\/client\.json$/),
+      expect.stringMatching(/^corvid\.yaml:\d+:\d+  mcp_servers\.root\.auth\.client_metadata_url: must be an https URL with a path/),
+    ]);
+    const good = validateConfigText(`${BASE}mcp_servers:\n  r:\n    url: http://127.0.0.1:1/mcp\n    auth: { type: oauth, client_metadata_url: https://example.com/corvid/client.json }\n`, { file: 'corvid.yaml' });
+    expect(good.issues).toEqual([]);
+    expect(good.config?.mcpServers?.r).toMatchObject({ auth: { type: 'oauth', clientMetadataUrl: 'https://example.com/corvid/client.json' } });
+  });
+
   it('a failing server is a warning: the runtime loads and its agents keep their other tools', async () => {
     const dir = setup(`${BASE}${SERVERS}  broken:\n    command: corvid-no-such-binary\nagents:\n  helper:\n    tools: [ev, broken]\n`);
     const warnings: string[] = [];

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { McpError } from '../../errors/mcp-error.js';
-import type { McpAuthSession } from '../mcp-connection.js';
+import type { McpAuthSession } from '../mcp-connection-options.js';
 import type { McpHttpServerConfig } from '../mcp-server-config.js';
 import { loadClientSdk } from '../sdk.js';
 import type { McpOpenUrl } from '../types.js';
 import { DEFAULT_CALLBACK_PORT, OAuthCallbackServer, type CallbackResult } from './callback-server.js';
+import { corvidClientMetadata } from './client-metadata-document.js';
 import { openInBrowser } from './open-browser.js';
 import { SecretTokenStore, type StoredOAuthState, type TokenStore } from './token-store.js';
 
@@ -48,17 +49,14 @@ class CorvidOAuthProvider implements OAuthClientProvider {
     return this.callback.redirectUrl;
   }
 
+  /** The URL client id (CIMD); the SDK uses it when the authorization server supports it. */
+  get clientMetadataUrl(): string | undefined {
+    return this.config.auth.clientId ? undefined : this.config.auth.clientMetadataUrl;
+  }
+
   get clientMetadata(): OAuthClientMetadata {
     const a = this.config.auth;
-    const meta: OAuthClientMetadata = {
-      client_name: a.clientName ?? 'Corvid',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: a.clientSecret ? 'client_secret_post' : 'none',
-    };
-    if (a.scopes?.length) meta.scope = a.scopes.join(' ');
-    return meta;
+    return corvidClientMetadata({ clientName: a.clientName, redirectUrl: this.redirectUrl, scopes: a.scopes, confidential: Boolean(a.clientSecret) });
   }
 
   state(): string {

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CorvidMcpServer } from './create-mcp-server.js';
+import { MemoryEventStore } from './memory-event-store.js';
 
 /** Options of `serveMcpHttp`. */
 export interface McpHttpOptions {
@@ -27,6 +28,13 @@ export interface McpHttpOptions {
    * otherwise any.
    */
   allowedHosts?: string[];
+  /**
+   * Resumable SSE streams: each session keeps its recent events in memory, so a client that
+   * lost the connection reconnects with `Last-Event-ID` and gets what it missed; streams start
+   * with a priming event and a `retry` hint. `false` turns it off. Default on, `retryMs` 1000,
+   * `maxEventsPerStream` 500.
+   */
+  resumability?: false | { retryMs?: number; maxEventsPerStream?: number };
 }
 
 /** A running HTTP server. */
@@ -95,6 +103,7 @@ export async function serveMcpHttp(corvid: CorvidMcpServer, options: McpHttpOpti
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const rest = options.rest !== false;
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const resumability = options.resumability === false ? undefined : (options.resumability ?? {});
 
   const authorized = async (req: IncomingMessage): Promise<boolean> => (options.authenticate ? options.authenticate(bearer(req), req) : true);
 
@@ -107,6 +116,7 @@ export async function serveMcpHttp(corvid: CorvidMcpServer, options: McpHttpOpti
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => void sessions.set(id, transport),
+        ...(resumability ? { eventStore: new MemoryEventStore(resumability.maxEventsPerStream), retryInterval: resumability.retryMs ?? 1000 } : {}),
       });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);

@@ -1,3 +1,5 @@
+import type { CreateMessageRequestParamsBase, CreateMessageResult, ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpError } from '../../errors/mcp-error.js';
 import type { ToolContext } from '../../types/tool.js';
 
 /** Marks a value built by `mcpResult`. */
@@ -40,6 +42,24 @@ export type McpLogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'c
 export interface ServedHooks {
   progress?: (p: { progress: number; total?: number; message?: string }) => void;
   log?: (level: McpLogLevel, data: unknown, logger?: string) => void;
+  sample?: (request: McpSamplingRequest) => Promise<McpSamplingResult>;
+  elicit?: (request: McpElicitRequest) => Promise<McpElicitResult>;
+}
+
+/** A `sampling/createMessage` request: `messages`, `maxTokens`, and optionally `systemPrompt`, `modelPreferences`, `temperature`, … */
+export type McpSamplingRequest = CreateMessageRequestParamsBase;
+/** The client's answer: the generated message (`role`, `content`), the `model` used, and `stopReason`. */
+export type McpSamplingResult = CreateMessageResult;
+/** An `elicitation/create` request (form mode): a `message` and a flat `requestedSchema` (string, number, integer, boolean and enum fields, with defaults). */
+export type McpElicitRequest = Omit<ElicitRequestFormParams, 'mode'>;
+/** The user's answer: `action` `accept` (with `content`), `decline` or `cancel`. */
+export type McpElicitResult = ElicitResult;
+
+function notServed(ctx: ToolContext, what: string): McpError {
+  return new McpError(`${what} needs an MCP client; this call did not come over MCP (it came from "${ctx.agent}": an agent run or the REST gateway), so nobody can answer it`, {
+    kind: 'call',
+    server: ctx.agent,
+  });
 }
 
 /**
@@ -56,4 +76,31 @@ export function reportProgress(ctx: ToolContext, progress: { progress: number; t
  */
 export function sendLog(ctx: ToolContext, level: McpLogLevel, data: unknown, logger?: string): void {
   (ctx as ToolContext & ServedHooks).log?.(level, data, logger);
+}
+
+/**
+ * Asks the MCP client calling a served tool to run an LLM completion (`sampling/createMessage`)
+ * and resolves with its answer. Fails when the client did not declare the `sampling` capability,
+ * and when the tool is not called over MCP.
+ * @example
+ * const answer = await requestSampling(ctx, { messages: [{ role: 'user', content: { type: 'text', text: 'Summarise: …' } }], maxTokens: 200 });
+ * if (answer.content.type === 'text') return answer.content.text;
+ */
+export function requestSampling(ctx: ToolContext, request: McpSamplingRequest): Promise<McpSamplingResult> {
+  const sample = (ctx as ToolContext & ServedHooks).sample;
+  return sample ? sample(request) : Promise.reject(notServed(ctx, 'requestSampling()'));
+}
+
+/**
+ * Asks the user of the MCP client calling a served tool for input (`elicitation/create`, form
+ * mode) and resolves with the answer (`accept` with content, `decline` or `cancel`); accepted
+ * content is checked against `requestedSchema`. Fails when the client does not support
+ * elicitation, and when the tool is not called over MCP.
+ * @example
+ * const answer = await elicitInput(ctx, { message: 'Which account?', requestedSchema: { type: 'object', properties: { account: { type: 'string' } }, required: ['account'] } });
+ * if (answer.action !== 'accept') return 'Cancelled by the user';
+ */
+export function elicitInput(ctx: ToolContext, request: McpElicitRequest): Promise<McpElicitResult> {
+  const elicit = (ctx as ToolContext & ServedHooks).elicit;
+  return elicit ? elicit(request) : Promise.reject(notServed(ctx, 'elicitInput()'));
 }

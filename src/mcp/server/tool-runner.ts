@@ -37,6 +37,10 @@ export interface ServedCallOptions {
   onProgress?: (progress: ServedProgress) => void;
   /** Log messages the tool sends (`sendLog`). */
   onLog?: ServedHooks['log'];
+  /** Answers `requestSampling` (the MCP client's `sampling/createMessage`). */
+  onSample?: ServedHooks['sample'];
+  /** Answers `elicitInput` (the MCP client's `elicitation/create`). */
+  onElicit?: ServedHooks['elicit'];
   /** Id of the request, used as the tool call id. */
   callId?: string;
 }
@@ -134,6 +138,8 @@ export class ToolRunner {
       state: new RunState(),
       progress: options.onProgress,
       log: options.onLog,
+      sample: options.onSample,
+      elicit: options.onElicit,
     };
     try {
       let output: unknown;
