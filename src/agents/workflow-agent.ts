@@ -14,6 +14,7 @@ import type { AgentEvent, EventError, EventSink, WorkflowKind } from '../types/e
 import { messageText, userMessage, type Message, type RunInput } from '../types/message.js';
 import type { FinishReason, RunResult, SubRunOutcome, WorkflowInfo } from '../types/result.js';
 import type { Tool } from '../types/tool.js';
+import type { StoreSource } from '../durable/durable-types.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 
 /** Options every workflow agent takes. */
@@ -25,6 +26,8 @@ export interface WorkflowAgentOptions {
   outputKey?: string;
   /** Limits for runs this agent starts at the top (depth, total steps, tokens, wall time). */
   limits?: RunLimits;
+  /** Store for session runs (`run(input, { session })`); `RunOptions.store` overrides it. */
+  store?: StoreSource;
 }
 
 /** What a workflow's own logic returns. */
@@ -188,11 +191,13 @@ export function textOf(input: RunInput): string {
  * final answer; each part works on a copy of the conversation so far and shares the run's state.
  */
 export abstract class WorkflowAgent implements Runnable {
-  abstract readonly kind: Exclude<AgentKind, 'llm'>;
+  abstract readonly kind: Exclude<AgentKind, 'llm' | 'remote'>;
   readonly name: string;
   readonly description: string | undefined;
   readonly outputKey: string | undefined;
   readonly limits: RunLimits | undefined;
+  /** Store for session runs. */
+  store: StoreSource | undefined;
 
   constructor(options: WorkflowAgentOptions) {
     if (!options || typeof options.name !== 'string' || options.name.length === 0) {
@@ -202,16 +207,24 @@ export abstract class WorkflowAgent implements Runnable {
     this.description = options.description;
     this.outputKey = options.outputKey;
     this.limits = options.limits;
+    this.store = options.store;
   }
 
   /** The agents this workflow runs. */
   abstract get subAgents(): readonly Runnable[];
 
+  /** Runs the workflow; with `{ session }` on the stored session (its input and answer are appended). */
   run(input: RunInput, options?: RunOptions): Promise<RunResult> {
+    if (options !== undefined && (options.session !== undefined || options.durable === true)) {
+      return import('../durable/start-durable-run.js').then((m) => m.startDurableRun(this, input, options, false, { store: this.store }));
+    }
     return this.execute([], input, options, false);
   }
 
   stream(input: RunInput, options?: RunOptions): RunStream {
+    if (options !== undefined && (options.session !== undefined || options.durable === true)) {
+      return streamRun(this, [], input, options, (o) => import('../durable/start-durable-run.js').then((m) => m.startDurableRun(this, input, o, true, { store: this.store })));
+    }
     return streamRun(this, [], input, options);
   }
 

@@ -3,6 +3,8 @@ import type { Runnable } from '../core/runnable.js';
 import type { RunStream } from '../core/run-stream.js';
 import type { Runtime } from '../config/index.js';
 import type { RunResult } from '../types/result.js';
+import type { RunOptions } from '../core/run-options.js';
+import type { ApprovalDecision, ApprovalRequest } from '../durable/durable-types.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 import type { Colors } from './colors.js';
 import type { EventRenderer } from './event-renderer.js';
@@ -28,6 +30,14 @@ export interface ChatIo {
   printError(text: string): void;
   colors: Colors;
   debug: boolean;
+  /** Asks the user a question and resolves with the line typed (undefined: nobody can answer). For inline approvals. */
+  ask?: (question: string) => Promise<string | undefined>;
+}
+
+/** Options of a chat bound to a stored session (`corvid chat --session`). */
+export interface ChatSessionOptions {
+  /** Session id: the conversation is loaded from and saved to the runtime's store. */
+  sessionId?: string;
 }
 
 export const CHAT_COMMANDS_HELP = `Commands:
@@ -58,12 +68,41 @@ export class ChatSession {
   /** Usage of every turn of this session, failed and cancelled ones included. */
   readonly sessionUsage: Usage = emptyUsage();
   private current: RunStream | undefined;
-  private readonly io: ChatIo;
+  readonly io: ChatIo;
+  /** The stored session this chat continues, when there is one. */
+  sessionId: string | undefined;
+  /** Tools the user approved for the rest of the chat (`always`). */
+  readonly alwaysApproved = new Set<string>();
 
-  constructor(runtime: Runtime, agentName: string | undefined, io: ChatIo) {
+  constructor(runtime: Runtime, agentName: string | undefined, io: ChatIo, options: ChatSessionOptions = {}) {
     this.runtime = runtime;
     this.io = io;
     this.conversation = new Conversation(runtime.agent<Runnable>(agentName));
+    this.sessionId = options.sessionId;
+  }
+
+  /** Decides an approval inline: asks `prompt [y/n/always]`; `n <reason>` gives the model a reason. */
+  async approve(request: ApprovalRequest): Promise<ApprovalDecision> {
+    if (this.alwaysApproved.has(request.toolName)) return { approved: true };
+    const line = await this.io.ask!(`${request.prompt} [y]es / [n]o / [a]lways: `);
+    if (line === undefined) return { approved: false, reason: 'Nobody answered the approval request.' };
+    const answer = line.trim();
+    const word = answer.toLowerCase();
+    if (word === 'a' || word === 'always') {
+      this.alwaysApproved.add(request.toolName);
+      return { approved: true, always: true };
+    }
+    if (word === 'y' || word === 'yes') return { approved: true };
+    const reason = answer.replace(/^(no|n)\b[\s,:.-]*/i, '').trim();
+    return { approved: false, reason: reason || 'The user said no.' };
+  }
+
+  /** The options of one turn: inline approvals when the chat can ask, the session when there is one. */
+  private turnOptions(): RunOptions {
+    const options: RunOptions = {};
+    if (this.io.ask) options.onApproval = (r) => this.approve(r);
+    if (this.sessionId !== undefined) options.session = this.sessionId;
+    return options;
   }
 
   get agent(): Runnable {
@@ -88,7 +127,9 @@ export class ChatSession {
     let reported = false;
     let stream: RunStream;
     try {
-      stream = this.conversation.stream(text);
+      const options = this.turnOptions();
+      // A session turn runs on the stored conversation (from the session's active agent).
+      stream = this.sessionId !== undefined ? this.conversation.agent.stream(text, options) : this.conversation.stream(text, options);
     } catch (error) {
       return { status: 'failed', error, usage, reported };
     }
@@ -100,6 +141,10 @@ export class ChatSession {
         renderer?.render(e);
       }
       const result = await stream.result;
+      if (this.sessionId !== undefined) {
+        addUsage(this.conversation.usage, result.usage);
+        this.conversation.activeAgent = result.activeAgent ?? result.agent;
+      }
       return { status: 'completed', result, usage };
     } catch (error) {
       const aborted = (error as { code?: string })?.code === 'run_aborted';
@@ -123,7 +168,10 @@ export class ChatSession {
       case 'reset':
       case 'new':
         this.conversation.reset();
-        print(c.dim(`New conversation with ${this.agent.name}.`));
+        if (this.sessionId !== undefined) {
+          this.sessionId = `${this.sessionId.replace(/-\d{13}$/, '')}-${Date.now()}`;
+          print(c.dim(`New conversation with ${this.agent.name} in session ${this.sessionId}.`));
+        } else print(c.dim(`New conversation with ${this.agent.name}.`));
         break;
       case 'usage': {
         const n = this.conversation.messages.length;

@@ -55,6 +55,7 @@ export class EventRenderer {
     const label = nested ? `${c.magenta(e.path.join(' > '))} ` : '';
     switch (e.type) {
       case 'run_start':
+        if (e.resumed) this.line(`${indent}${label}${c.dim(`resuming run ${e.runId}`)}`);
         if (nested) this.line(`${indent}${label}${c.dim('◀')} ${compact(e.input, MAX_VALUE)}`);
         else if (this.options.showInput) this.line(`${c.cyan(c.bold(`${e.agent} ◀`))} ${e.input}`);
         break;
@@ -117,6 +118,9 @@ export class EventRenderer {
         this.line(`${indent}${label}${c.dim(`  ${e.server}${e.kind === 'progress' ? ' ⋯' : ''} ${compact(what, MAX_VALUE)}`)}`);
         break;
       }
+      case 'approval_required':
+        this.line(`${indent}${label}${c.yellow('⏸')} ${c.bold(e.toolName)} needs approval: ${e.prompt} ${c.dim(`(${e.approvalId})`)}`);
+        break;
       case 'answer':
         if (!nested && this.lastStepText === '' && e.text) this.stream(`t|${e.path.join('>')}`, '', '', e.text, (t) => t);
         this.endLine();
@@ -130,8 +134,13 @@ export class EventRenderer {
       case 'run_end':
         if (nested) {
           this.line(`${indent}${label}${c.dim(`${e.status} · ${e.steps} step${e.steps === 1 ? '' : 's'} · ${formatUsage(e.usage)} tokens`)}`);
-        } else this.endLine();
+        } else if (e.status === 'paused') this.line(c.yellow('paused: waiting for approval (corvid approvals list)'));
+        else this.endLine();
         break;
+      default: {
+        const never: never = e;
+        void never;
+      }
     }
   }
 

@@ -19,6 +19,8 @@ import { streamRun } from './stream-run.js';
 import { compileTemplate, renderTemplate, type CompiledTemplate } from './template.js';
 import { toolSpec } from './tool.js';
 import { summarizer } from './summarizer.js';
+import type { CheckpointOptions, StoreSource } from '../durable/durable-types.js';
+import type { ResumeOptions } from '../durable/resume-run.js';
 
 /** Context-budget settings of an agent. */
 export interface ContextOptions {
@@ -81,9 +83,26 @@ export interface AgentOptions {
   outputKey?: string;
   /** Limits for runs this agent starts (depth, total steps, tokens, wall time); `RunOptions.limits` overrides them. */
   limits?: RunLimits;
+  /**
+   * Store for session runs (`run(input, { session })`), durable runs, approvals and `resume()`:
+   * an open store or a function opening one (agents of a runtime get `() => runtime.store()`).
+   * Runs without a session never touch it.
+   */
+  store?: StoreSource;
+  /** When durable runs write checkpoints (default `event`); `RunOptions.checkpoints` overrides it. */
+  checkpoints?: CheckpointOptions;
+  /**
+   * Tools (by name) whose calls need a human's approval, with the approver's prompt (`true`: a
+   * default one) — like `requireApproval` on the tool, for tools defined elsewhere (config, MCP).
+   */
+  requireApproval?: Record<string, string | true>;
 }
 
 const DEFAULT_MAX_STEPS = 10;
+
+// Session / durable runs load their machinery on first use.
+const durable = () => import('../durable/start-durable-run.js');
+const resumeModule = () => import('../durable/resume-run.js');
 
 /**
  * An LLM agent: instructions, a model and tools, run in a loop until the model answers.
@@ -174,14 +193,43 @@ export class Agent implements Runnable {
     return this.model;
   }
 
-  /** Runs the agent on a fresh conversation and resolves with the answer, steps, usage and messages. */
+  /**
+   * Runs the agent on a fresh conversation and resolves with the answer, steps, usage and messages.
+   * With `{ session }` the conversation is the stored session's (see `RunOptions.session`); a run
+   * that waits for approvals resolves with `status: 'paused'`.
+   */
   run(input: RunInput, options?: RunOptions): Promise<RunResult> {
+    if (options !== undefined && (options.session !== undefined || options.durable === true)) {
+      return durable().then((m) => m.startDurableRun(this, input, options, false, this.durableDefaults()));
+    }
     return this.execute([], input, options, false);
   }
 
   /** Like `run()`, streaming events (text deltas included) as they happen. */
   stream(input: RunInput, options?: RunOptions): RunStream {
+    if (options !== undefined && (options.session !== undefined || options.durable === true)) {
+      return streamRun(this, [], input, options, (o) => durable().then((m) => m.startDurableRun(this, input, o, true, this.durableDefaults())));
+    }
     return streamRun(this, [], input, options);
+  }
+
+  /**
+   * Continues an interrupted or paused durable run of this agent from its last checkpoint, with
+   * the same run id. Tool calls that had finished are not run again; answered approvals take effect.
+   * @throws DurableRunError `not_found` for an unknown run id.
+   */
+  resume(runId: string, options?: ResumeOptions): Promise<RunResult> {
+    return resumeModule().then((m) => m.resumeDurableRun(this, runId, options, false, this.durableDefaults()));
+  }
+
+  /** Like `resume()`, streaming the events (starting with `run_start` with `resumed: true`). */
+  resumeStream(runId: string, options?: ResumeOptions): RunStream {
+    return streamRun(this, [], [], options, (o) => resumeModule().then((m) => m.resumeDurableRun(this, runId, o, true, this.durableDefaults())));
+  }
+
+  /** The store and checkpoint settings of this agent's durable runs. */
+  private durableDefaults(): { store?: StoreSource; checkpoints?: CheckpointOptions } {
+    return { store: this.options.store, checkpoints: this.options.checkpoints };
   }
 
   /** A multi-turn conversation with this agent; history is kept across its `run` calls. */
@@ -230,7 +278,8 @@ export class Agent implements Runnable {
       if (this.template) system = renderTemplate(this.template, (state ??= new RunState()), this.name);
       else if (typeof instructions === 'function') system = await instructions({ agent: this.name, state: (state ??= new RunState()) });
       else system = instructions;
-      const result = runLoop({ agent: loop, model, system, history, input, options, signal, stream, parent, state, tree });
+      const d = options?.durableRun ?? parent?.durable;
+      const result = runLoop({ agent: loop, model, system, history, input, options, signal, stream, parent, state, tree, durable: d });
       // Without limits nothing needs cleaning up: hand the loop's promise straight back.
       if (!owner) return result;
       return await result;
@@ -247,6 +296,10 @@ export class Agent implements Runnable {
   private prepare(): PreparedAgent {
     const tools = new Map<string, Tool>();
     let toolList = this.toolList;
+    const approvals = this.options.requireApproval;
+    if (approvals !== undefined) {
+      toolList = toolList.map((t) => (Object.hasOwn(approvals, t.name) ? { ...t, requireApproval: approvals[t.name] } : t));
+    }
     for (const t of toolList) {
       if (tools.has(t.name)) throw new ValidationError(`Agent "${this.name}" has two tools named "${t.name}"`);
       tools.set(t.name, t);

@@ -7,7 +7,7 @@ import { mergeProviderOptions, reasoningProviderOptions } from '../models/reason
 import type { AgentEvent, EventSink } from '../types/events.js';
 import { type Message, type RunInput, userMessage } from '../types/message.js';
 import { toProviderToolChoice, type ReasoningSettings, type ToolChoice } from '../types/model.js';
-import type { FinishReason, RunResult, StepResult, ToolResultRecord } from '../types/result.js';
+import type { FinishReason, PendingApproval, RunResult, StepResult, ToolResultRecord } from '../types/result.js';
 import type { Tool } from '../types/tool.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 import { compactContext, type ContextBudget } from './context-budget.js';
@@ -18,6 +18,10 @@ import { RunState } from './run-state.js';
 import { abortedError, type RunTree } from './run-tree.js';
 import { executeToolCalls, type PreparedCall, type ToolRunScope } from './tool-executor.js';
 import { toToolResultOutput } from './tool-output.js';
+import type { DurableRun } from '../durable/durable-run.js';
+import type { InFlightStep } from '../durable/run-state-v1.js';
+import { stepFromInFlight } from '../durable/step-from-in-flight.js';
+import { pausedResult } from './paused-result.js';
 
 /** The agent-level settings a run needs (prepared once per agent, reused by every run). */
 export interface PreparedAgent {
@@ -56,6 +60,8 @@ export interface RunParams {
   state?: RunState;
   /** The budget tracker, when the run tree has limits. */
   tree?: RunTree;
+  /** Session / durable runs: checkpoints, session appends, approvals. */
+  durable?: DurableRun;
 }
 
 let runCounter = 0;
@@ -74,7 +80,12 @@ export function newRunId(): string {
 export async function runLoop(p: RunParams): Promise<RunResult> {
   const { agent, model, options, parent, tree } = p;
   const started = performance.now();
-  const runId = newRunId();
+  const d = p.durable;
+  // The top-level loop of a durable run owns its checkpoints' lifecycle; a handoff target continues it.
+  const owner = d !== undefined && parent?.durable === undefined;
+  const resume = owner ? d.resumeFrom : undefined;
+  if (resume !== undefined) d!.resumeFrom = undefined;
+  const runId = owner ? d.runId : newRunId();
   const path = parent ? parent.path : [agent.name];
   const userSink = options?.onEvent;
   const parentSink = parent?.sink;
@@ -83,7 +94,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
   const nested = parent !== undefined;
   const signal = p.signal;
   const maxSteps = options?.maxSteps ?? agent.maxSteps;
-  const usage = emptyUsage();
+  const usage = owner ? d.usage : emptyUsage();
   const steps: StepResult[] = [];
   // Events are built with explicit fields: an object spread per event costs ~2 µs on Node 20.
   const agentName = agent.name;
@@ -95,7 +106,10 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
   const historyLength = p.history.length;
   for (const m of inputMessages) p.history.push(m);
 
-  if (sink) sink({ runId, agent: agentName, path, type: 'run_start', input: inputMessages.length > 0 ? describeInput(p.input) : lastUserText(p.history) });
+  if (sink) {
+    if (resume !== undefined) sink({ runId, agent: agentName, path, type: 'run_start', input: d!.input, resumed: true });
+    else sink({ runId, agent: agentName, path, type: 'run_start', input: inputMessages.length > 0 ? describeInput(p.input) : lastUserText(p.history) });
+  }
   const reportUsage = (u: Usage, byAgent?: Record<string, Usage>) => {
     addUsage(usage, u);
     if (byAgent) nestedUsage = mergeUsage(nestedUsage ?? {}, byAgent);
@@ -105,17 +119,27 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
   let finishReason: FinishReason;
   let activeAgent: string | undefined;
   let toolScope: ToolRunScope | undefined;
+  let paused: PendingApproval[] | undefined;
   try {
+    if (owner && resume === undefined) await d.start();
     const call = buildCallOptions(p);
     const system: Message | undefined = p.system ? { role: 'system', content: p.system } : undefined;
     let prompt = buildPrompt(system, p.history);
-    let step = 0;
+    let step = resume !== undefined ? resume.step : 0;
+    let inFlight: InFlightStep | undefined = resume?.inFlight;
     for (;;) {
       if (signal?.aborted) throw new RunAbortedError();
       if (step >= maxSteps) throw new MaxStepsExceededError({ agent: agent.name, maxSteps, steps });
       step++;
       if (tree !== undefined) tree.step(agent.name, path);
       if (sink) sink({ runId, agent: agentName, path, type: 'step_start', step, maxSteps });
+      let out: ModelStepOutput;
+      if (inFlight !== undefined) {
+        // Resumed in the middle of a step: the model's response is the recorded one.
+        out = stepFromInFlight(inFlight);
+        inFlight = undefined;
+      } else {
+      if (d !== undefined) await d.beforeModelCall(step);
       if (agent.context) {
         const compacted = await compactContext({ history: p.history, system, budget: agent.context, signal, keepFrom: historyLength });
         if (compacted) {
@@ -128,9 +152,10 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
         ? (r: { attempt: number; delayMs: number; error: { name: string; code: string; message: string } }) =>
             sink({ runId, agent: agentName, path, type: 'retry', step, ...r })
         : undefined;
-      const out: ModelStepOutput = p.stream
+      out = p.stream
         ? await streamStep(model, call, signal, sink ? { sink, runId, agent: agent.name, path, step } : undefined, onRetry)
         : await generateStep(model, call, signal, onRetry);
+      }
       addUsage(usage, out.usage);
       if (tree !== undefined) tree.addTokens(out.usage, agent.name, path);
       const record: StepResult = {
@@ -144,6 +169,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
       };
       steps.push(record);
       const assistant: Message = { role: 'assistant', content: out.content };
+      if (d !== undefined) d.noteUsage(assistant, out.usage);
       if (sink) {
         for (const c of out.calls) {
           sink({ runId, agent: agentName, path, type: 'tool_call', step, toolCallId: c.toolCallId, toolName: c.toolName, input: c.input });
@@ -159,6 +185,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
         finishReason = out.finishReason;
         break;
       }
+      if (d !== undefined && d.inFlight === undefined) await d.afterModelResponse(step, assistant, out.calls);
       // Built at the first tool step and reused: only the step number changes.
       if (toolScope === undefined) {
         toolScope = {
@@ -178,8 +205,30 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
           tree,
           loop: parent?.loop,
         };
+        if (d !== undefined) {
+          toolScope.durable = d;
+          toolScope.store = d.store;
+        } else if (options?.store !== undefined && typeof options.store !== 'function') toolScope.store = options.store;
+        const onApproval = options?.onApproval ?? parent?.onApproval;
+        if (onApproval !== undefined) toolScope.onApproval = onApproval;
       } else toolScope.step = step;
       const results = await executeToolCalls(out.calls, toolScope);
+      if (toolScope.paused !== undefined) {
+        // Some calls wait for a human: the step stays in flight (finished calls are recorded).
+        paused = toolScope.paused;
+        toolScope.paused = undefined;
+        steps.pop();
+        if (d !== undefined) await d.pause(paused);
+        if (sink) {
+          for (const a of paused) {
+            sink({ runId, agent: agentName, path, type: 'approval_required', approvalId: a.approvalId, toolCallId: a.toolCallId, toolName: a.toolName, input: a.input, prompt: a.prompt });
+          }
+        }
+        text = '';
+        finishReason = out.finishReason;
+        break;
+      }
+      if (d !== undefined) d.stepDone();
       record.toolResults = results;
       const target = agent.handoffs !== undefined ? pickHandoff(agent.handoffs, out.calls, results) : undefined;
       const toolMessage: Message = { role: 'tool', content: new Array(results.length) };
@@ -198,21 +247,29 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
       if (target !== undefined) {
         // Handoff: the target carries on with the same conversation; its answer is this run's answer.
         if (sink) sink({ runId, agent: agentName, path, type: 'handoff', from: agent.name, to: target.agent.name, toolCallId: target.toolCallId });
-        const r = await target.agent.execute(p.history, [], { signal }, p.stream, {
+        if (d !== undefined) await d.handoff(agent.name, target.agent.name, target.toolCallId);
+        const link: ParentLink = {
           path: [...path, target.agent.name],
           sink,
           reportUsage,
           state,
           tree,
           loop: parent?.loop,
-        });
+        };
+        if (d !== undefined) link.durable = d;
+        const handler = options?.onApproval ?? parent?.onApproval;
+        if (handler !== undefined) link.onApproval = handler;
+        const r = await target.agent.execute(p.history, [], { signal }, p.stream, link);
         text = r.text;
         finishReason = r.finishReason;
         activeAgent = r.activeAgent ?? target.agent.name;
+        if (r.status === 'paused') paused = r.pendingApprovals ?? [];
         break;
       }
     }
+    if (owner && paused === undefined) await d.complete();
   } catch (err) {
+    if (owner) await d.fail();
     p.history.length = historyLength;
     const error = signal?.aborted ? abortedError(signal, err) : err;
     if (sink) {
@@ -233,6 +290,10 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
     }
     if (parent?.reportUsage) parent.reportUsage(usage, usageByAgent(agent.name, usage, steps, nestedUsage));
     throw error;
+  }
+  if (paused !== undefined) {
+    const byAgent = usageByAgent(agent.name, usage, steps, nestedUsage);
+    return pausedResult({ name: agent.name, history: p.history, parent, runId, sink, path, started, steps, usage, byAgent, historyLength, paused, activeAgent });
   }
   // Outputs matter to agents that run later in the same tree, which gave this run its state.
   if (p.state !== undefined) {
@@ -255,6 +316,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
     messages: p.history.slice(historyLength),
     finishReason,
     durationMs: performance.now() - started,
+    status: 'completed',
   };
   if (activeAgent !== undefined) result.activeAgent = activeAgent;
   return result;

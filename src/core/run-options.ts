@@ -3,6 +3,8 @@ import type { ReasoningSettings, ToolChoice } from '../types/model.js';
 import type { Usage } from '../types/usage.js';
 import type { RunState } from './run-state.js';
 import type { RunLimits, RunTree } from './run-tree.js';
+import type { ApprovalHandler, CheckpointOptions, SessionRef, StoreSource } from '../durable/durable-types.js';
+import type { DurableRun } from '../durable/durable-run.js';
 
 /** Per-run overrides and hooks. Anything unset falls back to the agent's, then the model's, settings. */
 export interface RunOptions {
@@ -26,6 +28,25 @@ export interface RunOptions {
    * initial session values (`{ topic: 'birds' }` for `{state.topic}`). A conversation passes its own.
    */
   state?: RunState | Record<string, unknown>;
+  /**
+   * Run in a stored session: its messages are the history, the input and every step are appended
+   * as they happen, its session state is loaded and saved, and the run is checkpointed so it can
+   * be resumed (`agent.resume(runId)`). A string is the session id (created when missing).
+   */
+  session?: SessionRef;
+  /** The store for session / durable runs (overrides the agent's `store`). */
+  store?: StoreSource;
+  /** Checkpoint the run (resumable, approvals can pause it) even without a session. */
+  durable?: boolean;
+  /** When checkpoints are written (overrides the agent's `checkpoints`). */
+  checkpoints?: CheckpointOptions;
+  /**
+   * Decides `requireApproval` tool calls in process (e.g. a y/n prompt) instead of pausing the
+   * run. Without it a durable run pauses; a run with neither fails on such a call.
+   */
+  onApproval?: ApprovalHandler;
+  /** @internal The durable run this execution belongs to (set by session / durable runs and resume). */
+  durableRun?: DurableRun;
 }
 
 /** Internal: lets `exit_loop` end the loop agent a run belongs to. */
@@ -46,4 +67,8 @@ export interface ParentLink {
   tree?: RunTree;
   /** The enclosing loop agent, for `exit_loop`. */
   loop?: LoopControl;
+  /** Handoff targets of a durable run continue it (same checkpoints and session). */
+  durable?: DurableRun;
+  /** The top-level run's approval handler. */
+  onApproval?: ApprovalHandler;
 }

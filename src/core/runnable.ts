@@ -6,8 +6,8 @@ import type { Conversation } from './conversation.js';
 import type { ParentLink, RunOptions } from './run-options.js';
 import type { RunStream } from './run-stream.js';
 
-/** What kind of agent a `Runnable` is (the `type` of a config entry). */
-export type AgentKind = 'llm' | 'sequential' | 'parallel' | 'loop' | 'orchestrator' | 'pipeline' | 'router';
+/** What kind of agent a `Runnable` is (the `type` of a config entry); `remote`: an A2A agent elsewhere. */
+export type AgentKind = 'llm' | 'sequential' | 'parallel' | 'loop' | 'orchestrator' | 'pipeline' | 'router' | 'remote';
 
 /**
  * Anything that runs like an agent: an LLM `Agent` and every workflow agent (`SequentialAgent`,

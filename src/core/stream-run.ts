@@ -1,13 +1,23 @@
 import type { EventSink } from '../types/events.js';
 import type { Message, RunInput } from '../types/message.js';
+import type { RunResult } from '../types/result.js';
 import { emptyUsage } from '../types/usage.js';
 import { EventQueue } from './event-queue.js';
 import type { RunOptions } from './run-options.js';
 import type { RunStream } from './run-stream.js';
 import type { Runnable } from './runnable.js';
 
-/** Streams a run of any agent on the given history (mutated on success). */
-export function streamRun(agent: Runnable, history: Message[], input: RunInput, options?: RunOptions): RunStream {
+/**
+ * Streams a run of any agent on the given history (mutated on success). `exec` replaces the plain
+ * execution (session runs, resumes); it gets the options with the stream's signal and event sink.
+ */
+export function streamRun(
+  agent: Runnable,
+  history: Message[],
+  input: RunInput,
+  options?: RunOptions,
+  exec?: (options: RunOptions) => Promise<RunResult>,
+): RunStream {
   const queue = new EventQueue();
   const controller = new AbortController();
   const signal = options?.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
@@ -18,7 +28,8 @@ export function streamRun(agent: Runnable, history: Message[], input: RunInput, 
     queue.push(e);
     if (userSink) userSink(e);
   };
-  const result = agent.execute(history, input, { ...options, signal, onEvent }, true);
+  const runOptions: RunOptions = { ...options, signal, onEvent };
+  const result = exec !== undefined ? exec(runOptions) : agent.execute(history, input, runOptions, true);
   result.then(
     () => queue.close(),
     (err: { name?: string; code?: string; message?: string }) => {

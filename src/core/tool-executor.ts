@@ -11,6 +11,11 @@ import type { RunState } from './run-state.js';
 import { isFatalRunError, type RunTree } from './run-tree.js';
 import { validateToolInput } from './tool.js';
 import { linkAbort } from './abort-link.js';
+import type { PendingApproval } from '../types/result.js';
+import type { Store } from '../storage/types/store.js';
+import type { ApprovalHandler } from '../durable/durable-types.js';
+import type { DurableRun } from '../durable/durable-run.js';
+import { approvalPrompt } from '../durable/approval-prompt.js';
 
 /** Everything tool execution needs from the run. */
 export interface ToolRunScope {
@@ -30,6 +35,14 @@ export interface ToolRunScope {
   state: RunState;
   tree?: RunTree;
   loop?: LoopControl;
+  /** Durable runs: records outcomes, reuses recorded ones, keeps approvals. */
+  durable?: DurableRun;
+  /** The store tools see in their context. */
+  store?: Store;
+  /** Decides approvals in process. */
+  onApproval?: ApprovalHandler;
+  /** Calls of the current step waiting for approval (the step pauses). */
+  paused?: PendingApproval[];
 }
 
 /** A call whose arguments could not be parsed: the message goes back to the model. */
@@ -63,6 +76,8 @@ async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResu
   let output: unknown;
   let isError = false;
   let cause: unknown;
+  let reused = false;
+  let denied = false;
   const t = scope.tools.get(call.toolName);
   if (scope.signal?.aborted) throw new RunAbortedError();
   if (call.parseError) {
@@ -73,23 +88,46 @@ async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResu
     isError = true;
   } else {
     const checked = await validateToolInput(t, call.input);
-    if (!checked.ok) {
+    const done = scope.durable?.completedCall(call.toolCallId);
+    if (done !== undefined) {
+      // Resumed run: the call finished before the interruption; its outcome is reused.
+      output = done.output;
+      isError = done.isError;
+      reused = true;
+    } else if (!checked.ok) {
       output = `Invalid arguments for tool "${t.name}": ${checked.message}`;
       isError = true;
     } else {
-      try {
-        output = await invoke(t, checked.value, call, scope);
-      } catch (err) {
-        if (scope.signal?.aborted) throw new RunAbortedError(undefined, { cause: err });
-        // Limits and template errors stop the run instead of going back to the model.
-        if (isFatalRunError(err)) throw err;
-        cause = err;
-        isError = true;
-        output = `Tool "${t.name}" failed: ${err instanceof Error ? err.message : String(err)}`;
+      let allowed = true;
+      if (t.requireApproval !== undefined && t.requireApproval !== false) {
+        const verdict = await decideApproval(t, checked.value, call, scope);
+        if (verdict === 'approved') allowed = true;
+        else if (verdict.status === 'pending') {
+          (scope.paused ??= []).push(verdict.approval);
+          return { toolCallId: call.toolCallId, toolName: call.toolName, output: undefined, isError: false, durationMs: 0 };
+        } else {
+          allowed = false;
+          denied = true;
+          isError = true;
+          output = `The user denied this call of "${t.name}"${verdict.reason ? `: ${verdict.reason}` : '.'}`;
+        }
+      }
+      if (allowed) {
+        try {
+          output = await invoke(t, checked.value, call, scope);
+        } catch (err) {
+          if (scope.signal?.aborted) throw new RunAbortedError(undefined, { cause: err });
+          // Limits and template errors stop the run instead of going back to the model.
+          if (isFatalRunError(err)) throw err;
+          cause = err;
+          isError = true;
+          output = `Tool "${t.name}" failed: ${err instanceof Error ? err.message : String(err)}`;
+        }
       }
     }
   }
-  if (isError && scope.errorMode === 'throw') {
+  if (scope.durable !== undefined && !reused) await scope.durable.toolCompleted(call.toolCallId, output, isError);
+  if (isError && !denied && scope.errorMode === 'throw') {
     if (CorvidError.isInstance(cause) && cause.name === 'ToolExecutionError') throw cause;
     throw new ToolExecutionError(String(output), { toolName: call.toolName, toolCallId: call.toolCallId, cause });
   }
@@ -132,6 +170,12 @@ async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: Tool
     emit: scope.sink,
     state: scope.state,
   };
+  if (scope.store !== undefined) context.store = scope.store;
+  const d = scope.durable;
+  if (d !== undefined) {
+    if (d.sessionId !== undefined) context.sessionId = d.sessionId;
+    if (d.userId !== undefined) context.userId = d.userId;
+  }
   if (scope.reportUsage) (context as ToolContextInternal).reportUsage = scope.reportUsage;
   if (scope.tree) (context as ToolContextInternal).tree = scope.tree;
   if (scope.loop) (context as ToolContextInternal).loop = scope.loop;
@@ -153,6 +197,32 @@ async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: Tool
 }
 
 const NEVER = new AbortController().signal;
+
+type Verdict = 'approved' | { status: 'denied'; reason?: string } | { status: 'pending'; approval: PendingApproval };
+
+/** Asks for a call's approval: in process (`onApproval`), else through the durable run's store; with neither it fails. */
+async function decideApproval(t: Tool, input: unknown, call: PreparedCall, scope: ToolRunScope): Promise<Verdict> {
+  const prompt = approvalPrompt(t, input);
+  if (prompt === undefined) return 'approved';
+  if (scope.durable !== undefined && scope.onApproval !== undefined) {
+    // A resumed run whose approval was answered while it was paused: that answer stands.
+    const stored = await scope.durable.storedAnswer(call.toolCallId);
+    if (stored !== undefined) return stored.status === 'approved' ? 'approved' : stored;
+  }
+  if (scope.onApproval !== undefined) {
+    const decision = await scope.onApproval({ runId: scope.runId, agent: scope.agent, toolCallId: call.toolCallId, toolName: t.name, input, prompt });
+    if (decision?.approved === true) return 'approved';
+    return decision?.reason !== undefined ? { status: 'denied', reason: decision.reason } : { status: 'denied' };
+  }
+  if (scope.durable !== undefined) {
+    const v = await scope.durable.approval({ toolCallId: call.toolCallId, toolName: t.name, input }, prompt);
+    return v.status === 'approved' ? 'approved' : v;
+  }
+  throw new ToolExecutionError(
+    `Tool "${t.name}" needs a human's approval, but this run cannot ask for one: run it with a session (or a store and durable: true) so it pauses until someone answers, or pass onApproval`,
+    { toolName: t.name, toolCallId: call.toolCallId },
+  );
+}
 
 /** Internal hooks on the tool context (used by agent tools and `exit_loop`). */
 export interface ToolContextInternal extends ToolContext {

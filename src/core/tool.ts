@@ -1,5 +1,5 @@
 import type { JSONSchema7, LanguageModelV3FunctionTool } from '@ai-sdk/provider';
-import type { StandardSchemaLike, Tool, ToolContext } from '../types/tool.js';
+import type { RequireApproval, StandardSchemaLike, Tool, ToolContext } from '../types/tool.js';
 import { ValidationError } from '../errors/validation-error.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -14,6 +14,11 @@ export interface ToolDefinition<Input, Output> {
   parameters?: JSONSchema7;
   /** Per-call time limit in milliseconds. */
   timeoutMs?: number;
+  /**
+   * Pause the run for a human's approval before each call: `true`, a prompt text for the
+   * approver (`{field}` is filled from the input, e.g. `'Delete {path}?'`), or a function of the input.
+   */
+  requireApproval?: RequireApproval<Input>;
   execute: (input: Input, context: ToolContext) => Output | Promise<Output>;
 }
 
@@ -47,6 +52,9 @@ export function tool<Input = any, Output = unknown>(definition: ToolDefinition<I
     schema: definition.input,
     jsonSchema: definition.parameters,
     timeoutMs: definition.timeoutMs,
+    ...(definition.requireApproval !== undefined && definition.requireApproval !== false
+      ? { requireApproval: definition.requireApproval }
+      : {}),
     execute: definition.execute,
   };
 }

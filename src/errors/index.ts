@@ -13,3 +13,4 @@ export { RoutingError } from './routing-error.js';
 export { TemplateError } from './template-error.js';
 export { WorkflowError } from './workflow-error.js';
 export { McpError, type McpErrorKind } from './mcp-error.js';
+export { DurableRunError, type DurableRunErrorKind } from './durable-run-error.js';

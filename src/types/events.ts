@@ -27,14 +27,21 @@ export type TaskStatus = 'completed' | 'failed' | 'aborted' | 'skipped';
 /**
  * Everything a run reports, in order. For a top-level run:
  * `run_start`, then per step `step_start`, deltas, `tool_call`s, `tool_result`s, `step_end`;
- * then `answer` (success) or `error`; always `run_end` last.
+ * then `answer` (success) or `error`; always `run_end` last. A durable run that needs a human's
+ * approval emits `approval_required` (one per call) and ends with `run_end` status `paused`;
+ * `agent.resume()` continues it with `run_start` (`resumed: true`) and the same `runId`.
  * Nested agent runs (agent tools, handoff targets, workflow parts) emit the same events with a
  * longer `path`, but no `answer`: only the top-level run reports the final answer.
  * Workflow agents emit `task_start` / `task_end` around each part they run, routers a `route`,
  * and an agent handing the conversation over a `handoff`.
  */
 export type AgentEvent =
-  | (EventBase & { type: 'run_start'; input: string })
+  | (EventBase & {
+      type: 'run_start';
+      input: string;
+      /** Set when a durable run continues from its last checkpoint (`agent.resume()`): same `runId`, events continue. */
+      resumed?: boolean;
+    })
   | (EventBase & { type: 'step_start'; step: number; maxSteps: number })
   | (EventBase & { type: 'text_delta'; step: number; delta: string })
   | (EventBase & { type: 'reasoning_delta'; step: number; delta: string })
@@ -104,11 +111,22 @@ export type AgentEvent =
       level?: string;
       logger?: string;
     })
+  | (EventBase & {
+      type: 'approval_required';
+      /** Id of the stored approval: answer it with `store.approvals.answer(id, …)`, then `agent.resume(runId)`. */
+      approvalId: string;
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+      /** Text for the approver (the tool's `requireApproval` prompt, placeholders filled). */
+      prompt: string;
+    })
   | (EventBase & { type: 'answer'; text: string })
   | (EventBase & { type: 'error'; error: EventError })
   | (EventBase & {
       type: 'run_end';
-      status: 'completed' | 'failed' | 'aborted';
+      /** `paused`: the run waits for approvals (after `approval_required` events) and resumes later. */
+      status: 'completed' | 'failed' | 'aborted' | 'paused';
       steps: number;
       usage: Usage;
       durationMs: number;
@@ -133,6 +151,7 @@ export const AGENT_EVENT_TYPES: readonly AgentEventType[] = [
   'task_end',
   'route',
   'mcp_notification',
+  'approval_required',
   'answer',
   'error',
   'run_end',

@@ -61,6 +61,16 @@ export interface WorkflowInfo {
   route?: string;
 }
 
+/** A tool call waiting for a human's decision (see `RunResult.pendingApprovals`). */
+export interface PendingApproval {
+  /** Id in `store.approvals`. */
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  prompt: string;
+}
+
 /** What `agent.run()` resolves to. */
 export interface RunResult {
   runId: string;
@@ -85,4 +95,13 @@ export interface RunResult {
   subRuns?: SubRunOutcome[];
   /** Workflow agents: kind, loop iterations and exit reason, router route. */
   workflow?: WorkflowInfo;
+  /**
+   * `paused`: a durable run stopped to wait for approvals (`pendingApprovals`); `text` is empty.
+   * Answer them and call `agent.resume(runId)`. Absent or `completed` otherwise.
+   */
+  status?: 'completed' | 'paused';
+  /** The approvals a paused run waits for. */
+  pendingApprovals?: PendingApproval[];
+  /** The session the run read and wrote, for session runs. */
+  sessionId?: string;
 }

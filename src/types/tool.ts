@@ -2,6 +2,7 @@ import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { Message } from './message.js';
 import type { EventSink } from './events.js';
 import type { RunState } from '../core/run-state.js';
+import type { Store } from '../storage/types/store.js';
 
 /**
  * Anything with a Standard Schema validator (zod 3.24+/4, valibot, arktype…). Zod schemas are
@@ -38,7 +39,20 @@ export interface ToolContext {
    * by the conversation across turns.
    */
   state: RunState;
+  /** Id of the session the run belongs to, when the run was started with `session`. */
+  sessionId?: string;
+  /** User the session belongs to, when known. */
+  userId?: string;
+  /** The durable store of the run, when it has one (session runs, durable runs, approvals). */
+  store?: Store;
 }
+
+/**
+ * Whether a call needs a human's approval before it runs: `true`, a prompt text shown to the
+ * approver (`{field}` placeholders are filled from the input), or a function of the input
+ * returning either. `false` / `undefined` = no approval.
+ */
+export type RequireApproval<Input = any> = boolean | string | ((input: Input) => boolean | string);
 
 /** A tool the model can call. Create one with `tool()`. */
 export interface Tool<Input = any, Output = unknown> {
@@ -52,5 +66,7 @@ export interface Tool<Input = any, Output = unknown> {
   readonly jsonSchema?: JSONSchema7;
   /** Per-call time limit in milliseconds. */
   readonly timeoutMs?: number;
+  /** Pauses the run for a human's approval before each call (see `RequireApproval`). */
+  readonly requireApproval?: RequireApproval<Input>;
   execute(input: Input, context: ToolContext): Output | Promise<Output>;
 }

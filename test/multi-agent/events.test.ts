@@ -17,6 +17,7 @@ function describeEvent(e: AgentEvent): string {
     case 'retry':
     case 'context_compacted':
     case 'mcp_notification':
+    case 'approval_required':
     case 'answer':
     case 'error':
     case 'run_end':

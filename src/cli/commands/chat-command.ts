@@ -32,7 +32,10 @@ async function runPiped(session: ChatSession, context: CliContext): Promise<numb
       }
       const renderer = verbose ? new EventRenderer({ out: stderr, colors: errColors, showInput: true, topLevelErrors: false }) : undefined;
       const outcome = await session.turn(text, renderer);
-      if (outcome.status === 'completed') {
+      if (outcome.status === 'completed' && outcome.result.status === 'paused') {
+        failed = true;
+        stderr.write(`${errColors.yellow(pausedMessage(outcome.result.pendingApprovals ?? []))}\n`);
+      } else if (outcome.status === 'completed') {
         const answer = outcome.result.text;
         stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
         if (verbose) {
@@ -49,6 +52,47 @@ async function runPiped(session: ChatSession, context: CliContext): Promise<numb
     rl.close();
   }
   return failed ? EXIT.failure : EXIT.ok;
+}
+
+/** Approvals a paused turn waits for, and how to answer them. */
+export function pausedMessage(pending: Array<{ approvalId: string; prompt: string }>): string {
+  const lines = pending.map((p) => `  ${p.approvalId}  ${p.prompt}`);
+  return [`Paused: waiting for approval (answer with corvid approvals approve|deny <id>):`, ...lines].join('\n');
+}
+
+/** Loads a stored session: says how much it holds, and resumes its interrupted runs when `storage.resume` is `auto`. */
+async function openSession(
+  session: ChatSession,
+  runtime: Runtime,
+  sessionId: string,
+  note: (t: string) => void,
+  out: NodeJS.WriteStream,
+  context: CliContext,
+): Promise<void> {
+  const store = await runtime.store();
+  const existing = await store.sessions.get(sessionId);
+  if (existing === undefined) {
+    note(`new session ${sessionId}`);
+    return;
+  }
+  const count = (await store.sessions.messages(sessionId)).length;
+  session.conversation.activeAgent = existing.activeAgent;
+  note(`resumed session ${sessionId} (${count} message${count === 1 ? '' : 's'})`);
+  if (runtime.config.storage?.resume !== 'auto') return;
+  const { agentForRun, interruptedRuns } = await import('../../durable/runtime-runs.js');
+  for (const run of await interruptedRuns(runtime, sessionId)) {
+    note(`resuming interrupted run ${run.runId}`);
+    try {
+      const { agent } = await agentForRun(runtime, run.runId);
+      const stream = agent.resumeStream(run.runId, session.io.ask ? { onApproval: (r) => session.approve(r) } : undefined);
+      const renderer = new EventRenderer({ out, colors: colorsFor(out, context.globals), topLevelErrors: true });
+      for await (const e of stream) renderer.render(e);
+      renderer.endLine();
+      await stream.result;
+    } catch (error) {
+      out.write(formatError(error, { debug: context.globals.debug, colors: colorsFor(out, context.globals) }));
+    }
+  }
 }
 
 /**
@@ -82,7 +126,13 @@ export async function chatCommand(context: CliContext): Promise<number> {
     // On a terminal, MCP servers' questions (elicitation) are put to the user; piped, they are declined.
     const questions = interactive ? new QuestionChannel() : undefined;
     runtime = await loadCliRuntime(context, cliMcpOptions(context, questions && ((q) => questions.ask(q))));
-    const session = new ChatSession(runtime, agentName, io);
+    if (questions) io.ask = (q) => questions.ask(q);
+    const sessionId = typeof values.session === 'string' ? values.session : undefined;
+    if (values.session !== undefined && (sessionId === undefined || sessionId.trim() === '')) throw new UsageError('--session needs a session id', 'chat');
+    const session = new ChatSession(runtime, agentName, io, { sessionId });
+    // Notes go where they do not mix with piped answers.
+    const note = (t: string): void => void (interactive ? stdout : stderr).write(`${colorsFor(interactive ? stdout : stderr, context.globals).dim(t)}\n`);
+    if (sessionId !== undefined) await openSession(session, runtime, sessionId, note, interactive ? stdout : stderr, context);
     if (!interactive) return await runPiped(session, context);
     const { chatRepl } = await import('../chat-repl.js');
     return await chatRepl({

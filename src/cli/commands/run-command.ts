@@ -58,7 +58,9 @@ export async function runCommand(context: CliContext): Promise<number> {
   try {
     runtime = await loadCliRuntime(context);
     const agent = runtime.agent(agentName);
-    const run = agent.stream(question, { maxSteps });
+    const session = typeof values.session === 'string' ? values.session : undefined;
+    if (values.session !== undefined && (session === undefined || session.trim() === '')) throw new UsageError('--session needs a session id', 'run');
+    const run = session !== undefined ? agent.stream(question, { maxSteps, session }) : agent.stream(question, { maxSteps });
     stream = run;
     const renderer = verbose ? new EventRenderer({ out: stderr, colors, showInput: true, topLevelErrors: false }) : undefined;
     for await (const e of run) {
@@ -70,6 +72,11 @@ export async function runCommand(context: CliContext): Promise<number> {
     if (verbose) {
       const steps = `${result.steps.length} step${result.steps.length === 1 ? '' : 's'}`;
       stderr.write(`${colors.dim(`${steps} · ${formatUsage(result.usage)} tokens · ${formatDuration(result.durationMs)}`)}\n`);
+    }
+    if (result.status === 'paused') {
+      const lines = (result.pendingApprovals ?? []).map((p) => `  ${p.approvalId}  ${p.prompt}`);
+      stderr.write(`${colors.yellow(['Paused: waiting for approval (corvid approvals approve|deny <id>):', ...lines].join('\n'))}\n`);
+      return 3;
     }
     if (!json) stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
     return EXIT.ok;

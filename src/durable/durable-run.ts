@@ -1,0 +1,312 @@
+import type { RunState } from '../core/run-state.js';
+import type { Message } from '../types/message.js';
+import type { PendingApproval, ToolCallRecord } from '../types/result.js';
+import type { Store } from '../storage/types/store.js';
+import type { RunStatus } from '../storage/types/runs.js';
+import type { SessionEntryInput } from '../storage/types/sessions.js';
+import { emptyUsage, type Usage } from '../types/usage.js';
+import type { CheckpointOptions } from './durable-types.js';
+import type { CompletedCall, InFlightStep, RunStateV1 } from './run-state-v1.js';
+
+/** Where in the loop a checkpoint is offered. */
+export type CheckpointPoint = 'model' | 'response' | 'tool';
+
+/** How a `requireApproval` call stands in a durable run. */
+export type ApprovalVerdict =
+  | { status: 'approved' }
+  | { status: 'denied'; reason?: string }
+  | { status: 'pending'; approval: PendingApproval };
+
+/** What `new DurableRun()` takes. */
+export interface DurableRunInit {
+  store: Store;
+  runId: string;
+  rootAgent: string;
+  agent: string;
+  input: string;
+  sessionId?: string;
+  userId?: string;
+  /** The session's last seq when the run starts (or resumes). */
+  sessionLastSeq: number;
+  /** The conversation: history, then the run's messages (shared with the loop, which appends to it). */
+  history: Message[];
+  /** Messages of `history` that came before the run. */
+  baseLength: number;
+  /** The run's messages already in the session. */
+  appended: number;
+  checkpoints?: CheckpointOptions;
+  state: RunState;
+  startedAt?: string;
+  /** Resuming: the loop's step, usage so far and the step whose tools were running. */
+  resume?: { step: number; usage: Usage; inFlight?: InFlightStep };
+}
+
+/**
+ * The durable side of one top-level run: appends its messages to the session as steps finish
+ * (`expectedLastSeq`, so a resumed run is the session's only writer), writes checkpoints by the
+ * configured strategy, records tool outcomes so a resumed run does not repeat them, and keeps
+ * approvals. Created only for session / durable runs: the loop checks `durable !== undefined`.
+ */
+export class DurableRun {
+  readonly store: Store;
+  readonly runId: string;
+  readonly rootAgent: string;
+  /** The agent whose loop runs now. */
+  agent: string;
+  readonly input: string;
+  readonly sessionId: string | undefined;
+  readonly userId: string | undefined;
+  readonly history: Message[];
+  readonly baseLength: number;
+  readonly state: RunState;
+  readonly startedAt: string;
+  /** Step of the running loop (kept current by the loop). */
+  step = 0;
+  /** Usage so far (the running loop's own object). */
+  usage: Usage;
+  inFlight: InFlightStep | undefined;
+  /** Set while resuming, consumed by the first loop that starts. */
+  resumeFrom: { step: number; usage: Usage; inFlight?: InFlightStep } | undefined;
+  /** Whether this run continues a checkpoint (answers to its approvals may be stored already). */
+  readonly wasResumed: boolean;
+  /** Approvals the run waits for (filled when a step pauses). */
+  readonly pendingApprovals: PendingApproval[] = [];
+  private sessionLastSeq: number;
+  private appended: number;
+  private readonly strategy: 'event' | 'interval' | 'hybrid';
+  private readonly intervalMs: number;
+  private readonly ttlMs: number | undefined;
+  private lastSave = Number.NEGATIVE_INFINITY;
+  private inFlightSaved = false;
+  private writes: Promise<unknown> = Promise.resolve();
+  private readonly usageOf = new WeakMap<Message, Usage>();
+
+  constructor(init: DurableRunInit) {
+    this.store = init.store;
+    this.runId = init.runId;
+    this.rootAgent = init.rootAgent;
+    this.agent = init.agent;
+    this.input = init.input;
+    this.sessionId = init.sessionId;
+    this.userId = init.userId;
+    this.sessionLastSeq = init.sessionLastSeq;
+    this.history = init.history;
+    this.baseLength = init.baseLength;
+    this.appended = init.appended;
+    this.state = init.state;
+    this.startedAt = init.startedAt ?? new Date().toISOString();
+    this.strategy = init.checkpoints?.strategy ?? 'event';
+    this.intervalMs = init.checkpoints?.intervalMs ?? 5000;
+    this.ttlMs = init.checkpoints?.ttlMs;
+    this.resumeFrom = init.resume;
+    this.wasResumed = init.resume !== undefined;
+    this.usage = init.resume ? { ...init.resume.usage } : emptyUsage();
+    this.inFlight = init.resume?.inFlight;
+  }
+
+  /** Whether this run is a resumption (for `run_start.resumed`). */
+  get resumed(): boolean {
+    return this.resumeFrom !== undefined;
+  }
+
+  /** First checkpoint (the run exists from here on), then the input goes to the session. */
+  async start(): Promise<void> {
+    await this.save('running');
+    await this.flush();
+  }
+
+  /** Remembers a step's usage for the session entry of its assistant message. */
+  noteUsage(message: Message, usage: Usage): void {
+    this.usageOf.set(message, usage);
+  }
+
+  /** Before a model call: the finished step goes to the session, then a checkpoint (by strategy). */
+  async beforeModelCall(step: number): Promise<void> {
+    this.step = step;
+    this.inFlight = undefined;
+    this.inFlightSaved = false;
+    await this.flush();
+    if (this.due('model')) await this.save('running');
+  }
+
+  /** The model asked for tools: they are in flight from now on. */
+  async afterModelResponse(step: number, assistantMessage: Message, calls: ToolCallRecord[]): Promise<void> {
+    this.step = step;
+    this.inFlight = {
+      step,
+      assistantMessage,
+      calls: calls.map((c) => ({ toolCallId: c.toolCallId, toolName: c.toolName, input: c.input })),
+      completed: {},
+    };
+    this.inFlightSaved = false;
+    if (this.due('response')) await this.save('running');
+  }
+
+  /** A recorded outcome of a call of the in-flight step (a resumed run reuses it). */
+  completedCall(toolCallId: string): CompletedCall | undefined {
+    return this.inFlight?.completed[toolCallId];
+  }
+
+  /** A tool call finished: its outcome is recorded (and checkpointed, by strategy). */
+  async toolCompleted(toolCallId: string, output: unknown, isError: boolean): Promise<void> {
+    if (this.inFlight === undefined) return;
+    this.inFlight.completed[toolCallId] = { output, isError };
+    if (this.due('tool')) await this.save('running');
+  }
+
+  /** The step's messages are in the history: nothing is in flight. */
+  stepDone(): void {
+    this.inFlight = undefined;
+  }
+
+  /**
+   * Asks the store for the approval of a call: an answered one decides; otherwise it is created
+   * (once per call: a resumed run gets the same one) and the call waits.
+   */
+  /**
+   * On a resumed run: the answer already stored for this call's approval (approved or denied
+   * while the run was paused), so an inline `onApproval` handler does not ask again.
+   */
+  async storedAnswer(toolCallId: string): Promise<ApprovalVerdict | undefined> {
+    if (!this.wasResumed) return undefined;
+    const a = (await this.store.approvals.listForRun(this.runId)).find((x) => x.toolCallId === toolCallId);
+    if (a === undefined || a.status === 'pending') return undefined;
+    if (a.status === 'approved') return { status: 'approved' };
+    return a.reason !== undefined ? { status: 'denied', reason: a.reason } : { status: 'denied' };
+  }
+
+  async approval(call: ToolCallRecord, prompt: string): Promise<ApprovalVerdict> {
+    if (!this.inFlightSaved) await this.save('running');
+    const a = await this.store.approvals.create({ runId: this.runId, toolCallId: call.toolCallId, toolName: call.toolName, args: call.input, prompt });
+    if (a.status === 'approved') return { status: 'approved' };
+    if (a.status === 'denied') return a.reason !== undefined ? { status: 'denied', reason: a.reason } : { status: 'denied' };
+    return { status: 'pending', approval: { approvalId: a.id, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, prompt } };
+  }
+
+  /** A handoff: the finished step goes to the session with a `handoff` entry; the session's active agent changes. */
+  async handoff(from: string, to: string, toolCallId: string): Promise<void> {
+    await this.flush();
+    if (this.sessionId !== undefined) {
+      this.sessionLastSeq = await this.write(() =>
+        this.store.sessions.append(this.sessionId!, { type: 'handoff', agent: from, runId: this.runId, data: { from, to, toolCallId } }, { expectedLastSeq: this.sessionLastSeq }),
+      );
+      await this.store.sessions.setActiveAgent(this.sessionId, to);
+    }
+    this.agent = to;
+    this.step = 0;
+    this.inFlight = undefined;
+    await this.save('running');
+  }
+
+  /** The run waits for approvals: checkpoint `paused` with the in-flight step. */
+  async pause(pending: PendingApproval[]): Promise<void> {
+    for (const p of pending) this.pendingApprovals.push(p);
+    await this.persistState();
+    await this.save('paused');
+  }
+
+  /** The run answered: everything to the session, state saved, checkpoint `completed`. */
+  async complete(): Promise<void> {
+    this.inFlight = undefined;
+    await this.flush();
+    await this.persistState();
+    await this.save('completed');
+  }
+
+  /** The run failed or was cancelled: checkpoint `failed` (it can still be resumed from the last good point). */
+  async fail(): Promise<void> {
+    try {
+      await this.save('failed');
+    } catch {
+      // The run's own error is the one to report.
+    }
+  }
+
+  /** Appends the run's messages that are not in the session yet. */
+  private async flush(): Promise<void> {
+    const id = this.sessionId;
+    if (id === undefined) return;
+    const from = this.baseLength + this.appended;
+    if (this.history.length <= from) return;
+    const messages = this.history.slice(from);
+    const entries = messages.map((message): SessionEntryInput => {
+      const usage = this.usageOf.get(message);
+      return usage ? { message, agent: this.agent, runId: this.runId, usage } : { message, agent: this.agent, runId: this.runId };
+    });
+    const seqs = await this.write(() => this.store.sessions.appendMany(id, entries, { expectedLastSeq: this.sessionLastSeq }));
+    this.sessionLastSeq = seqs[seqs.length - 1];
+    this.appended += messages.length;
+  }
+
+  /** Saves the session scope of the run state (and the user scope when the session has a user). */
+  private async persistState(): Promise<void> {
+    const id = this.sessionId;
+    if (id === undefined) return;
+    await saveScope(this.store, { session: id }, this.state.session.toJSON());
+    if (this.userId !== undefined && this.state.user.size > 0) await saveScope(this.store, { user: this.userId }, this.state.user.toJSON());
+  }
+
+  private due(point: CheckpointPoint): boolean {
+    if (this.strategy === 'event') return true;
+    if (this.strategy === 'hybrid' && point !== 'model') return true;
+    return performance.now() - this.lastSave >= this.intervalMs;
+  }
+
+  private save(status: RunStatus): Promise<void> {
+    const state = this.snapshot();
+    if (this.inFlight !== undefined) this.inFlightSaved = true;
+    this.lastSave = performance.now();
+    return this.write(async () => {
+      await this.store.checkpoints.save({
+        runId: this.runId,
+        sessionId: this.sessionId,
+        agent: this.rootAgent,
+        status,
+        state,
+        expiresAt: this.ttlMs !== undefined ? new Date(Date.now() + this.ttlMs) : undefined,
+      });
+    });
+  }
+
+  /** Store writes of one run happen one at a time, in call order. */
+  private write<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.writes.then(fn);
+    this.writes = next.catch(() => undefined);
+    return next;
+  }
+
+  private snapshot(): RunStateV1 {
+    const s: RunStateV1 = {
+      v: 1,
+      rootAgent: this.rootAgent,
+      agent: this.agent,
+      input: this.input,
+      step: this.step,
+      usage: { ...this.usage },
+      startedAt: this.startedAt,
+    };
+    if (this.sessionId !== undefined) {
+      s.sessionLastSeq = this.sessionLastSeq;
+      const from = this.baseLength + this.appended;
+      if (this.history.length > from) s.pending = this.history.slice(from);
+      if (this.userId !== undefined) s.userId = this.userId;
+    } else {
+      s.messages = this.history.slice();
+      s.baseLength = this.baseLength;
+    }
+    if (this.inFlight !== undefined) {
+      s.inFlight = { ...this.inFlight, completed: { ...this.inFlight.completed } };
+    }
+    if (this.state.session.size > 0) s.state = this.state.session.toJSON();
+    return s;
+  }
+}
+
+async function saveScope(store: Store, scope: { session: string } | { user: string }, values: Record<string, unknown>): Promise<void> {
+  const existing = await store.state.list(scope);
+  for (const e of existing) if (!(e.key in values)) await store.state.delete(scope, e.key);
+  for (const [k, v] of Object.entries(values)) {
+    const old = existing.find((e) => e.key === k);
+    if (old === undefined || JSON.stringify(old.value) !== JSON.stringify(v)) await store.state.set(scope, k, v);
+  }
+}

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import type { RunOptions } from '../core/run-options.js';
+import { findAgent, type Runnable } from '../core/runnable.js';
+import { RunState, toRunState } from '../core/run-state.js';
+import type { Store } from '../storage/types/store.js';
+import type { Message, RunInput } from '../types/message.js';
+import { messageText } from '../types/message.js';
+import type { RunResult } from '../types/result.js';
+import { DurableRun } from './durable-run.js';
+import { openRunStore, sessionRefOf, type DurableDefaults } from './open-run-store.js';
+
+/**
+ * Runs `root` as a durable run: with `options.session`, on the session's history (continuing
+ * with the session's active agent when it is reachable from `root`), appending as it goes and
+ * loading / saving the session state; always checkpointed so `resume` can continue it.
+ */
+export async function startDurableRun(
+  root: Runnable,
+  input: RunInput,
+  options: RunOptions,
+  stream: boolean,
+  defaults: DurableDefaults,
+): Promise<RunResult> {
+  const ref = options.session !== undefined ? sessionRefOf(options.session, root.name) : undefined;
+  const store = await openRunStore(options.store ?? defaults.store, root.name, ref ? 'a session run' : 'a durable run');
+  const state = toRunState(options.state) ?? new RunState();
+  const checkpoints = options.checkpoints ?? defaults.checkpoints;
+  if (checkpoints?.ttlMs !== undefined) pruneExpired(store);
+  const history: Message[] = [];
+  let runner = root;
+  let lastSeq = 0;
+  let userId: string | undefined;
+  if (ref !== undefined) {
+    const session = await store.sessions.getOrCreate(ref.userId !== undefined ? { id: ref.id, agent: root.name, userId: ref.userId } : { id: ref.id, agent: root.name });
+    userId = ref.userId ?? session.userId;
+    const entries = await store.sessions.entries(ref.id);
+    lastSeq = session.lastSeq;
+    for (const e of entries) {
+      if (e.message !== undefined) history.push(e.message);
+      if (e.seq > lastSeq) lastSeq = e.seq;
+    }
+    if (session.activeAgent !== root.name) runner = findAgent(root, session.activeAgent) ?? root;
+    await loadState(store, state, ref.id, userId);
+  }
+  const d = new DurableRun({
+    store,
+    runId: durableRunId(),
+    rootAgent: root.name,
+    agent: runner.name,
+    input: describe(input),
+    sessionId: ref?.id,
+    userId,
+    sessionLastSeq: lastSeq,
+    history,
+    baseLength: history.length,
+    appended: 0,
+    checkpoints,
+    state,
+  });
+  const runOptions: RunOptions = { ...options, state, durableRun: d };
+  let result: RunResult;
+  if (runner.kind === 'llm') result = await runner.execute(history, input, runOptions, stream);
+  else {
+    // Workflow agents: checkpointed at start and end; the session gets the input and the answer.
+    runOptions.durableRun = undefined;
+    await d.start();
+    try {
+      result = await runner.execute(history, input, runOptions, stream);
+    } catch (err) {
+      await d.fail();
+      throw err;
+    }
+    await d.complete();
+    result.runId = d.runId;
+  }
+  result.messages = history.slice(d.baseLength);
+  if (ref !== undefined) result.sessionId = ref.id;
+  return result;
+}
+
+/** Session (and user) state from the store, under values the caller passed. */
+export async function loadState(store: Store, state: RunState, sessionId: string, userId: string | undefined): Promise<void> {
+  for (const e of await store.state.list({ session: sessionId })) if (!state.session.has(e.key)) state.session.set(e.key, e.value);
+  if (userId !== undefined) {
+    for (const e of await store.state.list({ user: userId })) if (!state.user.has(e.key)) state.user.set(e.key, e.value);
+  }
+}
+
+function describe(input: RunInput): string {
+  if (typeof input === 'string') return input;
+  const last = input[input.length - 1];
+  return last ? messageText(last) : '';
+}
+
+/** A run id unique across processes and machines (`run_` + time + random), since durable runs are looked up by it later. */
+export function durableRunId(): string {
+  return `run_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
+}
+
+const lastPrune = new WeakMap<Store, number>();
+const PRUNE_EVERY_MS = 60_000;
+
+/** Removes expired checkpoints (and runs left without any) in the background, at most once a minute per store. */
+export function pruneExpired(store: Store): void {
+  const now = Date.now();
+  if (now - (lastPrune.get(store) ?? 0) < PRUNE_EVERY_MS) return;
+  lastPrune.set(store, now);
+  store.checkpoints.deleteExpired().catch(() => undefined);
+}
