@@ -1,9 +1,10 @@
 import { canonicalProvider, PROVIDER_ALIASES } from '../models/parse-model-id.js';
 import type { ConfigPath, RawIssue } from './parse-config-source.js';
 import { agentTypeOf, checkAgentTypes, transferName, type AgentEdge } from './check-agent-types.js';
+import { MEMORY_TOOL_NAMES } from '../tools/builtin-tool-names.js';
 
 /** Tools every config can use without registering them. */
-export const BUILTIN_TOOLS = ['exit_loop'] as const;
+export const BUILTIN_TOOLS = ['exit_loop', ...MEMORY_TOOL_NAMES] as const;
 
 /** How tool names in `agents.*.tools` are checked. */
 export interface ToolNameOptions {

@@ -2,6 +2,8 @@ import { stringify } from 'yaml';
 import type { ModelConfig } from '../types/model.js';
 import type { AgentConfig, CorvidConfig } from './corvid-config.js';
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
+import { maskUrl } from '../storage/shared/location.js';
+import { storageToFile } from './storage-schema.js';
 
 /** What secrets are replaced with. */
 export const SECRET_MASK = '***';
@@ -31,6 +33,7 @@ export function redactConfig(config: CorvidConfig): CorvidConfig {
     ...config,
     models: Object.fromEntries(Object.entries(config.models).map(([k, m]) => [k, redactModel(m)])),
     ...(config.mcpServers ? { mcpServers: Object.fromEntries(Object.entries(config.mcpServers).map(([k, m]) => [k, redactMcpServer(m)])) } : {}),
+    ...(config.storage?.url ? { storage: { ...config.storage, url: maskUrl(config.storage.url) } } : {}),
   };
 }
 
@@ -88,6 +91,7 @@ export function printConfig(config: CorvidConfig, format: 'yaml' | 'json' = 'yam
   if (Object.keys(c.defaults).length) file.defaults = toFileKeys(c.defaults, false);
   if (Object.keys(c.models).length) file.models = Object.fromEntries(Object.entries(c.models).map(([k, m]) => [k, toFileKeys(m, false)]));
   if (c.mcpServers && Object.keys(c.mcpServers).length) file.mcp_servers = Object.fromEntries(Object.entries(c.mcpServers).map(([k, m]) => [k, mcpServerToFile(m)]));
+  if (c.storage) file.storage = storageToFile(c.storage, maskUrl);
   if (Object.keys(c.agents).length) file.agents = Object.fromEntries(Object.entries(c.agents).map(([k, a]) => [k, agentToFile(a)]));
   return format === 'json' ? `${JSON.stringify(file, null, 2)}\n` : stringify(file, { lineWidth: 0 });
 }

@@ -7,11 +7,13 @@ import { displayConfigPath, loadConfig } from '../config/load-config.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { Tool } from '../types/tool.js';
 import { buildAgents } from './build-agents.js';
-import { toolRegistry } from './tool-registry.js';
+import { toolRegistry, withBuiltinTools } from './tool-registry.js';
 import { loadToolModules } from './load-tool-modules.js';
 import { locateConfigIssues } from '../config/locate-config-issues.js';
 import type { McpHub } from '../mcp/mcp-hub.js';
 import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
+import type { Store } from '../storage/types/store.js';
+import { storeOptionsFromConfig } from './store-options.js';
 
 /** Options for `loadRuntime`. */
 export interface LoadRuntimeOptions {
@@ -33,6 +35,11 @@ export interface LoadRuntimeOptions {
   applyDotEnv?: boolean;
   /** MCP servers (`mcp_servers`): notifications, warnings about failed servers, elicitation, OAuth. */
   mcp?: McpRuntimeOptions;
+  /**
+   * An already-open store for `runtime.store()` to return instead of opening one from
+   * `storage:`. The runtime does not close a store it was given.
+   */
+  store?: Store;
 }
 
 /** Agents built from a config, plus the code tools they were given. */
@@ -58,7 +65,16 @@ export interface Runtime {
   reload(): Promise<void>;
   /** The config's MCP servers (`mcp_servers`), when it has any: status, `reload()`, direct calls. */
   readonly mcp: McpHub | undefined;
-  /** Releases what the runtime holds (MCP servers are stopped). Idempotent. */
+  /**
+   * The store of sessions, memories, checkpoints and approvals, opened on the first call from
+   * `storage:` (default SQLite at `./.corvid/corvid.db` under `cwd`, created then) and cached.
+   * A runtime that never calls it never touches the disk.
+   * `reload()` keeps the open store (a changed `storage:` takes effect in a new runtime).
+   * @throws StorageError when the database cannot be opened (corrupt or locked file, unreachable
+   * server, refused credentials, newer schema); the next call tries again.
+   */
+  store(): Promise<Store>;
+  /** Releases what the runtime holds (MCP servers are stopped, the store is closed). Idempotent. */
   close(): Promise<void>;
 }
 
@@ -70,7 +86,16 @@ interface RuntimeState {
   mcp?: McpHub;
 }
 
-async function buildState(options: LoadRuntimeOptions, tools: Map<string, Tool>, configPath: string | undefined, mcpHub?: McpHub): Promise<RuntimeState> {
+/** Opens (once) the runtime's store; handed to what is built before the runtime object exists. */
+type StoreGetter = () => Promise<Store>;
+
+async function buildState(
+  options: LoadRuntimeOptions,
+  tools: Map<string, Tool>,
+  configPath: string | undefined,
+  store: StoreGetter,
+  mcpHub?: McpHub,
+): Promise<RuntimeState> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const loaded = await loadConfig({
     path: configPath,
@@ -89,9 +114,10 @@ async function buildState(options: LoadRuntimeOptions, tools: Map<string, Tool>,
   }
   // MCP tools are added once the agents exist (`attachMcp`); the SDK loads only when servers are configured.
   const mcp = loaded.config.mcpServers || mcpHub ? await import('../mcp/runtime-mcp.js') : undefined;
+  const agentTools = await withBuiltinTools(tools, loaded.config, store);
   let agents: Map<string, Runnable>;
   try {
-    agents = buildAgents({ config: mcp ? mcp.withoutMcpRefs(loaded.config) : loaded.config, tools, toolModules: modules.modules, env: loaded.env, file });
+    agents = buildAgents({ config: mcp ? mcp.withoutMcpRefs(loaded.config) : loaded.config, tools: agentTools, toolModules: modules.modules, env: loaded.env, file, store });
   } catch (err) {
     throw located(err);
   }
@@ -103,6 +129,8 @@ async function buildState(options: LoadRuntimeOptions, tools: Map<string, Tool>,
 class ConfigRuntime implements Runtime {
   private state: RuntimeState;
   private pending: Promise<void> = Promise.resolve();
+  private opening?: Promise<Store>;
+  private closed = false;
 
   constructor(
     private readonly options: LoadRuntimeOptions,
@@ -138,7 +166,7 @@ class ConfigRuntime implements Runtime {
     // Reloads run one at a time; a failed reload leaves the current state untouched.
     const run = this.pending.then(async () => {
       const path = this.options.configPath ?? this.state.configPath;
-      this.state = await buildState(this.options, this.tools, path, this.state.mcp);
+      this.state = await buildState(this.options, this.tools, path, () => this.store(), this.state.mcp);
     });
     this.pending = run.catch(() => undefined);
     return run;
@@ -148,9 +176,29 @@ class ConfigRuntime implements Runtime {
     return this.state.mcp;
   }
 
+  store(): Promise<Store> {
+    if (this.closed) return Promise.reject(new ConfigError('The runtime is closed: runtime.store() cannot open a store after runtime.close()'));
+    if (this.options.store) return Promise.resolve(this.options.store);
+    if (!this.opening) {
+      const cwd = resolve(this.options.cwd ?? process.cwd());
+      const options = storeOptionsFromConfig(this.state.config.storage, cwd);
+      // The driver (and its database package) loads only now.
+      const opening = import('../storage/open-store.js').then((m) => m.openStore(options));
+      this.opening = opening;
+      opening.catch(() => {
+        if (this.opening === opening) this.opening = undefined;
+      });
+    }
+    return this.opening;
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
     await this.pending;
     await this.state.mcp?.close();
+    const opening = this.opening;
+    this.opening = undefined;
+    if (opening) await opening.then((s) => s.close(), () => undefined);
   }
 }
 
@@ -165,5 +213,8 @@ class ConfigRuntime implements Runtime {
 export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Runtime> {
   const tools = toolRegistry(options.tools);
   const path = options.configPath ?? findConfigFile(resolve(options.cwd ?? process.cwd()));
-  return new ConfigRuntime(options, tools, await buildState(options, tools, path));
+  let runtime: ConfigRuntime | undefined;
+  const store: StoreGetter = () => (runtime ? runtime.store() : Promise.reject(new ConfigError('runtime.store() was called before loadRuntime() finished')));
+  runtime = new ConfigRuntime(options, tools, await buildState(options, tools, path, store));
+  return runtime;
 }

@@ -1,5 +1,8 @@
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import type { Tool } from '../types/tool.js';
+import type { CorvidConfig } from '../config/corvid-config.js';
+import type { Store } from '../storage/types/store.js';
+import { isMemoryToolName, type MemoryToolName } from '../tools/builtin-tool-names.js';
 
 /**
  * Turns the tools given to `loadRuntime` into a name → tool map. With an array, config refers
@@ -21,4 +24,29 @@ export function toolRegistry(tools: Tool[] | Record<string, Tool> | undefined): 
   }
   if (issues.length > 0) throw new ConfigError('Invalid tools passed to loadRuntime', { issues });
   return registry;
+}
+
+/**
+ * The registry plus the built-in memory tools (`save_memory`, `get_memories`, `search_memories`,
+ * `search_conversations`) that config agents list in `tools:` and nobody registered under that
+ * name (code tools, tool modules and MCP servers win); without a store in the run they use
+ * `store` (the runtime's, opened on first use). Their code loads only when one is used;
+ * an agent-less config (the default assistant with every registered tool) gets none.
+ */
+export async function withBuiltinTools(
+  registry: ReadonlyMap<string, Tool>,
+  config: CorvidConfig,
+  store: () => Promise<Store>,
+): Promise<ReadonlyMap<string, Tool>> {
+  const taken = (name: string) => registry.has(name) || name in config.toolModules || (config.mcpServers !== undefined && name in config.mcpServers);
+  const wanted = new Set<MemoryToolName>();
+  for (const agent of Object.values(config.agents)) {
+    for (const ref of agent.tools) if (isMemoryToolName(ref) && !taken(ref)) wanted.add(ref);
+  }
+  if (wanted.size === 0) return registry;
+  // Runs without a session have no store in their context: the tools then open the runtime's.
+  const builtins = (await import('../tools/index.js')).createMemoryTools({ store });
+  const out = new Map(registry);
+  for (const name of wanted) out.set(name, builtins[name]);
+  return out;
 }

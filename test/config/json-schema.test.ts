@@ -13,7 +13,7 @@ describe('configJsonSchema', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.$id).toBe(CONFIG_SCHEMA_ID);
     expect(schema.additionalProperties).toBe(false);
-    expect(Object.keys(schema.properties)).toEqual(['version', 'defaults', 'models', 'tools', 'mcp_servers', 'agents']);
+    expect(Object.keys(schema.properties)).toEqual(['version', 'defaults', 'models', 'tools', 'mcp_servers', 'storage', 'agents', 'server']);
     const model = schema.properties.models.additionalProperties;
     expect(model.additionalProperties).toBe(false);
     expect(model.required).toEqual(['provider', 'model']);
@@ -36,7 +36,8 @@ describe('configJsonSchema', () => {
   it('rejects unknown keys, bad enums and wrong types', () => {
     expect(validator.safeParse({ agents: { a: { instructions: 'x' } } }).success).toBe(true);
     expect(validator.safeParse({ agents: { a: { instructons: 'x' } } }).success).toBe(false);
-    expect(validator.safeParse({ server: {} }).success).toBe(false);
+    expect(validator.safeParse({ storage: { driver: 'oracle' } }).success).toBe(false);
+    expect(validator.safeParse({ storage: { url: 'postgres://u@h/db', pool_size: 4 } }).success).toBe(true);
     expect(validator.safeParse({ mcp_servers: { fs: { command: 'npx' } } }).success).toBe(true);
     expect(validator.safeParse({ models: { m: { provider: 'openai', model: 'x', tool_mode: 'xml' } } }).success).toBe(false);
     expect(validator.safeParse({ models: { m: { provider: 'openai' } } }).success).toBe(false);

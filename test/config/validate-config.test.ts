@@ -50,7 +50,7 @@ describe('validateConfigText: schema', () => {
     const p = problems(
       lines(
         'version: 1',
-        'server: {}',
+        'storag: {}',
         'defaults:',
         '  maxSteps: 3',
         'models:',
@@ -67,7 +67,7 @@ describe('validateConfigText: schema', () => {
       ),
     );
     expect(p).toEqual([
-      'corvid.yaml:2:1  server: the "server" section is not supported yet (reserved for a later version of the config format)',
+      'corvid.yaml:2:1  storag: unknown key "storag" (did you mean "storage"?)',
       'corvid.yaml:4:3  defaults.maxSteps: unknown key "maxSteps" (did you mean "max_steps"?)',
       'corvid.yaml:9:5  models.fast.temprature: unknown key "temprature" (did you mean "temperature"?)',
       expect.stringMatching(/^corvid\.yaml:13:5  agents\.a\.tool_mode: unknown key "tool_mode"; allowed keys: description, model, instructions, tools, /),

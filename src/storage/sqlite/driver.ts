@@ -32,7 +32,7 @@ export function sqliteError(err: unknown, location: string, busyTimeoutMs: numbe
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return new StorageError(
-      `${location} is locked by another process or connection (waited ${busyTimeoutMs} ms). Try again, or stop whatever holds it; raise busyTimeoutMs to wait longer.`,
+      `${location} is locked by another process or connection (waited ${busyTimeoutMs} ms). Try again, or stop whatever holds it; raise busyTimeoutMs (storage.busy_timeout_ms in corvid.yaml) to wait longer.`,
       { kind: 'locked', location, cause: err },
     );
   }

@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import type { Store, StoreOptions } from '../storage/types/store.js';
+import type { CliContext } from './cli-context.js';
+import { UsageError } from './cli-context.js';
+
+/** The store a data command works on, from the config's `storage:` section. */
+export interface CliStore {
+  /** `undefined` when the SQLite file does not exist yet: there is nothing to read (and nothing is created). */
+  store: Store | undefined;
+  /** Where the data is (file, or URL with the password masked). */
+  location: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store of the config (the `-c` file, else the one found in the working directory;
+ * SQLite at ./.corvid/corvid.db without either). Only the config is read: no agents are built,
+ * no MCP servers started. With `create: false` (reading commands) a missing SQLite file is not created.
+ */
+export async function openCliStore(context: CliContext, options: { create: boolean }): Promise<CliStore> {
+  const [{ loadConfig }, { storeOptionsFromConfig }, { openStore, maskUrl }] = await Promise.all([
+    import('../config/load-config.js'),
+    import('../runtime/store-options.js'),
+    import('../storage/index.js'),
+  ]);
+  const { config } = await loadConfig({ path: context.globals.config, cwd: context.cwd, env: context.env, allowUnknownTools: true });
+  const storeOptions: StoreOptions = storeOptionsFromConfig(config.storage, context.cwd);
+  const location = storeOptions.path ?? (storeOptions.url ? maskUrl(storeOptions.url) : storeOptions.driver ?? 'sqlite');
+  if (!options.create && storeOptions.driver === 'sqlite' && storeOptions.path !== ':memory:' && !existsSync(storeOptions.path!)) {
+    return { store: undefined, location, close: async () => undefined };
+  }
+  const store = await openStore(storeOptions);
+  return { store, location: store.info.location, close: () => store.close() };
+}
+
+/** Parses a positive integer flag (`--limit 20`), else a usage error naming the flag. */
+export function intFlag(value: string | boolean | undefined, flag: string, command: string, range: { min: number; max: number }): number | undefined {
+  if (value === undefined) return undefined;
+  const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < range.min || n > range.max) {
+    throw new UsageError(`--${flag} must be a whole number from ${range.min} to ${range.max}, not "${String(value)}"`, command);
+  }
+  return n;
+}
+
+/** A flag's string value (`undefined` when absent). */
+export function stringFlag(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `2026-11-26 03:04` (UTC). */
+export function formatTime(d: Date): string {
+  return `${d.toISOString().slice(0, 16).replace('T', ' ')}`;
+}

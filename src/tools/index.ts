@@ -1,0 +1,50 @@
+/**
+ * Built-in tools: long-term memories and conversation search, backed by the run's store
+ * (`ToolContext.store`). Config agents get them by name in `tools:`; code users import them.
+ * @example
+ * import { Agent, memoryTools } from 'corvid';
+ * const agent = new Agent({ name: 'helper', model, tools: memoryTools });
+ * await agent.run('Remember that I prefer metric units', { session: 's1', store });
+ */
+import type { Tool } from '../types/tool.js';
+import type { MemoryToolName } from './builtin-tool-names.js';
+import { createGetMemories, getMemories } from './get-memories.js';
+import { createSaveMemory, saveMemory } from './save-memory.js';
+import { createSearchConversations, searchConversations } from './search-conversations.js';
+import { createSearchMemories, searchMemories } from './search-memories.js';
+import type { MemoryToolOptions } from './tool-store.js';
+
+export { saveMemory, createSaveMemory, type SaveMemoryArgs, type SaveMemoryOutput } from './save-memory.js';
+export { getMemories, createGetMemories, type GetMemoriesArgs, type GetMemoriesOutput } from './get-memories.js';
+export { searchMemories, createSearchMemories, type SearchMemoriesArgs, type SearchMemoriesOutput } from './search-memories.js';
+export { searchConversations, createSearchConversations, type SearchConversationsArgs, type SearchConversationsOutput, type ConversationHitView } from './search-conversations.js';
+export type { MemoryView } from './memory-view.js';
+export { MEMORY_TOOL_NAMES, isMemoryToolName, type MemoryToolName } from './builtin-tool-names.js';
+export { DEFAULT_MEMORY_USER, type MemoryToolOptions, type MemoryStoreSource } from './tool-store.js';
+
+/** The memory tools and conversation search by name. */
+export const builtinTools: Readonly<Record<MemoryToolName, Tool>> = {
+  save_memory: saveMemory,
+  get_memories: getMemories,
+  search_memories: searchMemories,
+  search_conversations: searchConversations,
+};
+
+/** `save_memory`, `get_memories`, `search_memories` and `search_conversations`, for `new Agent({ tools })`; they use the run's store. */
+export const memoryTools: Tool[] = [saveMemory, getMemories, searchMemories, searchConversations];
+
+/**
+ * The four tools by name, using the run's store when it has one (session runs) and else
+ * `options.store` (a store, or a function opening one on first use).
+ * @example
+ * const tools = createMemoryTools({ store: () => openStore() });
+ * const agent = new Agent({ name: 'helper', model, tools: Object.values(tools) });
+ */
+export function createMemoryTools(options: MemoryToolOptions = {}): Record<MemoryToolName, Tool> {
+  return {
+    save_memory: createSaveMemory(options),
+    get_memories: createGetMemories(options),
+    search_memories: createSearchMemories(options),
+    search_conversations: createSearchConversations(options),
+  };
+}

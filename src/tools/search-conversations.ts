@@ -1,0 +1,69 @@
+import { tool } from '../core/tool.js';
+import { toolArgs } from './tool-args.js';
+import type { Tool } from '../types/tool.js';
+import { isoSecond, toolStore, type MemoryToolOptions } from './tool-store.js';
+
+/** Arguments of `search_conversations`. */
+export interface SearchConversationsArgs {
+  query: string;
+  limit?: number;
+}
+
+const args = toolArgs<SearchConversationsArgs>({
+  query: { type: 'string', required: true, min: 1, max: 1000, description: 'Keywords to look for in past messages.' },
+  limit: { type: 'integer', min: 1, max: 50, description: 'At most this many messages, most relevant first. Default 10.' },
+});
+
+/** One message found by `search_conversations`. */
+export interface ConversationHitView {
+  session_id: string;
+  /** True for a message of the conversation in progress. */
+  this_session: boolean;
+  role?: string;
+  agent?: string;
+  /** The matching text around the first match. */
+  snippet: string;
+  date: string;
+}
+
+/** What `search_conversations` returns. */
+export interface SearchConversationsOutput {
+  count: number;
+  results: ConversationHitView[];
+}
+
+/**
+ * `search_conversations`: keyword search over past messages of the current user's sessions
+ * (every session when the run names no user), most relevant first.
+ */
+export function createSearchConversations(options: MemoryToolOptions = {}): Tool<SearchConversationsArgs, SearchConversationsOutput> {
+  return tool({
+    name: 'search_conversations',
+    description:
+      'Search the messages of past conversations with this user by keywords, most relevant first. ' +
+      'Use it when the user refers to something discussed before ("what did we decide last week about…").',
+    input: args.input,
+    parameters: args.parameters,
+    async execute(args, context) {
+      const store = await toolStore(context, 'search_conversations', options);
+      const hits = await store.conversations.search(args.query, {
+        ...(context.userId !== undefined ? { userId: context.userId } : {}),
+        limit: args.limit ?? 10,
+      });
+      return {
+        count: hits.length,
+        results: hits.map((h) => ({
+          session_id: h.sessionId,
+          this_session: h.sessionId === context.sessionId,
+          ...(h.role !== undefined ? { role: h.role } : {}),
+          ...(h.agent !== undefined ? { agent: h.agent } : {}),
+          snippet: h.snippet,
+          date: isoSecond(h.createdAt),
+        })),
+      };
+    },
+  });
+}
+
+/** `search_conversations` using the run's store (`ToolContext.store`). */
+export const searchConversations = createSearchConversations();
