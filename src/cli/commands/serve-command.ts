@@ -1,0 +1,55 @@
+import { EXIT, UsageError, type CliContext } from '../cli-context.js';
+import { colorsFor } from '../colors.js';
+import { loadCliRuntime } from '../load-cli-runtime.js';
+
+function parsePort(value: string | boolean | undefined): number | undefined {
+  if (value === undefined || typeof value === 'boolean') return undefined;
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be a port number (0-65535), got "${value}"`, 'serve');
+  return Number(value);
+}
+
+/** `corvid serve [--port n] [--host addr] [--watch]`: serves every agent over HTTP until SIGINT / SIGTERM. */
+export async function serveCommand(context: CliContext): Promise<number> {
+  const { values, stderr } = context;
+  const port = parsePort(values.port);
+  const host = typeof values.host === 'string' ? values.host : undefined;
+  if (host !== undefined && !/^[A-Za-z0-9.:[\]-]{1,253}$/.test(host)) throw new UsageError(`--host must be a host name or IP address, got "${host}"`, 'serve');
+  const runtime = await loadCliRuntime(context);
+  const c = colorsFor(stderr, context.globals);
+  try {
+    const { serve } = await import('../../server/serve.js');
+    const server = await serve({ runtime, port, host, watch: values.watch === true, load: { cwd: context.cwd } });
+    const agents = [...runtime.agents.keys()].filter((n) => (runtime.config.agents[n]?.visibility ?? 'public') !== 'private');
+    stderr.write(`${c.bold('corvid serve')}: listening on ${server.url}\n`);
+    stderr.write(`  agents: ${agents.join(', ') || '(none)'}\n`);
+    stderr.write(`  chat:   POST ${server.url}/api/v1/agents/${runtime.defaultAgent}/chat   docs: ${server.url}/api/v1/openapi.json\n`);
+    if (values.watch === true) stderr.write(`  watching ${runtime.configPath ?? '(no config file)'} for changes\n`);
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    });
+    stderr.write(`corvid serve: ${signal}, shutting down\n`);
+    await server.close({ timeoutMs: 10_000 });
+    server.logger.flush?.();
+    return EXIT.ok;
+  } finally {
+    await runtime.close().catch(() => undefined);
+  }
+}
+
+/** `corvid hash-key [key]`: prints a new API key (or hashes the one given) and the `hash:` line for `server.auth.api_keys`. */
+export async function hashKeyCommand(context: CliContext): Promise<number> {
+  const { hashApiKey, generateApiKey } = await import('../../server/api-keys.js');
+  let key = context.positionals[0];
+  if (key === '-') {
+    const { readAll } = await import('../read-all.js');
+    key = (await readAll(context.stdin)).trim();
+    if (!key) throw new UsageError('stdin was empty: pipe the key in, e.g. echo "$KEY" | corvid hash-key -', 'hash-key');
+  }
+  const generated = key === undefined;
+  key ??= generateApiKey();
+  if (generated) context.stdout.write(`key:  ${key}\n`);
+  context.stdout.write(`hash: ${hashApiKey(key)}\n`);
+  if (generated) context.stderr.write('Give the key to the client; put the hash in server.auth.api_keys (the key is not stored anywhere).\n');
+  return EXIT.ok;
+}

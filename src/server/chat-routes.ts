@@ -1,0 +1,99 @@
+import type { Hono } from 'hono';
+import type { Runnable } from '../core/runnable.js';
+import type { AgentAccess } from './agent-access.js';
+import type { ChatService } from './chat-service.js';
+import type { SessionDirectory } from './chat-sessions.js';
+import { summarize } from './chat-sessions.js';
+import { HttpError } from './http-error.js';
+import { readBodyText } from './read-body.js';
+import { principalUser } from './principal.js';
+import { chatRequestSchema, listSessionsQuerySchema, parseJsonBody, parseOr400, SESSION_ID } from './request-schemas.js';
+import type { ServerEnv } from './server-env.js';
+import type { ServerMetrics } from './server-metrics.js';
+import { respondWithTurn } from './turn-response.js';
+
+/** What the chat routes need. */
+export interface ChatRoutesOptions {
+  chat: ChatService;
+  sessions: SessionDirectory;
+  access: AgentAccess;
+  metrics: ServerMetrics;
+  /** What happens to a run when its streaming client goes away. */
+  onDisconnect: () => 'continue' | 'stop';
+  /** Largest request body, in bytes. */
+  maxBodyBytes: number;
+  /** Seconds between SSE keep-alive comments. Default 15. */
+  heartbeatSeconds?: number;
+}
+
+function agentInfo(agent: Runnable, access: AgentAccess, defaultAgent: string) {
+  return {
+    name: agent.name,
+    ...(agent.description ? { description: agent.description } : {}),
+    kind: agent.kind,
+    visibility: access.visibility(agent.name),
+    default: agent.name === defaultAgent,
+  };
+}
+
+function sessionIdParam(id: string): string {
+  if (!SESSION_ID.test(id)) throw new HttpError(404, 'session_not_found', `Unknown session "${id.slice(0, 128)}"`);
+  return id;
+}
+
+/**
+ * Registers `/api/v1/agents…` (list, chat JSON + SSE) and `/api/v1/sessions…`. A chat turn
+ * answers 200 with the answer, or 202 `{status:'paused', pendingApprovals}` when a tool waits for
+ * approval (store mode; see `registerApprovalRoutes`).
+ */
+export function registerChatRoutes(app: Hono<ServerEnv>, options: ChatRoutesOptions & { defaultAgent: () => string }): void {
+  const { chat, sessions, access, metrics } = options;
+
+  app.get('/api/v1/agents', (c) => {
+    const agents = access.listed(c.get('principal')).map((a) => agentInfo(a, access, options.defaultAgent()));
+    return c.json({ agents });
+  });
+
+  app.get('/api/v1/agents/:name', (c) => {
+    const agent = access.resolve(c.req.param('name'), c.get('principal'));
+    return c.json(agentInfo(agent, access, options.defaultAgent()));
+  });
+
+  app.post('/api/v1/agents/:name/chat', async (c) => {
+    const body = parseOr400(chatRequestSchema, parseJsonBody(await readBodyText(c, options.maxBodyBytes)), 'chat request');
+    const accept = c.req.header('accept') ?? '';
+    const streaming = body.stream ?? /\btext\/event-stream\b/.test(accept);
+    const turn = await chat.begin({
+      agent: c.req.param('name'),
+      message: body.message,
+      sessionId: body.sessionId,
+      userId: body.userId,
+      principal: c.get('principal'),
+      client: c.get('client'),
+    });
+    return respondWithTurn(c, turn, streaming, options);
+  });
+
+  app.get('/api/v1/sessions', async (c) => {
+    const q = parseOr400(listSessionsQuerySchema, c.req.query(), 'query');
+    const user = principalUser(c.get('principal'));
+    const page = await sessions.list({ agent: q.agent, userId: user ?? q.userId, limit: q.limit ?? 20, cursor: q.cursor });
+    return c.json(page);
+  });
+
+  app.get('/api/v1/sessions/:id', async (c) => {
+    const id = sessionIdParam(c.req.param('id'));
+    const s = await chat.session(id, c.get('principal'));
+    if (!s) throw new HttpError(404, 'session_not_found', `Unknown session "${id}"`);
+    return c.json({ ...summarize(s), usage: s.usage, messages: s.messages });
+  });
+
+  app.delete('/api/v1/sessions/:id', async (c) => {
+    const id = sessionIdParam(c.req.param('id'));
+    const s = await chat.session(id, c.get('principal'));
+    if (!s) throw new HttpError(404, 'session_not_found', `Unknown session "${id}"`);
+    if (chat.isBusy(id)) throw new HttpError(409, 'session_busy', `Session "${id}" is running a turn; delete it once the turn ends`);
+    await sessions.delete(id);
+    return c.body(null, 204);
+  });
+}

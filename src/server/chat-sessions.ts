@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { RunState } from '../core/run-state.js';
+import type { Message } from '../types/message.js';
+import { emptyUsage, type Usage } from '../types/usage.js';
+import { HttpError } from './http-error.js';
+
+/** One chat session of the HTTP API: the history of a conversation with one agent. */
+export interface ChatSession {
+  id: string;
+  /** The agent the session was started with. */
+  agent: string;
+  userId?: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The history (appended to by each successful turn). */
+  messages: Message[];
+  /** Session state across turns. */
+  state: RunState;
+  /** The agent that takes the next turn after a handoff. */
+  activeAgent?: string;
+  usage: Usage;
+}
+
+/** What session listings show. */
+export interface ChatSessionSummary {
+  id: string;
+  agent: string;
+  userId?: string;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+  /** The agent that takes the next turn (the session's agent unless a handoff changed it). */
+  activeAgent?: string;
+}
+
+/** Filters and paging of `ChatSessions.list`. */
+export interface ListSessionsQuery {
+  agent?: string;
+  userId?: string;
+  limit: number;
+  /** Opaque cursor from a previous page's `nextCursor`. */
+  cursor?: string;
+}
+
+/** What the sessions endpoints read: get, list, delete. */
+export interface SessionDirectory {
+  get(id: string): Promise<ChatSession | undefined>;
+  list(query: ListSessionsQuery): Promise<{ sessions: ChatSessionSummary[]; nextCursor?: string }>;
+  /** False when there was no such session. */
+  delete(id: string): Promise<boolean>;
+}
+
+/**
+ * Where the chat API keeps sessions when the runtime has no store: turns run as conversations
+ * on these sessions (with a store, turns are session runs and `StoreChatSessions` reads them).
+ * Swapping the in-memory backend means implementing this interface.
+ */
+export interface ChatSessions extends SessionDirectory {
+  create(init: { agent: string; userId?: string }): Promise<ChatSession>;
+  /** Called after each turn with the updated session. */
+  save(session: ChatSession): Promise<void>;
+}
+
+/** A summary of a session. */
+export function summarize(s: ChatSession): ChatSessionSummary {
+  const out: ChatSessionSummary = { id: s.id, agent: s.agent, createdAt: s.createdAt, updatedAt: s.updatedAt, messageCount: s.messages.length, activeAgent: s.activeAgent ?? s.agent };
+  if (s.userId !== undefined) out.userId = s.userId;
+  return out;
+}
+
+/**
+ * Sessions in process memory (lost on restart), newest first in listings. At most `maxSessions`
+ * (default 10,000) are kept; creating one more forgets the oldest.
+ */
+export class MemoryChatSessions implements ChatSessions {
+  private readonly sessions = new Map<string, ChatSession>();
+  private seq = 0;
+  private readonly order = new Map<string, number>();
+  private readonly maxSessions: number;
+
+  constructor(options: { maxSessions?: number } = {}) {
+    this.maxSessions = options.maxSessions ?? 10_000;
+  }
+
+  async get(id: string): Promise<ChatSession | undefined> {
+    return this.sessions.get(id);
+  }
+
+  async create(init: { agent: string; userId?: string }): Promise<ChatSession> {
+    const now = new Date().toISOString();
+    const session: ChatSession = { id: randomUUID(), agent: init.agent, createdAt: now, updatedAt: now, messages: [], state: new RunState(), usage: emptyUsage() };
+    if (init.userId !== undefined) session.userId = init.userId;
+    this.sessions.set(session.id, session);
+    this.order.set(session.id, ++this.seq);
+    if (this.sessions.size > this.maxSessions) {
+      const oldest = this.sessions.keys().next().value!;
+      this.sessions.delete(oldest);
+      this.order.delete(oldest);
+    }
+    return session;
+  }
+
+  async save(session: ChatSession): Promise<void> {
+    if (this.sessions.has(session.id)) session.updatedAt = new Date().toISOString();
+  }
+
+  async list(query: ListSessionsQuery): Promise<{ sessions: ChatSessionSummary[]; nextCursor?: string }> {
+    if (query.cursor !== undefined && !/^\d{1,15}$/.test(query.cursor)) throw new HttpError(400, 'invalid_request', 'Invalid query: "cursor" is not a cursor this server returned');
+    const before = query.cursor ? Number(query.cursor) : Infinity;
+    const out: ChatSessionSummary[] = [];
+    const all = [...this.sessions.values()].reverse();
+    let last: number | undefined;
+    let more = false;
+    for (const s of all) {
+      const n = this.order.get(s.id)!;
+      if (n >= before) continue;
+      if (query.agent !== undefined && s.agent !== query.agent) continue;
+      if (query.userId !== undefined && s.userId !== query.userId) continue;
+      if (out.length === query.limit) {
+        more = true;
+        break;
+      }
+      out.push(summarize(s));
+      last = n;
+    }
+    return more && last !== undefined ? { sessions: out, nextCursor: String(last) } : { sessions: out };
+  }
+
+  async delete(id: string): Promise<boolean> {
+    this.order.delete(id);
+    return this.sessions.delete(id);
+  }
+}

@@ -1,0 +1,85 @@
+import type { RunOptions } from '../core/run-options.js';
+import type { RunStream } from '../core/run-stream.js';
+import type { Runnable } from '../core/runnable.js';
+import type { EventSink } from '../types/events.js';
+import type { RunResult } from '../types/result.js';
+
+/** Per-turn run options the transports may set. */
+export type TurnOptions = Pick<RunOptions, 'onApproval'>;
+
+/** How a turn executes: a conversation turn (memory mode), a session run or a resume (store mode). */
+export interface TurnExecutor {
+  run(options: RunOptions): Promise<RunResult>;
+  stream(options: RunOptions): RunStream;
+}
+
+/** What a `ChatTurn` is made of (see `ChatService.begin` / `beginResume`). */
+export interface ChatTurnInit {
+  sessionId: string;
+  agent: Runnable;
+  executor: TurnExecutor;
+  onEvent: EventSink;
+  /** Called once when the turn ends (with its result, or `undefined` when it failed or never ran). */
+  settle: (result: RunResult | undefined) => Promise<void>;
+}
+
+/** One turn of a chat session (a new message, or a resumed run), ready to run once, as JSON or streamed. */
+export class ChatTurn {
+  readonly sessionId: string;
+  readonly agent: Runnable;
+  private done = false;
+
+  constructor(private readonly init: ChatTurnInit) {
+    this.sessionId = init.sessionId;
+    this.agent = init.agent;
+  }
+
+  private options(signal: AbortSignal | undefined, extra: TurnOptions | undefined): RunOptions {
+    const o: RunOptions = { onEvent: this.init.onEvent };
+    if (signal) o.signal = signal;
+    if (extra?.onApproval) o.onApproval = extra.onApproval;
+    return o;
+  }
+
+  private once(): void {
+    if (this.done) throw new Error('a chat turn runs once');
+    this.done = true;
+  }
+
+  /** Runs to the end (or to a pause for approvals). */
+  async run(signal?: AbortSignal, extra?: TurnOptions): Promise<RunResult> {
+    this.once();
+    try {
+      const result = await this.init.executor.run(this.options(signal, extra));
+      await this.init.settle(result);
+      return result;
+    } catch (err) {
+      await this.init.settle(undefined);
+      throw err;
+    }
+  }
+
+  /** Streams the run's events. */
+  stream(signal?: AbortSignal, extra?: TurnOptions): RunStream {
+    this.once();
+    let s: RunStream;
+    try {
+      s = this.init.executor.stream(this.options(signal, extra));
+    } catch (err) {
+      void this.init.settle(undefined);
+      throw err;
+    }
+    s.result.then(
+      (r) => this.init.settle(r),
+      () => this.init.settle(undefined),
+    );
+    return s;
+  }
+
+  /** Gives the session back without running (e.g. the client left before the run started). */
+  cancel(): void {
+    if (this.done) return;
+    this.done = true;
+    void this.init.settle(undefined);
+  }
+}

@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { routePath } from 'hono/route';
+import type { Logger } from 'pino';
+import type { ServerConfig } from '../config/corvid-config.js';
+import { AgentAccess } from './agent-access.js';
+import { Authenticator } from './authenticator.js';
+import { registerApprovalRoutes } from './approval-routes.js';
+import { ChatService, type ChatBackend, type RunTracing } from './chat-service.js';
+import { registerChatRoutes } from './chat-routes.js';
+import { MemoryChatSessions, type ChatSessions, type SessionDirectory } from './chat-sessions.js';
+import { errorResponse } from './error-response.js';
+import { HttpError } from './http-error.js';
+import { openApiDocument } from './openapi.js';
+import { principalUser } from './principal.js';
+import { RateLimiter } from './rate-limiter.js';
+import { checkContentLength } from './read-body.js';
+import type { ServedRuntime } from './served-runtime.js';
+import type { ServerEnv } from './server-env.js';
+import { ServerMetrics } from './server-metrics.js';
+import { createServerLogger } from './server-logger.js';
+import { StoreChatSessions } from './store-chat-sessions.js';
+import type { Store } from '../storage/types/store.js';
+
+/** Default largest request body: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** A2A paths naming an agent: `/a2a/{name}…` and `/agents/{name}/…`. */
+const A2A_AGENT_PATH = /^\/(?:a2a|agents)\/([^/]+)/;
+const CHAT_PATH = /^\/api\/v1\/agents\/[^/]+\/chat\/?$/;
+
+/** Options of `createServerApp`. */
+export interface ServerAppOptions {
+  /** The runtime serving requests; an accessor, so hot reload can swap it. */
+  runtime: () => ServedRuntime;
+  /** Server settings (default: the runtime's `server:` section at creation). */
+  server?: ServerConfig;
+  logger?: Logger;
+  metrics?: ServerMetrics;
+  /** Span recorder for runs (set when telemetry is configured; see `RunTracer`). */
+  tracing?: RunTracing;
+  /**
+   * The store chat turns run in as session runs (history, state, checkpoints, approvals), and
+   * that the approvals / runs endpoints use. Without it (and by default) sessions live in memory.
+   */
+  store?: () => Promise<Store>;
+  /** Where chat sessions live when there is no `store` (it wins over `store` when both are given). Default in memory. */
+  sessions?: ChatSessions;
+  /** Extra routes (e.g. A2A) mounted at `/`, behind authentication. */
+  mount?: Hono<any>;
+  /** Registers more routes before the fallbacks (the WebSocket route uses it). */
+  extend?: (app: Hono<ServerEnv>, parts: ServerAppParts) => void;
+  /**
+   * Host names (without port) accepted in the `Host` header; others get 403. Default, when auth is
+   * off: `localhost`, `127.0.0.1` and `[::1]` (DNS-rebinding protection for a loopback server);
+   * with auth on: any. `['*']`: any.
+   */
+  allowedHosts?: string[];
+  /** Remote address of a request (rate limits `by: ip`). Default: the socket's address. */
+  clientAddress?: (c: import('hono').Context) => string | undefined;
+}
+
+/** The pieces of a server app, shared with extensions such as the WebSocket route. */
+export interface ServerAppParts {
+  chat: ChatService;
+  access: AgentAccess;
+  auth: Authenticator;
+  metrics: ServerMetrics;
+  sessions: SessionDirectory;
+  limiter: RateLimiter | undefined;
+  server: ServerConfig;
+  runtime: () => ServedRuntime;
+}
+
+/** A hono app with every route of `corvid serve`, ready for `fetch` or a Node server. */
+export interface ServerApp {
+  app: Hono<ServerEnv>;
+  parts: ServerAppParts;
+  logger: Logger;
+}
+
+function safeDecode(s: string | undefined): string | undefined {
+  if (s === undefined) return undefined;
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function socketAddress(c: import('hono').Context): string | undefined {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress;
+}
+
+/**
+ * Builds the server's hono app: request ids and JSON logs, metrics, CORS, the body limit, auth,
+ * rate limits, health and readiness, `/metrics`, the chat API and its OpenAPI document, and
+ * mounted extras (A2A). Every error is answered as `{ error: { code, message } }`.
+ */
+export function createServerApp(options: ServerAppOptions): ServerApp {
+  const server = options.server ?? options.runtime().config.server ?? {};
+  const logger = options.logger ?? createServerLogger({ level: server.logging?.level });
+  const metrics = options.metrics ?? new ServerMetrics();
+  const auth = new Authenticator(server.auth);
+  const access = new AgentAccess(options.runtime, auth);
+  const backend: ChatBackend =
+    options.sessions === undefined && options.store !== undefined
+      ? { kind: 'store', sessions: new StoreChatSessions(options.store), store: options.store }
+      : { kind: 'memory', sessions: options.sessions ?? new MemoryChatSessions() };
+  const sessions = backend.sessions;
+  const limiter = server.rateLimit && (server.rateLimit.requestsPerMinute || server.rateLimit.tokensPerHour) ? new RateLimiter(server.rateLimit) : undefined;
+  const chat = new ChatService({ access, backend, metrics, tracing: options.tracing, limiter });
+  const address = options.clientAddress ?? socketAddress;
+  const by = server.rateLimit?.by ?? 'user';
+  const parts: ServerAppParts = { chat, access, auth, metrics, sessions, limiter, server, runtime: options.runtime };
+
+  const app = new Hono<ServerEnv>();
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    const given = c.req.header('x-request-id');
+    const requestId = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
+    const log = logger.child({ reqId: requestId });
+    c.set('requestId', requestId);
+    c.set('log', log);
+    c.set('principal', { kind: 'anonymous' });
+    c.set('client', 'anonymous');
+    await next();
+    // Set on the response's own headers: `c.header()` after the handler would rebuild the Response
+    // (and force @hono/node-server to materialise its lightweight one), ~10% of a chat request.
+    try {
+      c.res.headers.set('x-request-id', requestId);
+    } catch {
+      c.header('x-request-id', requestId); // immutable headers (a proxied Response)
+    }
+    const status = c.res.status;
+    let route = 'unmatched';
+    try {
+      const r = routePath(c, -1);
+      route = r && r !== '/*' && r !== '*' ? r : status === 404 ? 'unmatched' : c.req.path;
+    } catch {
+      // No route matched.
+    }
+    const seconds = (performance.now() - started) / 1000;
+    metrics.request(route, c.req.method, status, seconds);
+    log.info({ method: c.req.method, path: c.req.path, route, status, ms: Math.round(seconds * 1000 * 10) / 10 }, 'request');
+  });
+
+  if (server.cors) {
+    const origins = server.cors.origins;
+    app.use(cors({ origin: origins.includes('*') ? '*' : origins, allowHeaders: ['authorization', 'content-type', 'x-api-key', 'x-request-id'], exposeHeaders: ['x-request-id', 'retry-after'], maxAge: 600 }));
+  }
+
+  const maxBody = server.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const limitBodies = bodyLimit({
+    maxSize: maxBody,
+    onError: () => {
+      throw new HttpError(413, 'payload_too_large', `The request body is larger than ${maxBody} bytes (server.max_body_bytes)`);
+    },
+  });
+  // Chat bodies are read (and limited) from the socket by the handler; every other body goes
+  // through hono's limit, which also covers bodies sent without a content-length.
+  app.use(async (c, next) => {
+    if (c.req.method === 'POST' && CHAT_PATH.test(c.req.path)) {
+      checkContentLength(c, maxBody);
+      return next();
+    }
+    return limitBodies(c, next);
+  });
+
+  const allowedHosts = options.allowedHosts ?? (auth.enabled ? undefined : ['localhost', '127.0.0.1', '[::1]']);
+  if (allowedHosts && !allowedHosts.includes('*')) {
+    const allowed = new Set(allowedHosts.map((h) => h.toLowerCase()));
+    app.use(async (c, next) => {
+      const header = c.req.header('host') ?? '';
+      const name = (header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.split(':')[0]).toLowerCase();
+      if (!allowed.has(name)) {
+        throw new HttpError(403, 'host_not_allowed', `Host "${header.slice(0, 100)}" is not allowed: without server.auth the server only answers requests for localhost, 127.0.0.1 and [::1] (DNS rebinding protection)`);
+      }
+      await next();
+    });
+  }
+
+  app.use(async (c, next) => {
+    const path = c.req.path;
+    const open = !auth.enabled || auth.isPublic(path) || c.req.method === 'OPTIONS';
+    let principal;
+    try {
+      principal = await auth.identify((n) => c.req.header(n));
+    } catch (err) {
+      if (!open || !(err instanceof HttpError)) throw err;
+      principal = undefined;
+    }
+    if (principal) c.set('principal', principal);
+    if (!open) auth.require(c.get('principal'), path);
+    const a2aAgent = safeDecode(A2A_AGENT_PATH.exec(path)?.[1]);
+    if (a2aAgent !== undefined && options.runtime().agents.has(a2aAgent) && access.visibility(a2aAgent) === 'internal') {
+      auth.require(c.get('principal'), `the internal agent "${a2aAgent}"`);
+    }
+    const p = c.get('principal');
+    const ip = address(c) ?? 'unknown';
+    const client = by === 'ip' ? `ip:${ip}` : by === 'key' && p.kind === 'api_key' ? `key:${p.name}` : (principalUser(p) && `user:${principalUser(p)}`) || `ip:${ip}`;
+    c.set('client', client);
+    if (limiter && !(auth.isPublic(path) && (path === '/health' || path === '/ready'))) limiter.hit(client);
+    await next();
+  });
+
+  app.get('/health', (c) => c.json({ status: 'ok' }));
+
+  app.get('/ready', async (c) => {
+    const runtime = options.runtime();
+    const checks: Record<string, string> = { config: 'ok' };
+    let ready = runtime.agents.size > 0;
+    if (!ready) checks.config = 'no agents';
+    const storeOf = options.store ?? (runtime.config.storage && runtime.store ? () => runtime.store!() : undefined);
+    if (storeOf) {
+      try {
+        const store = await storeOf();
+        await store.sessions.list({ limit: 1 });
+        checks.storage = 'ok';
+      } catch (err) {
+        ready = false;
+        checks.storage = (err as Error).message;
+      }
+    }
+    return c.json({ status: ready ? 'ready' : 'not_ready', checks }, ready ? 200 : 503);
+  });
+
+  app.get('/metrics', async (c) => {
+    const { body, contentType } = await metrics.render();
+    return c.body(body, 200, { 'content-type': contentType });
+  });
+
+  app.get('/api/v1/openapi.json', (c) => c.json(openApiDocument({ serverUrl: server.baseUrl })));
+
+  const onDisconnect = () => server.streams?.onDisconnect ?? 'continue';
+  registerChatRoutes(app, { chat, sessions, access, metrics, maxBodyBytes: maxBody, onDisconnect, defaultAgent: () => options.runtime().defaultAgent });
+  registerApprovalRoutes(app, { chat, metrics, onDisconnect });
+  options.extend?.(app, parts);
+  if (options.mount) app.route('/', options.mount);
+
+  app.notFound((c) => c.json({ error: { code: 'not_found', message: `No route for ${c.req.method} ${c.req.path.slice(0, 200)}` } }, 404));
+
+  app.onError((err, c) => {
+    const r = errorResponse(err);
+    const log = c.get('log') ?? logger;
+    if (r.serverFault) log.error({ err, status: r.status }, 'request failed');
+    else log.debug({ status: r.status, code: r.body.error.code }, r.body.error.message);
+    return c.json(r.body, r.status as 400, r.headers);
+  });
+
+  return { app, parts, logger };
+}

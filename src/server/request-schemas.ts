@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { HttpError } from './http-error.js';
+
+/** Session ids accepted in URLs and bodies. */
+export const SESSION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+const sessionId = () => z.string().regex(SESSION_ID, { error: 'must be 1-128 letters, digits, ".", "_", ":" or "-"' });
+const userId = () => z.string().min(1).max(256);
+
+/** `POST /api/v1/agents/{name}/chat`. */
+export const chatRequestSchema = z.strictObject({
+  message: z.string({ error: 'is required and must be a string' }).min(1, { error: 'must not be empty' }).max(1_000_000, { error: 'is too long (1,000,000 characters at most)' }),
+  sessionId: sessionId().optional(),
+  userId: userId().optional(),
+  stream: z.boolean({ error: 'must be true or false' }).optional(),
+});
+export type ChatRequest = z.output<typeof chatRequestSchema>;
+
+/** `GET /api/v1/sessions` query. */
+export const listSessionsQuerySchema = z.strictObject({
+  agent: z.string().min(1).max(100).optional(),
+  userId: userId().optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, { error: 'must be a number from 1 to 100' })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 100, { error: 'must be a number from 1 to 100' })
+    .optional(),
+  cursor: z.string().regex(/^[A-Za-z0-9_.:=+/-]{1,512}$/, { error: 'is not a cursor this server returned' }).optional(),
+});
+
+/** Ids of stored runs and approvals accepted in URLs and queries. */
+export const RECORD_ID = /^[A-Za-z0-9_.:-]{1,191}$/;
+const recordId = () => z.string().regex(RECORD_ID, { error: 'must be 1-191 letters, digits, ".", "_", ":" or "-"' });
+const limit = () =>
+  z
+    .string()
+    .regex(/^\d{1,4}$/, { error: 'must be a number from 1 to 100' })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 100, { error: 'must be a number from 1 to 100' });
+
+/** `POST /api/v1/approvals/{id}`. */
+export const approvalAnswerSchema = z.strictObject({
+  approved: z.boolean({ error: 'is required and must be true or false' }),
+  reason: z.string({ error: 'must be a string' }).max(10_000, { error: 'is too long (10,000 characters at most)' }).optional(),
+  stream: z.boolean({ error: 'must be true or false' }).optional(),
+});
+
+/** `GET /api/v1/approvals` query. */
+export const listApprovalsQuerySchema = z.strictObject({
+  sessionId: sessionId().optional(),
+  runId: recordId().optional(),
+  limit: limit().optional(),
+});
+
+/** `GET /api/v1/runs` query. */
+export const listRunsQuerySchema = z.strictObject({
+  status: z.enum(['running', 'paused', 'completed', 'failed'], { error: 'must be running, paused, completed or failed' }).optional(),
+  sessionId: sessionId().optional(),
+  agent: z.string().min(1).max(100).optional(),
+  limit: limit().optional(),
+});
+
+/** `POST /api/v1/runs/{id}/resume` (the body is optional). */
+export const resumeRequestSchema = z.strictObject({
+  stream: z.boolean({ error: 'must be true or false' }).optional(),
+});
+
+/** WebSocket messages from the client. */
+export const wsClientMessageSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ type: z.literal('message'), message: chatRequestSchema.shape.message, sessionId: sessionId().optional(), userId: userId().optional() }),
+    z.strictObject({ type: z.literal('approval'), approvalId: z.string().min(1).max(256), approved: z.boolean(), reason: z.string().max(10_000).optional() }),
+    z.strictObject({ type: z.literal('cancel') }),
+  ],
+  { error: 'type must be "message", "approval" or "cancel"' },
+);
+export type WsClientMessage = z.output<typeof wsClientMessageSchema>;
+
+/** A 400 naming the first wrong field(s) of a zod failure. */
+export function invalid(error: z.ZodError, where: string): HttpError {
+  const parts = error.issues.slice(0, 3).map((i) => {
+    const path = i.path.length ? i.path.map(String).join('.') : '';
+    if (i.code === 'unrecognized_keys') return `unknown field${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')}${path ? ` in "${path}"` : ''}`;
+    return path ? `"${path}" ${i.message}` : i.message;
+  });
+  return new HttpError(400, 'invalid_request', `Invalid ${where}: ${parts.join('; ')}`);
+}
+
+/** Parses `value` with `schema` or throws a 400 naming the field. */
+export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw invalid(r.error, where);
+  return r.data;
+}
+
+/** Parses a JSON request body (text already read), or throws a 400. */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === '') throw new HttpError(400, 'invalid_json', 'The request body is empty; send a JSON object');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new HttpError(400, 'invalid_json', `The request body is not valid JSON: ${(err as Error).message}`);
+  }
+}

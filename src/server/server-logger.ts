@@ -1,0 +1,24 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+/** Header and field paths never written to logs. */
+export const REDACTED_PATHS = ['authorization', 'headers.authorization', 'headers["x-api-key"]', 'headers.cookie', 'apiKey', 'token'];
+
+/** Options of `createServerLogger`. */
+export interface ServerLoggerOptions {
+  level?: string;
+  /** Where JSON lines go. Default stdout. */
+  destination?: DestinationStream;
+}
+
+/** The server's pino logger: JSON lines, secrets redacted. */
+export function createServerLogger(options: ServerLoggerOptions = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? 'info',
+      base: { name: 'corvid' },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+    },
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
+  );
+}

@@ -1,0 +1,101 @@
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { RunResult } from '../types/result.js';
+import type { ChatTurn } from './chat-turn.js';
+import type { ServerEnv } from './server-env.js';
+import type { ServerMetrics } from './server-metrics.js';
+
+/** How turns are answered over HTTP. */
+export interface TurnResponseOptions {
+  metrics: ServerMetrics;
+  /** What happens to a run when its client goes away. */
+  onDisconnect: () => 'continue' | 'stop';
+  /** Seconds between SSE keep-alive comments. Default 15. */
+  heartbeatSeconds?: number;
+}
+
+/** The JSON answer of a completed chat turn. */
+export function chatAnswer(result: RunResult, sessionId: string) {
+  return {
+    status: 'completed' as const,
+    answer: result.text,
+    sessionId,
+    runId: result.runId,
+    agent: result.agent,
+    ...(result.activeAgent ? { activeAgent: result.activeAgent } : {}),
+    usage: result.usage,
+    steps: result.steps.length,
+    finishReason: result.finishReason,
+    durationMs: result.durationMs,
+  };
+}
+
+/** The JSON answer of a turn that paused for approvals (HTTP 202). */
+export function pausedAnswer(result: RunResult, sessionId: string) {
+  return {
+    status: 'paused' as const,
+    runId: result.runId,
+    sessionId,
+    agent: result.agent,
+    pendingApprovals: (result.pendingApprovals ?? []).map((a) => ({ approvalId: a.approvalId, toolCallId: a.toolCallId, toolName: a.toolName, input: a.input, prompt: a.prompt })),
+    usage: result.usage,
+  };
+}
+
+/** The `done` event / message closing a streamed turn. */
+export function doneEvent(result: RunResult, sessionId: string) {
+  if (result.status === 'paused') {
+    const p = pausedAnswer(result, sessionId);
+    return { status: 'paused' as const, sessionId, runId: p.runId, pendingApprovals: p.pendingApprovals, usage: p.usage };
+  }
+  return { status: 'completed' as const, sessionId, runId: result.runId, answer: result.text, usage: result.usage };
+}
+
+/** The `done` event of a streamed turn that failed. */
+export function failedEvent(err: { code?: string; message?: string } | undefined, sessionId: string) {
+  return { status: 'failed' as const, sessionId, error: { code: err?.code ?? 'internal', message: err?.message ?? String(err) } };
+}
+
+/**
+ * Runs `turn` and answers: JSON (200 completed, 202 paused for approvals), or an SSE stream of
+ * `session`, every run event (`event: <type>`), then `done` (`completed`, `paused` or `failed`).
+ */
+export async function respondWithTurn(c: Context<ServerEnv>, turn: ChatTurn, streaming: boolean, options: TurnResponseOptions): Promise<Response> {
+  const sessionId = turn.sessionId;
+  const stop = options.onDisconnect() === 'stop';
+  if (!streaming) {
+    const result = await turn.run(stop ? c.req.raw.signal : undefined);
+    return result.status === 'paused' ? c.json(pausedAnswer(result, sessionId), 202) : c.json(chatAnswer(result, sessionId));
+  }
+  const log = c.get('log');
+  return streamSSE(c, async (stream) => {
+    const closed = options.metrics.streamOpened();
+    const run = turn.stream();
+    let gone = false;
+    stream.onAbort(() => {
+      gone = true;
+      closed();
+      log.info({ sessionId, onDisconnect: stop ? 'stop' : 'continue' }, 'stream client disconnected');
+      if (stop) run.abort('the client disconnected');
+    });
+    const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => undefined), (options.heartbeatSeconds ?? 15) * 1000);
+    heartbeat.unref();
+    try {
+      await stream.writeSSE({ event: 'session', data: JSON.stringify({ sessionId, agent: turn.agent.name }) });
+      for await (const e of run) {
+        if (gone) break;
+        await stream.writeSSE({ event: e.type, data: JSON.stringify(e) });
+      }
+      if (!gone) {
+        const end = await run.result.then(
+          (r) => doneEvent(r, sessionId),
+          (err: { code?: string; message?: string }) => failedEvent(err, sessionId),
+        );
+        await stream.writeSSE({ event: 'done', data: JSON.stringify(end) });
+      }
+    } finally {
+      clearInterval(heartbeat);
+      closed();
+    }
+  });
+}
