@@ -1,0 +1,133 @@
+import { createRequire } from 'node:module';
+import {
+  DefaultExecutionEventBusManager,
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  JsonRpcTransportHandler,
+  type PushNotificationStore,
+  type TaskStore,
+} from '@a2a-js/sdk/server';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import type { AgentCard } from '@a2a-js/sdk';
+import type { Runtime } from '../runtime/load-runtime.js';
+import type { Store } from '../storage/types/store.js';
+import { buildAgentCard, type A2ASkill, type AgentCardInput } from './agent-card.js';
+import { CorvidAgentExecutor } from './corvid-agent-executor.js';
+import { GuardedPushSender, type A2ALogger } from './guarded-push-sender.js';
+import { StorePushNotificationStore } from './store-push-notification-store.js';
+import { BoundedMemoryTaskStore, StoreTaskStore } from './store-task-store.js';
+
+/** Everything that serves one agent over A2A. */
+export interface A2AAgentEntry {
+  name: string;
+  card: AgentCard;
+  cardInput: AgentCardInput;
+  handler: DefaultRequestHandler;
+  jsonRpc: JsonRpcTransportHandler;
+  legacyJsonRpc: LegacyJsonRpcTransportHandler;
+  taskStore: TaskStore;
+}
+
+/** Parts that outlive a config reload (running tasks, conversations, stores). */
+interface LastingParts {
+  executor: CorvidAgentExecutor;
+  taskStore: TaskStore;
+  pushStore: PushNotificationStore;
+  sender: GuardedPushSender;
+  buses: DefaultExecutionEventBusManager;
+}
+
+/** Options for `A2AAgentRegistry`. */
+export interface A2AAgentRegistryOptions {
+  runtime: () => Runtime;
+  baseUrl: string;
+  store?: () => Promise<Store>;
+  securitySchemes?: Record<string, unknown>;
+  security?: Record<string, string[]>[];
+  pushAllowedHosts?: string[];
+  logger?: A2ALogger;
+  /** The v0.3 HTTP+JSON binding is served (cards advertise it). */
+  legacyRest?: boolean;
+}
+
+const packageVersion = (() => {
+  try {
+    return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+})();
+
+/**
+ * Builds and caches the A2A request handler of each agent. Handlers are rebuilt when the runtime
+ * object changes (a config reload) so cards follow the config; tasks, event buses and
+ * conversations are kept, so in-flight tasks survive the reload.
+ */
+export class A2AAgentRegistry {
+  private readonly lasting = new Map<string, LastingParts>();
+  private readonly entries = new Map<string, { runtime: Runtime; entry: A2AAgentEntry }>();
+
+  constructor(private readonly options: A2AAgentRegistryOptions) {}
+
+  /** The card input of an agent of the current runtime, or undefined when there is no such agent. */
+  cardInput(name: string): AgentCardInput | undefined {
+    const runtime = this.options.runtime();
+    const agent = runtime.agents.get(name);
+    if (!agent) return undefined;
+    const config = (runtime.config as { agents?: Record<string, { a2a?: { skills?: A2ASkill[]; version?: string } }> }).agents?.[name];
+    return {
+      name,
+      description: agent.description,
+      baseUrl: this.options.baseUrl.replace(/\/+$/, ''),
+      version: config?.a2a?.version ?? packageVersion,
+      skills: config?.a2a?.skills,
+      securitySchemes: this.options.securitySchemes,
+      security: this.options.security,
+      legacyRest: this.options.legacyRest,
+    };
+  }
+
+  /** The agent's entry, or undefined when the runtime has no such agent. */
+  async get(name: string): Promise<A2AAgentEntry | undefined> {
+    const runtime = this.options.runtime();
+    if (!runtime.agents.has(name)) return undefined;
+    const cached = this.entries.get(name);
+    if (cached && cached.runtime === runtime) return cached.entry;
+    const parts = await this.parts(name);
+    const cardInput = this.cardInput(name)!;
+    const card = buildAgentCard(cardInput);
+    const handler = new DefaultRequestHandler(card, parts.taskStore, parts.executor, parts.buses, parts.pushStore, parts.sender);
+    const entry: A2AAgentEntry = {
+      name,
+      card,
+      cardInput,
+      handler,
+      jsonRpc: new JsonRpcTransportHandler(handler),
+      legacyJsonRpc: new LegacyJsonRpcTransportHandler(handler),
+      taskStore: parts.taskStore,
+    };
+    this.entries.set(name, { runtime, entry });
+    return entry;
+  }
+
+  private async parts(name: string): Promise<LastingParts> {
+    const existing = this.lasting.get(name);
+    if (existing) return existing;
+    const store = this.options.store ? await this.options.store() : undefined;
+    // Another request may have built them while the store opened.
+    const again = this.lasting.get(name);
+    if (again) return again;
+    // Without a store: in memory (the last 10,000 tasks per agent).
+    const pushStore = store ? new StorePushNotificationStore(store.state, name) : new InMemoryPushNotificationStore();
+    const parts: LastingParts = {
+      executor: new CorvidAgentExecutor({ name, agent: () => this.options.runtime().agents.get(name), store: this.options.store }),
+      taskStore: store ? new StoreTaskStore(store.state, name) : new BoundedMemoryTaskStore(),
+      pushStore,
+      sender: new GuardedPushSender({ store: pushStore, allowedHosts: this.options.pushAllowedHosts, logger: this.options.logger }),
+      buses: new DefaultExecutionEventBusManager(),
+    };
+    this.lasting.set(name, parts);
+    return parts;
+  }
+
+}

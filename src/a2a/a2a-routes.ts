@@ -1,0 +1,156 @@
+import { Hono, type Context } from 'hono';
+import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
+import { JsonRpcTransportHandler, validateVersion } from '@a2a-js/sdk/server';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
+import { ContentTypeNotSupportedError } from '@a2a-js/sdk/errors';
+import type { Runtime } from '../runtime/load-runtime.js';
+import type { Store } from '../storage/types/store.js';
+import { agentCardJson, buildAgentCard, legacyAgentCardJson } from './agent-card.js';
+import { callContext, wantsLegacy } from './call-context.js';
+import { A2AAgentRegistry } from './a2a-agent-registry.js';
+import { STREAMING_STATE_KEY } from './corvid-agent-executor.js';
+import type { A2ALogger } from './guarded-push-sender.js';
+import { checkLegacyParams, checkV1SendParams } from './check-params.js';
+import { readBody } from './read-body.js';
+import { legacyRestAvailable, mountLegacyRest } from './legacy-rest-bridge.js';
+import { mountRestRoutes } from './rest-routes.js';
+import { sseResponse } from './sse-response.js';
+
+/** Who may see an agent over HTTP: `private` agents answer 404. */
+export type A2AVisibility = 'public' | 'internal' | 'private';
+
+/** Options for `createA2ARoutes`. */
+export interface A2ARoutesOptions {
+  /** The current runtime (an accessor: a config reload swaps it). */
+  runtime: () => Runtime;
+  /** Absolute URL the server is reachable at (cards advertise URLs under it), e.g. `http://127.0.0.1:8080`. */
+  baseUrl: string;
+  /** Durable tasks, push configs and conversations (context id = session id). Default: in memory. */
+  store?: () => Promise<Store>;
+  visibility: (agent: string) => A2AVisibility;
+  /**
+   * Whether `GET /agents` lists an agent for this request (e.g. internal agents only to callers
+   * with a valid token). Default: public agents only. Private agents are never listed.
+   */
+  listAgent?: (agent: string, request: Request) => boolean;
+  /** Security schemes advertised on the cards: OpenAPI form (`{ bearer: { type: 'http', scheme: 'bearer' } }`) or v1.0 JSON form (`{ bearer: { httpAuthSecurityScheme: { scheme: 'bearer' } } }`). */
+  securitySchemes?: Record<string, unknown>;
+  /** Security requirements advertised on the cards (scheme name → scopes). */
+  security?: Record<string, string[]>[];
+  /** Hosts push notifications may be delivered to (`*`: any). Default: loopback only. */
+  pushAllowedHosts?: string[];
+  /** Largest request body in bytes. Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Warnings (undelivered push notifications). Default `console.warn`. */
+  logger?: A2ALogger;
+}
+
+const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+/** JSON-RPC methods answered with a stream (v1.0 and v0.3). */
+const STREAMING_METHODS = new Set(['SendStreamingMessage', 'SubscribeToTask', 'message/stream', 'tasks/resubscribe']);
+
+function rpcError(c: Context, code: number, message: string, status: 200 | 404 | 413 = 200, id: unknown = null): Response {
+  return c.json({ jsonrpc: '2.0', id, error: { code, message } }, status);
+}
+
+/**
+ * Hono routes serving every visible agent of the runtime over A2A: protocol v1.0 (JSON-RPC and
+ * HTTP+JSON) and v0.3 (JSON-RPC). Layout:
+ * - `GET /.well-known/agent-card.json` — the default agent's card; `GET /agents` — every public agent's card;
+ *   `GET /agents/:name/.well-known/agent-card.json` — one agent's card. Cards are v1.0 when the request
+ *   sends `A2A-Version: 1.0`, else v0.3 (with the v1.0 interfaces under `supportedInterfaces`).
+ * - `POST /a2a/:name` — JSON-RPC; `A2A-Version: 1.0` selects v1.0 methods (`SendMessage`, …), no header
+ *   or 0.3 the v0.3 ones (`message/send`, …).
+ * - `/a2a/:name/rest/...` — HTTP+JSON v1.0 (`POST message:send`, `GET tasks/:id`, …), and v0.3
+ *   (`/a2a/:name/rest/v1/...`) when the optional package express is installed.
+ * Private agents answer 404 everywhere. Authentication is the caller's job (mount behind it).
+ */
+export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> {
+  const legacyRest = await legacyRestAvailable();
+  const registry = new A2AAgentRegistry({ ...options, legacyRest });
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const app = new Hono();
+  const visible = (name: string) => options.runtime().agents.has(name) && options.visibility(name) !== 'private';
+  const unknownAgent = (c: Context, name: string) => c.json({ error: { code: 'not_found', message: `Unknown agent "${name}"` } }, 404);
+
+  const cardResponse = (c: Context, name: string): Response => {
+    const input = registry.cardInput(name);
+    if (!input || !visible(name)) return unknownAgent(c, name);
+    c.header('Vary', A2A_VERSION_HEADER);
+    c.header('Cache-Control', 'no-cache');
+    return c.json((wantsLegacy(c) ? legacyAgentCardJson(input) : agentCardJson(buildAgentCard(input))) as object);
+  };
+
+  app.get('/.well-known/agent-card.json', (c) => cardResponse(c, options.runtime().defaultAgent));
+  app.get('/agents/:name/.well-known/agent-card.json', (c) => cardResponse(c, c.req.param('name')));
+  app.get('/agents', (c) => {
+    // The list is v1.0 unless v0.3 is asked for explicitly.
+    const legacy = c.req.header(A2A_VERSION_HEADER) !== undefined && wantsLegacy(c);
+    const listed = options.listAgent ?? ((n: string) => options.visibility(n) === 'public');
+    const names = [...options.runtime().agents.keys()].filter((n) => visible(n) && listed(n, c.req.raw));
+    c.header('Vary', A2A_VERSION_HEADER);
+    return c.json({ agents: names.map((n) => (legacy ? legacyAgentCardJson(registry.cardInput(n)!) : agentCardJson(buildAgentCard(registry.cardInput(n)!)))) });
+  });
+
+  app.post('/a2a/:name', async (c) => {
+    const name = c.req.param('name');
+    if (!visible(name)) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
+    const contentType = c.req.header('content-type')?.split(';', 1)[0].trim().toLowerCase();
+    if (contentType && contentType !== 'application/json' && contentType !== 'application/a2a+json') {
+      const e = JsonRpcTransportHandler.mapToJSONRPCError(new ContentTypeNotSupportedError(`Unsupported Content-Type "${contentType}"; expected application/json`));
+      return c.json({ jsonrpc: '2.0', id: null, error: e }, 200);
+    }
+    const body = await readBody(c.req.raw, maxBody, c.env);
+    if (!body.ok) return rpcError(c, -32600, body.reason === 'too_large' ? `Request body larger than ${maxBody} bytes` : 'Could not read the request body', body.reason === 'too_large' ? 413 : 200);
+    let request: unknown;
+    try {
+      request = JSON.parse(body.text);
+    } catch {
+      return rpcError(c, -32700, 'Invalid JSON payload.');
+    }
+    if (!request || typeof request !== 'object' || Array.isArray(request)) return rpcError(c, -32600, 'A JSON-RPC request must be an object (batches are not supported).');
+    const rawId = (request as { id?: unknown }).id;
+    const id = typeof rawId === 'string' || (typeof rawId === 'number' && Number.isInteger(rawId)) ? rawId : null;
+    const legacy = wantsLegacy(c);
+    const method = (request as { method?: unknown }).method;
+    const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+    const entry = await registry.get(name);
+    if (!entry) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
+    const context = callContext(c, legacy);
+    if (typeof method === 'string' && STREAMING_METHODS.has(method)) context.state.set(STREAMING_STATE_KEY, true);
+    if (typeof method === 'string' && (legacy ? isV1JsonRpcMethod(method) : isLegacyJsonRpcMethod(method))) {
+      const hint = legacy ? 'a v1.0 method: send the header "A2A-Version: 1.0"' : 'a v0.3 method: send "A2A-Version: 0.3" or no A2A-Version header';
+      return rpcError(c, -32601, `Method not found: ${method} (${hint})`, 200, id);
+    }
+    if ((request as { jsonrpc?: unknown }).jsonrpc === '2.0') {
+      const params = (request as { params?: unknown }).params;
+      const problem = legacy ? checkLegacyParams(method, params) : method === 'SendMessage' || method === 'SendStreamingMessage' ? checkV1SendParams(params) : undefined;
+      if (problem) return rpcError(c, -32602, `Invalid params: ${problem}`, 200, id);
+    }
+    try {
+      validateVersion(context.requestedVersion, entry.card, 'JSONRPC');
+      const handler = legacy ? entry.legacyJsonRpc : entry.jsonRpc;
+      const result = await handler.handle(request as Record<string, unknown>, context);
+      if (!isAsyncIterable(result)) return c.json(result, 200);
+      const iterator = result[Symbol.asyncIterator]();
+      let first: IteratorResult<unknown>;
+      try {
+        first = await iterator.next();
+      } catch (err) {
+        return c.json({ jsonrpc: '2.0', id, error: mapError(err) }, 200);
+      }
+      return sseResponse(first, iterator, { encode: (v) => v, onError: (err) => ({ jsonrpc: '2.0', id, error: mapError(err) }) });
+    } catch (err) {
+      return c.json({ jsonrpc: '2.0', id, error: mapError(err) }, 200);
+    }
+  });
+
+  if (legacyRest) mountLegacyRest(app, { registry, visible, maxBody });
+  mountRestRoutes(app, { registry, visible, maxBody });
+  return app;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof (value as { [Symbol.asyncIterator]?: unknown })?.[Symbol.asyncIterator] === 'function';
+}

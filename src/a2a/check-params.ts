@@ -1,0 +1,61 @@
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (o: Obj, k: string) => typeof o[k] === 'string' && (o[k] as string).length > 0;
+
+/**
+ * Checks the `params` of a v0.3 JSON-RPC request for the fields each method needs, so malformed
+ * requests get `-32602 Invalid params` naming the field instead of failing inside the handler.
+ * Returns the problem, or undefined when the shape is fine (or the method is not a v0.3 one).
+ */
+export function checkLegacyParams(method: unknown, params: unknown): string | undefined {
+  if (typeof method !== 'string') return undefined;
+  const p = isObj(params) ? params : undefined;
+  switch (method) {
+    case 'message/send':
+    case 'message/stream': {
+      if (!p || !isObj(p.message)) return 'params.message must be an object';
+      if (!Array.isArray(p.message.parts)) return 'params.message.parts must be an array';
+      if (!p.message.parts.every(isObj)) return 'params.message.parts must be objects';
+      if (p.configuration !== undefined && !isObj(p.configuration)) return 'params.configuration must be an object';
+      if (isObj(p.configuration) && p.configuration.pushNotificationConfig !== undefined && !(isObj(p.configuration.pushNotificationConfig) && str(p.configuration.pushNotificationConfig, 'url'))) {
+        return 'params.configuration.pushNotificationConfig needs a url';
+      }
+      return undefined;
+    }
+    case 'tasks/get':
+    case 'tasks/cancel':
+    case 'tasks/resubscribe':
+    case 'tasks/pushNotificationConfig/list':
+      return p && str(p, 'id') ? undefined : 'params.id (the task id) must be a non-empty string';
+    case 'tasks/pushNotificationConfig/get':
+      if (!p || !str(p, 'id')) return 'params.id (the task id) must be a non-empty string';
+      return p.pushNotificationConfigId === undefined || typeof p.pushNotificationConfigId === 'string' ? undefined : 'params.pushNotificationConfigId must be a string';
+    case 'tasks/pushNotificationConfig/delete':
+      if (!p || !str(p, 'id')) return 'params.id (the task id) must be a non-empty string';
+      return str(p, 'pushNotificationConfigId') ? undefined : 'params.pushNotificationConfigId must be a non-empty string';
+    case 'tasks/pushNotificationConfig/set':
+      if (!p || !str(p, 'taskId')) return 'params.taskId must be a non-empty string';
+      return isObj(p.pushNotificationConfig) && str(p.pushNotificationConfig, 'url') ? undefined : 'params.pushNotificationConfig must be an object with a url';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The same for a v1.0 send (`SendMessage`, `SendStreamingMessage`, REST `message:send` /
+ * `message:stream`): `where` names the object in messages (`params`, or `the body`).
+ */
+export function checkV1SendParams(params: unknown, where = 'params'): string | undefined {
+  if (!isObj(params)) return `${where} must be an object`;
+  if (!isObj(params.message)) return `${where}.message must be an object`;
+  const parts = params.message.parts;
+  if (parts !== undefined && !(Array.isArray(parts) && parts.every(isObj))) return `${where}.message.parts must be an array of objects`;
+  for (const key of ['configuration', 'metadata'] as const) {
+    if (params[key] !== undefined && params[key] !== null && !isObj(params[key])) return `${where}.${key} must be an object`;
+  }
+  const config = params.configuration;
+  if (isObj(config) && config.taskPushNotificationConfig !== undefined && config.taskPushNotificationConfig !== null && !isObj(config.taskPushNotificationConfig)) {
+    return `${where}.configuration.taskPushNotificationConfig must be an object`;
+  }
+  return undefined;
+}

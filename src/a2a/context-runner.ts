@@ -1,0 +1,96 @@
+import { Conversation } from '../core/conversation.js';
+import type { Runnable } from '../core/runnable.js';
+import type { Store } from '../storage/types/store.js';
+import type { EventSink } from '../types/events.js';
+import type { Message } from '../types/message.js';
+import type { PendingApproval, RunResult } from '../types/result.js';
+
+/** How a turn ended: with an answer, or paused until tool calls are approved. */
+export type TurnOutcome = { kind: 'answer'; text: string } | { kind: 'approval'; runId: string; approvals: PendingApproval[] };
+
+/** One turn of a context's conversation. */
+export interface TurnRequest {
+  agent: Runnable;
+  contextId: string;
+  input: string;
+  signal: AbortSignal;
+  onEvent: EventSink;
+  /** Stream the model (text deltas as they come). */
+  streaming: boolean;
+}
+
+/** Options for `ContextRunner`. */
+export interface ContextRunnerOptions {
+  name: string;
+  /** With a store, a context is a Corvid session run (history, state, checkpoints, approvals). */
+  store?: () => Promise<Store>;
+  /** In-memory conversations kept at most (oldest dropped). Default 10000. */
+  maxContexts?: number;
+}
+
+/**
+ * Runs turns of A2A contexts, one at a time per context. With a store a context id is a session
+ * id and each turn a durable session run (so `requireApproval` tools pause it); without one the
+ * conversation is kept in memory.
+ */
+export class ContextRunner {
+  private readonly memory = new Map<string, Message[]>();
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly options: ContextRunnerOptions) {}
+
+  /** Runs `input` as the context's next turn. */
+  turn(req: TurnRequest): Promise<TurnOutcome> {
+    return this.exclusive(req.contextId, async () => {
+      if (!this.options.store) return { kind: 'answer', text: await this.memoryTurn(req) };
+      const { startDurableRun } = await import('../durable/start-durable-run.js');
+      const store = this.options.store;
+      const result = await startDurableRun(req.agent, req.input, { signal: req.signal, onEvent: req.onEvent, session: req.contextId, store }, req.streaming, { store });
+      return outcome(result);
+    });
+  }
+
+  /** Answers the pending approvals of a paused run and resumes it. */
+  resume(req: Omit<TurnRequest, 'input'> & { runId: string; decision: { approved: boolean; reason?: string } }): Promise<TurnOutcome> {
+    return this.exclusive(req.contextId, async () => {
+      const store = await this.options.store!();
+      for (const a of await store.approvals.listPending({ runId: req.runId })) await store.approvals.answer(a.id, req.decision);
+      const { resumeDurableRun } = await import('../durable/resume-run.js');
+      const result = await resumeDurableRun(req.agent, req.runId, { signal: req.signal, onEvent: req.onEvent }, req.streaming, { store: this.options.store });
+      return outcome(result);
+    });
+  }
+
+  private async memoryTurn(req: TurnRequest): Promise<string> {
+    const history = [...(this.memory.get(req.contextId) ?? [])];
+    const conversation = new Conversation(req.agent, history);
+    let result: RunResult;
+    if (req.streaming) {
+      const stream = conversation.stream(req.input, { signal: req.signal });
+      for await (const event of stream) req.onEvent(event);
+      result = await stream.result;
+    } else result = await conversation.run(req.input, { signal: req.signal, onEvent: req.onEvent });
+    this.memory.delete(req.contextId);
+    this.memory.set(req.contextId, conversation.messages);
+    const max = this.options.maxContexts ?? 10_000;
+    while (this.memory.size > max) this.memory.delete(this.memory.keys().next().value!);
+    return result.text;
+  }
+
+  /** Runs `fn` after earlier turns of the same context. */
+  private exclusive<T>(contextId: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(contextId) ?? Promise.resolve();
+    const run = previous.then(fn, fn);
+    const settled = run.catch(() => undefined);
+    this.locks.set(contextId, settled);
+    void settled.then(() => {
+      if (this.locks.get(contextId) === settled) this.locks.delete(contextId);
+    });
+    return run;
+  }
+}
+
+function outcome(result: RunResult): TurnOutcome {
+  if (result.status === 'paused') return { kind: 'approval', runId: result.runId, approvals: result.pendingApprovals ?? [] };
+  return { kind: 'answer', text: result.text };
+}

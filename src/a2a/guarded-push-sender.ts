@@ -1,0 +1,149 @@
+import type { StreamResponse, Task } from '@a2a-js/sdk';
+import { V1PushNotificationSerializer, type PushNotificationSender, type PushNotificationSerializer, type PushNotificationStore, type ServerCallContext } from '@a2a-js/sdk/server';
+import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
+
+/** Where warnings about push notifications go. */
+export interface A2ALogger {
+  warn(message: string): void;
+}
+
+/** Options for `GuardedPushSender`. */
+export interface GuardedPushSenderOptions {
+  store: PushNotificationStore;
+  /**
+   * Hosts (`URL.hostname`, e.g. `127.0.0.1`, `hooks.example.com`, `[::1]`) webhooks may be delivered
+   * to; `*` allows any. Default: loopback only. Configs for other hosts are stored but never contacted.
+   */
+  allowedHosts?: readonly string[];
+  /** Attempts per notification (first try included). Default 4. */
+  attempts?: number;
+  /** First retry delay in ms, doubled each retry. Default 250. */
+  initialDelayMs?: number;
+  /** Per-attempt timeout in ms. Default 5000. */
+  timeoutMs?: number;
+  logger?: A2ALogger;
+}
+
+/** The hosts push notifications go to when nothing is configured. */
+export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '[::1]', '::1'];
+
+/**
+ * Delivers task events to registered webhooks by HTTP POST, in order per task, retrying network
+ * failures, 429 and 5xx answers with exponential backoff. Only hosts on the allow-list are
+ * contacted (SSRF guard); a config for another host is kept but skipped with a warning.
+ */
+export class GuardedPushSender implements PushNotificationSender {
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly warned = new Set<string>();
+  private readonly serializers: Record<string, PushNotificationSerializer> = {
+    '1.0': new V1PushNotificationSerializer(),
+    '0.3': new V03PushNotificationSerializer(),
+  };
+
+  constructor(private readonly options: GuardedPushSenderOptions) {}
+
+  /** True when `url` may be contacted. */
+  allows(url: string): boolean {
+    const allowed = this.options.allowedHosts ?? LOOPBACK_HOSTS;
+    if (allowed.includes('*')) return true;
+    try {
+      const u = new URL(url);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+      return allowed.includes(u.hostname) || allowed.includes(u.host);
+    } catch {
+      return false;
+    }
+  }
+
+  async send(streamResponse: StreamResponse, context: ServerCallContext, task?: Task): Promise<void> {
+    const taskId = taskIdOf(streamResponse);
+    if (!taskId) return;
+    const configs = this.options.store.loadWithMetadata
+      ? await this.options.store.loadWithMetadata(taskId, context)
+      : (await this.options.store.load(taskId, context)).map((config) => ({ config, wireVersion: context.requestedVersion }));
+    if (configs.length === 0) return;
+    // One chain per task keeps its notifications in order.
+    const previous = this.chains.get(taskId) ?? Promise.resolve();
+    const next = previous.then(() =>
+      Promise.all(
+        configs.map(async ({ config, wireVersion }) => {
+          if (!this.allows(config.url)) {
+            const key = `${taskId} ${config.url}`;
+            if (!this.warned.has(key)) {
+              this.warned.add(key);
+              this.warn(`A2A push notification for task ${taskId} not delivered: host of ${safeUrl(config.url)} is not in the allowed push hosts`);
+            }
+            return;
+          }
+          const serializer = this.serializers[wireVersion.startsWith('0.') ? '0.3' : '1.0'];
+          const { body, contentType } = serializer.serialize(streamResponse, task);
+          const headers: Record<string, string> = { 'content-type': contentType };
+          if (config.authentication?.scheme) headers.authorization = `${config.authentication.scheme} ${config.authentication.credentials}`.trim();
+          else if (config.token) headers['x-a2a-notification-token'] = config.token;
+          await this.deliver(config.url, body, headers, taskId);
+        }),
+      ).then(() => undefined),
+    );
+    this.chains.set(taskId, next);
+    void next.finally(() => {
+      if (this.chains.get(taskId) === next) this.chains.delete(taskId);
+    });
+    await next;
+  }
+
+  private async deliver(url: string, body: string, headers: Record<string, string>, taskId: string): Promise<void> {
+    const attempts = this.options.attempts ?? 4;
+    let delay = this.options.initialDelayMs ?? 250;
+    let lastProblem = '';
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      try {
+        const res = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000), redirect: 'manual' });
+        await res.arrayBuffer().catch(() => undefined);
+        if (res.ok) return;
+        lastProblem = `HTTP ${res.status}`;
+        if (res.status !== 429 && res.status < 500) break;
+      } catch (err) {
+        lastProblem = err instanceof Error ? err.message : String(err);
+      }
+      if (attempt < attempts) {
+        await new Promise((r) => setTimeout(r, delay));
+        delay *= 2;
+      }
+    }
+    this.warn(`A2A push notification for task ${taskId} to ${safeUrl(url)} failed: ${lastProblem}`);
+  }
+
+  private warn(message: string): void {
+    if (this.options.logger) this.options.logger.warn(message);
+    else console.warn(message);
+  }
+}
+
+function taskIdOf(response: StreamResponse): string {
+  const p = response.payload;
+  if (!p) return '';
+  switch (p.$case) {
+    case 'task':
+      return p.value.id;
+    case 'message':
+      return p.value.taskId;
+    case 'statusUpdate':
+      return p.value.taskId;
+    case 'artifactUpdate':
+      return p.value.taskId;
+    default: {
+      const never: never = p;
+      return never;
+    }
+  }
+}
+
+/** The URL without credentials or query (which may carry secrets). */
+function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}

@@ -1,0 +1,59 @@
+import type { IncomingMessage } from 'node:http';
+
+/** A request body read with a size cap. */
+export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'unreadable' };
+
+/**
+ * The Node request behind a @hono/node-server request whose body has not been touched (so it can
+ * be read directly, without building a web `Request` and stream: much cheaper per request).
+ */
+export function untouchedIncoming(request: Request, env: unknown): IncomingMessage | undefined {
+  const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming || typeof incoming.on !== 'function' || incoming.readableEnded || incoming.readableFlowing !== null) return undefined;
+  const symbols = Object.getOwnPropertySymbols(request).map((s) => s.description);
+  // node-server's lightweight request keeps the Node request under `incomingKey` and creates the
+  // full Request (which takes over the body) under `requestCache` only when asked for.
+  if (!symbols.includes('incomingKey') || symbols.includes('requestCache')) return undefined;
+  return (request as unknown as Record<symbol, unknown>)[Object.getOwnPropertySymbols(request).find((s) => s.description === 'incomingKey')!] === incoming ? incoming : undefined;
+}
+
+/** Reads a request body as UTF-8 text, giving up past `maxBytes` (checked on the header first). */
+export async function readBody(request: Request, maxBytes: number, env?: unknown): Promise<BodyResult> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, reason: 'too_large' };
+  const incoming = untouchedIncoming(request, env);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (incoming) {
+    try {
+      for await (const chunk of incoming as AsyncIterable<Buffer>) {
+        size += chunk.byteLength;
+        if (size > maxBytes) {
+          incoming.resume(); // discard the rest
+          return { ok: false, reason: 'too_large' };
+        }
+        chunks.push(chunk);
+      }
+    } catch {
+      return { ok: false, reason: 'unreadable' };
+    }
+    return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+  }
+  if (!request.body) return { ok: true, text: '' };
+  const reader = request.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        return { ok: false, reason: 'too_large' };
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return { ok: false, reason: 'unreadable' };
+  }
+  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+}

@@ -1,0 +1,111 @@
+import { Task, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
+import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import type { StateStore } from '../storage/types/state.js';
+
+const DEFAULT_PAGE_SIZE = 50;
+
+/** The state key prefix under which an agent's A2A tasks live (app scope). */
+export function taskKeyPrefix(agent: string): string {
+  return `a2a/task/${agent}/`;
+}
+
+/**
+ * An A2A `TaskStore` over Corvid's key-value state (`store.state`, app scope, keys
+ * `a2a/task/<agent>/<taskId>`, values in the protocol's JSON form). Tasks survive a restart and
+ * are shared by every server on the same database. Listing loads the agent's tasks and filters
+ * them in memory: fine for thousands of tasks, not for millions.
+ */
+export class StoreTaskStore implements TaskStore {
+  constructor(
+    private readonly state: StateStore,
+    private readonly agent: string,
+  ) {}
+
+  async save(task: Task, _context?: ServerCallContext): Promise<void> {
+    await this.state.set('app', taskKeyPrefix(this.agent) + task.id, Task.toJSON(task));
+  }
+
+  async load(taskId: string, _context?: ServerCallContext): Promise<Task | undefined> {
+    if (!taskId || taskId.length > 150) return undefined;
+    const value = await this.state.get('app', taskKeyPrefix(this.agent) + taskId);
+    return value === undefined ? undefined : Task.fromJSON(value);
+  }
+
+  async list(params: ListTasksRequest, _context?: ServerCallContext): Promise<ListTasksResponse> {
+    const entries = await this.state.list('app', { prefix: taskKeyPrefix(this.agent) });
+    return listTasks(
+      entries.map((e) => Task.fromJSON(e.value)),
+      params,
+    );
+  }
+}
+
+/**
+ * An in-memory `TaskStore` holding at most `maxTasks` tasks (the least recently saved are
+ * dropped), for servers without a store.
+ */
+export class BoundedMemoryTaskStore implements TaskStore {
+  private readonly tasks = new Map<string, Task>();
+
+  constructor(private readonly maxTasks = 10_000) {}
+
+  async save(task: Task, _context?: ServerCallContext): Promise<void> {
+    this.tasks.delete(task.id);
+    this.tasks.set(task.id, structuredClone(task));
+    while (this.tasks.size > this.maxTasks) this.tasks.delete(this.tasks.keys().next().value!);
+  }
+
+  async load(taskId: string, _context?: ServerCallContext): Promise<Task | undefined> {
+    const task = this.tasks.get(taskId);
+    return task && structuredClone(task);
+  }
+
+  async list(params: ListTasksRequest, _context?: ServerCallContext): Promise<ListTasksResponse> {
+    return listTasks([...this.tasks.values()].map((t) => structuredClone(t)), params);
+  }
+}
+
+/** Filters, sorts (newest status first) and pages tasks as `ListTasks` asks. */
+export function listTasks(all: Task[], params: ListTasksRequest): ListTasksResponse {
+  const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
+  let tasks = all;
+  if (params.contextId) tasks = tasks.filter((t) => t.contextId === params.contextId);
+  if (params.status) tasks = tasks.filter((t) => t.status?.state === params.status);
+  if (params.statusTimestampAfter) {
+    const after = new Date(params.statusTimestampAfter).getTime();
+    tasks = tasks.filter((t) => t.status?.timestamp && new Date(t.status.timestamp).getTime() > after);
+  }
+  // Newest first, then by id, so pages are stable.
+  tasks.sort((a, b) => (b.status?.timestamp ?? '').localeCompare(a.status?.timestamp ?? '') || b.id.localeCompare(a.id));
+  const totalSize = tasks.length;
+  if (params.pageToken) {
+    const cursor = decodeCursor(params.pageToken);
+    const at = tasks.findIndex((t) => (t.status?.timestamp ?? '') === cursor.timestamp && t.id === cursor.id);
+    tasks = at === -1 ? [] : tasks.slice(at + 1);
+  }
+  const page = tasks.slice(0, pageSize);
+  const last = page[page.length - 1];
+  const nextPageToken = last && tasks.length > page.length ? encodeCursor(last.status?.timestamp ?? '', last.id) : '';
+  const shaped = page.map((t) => {
+    const copy = { ...t };
+    if (!params.includeArtifacts) copy.artifacts = [];
+    if (params.historyLength !== undefined) copy.history = params.historyLength === 0 ? [] : t.history.slice(-params.historyLength);
+    return copy;
+  });
+  return { tasks: shaped, nextPageToken, pageSize, totalSize };
+}
+
+function encodeCursor(timestamp: string, id: string): string {
+  return Buffer.from(JSON.stringify([timestamp, id])).toString('base64url');
+}
+
+function decodeCursor(token: string): { timestamp: string; id: string } {
+  try {
+    const [timestamp, id] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown[];
+    if (typeof timestamp === 'string' && typeof id === 'string') return { timestamp, id };
+  } catch {
+    // fall through
+  }
+  throw new RequestMalformedError(`Invalid pageToken "${token.slice(0, 100)}"`);
+}

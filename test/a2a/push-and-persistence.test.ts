@@ -1,0 +1,208 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openStore } from '../../src/storage/index.js';
+import type { Store } from '../../src/storage/types/store.js';
+import { announceSkip, mysqlTarget, postgresTarget, sqliteTarget } from '../storage/support/targets.js';
+import { echoAgent, fakeRuntime, startServer, type TestServer } from './harness.js';
+
+interface Received {
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+}
+
+/** A webhook receiver on 127.0.0.1 that fails the first `failFirst` deliveries with 503. */
+async function receiver(failFirst = 0): Promise<{ url: string; received: Received[]; waitFor(n: number): Promise<void>; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const waiters: Array<() => void> = [];
+  let failures = 0;
+  const server: Server = createServer((req, res) => {
+    let data = '';
+    req.on('data', (c) => (data += c));
+    req.on('end', () => {
+      if (failures < failFirst) {
+        failures++;
+        res.writeHead(503).end();
+        return;
+      }
+      received.push({ url: req.url ?? '', headers: req.headers, body: JSON.parse(data) });
+      waiters.forEach((w) => w());
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    received,
+    waitFor: (n) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (received.length >= n) resolve();
+        };
+        waiters.push(check);
+        check();
+      }),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+const states = (r: Received[]) => r.map((x) => x.body.statusUpdate?.status?.state ?? x.body.status?.state ?? x.body.task?.status?.state).filter(Boolean);
+
+describe('push notifications', () => {
+  let server: TestServer;
+  const warnings: string[] = [];
+  beforeAll(async () => {
+    const runtime = fakeRuntime([echoAgent()]);
+    server = await startServer({ runtime: () => runtime, visibility: () => 'public', logger: { warn: (m) => warnings.push(m) } });
+  });
+  afterAll(() => server.close());
+  afterEach(() => vi.restoreAllMocks());
+
+  it('POSTs every task event to a v1.0 webhook, in order, with its token, retrying failures', async () => {
+    const hook = await receiver(2);
+    try {
+      const res = await fetch(`${server.url}/a2a/echo/rest/message:send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body: JSON.stringify({
+          message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'push me' }] },
+          configuration: { taskPushNotificationConfig: { url: `${hook.url}/hook`, token: 'secret-token' }, returnImmediately: true },
+        }),
+      });
+      expect(res.status).toBe(200);
+      const task = ((await res.json()) as any).task;
+      await hook.waitFor(1);
+      // Wait until the completed notification arrives.
+      await vi.waitFor(() => expect(states(hook.received)).toContain('TASK_STATE_COMPLETED'), { timeout: 10_000 });
+      expect(hook.received.every((r) => r.headers['x-a2a-notification-token'] === 'secret-token')).toBe(true);
+      expect(hook.received.every((r) => r.url === '/hook')).toBe(true);
+      const s = states(hook.received);
+      expect(s.at(-1)).toBe('TASK_STATE_COMPLETED');
+      expect(s.indexOf('TASK_STATE_WORKING')).toBeLessThan(s.indexOf('TASK_STATE_COMPLETED'));
+      expect(JSON.stringify(hook.received)).toContain(task.id);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('delivers v0.3-shaped bodies to a webhook registered over v0.3', async () => {
+    const hook = await receiver();
+    try {
+      const rpc = (method: string, params: unknown) =>
+        fetch(`${server.url}/a2a/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }).then((r) => r.json() as Promise<any>);
+      const sent = await rpc('message/send', {
+        message: { kind: 'message', messageId: 'x', role: 'user', parts: [{ kind: 'text', text: 'hello push' }] },
+        configuration: { blocking: true, pushNotificationConfig: { url: `${hook.url}/v03`, token: 't03' } },
+      });
+      expect(sent.result.status.state).toBe('completed');
+      // v0.3 webhooks receive the whole task (kind "task") after each change.
+      await vi.waitFor(() => expect(hook.received.some((r) => r.body.status?.state === 'completed')).toBe(true), { timeout: 10_000 });
+      expect(hook.received.every((r) => r.body.kind === 'task' && r.body.id === sent.result.id)).toBe(true);
+      expect(hook.received[0].body.status.state).toBe('submitted');
+      expect(hook.received.at(-1)!.body.artifacts[0].parts[0]).toEqual({ kind: 'text', text: 'echo: hello push' });
+      expect(hook.received.every((r) => r.headers['x-a2a-notification-token'] === 't03')).toBe(true);
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('stores a webhook on a host outside the allow-list but never contacts it', async () => {
+    const original = globalThis.fetch;
+    const contacted: string[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+      contacted.push(String(input instanceof Request ? input.url : input));
+      return original(input, init);
+    });
+    const res = await original(`${server.url}/a2a/echo/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({
+        message: { messageId: 'm2', role: 'ROLE_USER', parts: [{ text: 'to the outside' }] },
+        configuration: { taskPushNotificationConfig: { url: 'https://example.com/webhook', token: 'nope' } },
+      }),
+    });
+    const task = ((await res.json()) as any).task;
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    const list = await original(`${server.url}/a2a/echo/rest/tasks/${task.id}/pushNotificationConfigs`, { headers: { 'A2A-Version': '1.0' } });
+    const configs = ((await list.json()) as any).configs;
+    expect(configs).toHaveLength(1);
+    expect(configs[0].url).toBe('https://example.com/webhook');
+    await vi.waitFor(() => expect(warnings.some((w) => w.includes(task.id) && w.includes('example.com'))).toBe(true));
+    expect(contacted.filter((u) => u.includes('example.com'))).toEqual([]);
+    expect(warnings.join('\n')).not.toContain('nope');
+  });
+});
+
+async function sendAndGet(server: TestServer, text: string): Promise<any> {
+  const res = await fetch(`${server.url}/a2a/echo/rest/message:send`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+    body: JSON.stringify({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], contextId: 'ctx-shared' } }),
+  });
+  return ((await res.json()) as any).task;
+}
+
+async function sharedStoreSuite(open: () => Promise<Store>): Promise<void> {
+  const storeA = await open();
+  const storeB = await open();
+  const runtime = fakeRuntime([echoAgent()]);
+  const quiet = { warn: () => undefined };
+  const a = await startServer({ runtime: () => runtime, visibility: () => 'public', store: async () => storeA, logger: quiet });
+  const b = await startServer({ runtime: () => runtime, visibility: () => 'public', store: async () => storeB });
+  try {
+    const task = await sendAndGet(a, 'persist me');
+    // Another instance on the same database sees the task, its artifacts and the conversation.
+    const got = await fetch(`${b.url}/a2a/echo/rest/tasks/${task.id}`, { headers: { 'A2A-Version': '1.0' } });
+    expect(got.status).toBe(200);
+    const seen = (await got.json()) as any;
+    expect(seen.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(seen.artifacts[0].parts[0].text).toBe('echo: persist me');
+    // Push configs too: registered on one instance, listed on the other.
+    const created = await fetch(`${a.url}/a2a/echo/rest/tasks/${task.id}/pushNotificationConfigs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ url: 'https://example.com/hook', token: 't' }),
+    });
+    expect(created.status).toBe(201);
+    const configs = await fetch(`${b.url}/a2a/echo/rest/tasks/${task.id}/pushNotificationConfigs`, { headers: { 'A2A-Version': '1.0' } });
+    expect(((await configs.json()) as any).configs.map((c: any) => c.url)).toEqual(['https://example.com/hook']);
+    const second = await sendAndGet(b, 'history?');
+    expect(second.artifacts[0].parts[0].text).toBe('I have seen 2 user messages');
+    const session = await storeA.sessions.get('ctx-shared');
+    expect(session?.agent).toBe('echo');
+    const listed = await fetch(`${a.url}/a2a/echo/rest/tasks?contextId=ctx-shared`, { headers: { 'A2A-Version': '1.0' } });
+    expect(((await listed.json()) as any).tasks.map((t: any) => t.id).sort()).toEqual([task.id, second.id].sort());
+  } finally {
+    await a.close();
+    await b.close();
+  }
+  // A restart: a fresh instance on a fresh connection still has the task.
+  await storeA.close();
+  const storeC = await open();
+  const c = await startServer({ runtime: () => runtime, visibility: () => 'public', store: async () => storeC });
+  try {
+    const list = await fetch(`${c.url}/a2a/echo/rest/tasks?contextId=ctx-shared`, { headers: { 'A2A-Version': '1.0' } });
+    expect(((await list.json()) as any).tasks).toHaveLength(2);
+  } finally {
+    await c.close();
+    await storeB.close();
+    await storeC.close();
+  }
+}
+
+describe('tasks persisted through the storage layer', () => {
+  // Two server instances on one database (SQLite file, Postgres schema, MySQL database), then a third after a "restart".
+  for (const target of [sqliteTarget, postgresTarget, mysqlTarget]) {
+    announceSkip(target);
+    it.skipIf(target.skip !== undefined)(`are shared by two instances on one ${target.name} database and survive a restart`, async () => {
+      const location = await target.createLocation();
+      try {
+        await sharedStoreSuite(() => openStore(location.options));
+      } finally {
+        await location.drop();
+      }
+    });
+  }
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { TaskState, type ListTasksRequest, type Task } from '@a2a-js/sdk';
+import { openStore } from '../../src/storage/index.js';
+import { BoundedMemoryTaskStore, StoreTaskStore } from '../../src/a2a/index.js';
+
+function task(i: number, contextId = 'c1', state = TaskState.TASK_STATE_COMPLETED): Task {
+  return {
+    id: `t${i}`,
+    contextId,
+    status: { state, message: undefined, timestamp: new Date(Date.UTC(2030, 0, 1, 0, 0, i)).toISOString() },
+    artifacts: [{ artifactId: 'a', name: 'answer', description: '', parts: [{ content: { $case: 'text', value: `answer ${i}` }, metadata: undefined, filename: '', mediaType: 'text/plain' }], metadata: undefined, extensions: [] }],
+    history: [],
+    metadata: {},
+  };
+}
+
+const params = (p: Partial<ListTasksRequest> = {}): ListTasksRequest => ({ tenant: '', contextId: '', status: 0, pageToken: '', statusTimestampAfter: undefined, ...p });
+
+describe.each([
+  ['StoreTaskStore (memory driver)', async () => new StoreTaskStore((await openStore({ driver: 'memory' })).state, 'agent')],
+  ['BoundedMemoryTaskStore', async () => new BoundedMemoryTaskStore()],
+])('%s', (_name, make) => {
+  it('saves, loads and lists tasks newest first, in pages, with filters', async () => {
+    const store = await make();
+    for (let i = 1; i <= 5; i++) await store.save(task(i, i % 2 ? 'odd' : 'even', i === 5 ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED), undefined as never);
+    expect((await store.load('t3', undefined as never))?.artifacts[0].parts[0].content).toEqual({ $case: 'text', value: 'answer 3' });
+    expect(await store.load('nope', undefined as never)).toBeUndefined();
+    const first = await store.list(params({ pageSize: 2 }), undefined as never);
+    expect(first.tasks.map((t) => t.id)).toEqual(['t5', 't4']);
+    expect(first.totalSize).toBe(5);
+    expect(first.tasks[0].artifacts).toEqual([]); // artifacts only when asked for
+    const second = await store.list(params({ pageSize: 2, pageToken: first.nextPageToken }), undefined as never);
+    expect(second.tasks.map((t) => t.id)).toEqual(['t3', 't2']);
+    const third = await store.list(params({ pageSize: 2, pageToken: second.nextPageToken }), undefined as never);
+    expect(third.tasks.map((t) => t.id)).toEqual(['t1']);
+    expect(third.nextPageToken).toBe('');
+    expect((await store.list(params({ contextId: 'even' }), undefined as never)).tasks.map((t) => t.id)).toEqual(['t4', 't2']);
+    expect((await store.list(params({ status: TaskState.TASK_STATE_FAILED }), undefined as never)).tasks.map((t) => t.id)).toEqual(['t5']);
+    expect((await store.list(params({ includeArtifacts: true, pageSize: 1 }), undefined as never)).tasks[0].artifacts).toHaveLength(1);
+    await expect(store.list(params({ pageToken: 'garbage' }), undefined as never)).rejects.toThrow(/Invalid pageToken/);
+  });
+});
+
+describe('BoundedMemoryTaskStore', () => {
+  it('keeps the most recently saved tasks up to its limit', async () => {
+    const store = new BoundedMemoryTaskStore(3);
+    for (let i = 1; i <= 4; i++) await store.save(task(i));
+    await store.save(task(2)); // saved again: most recent
+    await store.save(task(5));
+    expect((await store.list(params())).tasks.map((t) => t.id).sort()).toEqual(['t2', 't4', 't5']);
+  });
+});
