@@ -10,10 +10,32 @@ export { DEFAULT_MAX_DEPTH, type RunLimits } from './core/run-tree.js';
 export { transferToolName } from './core/handoff.js';
 export { agentToolName } from './core/agent-tool.js';
 export * from './agents/index.js';
+export { RemoteAgent, type RemoteAgentOptions } from './a2a/remote-agent.js';
+export { RemoteAgentError } from './a2a/remote-agent-error.js';
 export { tool, toolSpec, type ToolDefinition } from './core/tool.js';
+export {
+  memoryTools,
+  builtinTools,
+  createMemoryTools,
+  type MemoryToolOptions,
+  saveMemory,
+  getMemories,
+  searchMemories,
+  searchConversations,
+  MEMORY_TOOL_NAMES,
+  type MemoryView,
+  type SaveMemoryOutput,
+  type GetMemoriesOutput,
+  type SearchMemoriesOutput,
+  type SearchConversationsOutput,
+} from './tools/index.js';
 export type { AgentToolOptions } from './core/agent-tool.js';
 export type { RunOptions } from './core/run-options.js';
 export type { RunStream } from './core/run-stream.js';
+export type { SessionRef, StoreSource, CheckpointOptions, ApprovalRequest, ApprovalDecision, ApprovalHandler } from './durable/durable-types.js';
+export type { ResumeOptions } from './durable/resume-run.js';
+export { agentForRun, interruptedRuns, type RunsRuntime } from './durable/runtime-runs.js';
+export type { RunStateV1, InFlightStep, CompletedCall } from './durable/run-state-v1.js';
 export { estimateTokens } from './core/context-budget.js';
 export { resolveModel, isLanguageModel } from './models/resolve-model.js';
 export { parseModelId } from './models/parse-model-id.js';

@@ -40,6 +40,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       json: { type: 'boolean' },
       'max-steps': { type: 'string' },
       verbose: { type: 'boolean' },
+      session: { type: 'string', short: 's' },
     },
     maxPositionals: Infinity,
     help: `Usage: corvid run -q <question> [options]
@@ -53,10 +54,13 @@ Options:
       --json             Print every event as one JSON line (NDJSON) on stdout
       --max-steps <n>    Model calls allowed in this run (overrides the agent's max_steps)
       --verbose          Print the steps (thinking, tool calls, results) on stderr
+  -s, --session <id>     Run in a stored session (history loaded, messages saved; created when
+                         missing). The run is checkpointed: corvid runs resume continues it
 
 ${GLOBAL_HELP}
 
-Exit codes: 0 answered, 1 failed (message on stderr), 2 bad usage, 130 interrupted.
+Exit codes: 0 answered, 1 failed (message on stderr), 2 bad usage, 3 paused for approval
+(corvid approvals), 130 interrupted.
 
 Examples:
   corvid run -q "What is the capital of Peru?"
@@ -69,6 +73,7 @@ Examples:
     options: {
       agent: { type: 'string', short: 'a' },
       verbose: { type: 'boolean' },
+      session: { type: 'string', short: 's' },
     },
     maxPositionals: 1,
     help: `Usage: corvid chat [agent] [options]
@@ -87,6 +92,9 @@ Commands inside the chat:
 
 Options:
   -a, --agent <name>  Agent to chat with (same as the positional argument)
+  -s, --session <id>  Continue (or start) a stored session: the conversation survives restarts
+                      (store: the config's storage:, default ./.corvid/corvid.db). Tools that
+                      need approval are asked inline: y / n [reason] / always
       --verbose       With piped stdin: print the steps on stderr
 
 ${GLOBAL_HELP}
@@ -96,6 +104,7 @@ Exit codes: 0 normal exit, 1 a failure (with piped stdin: any turn failed), 2 ba
 Examples:
   corvid chat
   corvid chat researcher -c agents.yaml
+  corvid chat --session support-42
   printf 'Hi, I am Ann\\nWho am I?\\n' | corvid chat`,
   },
   {
@@ -177,6 +186,260 @@ Examples:
   corvid mcp serve --http --port 8080
   corvid mcp list
   corvid mcp login github`,
+  },
+  {
+    name: 'runs',
+    summary: 'List stored runs and resume interrupted or paused ones',
+    options: {
+      status: { type: 'string' },
+      session: { type: 'string', short: 's' },
+      agent: { type: 'string', short: 'a' },
+      limit: { type: 'string', short: 'n' },
+      json: { type: 'boolean' },
+      verbose: { type: 'boolean' },
+    },
+    maxPositionals: 2,
+    help: `Usage: corvid runs list [--status <s>] [--session <id>] [--agent <name>] [--limit <n>] [--json]
+       corvid runs resume <run-id> [--json] [--verbose]
+
+Runs with a session (corvid chat --session, corvid run --session, agent.run(x, { session }))
+are checkpointed in the config's store (storage:, default ./.corvid/corvid.db).
+
+list    Runs, most recently updated first: id, status, agent, session, checkpoints, last update.
+resume  Continues a run from its last checkpoint with the same run id (after a crash, or once
+        its approvals are answered) and prints its answer. Tool calls that had finished are not
+        run again.
+
+Options:
+      --status <s>       list: running, paused, completed or failed (comma-separated for several)
+  -s, --session <id>     list: only runs of this session
+  -a, --agent <name>     list: only runs of this agent
+  -n, --limit <n>        list: at most this many (default 50)
+      --json             list: print JSON; resume: every event as NDJSON
+      --verbose          resume: print the steps on stderr
+
+${GLOBAL_HELP}
+
+Exit codes: 0 success, 1 failure (e.g. unknown run id), 2 bad usage, 3 paused again.
+
+Examples:
+  corvid runs list --status running,paused
+  corvid runs resume run_m3x1k9a2f3c4d5e6`,
+  },
+  {
+    name: 'approvals',
+    summary: 'List, approve and deny tool calls waiting for a human',
+    options: {
+      reason: { type: 'string', short: 'r' },
+      'no-resume': { type: 'boolean' },
+      session: { type: 'string', short: 's' },
+      run: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    maxPositionals: 2,
+    help: `Usage: corvid approvals list [--session <id>] [--run <id>] [--json]
+       corvid approvals approve <approval-id> [--reason <text>] [--no-resume]
+       corvid approvals deny <approval-id> --reason <text> [--no-resume]
+
+Tools marked require_approval (config) or requireApproval (code) pause their run until someone
+answers. Answering resumes the run here and prints its answer, unless --no-resume (then
+corvid runs resume <run-id> continues it later, from any process).
+
+Options:
+  -r, --reason <text>   Why (a denial's reason is what the model sees)
+      --no-resume       Only record the answer
+  -s, --session <id>    list: only approvals of this session
+      --run <id>        list: only approvals of this run
+      --json            list: print JSON
+
+${GLOBAL_HELP}
+
+Exit codes: 0 success, 1 failure (unknown or already answered approval), 2 bad usage,
+3 the resumed run paused again.
+
+Examples:
+  corvid approvals list
+  corvid approvals approve apr_01JD3... --reason "checked the path"
+  corvid approvals deny apr_01JD3... --reason "that file is the audit log"`,
+  },
+  {
+    name: 'sessions',
+    summary: 'List, show, delete and export stored conversations',
+    options: {
+      agent: { type: 'string', short: 'a' },
+      user: { type: 'string', short: 'u' },
+      limit: { type: 'string', short: 'n' },
+      cursor: { type: 'string' },
+      json: { type: 'boolean' },
+      yes: { type: 'boolean', short: 'y' },
+      output: { type: 'string', short: 'o' },
+    },
+    maxPositionals: 2,
+    help: `Usage: corvid sessions list [--agent <name>] [--user <id>] [--limit <n>] [--cursor <c>] [--json]
+       corvid sessions show <id> [--json]
+       corvid sessions delete <id> [--yes]
+       corvid sessions export <id> [-o <file>]
+
+Works on the store of the config's storage: section (default SQLite at ./.corvid/corvid.db).
+
+list    Sessions, newest first: id, agent, active agent, user, messages, last update.
+show    The conversation: user and assistant messages with agent names, reasoning, tool calls
+        and their results, handoffs.
+delete  Deletes a session with its entries, state, artifacts, runs and approvals (asks first
+        on a terminal; --yes to skip).
+export  The session and every entry as JSON at full fidelity (file bytes base64-tagged).
+
+Options:
+  -a, --agent <name>   list: only sessions of this agent
+  -u, --user <id>      list: only sessions of this user
+  -n, --limit <n>      list: sessions per page, 1-1000 (default 20)
+      --cursor <c>     list: the next page (printed under a full page)
+      --json           list, show: print JSON
+  -y, --yes            delete: do not ask
+  -o, --output <file>  export: write to a file instead of stdout
+
+${GLOBAL_HELP}
+
+Exit codes: 0 success, 1 failure (e.g. unknown session id), 2 bad usage.
+
+Examples:
+  corvid sessions list --agent support --user u_42
+  corvid sessions show ses_01JD3...
+  corvid sessions export ses_01JD3... -o conversation.json
+  corvid sessions delete ses_01JD3... --yes`,
+  },
+  {
+    name: 'memories',
+    summary: 'List, search, delete, export and import long-term memories',
+    options: {
+      agent: { type: 'string', short: 'a' },
+      user: { type: 'string', short: 'u' },
+      category: { type: 'string' },
+      limit: { type: 'string', short: 'n' },
+      json: { type: 'boolean' },
+      replace: { type: 'boolean' },
+    },
+    maxPositionals: 2,
+    help: `Usage: corvid memories list [--category <c>] [--limit <n>] [--json]
+       corvid memories search <query> [--limit <n>] [--json]
+       corvid memories delete <key>
+       corvid memories export > memories.json
+       corvid memories import <file|-> [--replace]
+
+The memories agents keep with save_memory, for one user of one agent, in the store of the
+config's storage: section (default SQLite at ./.corvid/corvid.db).
+
+Options:
+  -a, --agent <name>   Whose memories (default: the config's default agent)
+  -u, --user <id>      The user (default: "default", what runs without a user use)
+      --category <c>   list: only this category
+  -n, --limit <n>      list, search: at most this many
+      --json           list, search: print JSON
+      --replace        import: delete the scope's other memories first
+
+Export and import use one JSON object of key -> { value, category, tags, importance,
+createdAt, updatedAt }; an import is checked completely before anything is written.
+
+${GLOBAL_HELP}
+
+Exit codes: 0 success, 1 failure (e.g. unknown key, invalid file), 2 bad usage.
+
+Examples:
+  corvid memories list --agent helper --user u_42
+  corvid memories search "units" --agent helper
+  corvid memories export --agent helper > helper.json
+  corvid memories import helper.json --agent helper --user u_43`,
+  },
+  {
+    name: 'call',
+    summary: 'Send a message to an A2A agent (a URL or a remote agent of the config)',
+    options: {
+      stream: { type: 'boolean', short: 's' },
+      json: { type: 'boolean' },
+      header: { type: 'string', short: 'H', multiple: true },
+      context: { type: 'string' },
+      timeout: { type: 'string' },
+    },
+    maxPositionals: Infinity,
+    help: `Usage: corvid call <url-or-agent> <message words...> [options]
+
+Sends one message to an agent over A2A (protocol v1.0, or v0.3 for older servers; JSON-RPC or
+HTTP+JSON, as the agent card offers) and prints the answer on stdout. The target is an agent-card
+URL, a server's base URL (card at /.well-known/agent-card.json), a JSON-RPC endpoint, or the name
+of a "type: remote" agent of the config (its url, headers and timeout are used).
+
+Options:
+  -s, --stream           Print the answer as it arrives; task status changes go to stderr
+      --json             Print the protocol's JSON (the result, or with --stream each event) per line
+  -H, --header <k=v>     HTTP header for every request (repeatable), e.g. -H "Authorization=Bearer $T"
+      --context <id>     Continue a conversation (A2A context id)
+      --timeout <dur>    Give up after this long, e.g. 30s or 2m (default: the agent's, else 5m)
+
+The message "-" reads it from stdin. Ctrl-C cancels the task.
+
+${GLOBAL_HELP}
+
+Exit codes: 0 answered, 1 failed (unreachable, or the task failed, was rejected or canceled),
+2 bad usage, 130 interrupted.
+
+Examples:
+  corvid call http://127.0.0.1:8080 "What is the capital of Peru?"
+  corvid call http://127.0.0.1:8080/agents/researcher/.well-known/agent-card.json "Find papers on corvid tool use" --stream
+  corvid call researcher "Summarise this" --context 7f1c... -H "X-Team=birds"`,
+  },
+  {
+    name: 'serve',
+    summary: 'Serve the agents over HTTP: chat API (JSON, SSE, WebSocket), A2A, metrics',
+    options: {
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      watch: { type: 'boolean', short: 'w' },
+    },
+    maxPositionals: 0,
+    help: `Usage: corvid serve [--port <n>] [--host <addr>] [--watch]
+
+Serves every agent of the config until Ctrl-C / SIGTERM (then finishes in-flight requests):
+  POST /api/v1/agents/<name>/chat   { "message": "...", "sessionId"?, "stream"? }  JSON or SSE
+  GET  /api/v1/agents/<name>/ws     WebSocket chat (approvals, cancel)
+  GET  /api/v1/agents, /api/v1/sessions[/<id>], /api/v1/openapi.json
+  GET  /health, /ready, /metrics; A2A at /.well-known/agent-card.json, /agents, /a2a/<name>
+Settings (auth, CORS, rate limits, TLS, telemetry, logging) come from the config's server:
+section; JSON logs go to stdout, the start-up banner to stderr. See docs/server.md.
+
+Options:
+  -p, --port <n>       Port (default: server.port, else 8080; 0 = any free port, printed)
+      --host <addr>    Interface (default: server.host, else 127.0.0.1). Without server.auth a
+                       non-loopback address is only used when given here (with a warning)
+  -w, --watch          Reload the config (and .env) when they change; a broken config is
+                       rejected and the previous one keeps serving
+
+${GLOBAL_HELP}
+
+Exit codes: 0 stopped by a signal, 1 failed to start, 2 bad usage.
+
+Examples:
+  corvid serve
+  corvid serve -c team.yaml --port 9000 --watch
+  curl -s localhost:8080/api/v1/agents/assistant/chat -d '{"message":"hi"}'`,
+  },
+  {
+    name: 'hash-key',
+    summary: 'Make an API key for server.auth.api_keys (prints the key and its hash)',
+    options: {},
+    maxPositionals: 1,
+    help: `Usage: corvid hash-key [key | -]
+
+Without an argument, makes a new random API key and prints it with its hash; with a key (or "-"
+to read it from stdin), prints only its hash. Put the hash in the config:
+  server:
+    auth:
+      api_keys:
+        - { name: my-app, hash: "sha256:..." }
+Clients send the key as "Authorization: Bearer <key>" or "x-api-key: <key>".
+
+${GLOBAL_HELP}
+
+Exit codes: 0 printed, 2 bad usage.`,
   },
 ];
 

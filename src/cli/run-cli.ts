@@ -11,6 +11,13 @@ const LOADERS: Record<string, () => Promise<CommandMain>> = {
   validate: async () => (await import('./commands/validate-command.js')).validateCommand,
   schema: async () => (await import('./commands/schema-command.js')).schemaCommand,
   mcp: async () => (await import('./commands/mcp-command.js')).mcpCommand,
+  runs: async () => (await import('./commands/runs-command.js')).runsCommand,
+  approvals: async () => (await import('./commands/approvals-command.js')).approvalsCommand,
+  serve: async () => (await import('./commands/serve-command.js')).serveCommand,
+  'hash-key': async () => (await import('./commands/serve-command.js')).hashKeyCommand,
+  sessions: async () => (await import('./commands/sessions-command.js')).sessionsCommand,
+  memories: async () => (await import('./commands/memories-command.js')).memoriesCommand,
+  call: async () => (await import('./commands/call-command.js')).callCommand,
 };
 
 /** Flags that take a value, so the word after them is not the command. */

@@ -32,6 +32,7 @@ const NEEDS: Partial<Record<AgentTypeName, { key: string; what: string }>> = {
   orchestrator: { key: 'tasks', what: 'the tasks it runs, with depends_on between them' },
   pipeline: { key: 'stages', what: 'the agents whose results it chains' },
   router: { key: 'routes', what: 'the agents it routes requests to' },
+  remote: { key: 'url', what: 'the A2A agent-card URL, server base URL or JSON-RPC endpoint of the agent' },
 };
 
 /** `a sequential`, `an orchestrator`. */

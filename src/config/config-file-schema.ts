@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { PROVIDER_ALIASES } from '../models/parse-model-id.js';
 import { mcpServersSchema } from './mcp-servers-schema.js';
+import { storageSchema } from './storage-schema.js';
+import { serverSchema } from './server-config-schema.js';
 
 /**
  * The zod schema of the `corvid.yaml` file format (snake_case, every object strict). It checks
  * shapes, types and ranges; cross-references (model, agent and tool names) are checked
  * separately by `checkConfigReferences`, so all problems are reported together.
  *
- * Top-level sections reserved for later (`storage`, `server`) are
- * rejected as unknown keys until they are implemented: add them to `configFileSchema` here.
+ * Top-level sections reserved for later (none at the moment) are listed in `RESERVED_SECTIONS`
+ * and rejected as "not supported yet" until they are implemented in `configFileSchema`.
  */
 
 /** Agent names: they become tool names (`ask_<name>`), so letters, digits, `_` and `-`. */
@@ -19,7 +21,7 @@ export const MODEL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Top-level sections that later versions will add; reported as "not supported yet". */
-export const RESERVED_SECTIONS = ['storage', 'server'] as const;
+export const RESERVED_SECTIONS: readonly string[] = [];
 /** A tool reference in `agents.*.tools`: a tool name, a tool-module id, or `module.tool`. */
 export const TOOL_REF = /^[a-zA-Z0-9_-]{1,64}(\.[a-zA-Z0-9_./-]{1,128})?$/;
 
@@ -106,7 +108,7 @@ export const contextSchema = z
   .describe('Keep the conversation under a token budget.');
 
 /** Agent types (`type:` of an agent; `llm` when absent). */
-export const AGENT_TYPES = ['llm', 'sequential', 'parallel', 'loop', 'orchestrator', 'pipeline', 'router'] as const;
+export const AGENT_TYPES = ['llm', 'sequential', 'parallel', 'loop', 'orchestrator', 'pipeline', 'router', 'remote'] as const;
 /** One agent type. */
 export type AgentTypeName = (typeof AGENT_TYPES)[number];
 /** Keys of state and outputs (`output_key`, `until.state`). */
@@ -200,6 +202,30 @@ export const classifierSchema = z
   })
   .describe('Routers: a model that picks the route when no keyword or pattern matches.');
 
+/** `a2a:` of an agent — how its A2A agent card describes it (`corvid serve`). */
+export const agentA2ASchema = z
+  .strictObject({
+    version: z.string().min(1).optional().describe('Version on the agent card. Default: the Corvid package version.'),
+    skills: z
+      .array(
+        z.strictObject({
+          id: z.string().min(1).describe('Skill id.'),
+          name: z.string().min(1).optional().describe('Display name; default the id.'),
+          description: z.string().optional().describe('What the skill does; default the agent description.'),
+          tags: z.array(z.string().min(1)).optional().describe('Keywords.'),
+          examples: z.array(z.string().min(1)).optional().describe('Example requests.'),
+        }),
+      )
+      .optional()
+      .describe('Skills on the agent card. Default: one skill named after the agent, with its description.'),
+  })
+  .describe('How the agent is advertised over A2A (its agent card).');
+
+/** A duration: milliseconds, or a number with `ms`, `s` or `m` (`30s`). */
+export const durationSchema = z.union([positiveInt(), z.string().regex(/^\d+(\.\d+)?(ms|s|m)$/, { error: 'a duration is milliseconds or a number with ms, s or m, e.g. 30s' })], {
+  error: 'a duration is milliseconds or a number with ms, s or m, e.g. 30s',
+});
+
 /** One entry of `agents:`. */
 export const agentSchema = z
   .strictObject({
@@ -232,12 +258,19 @@ export const agentSchema = z
     tool_concurrency: positiveInt().optional().describe('Tool calls of one model response run at most this many at once. Default 8.'),
     tool_errors: z.enum(['return', 'throw']).optional().describe('`return` (default): tool failures go back to the model; `throw`: the run fails.'),
     tool_timeout_ms: positiveInt().optional().describe('Default per-call time limit for tools without their own, in ms.'),
+    require_approval: z
+      .union([
+        z.array(z.string().min(1, { error: 'a tool name' })),
+        z.record(z.string().min(1), z.union([z.string(), z.literal(true)]), { error: 'a map of tool name to prompt text (or true)' }),
+      ], { error: 'require_approval is a list of tool names, or a map of tool name to the prompt shown to the approver' })
+      .optional()
+      .describe('Tools whose calls wait for a human\'s approval: a list of tool names, or { tool: "prompt text" } ({field} is filled from the arguments). The run pauses until someone answers (corvid approvals), or corvid chat asks inline.'),
     context: contextSchema.optional(),
     limits: limitsSchema.optional(),
     type: z
       .enum(AGENT_TYPES)
       .optional()
-      .describe('llm (default): a model with tools. sequential, parallel, loop: run sub_agents. orchestrator: a task graph. pipeline: chained stages. router: one route per request.'),
+      .describe('llm (default): a model with tools. sequential, parallel, loop: run sub_agents. orchestrator: a task graph. pipeline: chained stages. router: one route per request. remote: an agent served elsewhere over A2A (url).'),
     max_concurrency: positiveInt().optional().describe('parallel agents: sub-agents running at once. Default: all.'),
     fail_fast: z.boolean().optional().describe('parallel and orchestrator agents: the first failure cancels the rest and fails the run (default true); false continues and returns every outcome.'),
     max_iterations: positiveInt().optional().describe('loop agents: iterations at most. Default 10.'),
@@ -252,6 +285,18 @@ export const agentSchema = z
     routes: z.array(routeSchema).optional().describe('router agents: the routes, by keywords, patterns and priority.'),
     default_route: agentRef().optional().describe('router agents: the route (or agent) for requests no route matches.'),
     classifier: classifierSchema.optional(),
+    url: z
+      .string()
+      .refine((u) => /^https?:\/\//.test(u) && URL.canParse(u), { error: 'must be an http(s) URL: the agent card, the server base URL or a JSON-RPC endpoint' })
+      .optional()
+      .describe('remote agents: the A2A agent-card URL (…/agent-card.json), the server\'s base URL, or a JSON-RPC endpoint.'),
+    headers: z.record(z.string(), z.string()).optional().describe('remote agents: HTTP headers sent with every request (use ${VAR} for secrets).'),
+    timeout: durationSchema.optional().describe('remote agents: time allowed for one call, e.g. 30s (default) or 120000.'),
+    a2a: agentA2ASchema.optional(),
+    visibility: z
+      .enum(['public', 'internal', 'private'])
+      .optional()
+      .describe('Over HTTP (`corvid serve`): `public` (default) listed and reachable; `internal` needs a valid token even where other paths are open; `private` answers 404 (still usable as a sub-agent or agent tool).'),
   })
   .describe('An agent: an LLM agent (instructions, a model and tools) or a workflow agent of the given type.');
 
@@ -289,10 +334,12 @@ export const configFileSchema = z
       .optional()
       .describe('Tool modules by id; agents list an id (all its tools) or `id.tool` in their `tools`.'),
     mcp_servers: mcpServersSchema.optional(),
+    storage: storageSchema.optional(),
     agents: z
       .record(z.string().regex(AGENT_NAME, { error: 'agent names start with a letter and use letters, digits, "_" and "-" (at most 60)' }), agentSchema)
       .optional()
       .describe('Named agents. Without any, the runtime provides one agent named `assistant`.'),
+    server: serverSchema.optional(),
   })
   .describe('Corvid configuration (corvid.yaml).');
 
@@ -303,11 +350,14 @@ export type ModelFileEntry = z.input<typeof modelSchema>;
 /** One agent entry as written. */
 export type AgentFileEntry = z.input<typeof agentSchema>;
 
-const COMMON_KEYS = ['description', 'output_key', 'limits', 'type'] as const;
+const COMMON_KEYS = ['description', 'output_key', 'limits', 'type', 'visibility', 'a2a'] as const;
 /** Agent keys only workflow agents take. */
 const WORKFLOW_ONLY_KEYS: readonly string[] = [
   'max_concurrency', 'fail_fast', 'max_iterations', 'until', 'on_max_iterations', 'tasks', 'max_parallel', 'stages', 'routes', 'default_route', 'classifier',
 ];
+
+/** Agent keys only remote agents take. */
+const REMOTE_ONLY_KEYS: readonly string[] = ['url', 'headers', 'timeout'];
 
 /**
  * The keys each agent type takes. The schema accepts the union (so editors can complete any),
@@ -315,11 +365,13 @@ const WORKFLOW_ONLY_KEYS: readonly string[] = [
  */
 export const AGENT_TYPE_KEYS: Record<AgentTypeName, readonly string[]> = {
   // Everything else the schema has is for llm agents.
-  llm: Object.keys(agentSchema.shape).filter((k) => !WORKFLOW_ONLY_KEYS.includes(k)),
+  llm: Object.keys(agentSchema.shape).filter((k) => !WORKFLOW_ONLY_KEYS.includes(k) && !REMOTE_ONLY_KEYS.includes(k)),
   sequential: [...COMMON_KEYS, 'sub_agents'],
   parallel: [...COMMON_KEYS, 'sub_agents', 'max_concurrency', 'fail_fast'],
   loop: [...COMMON_KEYS, 'sub_agents', 'max_iterations', 'until', 'on_max_iterations'],
   orchestrator: [...COMMON_KEYS, 'tasks', 'max_parallel', 'fail_fast'],
   pipeline: [...COMMON_KEYS, 'stages'],
   router: [...COMMON_KEYS, 'routes', 'default_route', 'classifier'],
+  // Output keys and run limits belong to runs started here; a remote agent's run is elsewhere.
+  remote: ['description', 'type', 'visibility', 'a2a', ...REMOTE_ONLY_KEYS],
 };

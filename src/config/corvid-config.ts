@@ -34,7 +34,7 @@ export interface ToolModuleConfig {
 }
 
 /** Agent types: `llm` (a model with tools) and the workflow agents. */
-export type AgentType = 'llm' | 'sequential' | 'parallel' | 'loop' | 'orchestrator' | 'pipeline' | 'router';
+export type AgentType = 'llm' | 'sequential' | 'parallel' | 'loop' | 'orchestrator' | 'pipeline' | 'router' | 'remote';
 
 /** `limits:` after normalisation. */
 export interface LimitsConfig {
@@ -123,7 +123,93 @@ export interface AgentConfig {
   toolConcurrency?: number;
   toolErrors?: 'return' | 'throw';
   toolTimeoutMs?: number;
+  /** `require_approval`: tool name → prompt text for the approver (`true`: the default prompt). */
+  requireApproval?: Record<string, string | true>;
   context?: AgentContextConfig;
+  /** Who may reach the agent over HTTP (`corvid serve`): `public` (default), `internal` (a valid token always needed), `private` (404 over HTTP; sub-agent only). */
+  visibility?: AgentVisibility;
+  /** remote: the A2A agent-card URL, server base URL or JSON-RPC endpoint. */
+  url?: string;
+  /** remote: HTTP headers sent with every request (`${VAR}`s interpolated). */
+  headers?: Record<string, string>;
+  /** remote: time allowed for one call, in ms. */
+  timeoutMs?: number;
+  /** How the agent card advertises the agent (`a2a:`). */
+  a2a?: AgentA2AConfig;
+}
+
+/** `a2a:` of an agent after normalisation. */
+export interface AgentA2AConfig {
+  version?: string;
+  skills?: Array<{ id: string; name?: string; description?: string; tags?: string[]; examples?: string[] }>;
+}
+
+/** Agent `visibility` over HTTP. */
+export type AgentVisibility = 'public' | 'internal' | 'private';
+
+/** `server.auth.jwt` after normalisation. */
+export interface JwtAuthConfig {
+  jwksUrl: string;
+  issuer?: string;
+  audience?: string | string[];
+  /** Default RS256 and ES256. */
+  algorithms?: string[];
+  /** Claim naming the user. Default `sub`. */
+  userClaim?: string;
+}
+
+/** `server:` after normalisation (`corvid serve`). Defaults are applied by the server. */
+export interface ServerConfig {
+  host?: string;
+  port?: number;
+  baseUrl?: string;
+  cors?: { origins: string[] };
+  auth?: {
+    jwt?: JwtAuthConfig;
+    apiKeys?: Array<{ name: string; hash: string; scopes?: string[] }>;
+    publicPaths?: string[];
+  };
+  rateLimit?: { requestsPerMinute?: number; tokensPerHour?: number; by?: 'user' | 'key' | 'ip' };
+  maxBodyBytes?: number;
+  /** File paths as written (relative to the config file). */
+  tls?: { cert: string; key: string };
+  telemetry?: { otlpEndpoint?: string; serviceName?: string };
+  logging?: { level?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  streams?: { onDisconnect?: 'continue' | 'stop' };
+  /** A2A options: hosts push notifications may be delivered to (default loopback only). */
+  a2a?: { pushAllowedHosts?: string[] };
+}
+
+/** When run checkpoints are written (`storage.checkpoints.strategy`). */
+export type CheckpointStrategy = 'event' | 'interval' | 'hybrid';
+
+/** `storage.checkpoints:` after normalisation. */
+export interface CheckpointConfig {
+  /** `event`: after each tool result and before each model call; `interval`: every `intervalMs`; `hybrid`: both. Default `event`. */
+  strategy: CheckpointStrategy;
+  /** Interval for `interval` / `hybrid`. Default 5000 ms. */
+  intervalMs: number;
+  /** Checkpoints older than this are removed; absent: kept until their run ends. */
+  ttlMs?: number;
+}
+
+/** `storage:` after normalisation. */
+export interface StorageConfig {
+  /** Inferred from `url` when the file sets none, else `sqlite`. */
+  driver: 'sqlite' | 'postgres' | 'mysql' | 'memory';
+  /** Connection URL (postgres / mysql), `${VAR}`s interpolated. */
+  url?: string;
+  /** SQLite file, relative to the runtime's working directory. Default `./.corvid/corvid.db`. */
+  path?: string;
+  /** Postgres schema. */
+  schema?: string;
+  /** Postgres / MySQL pool size. */
+  poolSize?: number;
+  /** SQLite: how long to wait for another process's lock. */
+  busyTimeoutMs?: number;
+  checkpoints: CheckpointConfig;
+  /** `auto`: interrupted runs are resumed at start-up; `manual`: with `corvid runs resume`. Default `manual`. */
+  resume: 'manual' | 'auto';
 }
 
 /**
@@ -142,4 +228,8 @@ export interface CorvidConfig {
   mcpServers?: Record<string, McpServerConfig>;
   /** Named agents, in file order. */
   agents: Record<string, AgentConfig>;
+  /** `server:`; absent when the file has none. */
+  server?: ServerConfig;
+  /** `storage:`; absent when the file has none (the runtime then uses SQLite at `./.corvid/corvid.db`). */
+  storage?: StorageConfig;
 }

@@ -4,6 +4,8 @@ import type { ModelConfig, ReasoningSettings, ToolChoice } from '../types/model.
 import type { agentSchema, configFileSchema, limitsSchema, modelSchema, reasoningSchema } from './config-file-schema.js';
 import type { AgentConfig, CorvidConfig, LimitsConfig } from './corvid-config.js';
 import { normalizeMcpServers } from './mcp-servers-schema.js';
+import { normalizeStorage } from './storage-schema.js';
+import { normalizeServer } from './server-config-schema.js';
 
 type FileConfig = z.output<typeof configFileSchema>;
 type FileModel = z.output<typeof modelSchema>;
@@ -67,6 +69,7 @@ function agent(name: string, a: FileAgent): AgentConfig {
     toolConcurrency: a.tool_concurrency,
     toolErrors: a.tool_errors,
     toolTimeoutMs: a.tool_timeout_ms,
+    requireApproval: Array.isArray(a.require_approval) ? Object.fromEntries(a.require_approval.map((t) => [t, true as const])) : a.require_approval,
     context: a.context && compact({
       maxTokens: a.context.max_tokens,
       strategy: a.context.strategy,
@@ -91,7 +94,19 @@ function agent(name: string, a: FileAgent): AgentConfig {
     ),
     defaultRoute: a.default_route,
     classifier: a.classifier && compact({ model: a.classifier.model, instructions: a.classifier.instructions }),
+    visibility: a.visibility,
+    url: a.url,
+    headers: a.headers,
+    timeoutMs: a.timeout === undefined ? undefined : durationMs(a.timeout),
+    a2a: a.a2a && compact({ version: a.a2a.version, skills: a.a2a.skills }),
   });
+}
+
+/** Milliseconds of a schema-valid duration (`30s`, `500ms`, `2m`, or a number of ms). */
+function durationMs(d: number | string): number {
+  if (typeof d === 'number') return d;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(d)!;
+  return Math.round(Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 's' ? 1000 : 60_000));
 }
 
 /** Converts schema-valid file data (snake_case) into the normalised `CorvidConfig`. */
@@ -104,6 +119,8 @@ export function normalizeConfig(file: FileConfig): CorvidConfig {
     toolModules: Object.fromEntries(Object.entries(file.tools ?? {}).map(([k, t]) => [k, compact({ module: t.module, export: t.export })])),
     ...(file.mcp_servers && Object.keys(file.mcp_servers).length > 0 ? { mcpServers: normalizeMcpServers(file.mcp_servers) } : {}),
     agents: Object.fromEntries(Object.entries(file.agents ?? {}).map(([k, a]) => [k, agent(k, a)])),
+    ...(file.server ? { server: normalizeServer(file.server) } : {}),
+    ...(file.storage ? { storage: normalizeStorage(file.storage) } : {}),
   };
 }
 

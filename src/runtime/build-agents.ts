@@ -8,10 +8,13 @@ import { ParallelAgent } from '../agents/parallel-agent.js';
 import { Pipeline } from '../agents/pipeline.js';
 import { Router } from '../agents/router.js';
 import { SequentialAgent } from '../agents/sequential-agent.js';
+import { RemoteAgent } from '../a2a/remote-agent.js';
 import type { AgentConfig, CorvidConfig, LimitsConfig, UntilConfig } from '../config/corvid-config.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import type { ModelConfig } from '../types/model.js';
 import type { Tool } from '../types/tool.js';
+import type { Store } from '../storage/types/store.js';
+import type { CheckpointOptions } from '../durable/durable-types.js';
 import { defaultModelFromEnv, resolveConfigModel } from './resolve-config-model.js';
 import { resolveToolRef, type ToolModules } from './load-tool-modules.js';
 
@@ -33,6 +36,8 @@ export interface BuildAgentsInput {
   env: Env;
   /** Config file, for issues. */
   file?: string;
+  /** Opens the runtime's store: LLM agents use it for session runs, checkpoints and approvals. */
+  store?: () => Promise<Store>;
 }
 
 /**
@@ -42,7 +47,9 @@ export interface BuildAgentsInput {
  * use. A config without agents yields the default `assistant` with every registered tool.
  * @throws ConfigError with every problem found (e.g. an invalid CORVID_MODEL, clashing tool names).
  */
-export function buildAgents({ config, tools, toolModules = new Map(), env, file }: BuildAgentsInput): Map<string, Runnable> {
+export function buildAgents({ config, tools, toolModules = new Map(), env, file, store }: BuildAgentsInput): Map<string, Runnable> {
+  const cp = config.storage?.checkpoints;
+  const checkpoints: CheckpointOptions | undefined = cp && { strategy: cp.strategy, intervalMs: cp.intervalMs, ttlMs: cp.ttlMs };
   const issues: ConfigIssue[] = [];
   const issue = (path: string, message: string): void => {
     issues.push(file ? { file, path, message } : { path, message });
@@ -82,6 +89,7 @@ export function buildAgents({ config, tools, toolModules = new Map(), env, file 
       description: def.description,
       outputKey: def.outputKey,
       limits: runLimits(def.limits ?? config.defaults.limits),
+      store,
     };
     let agent: Runnable;
     try {
@@ -123,6 +131,10 @@ export function buildAgents({ config, tools, toolModules = new Map(), env, file 
               return a ? [{ name: st.name, agent: a, transform: st.input }] : [];
             }),
           });
+          break;
+        case 'remote':
+          // The A2A client itself loads on the agent's first call.
+          agent = new RemoteAgent({ name: def.name, url: def.url ?? '', description: def.description, headers: def.headers, timeoutMs: def.timeoutMs });
           break;
         case 'router': {
           const routes = (def.routes ?? []).flatMap((r, i) => {
@@ -212,7 +224,15 @@ export function buildAgents({ config, tools, toolModules = new Map(), env, file 
       handoffs: handoffs.length > 0 ? handoffs : undefined,
       outputKey: def.outputKey,
       limits: runLimits(def.limits ?? config.defaults.limits),
+      store,
+      checkpoints,
+      requireApproval: def.requireApproval,
     };
+    if (def.requireApproval !== undefined && !config.mcpServers) {
+      for (const name of Object.keys(def.requireApproval)) {
+        if (!seen.has(name)) issue(`${path}.require_approval`, `agent "${def.name}" has no tool named "${name}" (its tools: ${[...seen].join(', ') || 'none'})`);
+      }
+    }
     for (const k of Object.keys(options) as Array<keyof AgentOptions>) if (options[k] === undefined) delete options[k];
     return new Agent(options);
   };

@@ -214,12 +214,12 @@ describe('multi-agent config validation', () => {
       ),
     ).toEqual([
       'corvid.yaml:3:3  agents.seq: a sequential agent needs sub_agents: the agents it runs in order',
-      'corvid.yaml:5:5  agents.seq.tools: "tools" does not apply to a sequential agent (it is for llm agents); sequential agents take: description, output_key, limits, sub_agents',
-      'corvid.yaml:6:5  agents.seq.max_steps: "max_steps" does not apply to a sequential agent (it is for llm agents); sequential agents take: description, output_key, limits, sub_agents',
+      'corvid.yaml:5:5  agents.seq.tools: "tools" does not apply to a sequential agent (it is for llm agents); sequential agents take: description, output_key, limits, visibility, a2a, sub_agents',
+      'corvid.yaml:6:5  agents.seq.max_steps: "max_steps" does not apply to a sequential agent (it is for llm agents); sequential agents take: description, output_key, limits, visibility, a2a, sub_agents',
       'corvid.yaml:7:3  agents.par: a parallel agent needs sub_agents: the agents it runs at the same time',
       'corvid.yaml:11:5  agents.loop.sub_agents: a loop agent needs sub_agents: the agents it runs in each iteration',
       'corvid.yaml:12:3  agents.orch: an orchestrator agent needs tasks: the tasks it runs, with depends_on between them',
-      'corvid.yaml:14:5  agents.orch.sub_agents: "sub_agents" does not apply to an orchestrator agent (it is for llm, sequential, parallel and loop agents); orchestrator agents take: description, output_key, limits, tasks, max_parallel, fail_fast',
+      'corvid.yaml:14:5  agents.orch.sub_agents: "sub_agents" does not apply to an orchestrator agent (it is for llm, sequential, parallel and loop agents); orchestrator agents take: description, output_key, limits, visibility, a2a, tasks, max_parallel, fail_fast',
       'corvid.yaml:16:5  agents.plain.fail_fast: "fail_fast" does not apply to an llm agent (it is for parallel and orchestrator agents); set type: to make this a workflow agent',
       'corvid.yaml:20:5  agents.r.routs: unknown key "routs" (did you mean "routes"?)',
     ]);
