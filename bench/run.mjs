@@ -3,7 +3,7 @@
 //
 //   npm run bench                      full run (~10 min on 2 cores)
 //   npm run bench -- --quick           smaller counts, no install footprint (~2 min)
-//   npm run bench -- --only=step,cold  some scenarios: step, instantiate, cold, install
+//   npm run bench -- --only=step,cold  some scenarios: step, instantiate, cold, install, scale
 //   npm run bench -- --frameworks=corvid,ai-sdk-agent
 //   npm run bench -- --update-doc      also writes the tables into BENCHMARKS.md
 //   npm run bench -- --no-build        measure dist/ as it is (no rebuild when src/ is newer)
@@ -22,7 +22,7 @@ import { measureRunUntilRequest } from './lib/cli-start.mjs';
 import { addRatios, buildReport, computeTargets, updateDoc } from './lib/report.mjs';
 
 const FRAMEWORKS = ['corvid', 'ai-sdk-generate-text', 'ai-sdk-agent', 'openai-agents', 'langgraph', 'langchain'];
-const SCENARIOS = ['step', 'instantiate', 'cold', 'install'];
+const SCENARIOS = ['step', 'instantiate', 'cold', 'install', 'scale'];
 
 /** Environment of every child: tracing and telemetry a peer could take from the environment are off. */
 const CHILD_ENV = {
@@ -361,8 +361,8 @@ async function benchCold(o, out) {
   const help = existsSync(cli) ? spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' }).stdout ?? '' : '';
   const hasRun = /^\s+run\s/m.test(help);
   if (!hasRun) out.coldStart.notes.push('corvid run -q until the first model request: n/a (the CLI has no run command yet)');
-  if (/^\s+serve\s/m.test(help)) out.coldStart.notes.push('corvid serve until /health answers: n/a (the bench does not measure it yet)');
-  else out.coldStart.notes.push('corvid serve until /health answers: n/a (the server does not exist yet)');
+  if (!/^\s+serve\s/m.test(help)) out.coldStart.notes.push('corvid serve until /health answers: n/a (the server does not exist yet)');
+  else if (!o.only.includes('scale')) out.coldStart.notes.push('corvid serve until /health answers: measured by the scale scenario (--only=scale)');
   const times = Object.fromEntries(targets.map((t) => [t.id, []]));
   const spawnTimed = (t) => {
     const t0 = process.hrtime.bigint();
@@ -484,11 +484,7 @@ async function main() {
     instantiate: {},
     coldStart: { rows: [], notes: [] },
     install: { rows: [] },
-    memoryAtScale: {
-      na: existsSync(join(ROOT_DIR, 'dist', 'storage'))
-        ? 'not measured yet: the storage layer exists, the serving process (corvid serve) does not yet'
-        : 'needs the SQLite session store, which does not exist yet',
-    },
+    memoryAtScale: { na: 'not run (scenario scale)' },
     errors: [],
   };
   log(`machine: ${out.machine.cpu}, ${out.machine.cores} cores, ${out.machine.memoryGiB} GiB, Node ${out.machine.node}; load ${out.machine.loadAvgStart.join(' ')}`);
@@ -512,6 +508,7 @@ async function main() {
   if (o.only.includes('instantiate')) guard('instantiate', () => benchInstantiate(o, out));
   if (o.only.includes('cold')) await guardAsync('cold', () => benchCold(o, out));
   if (o.only.includes('install')) guard('install', () => benchInstall(o, out));
+  if (o.only.includes('scale')) guard('scale', () => benchScale(o, out));
   out.machine.loadAvgEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
   out.seconds = Math.round((Date.now() - started) / 100) / 10;
   addRatios(out);
@@ -533,3 +530,17 @@ async function main() {
 }
 
 await main();
+
+/** Memory at scale and `corvid serve` cold start: bench/scale.mjs in its own process (10 agents, 100,000 SQLite sessions). */
+function benchScale(o, out) {
+  log('scale: 10 agents, ' + (o.quick ? '10,000' : '100,000') + ' stored sessions, corvid serve');
+  const r = spawnSync(process.execPath, [join(BENCH_DIR, 'scale.mjs'), '--json', `--sessions=${o.quick ? 10_000 : 100_000}`, `--chats=${o.quick ? 100 : 500}`], {
+    encoding: 'utf8',
+    env: CHILD_ENV,
+    maxBuffer: 1 << 24,
+  });
+  if (r.status !== 0) throw new Error(`bench/scale.mjs failed: ${r.stderr || r.stdout}`);
+  out.memoryAtScale = JSON.parse(r.stdout.slice(r.stdout.indexOf('{')));
+  const m = out.memoryAtScale;
+  out.coldStart.notes.push(`corvid serve until /health answers: ${Math.round(m.serveHealthMs)} ms, median of 5 (node -e 0 timed alike: ${Math.round(m.nodeBaselineMs)} ms), 10 agents and ${m.sessions.toLocaleString('en-US')} stored sessions (scale scenario)`);
+}

@@ -143,7 +143,7 @@ try {
   let cursor;
   let listed = 0;
   do {
-    const r = await fetch(`${s.url}/api/v1/sessions?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const r = await fetch(`${s.url}/api/v1/sessions?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     if (!r.ok) throw new Error(`GET /api/v1/sessions: ${r.status} ${await r.text()}`);
     const page = await r.json();
     listed += page.sessions.length;
@@ -178,7 +178,7 @@ try {
     console.log(`| Populating the store | ${f(results.populateSeconds)} s |`);
     console.log(`| \`corvid serve\` until /health answers (median of 5) | ${f(results.serveHealthMs, 0)} ms (node -e 0: ${f(results.nodeBaselineMs, 0)} ms) |`);
     console.log(`| RSS idle after start | ${f(results.rssIdleMb)} MB |`);
-    console.log(`| RSS after listing all ${listed.toLocaleString('en-US')} sessions (1,000 per page) | ${f(results.rssAfterListMb)} MB |`);
+    console.log(`| RSS after listing all ${listed.toLocaleString('en-US')} sessions (100 per page) | ${f(results.rssAfterListMb)} MB |`);
     console.log(`| RSS after ${CHATS} chat turns on random stored sessions (${f(results.chatMsPerTurn, 2)} ms/turn) | ${f(results.rssAfterChatsMb)} MB |`);
   }
 } finally {

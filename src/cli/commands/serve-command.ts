@@ -1,3 +1,4 @@
+import { ConfigError } from '../../errors/config-error.js';
 import { EXIT, UsageError, type CliContext } from '../cli-context.js';
 import { colorsFor } from '../colors.js';
 import { loadCliRuntime } from '../load-cli-runtime.js';
@@ -6,6 +7,23 @@ function parsePort(value: string | boolean | undefined): number | undefined {
   if (value === undefined || typeof value === 'boolean') return undefined;
   if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be a port number (0-65535), got "${value}"`, 'serve');
   return Number(value);
+}
+
+/** The server's optional peer packages: `npm install corvid` leaves them out (the install stays small). */
+const SERVER_PACKAGES = ['hono', '@hono/node-server', '@hono/node-ws', 'pino', 'prom-client'];
+
+/** Runs `load`; a missing server package becomes a ConfigError saying what to install. */
+async function importServer<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const pkg = e?.code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find (?:package|module) '([^']+)'/.exec(e.message ?? '')?.[1] : undefined;
+    if (pkg !== undefined && SERVER_PACKAGES.some((p) => pkg === p || pkg.startsWith(`${p}/`))) {
+      throw new ConfigError(`corvid serve needs the optional server packages (${pkg} is missing): npm install ${SERVER_PACKAGES.join(' ')} @a2a-js/sdk`, { cause: err });
+    }
+    throw err;
+  }
 }
 
 /** `corvid serve [--port n] [--host addr] [--watch]`: serves every agent over HTTP until SIGINT / SIGTERM. */
@@ -17,8 +35,8 @@ export async function serveCommand(context: CliContext): Promise<number> {
   const runtime = await loadCliRuntime(context);
   const c = colorsFor(stderr, context.globals);
   try {
-    const { serve } = await import('../../server/serve.js');
-    const server = await serve({ runtime, port, host, watch: values.watch === true, load: { cwd: context.cwd } });
+    const { serve } = await importServer(() => import('../../server/serve.js'));
+    const server = await importServer(() => serve({ runtime, port, host, watch: values.watch === true, load: { cwd: context.cwd } }));
     const agents = [...runtime.agents.keys()].filter((n) => (runtime.config.agents[n]?.visibility ?? 'public') !== 'private');
     stderr.write(`${c.bold('corvid serve')}: listening on ${server.url}\n`);
     stderr.write(`  agents: ${agents.join(', ') || '(none)'}\n`);
