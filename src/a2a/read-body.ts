@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { readIncoming } from '../server/read-incoming.js';
 
 /** A request body read with a size cap. */
 export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'unreadable' };
@@ -24,21 +25,7 @@ export async function readBody(request: Request, maxBytes: number, env?: unknown
   const incoming = untouchedIncoming(request, env);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  if (incoming) {
-    try {
-      for await (const chunk of incoming as AsyncIterable<Buffer>) {
-        size += chunk.byteLength;
-        if (size > maxBytes) {
-          incoming.resume(); // discard the rest
-          return { ok: false, reason: 'too_large' };
-        }
-        chunks.push(chunk);
-      }
-    } catch {
-      return { ok: false, reason: 'unreadable' };
-    }
-    return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
-  }
+  if (incoming) return readIncoming(incoming, maxBytes);
   if (!request.body) return { ok: true, text: '' };
   const reader = request.body.getReader();
   try {

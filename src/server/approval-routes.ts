@@ -6,6 +6,7 @@ import { noStore, type ChatService } from './chat-service.js';
 import type { ChatTurn } from './chat-turn.js';
 import type { Principal } from './principal.js';
 import { HttpError } from './http-error.js';
+import { readBodyText } from './read-body.js';
 import { approvalAnswerSchema, listApprovalsQuerySchema, listRunsQuerySchema, parseJsonBody, parseOr400, RECORD_ID, resumeRequestSchema } from './request-schemas.js';
 import type { ServerEnv } from './server-env.js';
 import { respondWithTurn, type TurnResponseOptions } from './turn-response.js';
@@ -13,6 +14,8 @@ import { respondWithTurn, type TurnResponseOptions } from './turn-response.js';
 /** What the approval and run routes need. */
 export interface ApprovalRoutesOptions extends TurnResponseOptions {
   chat: ChatService;
+  /** Largest request body, in bytes. */
+  maxBodyBytes: number;
 }
 
 /** An approval as the API shows it. */
@@ -51,8 +54,8 @@ function idParam(id: string, what: 'approval' | 'run'): string {
 }
 
 /** The JSON body of a POST whose body is optional (`{}` when empty). */
-async function optionalBody(c: Context<ServerEnv>): Promise<unknown> {
-  const text = await c.req.text();
+async function optionalBody(c: Context<ServerEnv>, maxBytes: number): Promise<unknown> {
+  const text = await readBodyText(c, maxBytes);
   return text.trim() === '' ? {} : parseJsonBody(text);
 }
 
@@ -102,7 +105,7 @@ export function registerApprovalRoutes(app: Hono<ServerEnv>, options: ApprovalRo
   app.post('/api/v1/approvals/:id', async (c) => {
     const id = idParam(c.req.param('id'), 'approval');
     await visibleApproval(chat, id, c.get('principal'));
-    const body = parseOr400(approvalAnswerSchema, parseJsonBody(await c.req.text()), 'approval answer');
+    const body = parseOr400(approvalAnswerSchema, parseJsonBody(await readBodyText(c, options.maxBodyBytes)), 'approval answer');
     const answer = body.reason === undefined ? { approved: body.approved } : { approved: body.approved, reason: body.reason };
     const outcome = await answerApproval(chat, { approvalId: id, principal: c.get('principal'), client: c.get('client'), answer });
     if (outcome.kind === 'waiting') return c.json(outcome.body, 202);
@@ -136,7 +139,7 @@ export function registerApprovalRoutes(app: Hono<ServerEnv>, options: ApprovalRo
 
   app.post('/api/v1/runs/:id/resume', async (c) => {
     const id = idParam(c.req.param('id'), 'run');
-    const body = parseOr400(resumeRequestSchema, await optionalBody(c), 'resume request');
+    const body = parseOr400(resumeRequestSchema, await optionalBody(c, options.maxBodyBytes), 'resume request');
     const { turn, run } = await chat.beginResume({ runId: id, principal: c.get('principal'), client: c.get('client') });
     c.get('log').info({ runId: id, status: run.status }, 'resuming a run');
     return respondWithTurn(c, turn, wantsStream(c, body.stream), options);

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { routePath } from 'hono/route';
 import type { Logger } from 'pino';
@@ -29,7 +28,6 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** A2A paths naming an agent: `/a2a/{name}…` and `/agents/{name}/…`. */
 const A2A_AGENT_PATH = /^\/(?:a2a|agents)\/([^/]+)/;
-const CHAT_PATH = /^\/api\/v1\/agents\/[^/]+\/chat\/?$/;
 
 /** Options of `createServerApp`. */
 export interface ServerAppOptions {
@@ -155,20 +153,14 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   }
 
   const maxBody = server.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const limitBodies = bodyLimit({
-    maxSize: maxBody,
-    onError: () => {
-      throw new HttpError(413, 'payload_too_large', `The request body is larger than ${maxBody} bytes (server.max_body_bytes)`);
-    },
-  });
-  // Chat bodies are read (and limited) from the socket by the handler; every other body goes
-  // through hono's limit, which also covers bodies sent without a content-length.
+  // A declared content-length over the limit is refused here; every body is read where it is
+  // used, from the socket and with the same limit (read-body.ts), so bodies sent without a
+  // content-length are limited too. (hono's bodyLimit would build a web Request and stream for
+  // every request, the largest cost of a small one.)
   app.use(async (c, next) => {
-    if (c.req.method === 'POST' && CHAT_PATH.test(c.req.path)) {
-      checkContentLength(c, maxBody);
-      return next();
-    }
-    return limitBodies(c, next);
+    const method = c.req.method;
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') checkContentLength(c, maxBody);
+    return next();
   });
 
   const allowedHosts = options.allowedHosts ?? (auth.enabled ? undefined : ['localhost', '127.0.0.1', '[::1]']);
@@ -238,7 +230,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 
   const onDisconnect = () => server.streams?.onDisconnect ?? 'continue';
   registerChatRoutes(app, { chat, sessions, access, metrics, maxBodyBytes: maxBody, onDisconnect, defaultAgent: () => options.runtime().defaultAgent });
-  registerApprovalRoutes(app, { chat, metrics, onDisconnect });
+  registerApprovalRoutes(app, { chat, metrics, onDisconnect, maxBodyBytes: maxBody });
   options.extend?.(app, parts);
   if (options.mount) app.route('/', options.mount);
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { HttpError } from './http-error.js';
+import { readIncoming } from './read-incoming.js';
 
 function tooLarge(limit: number): HttpError {
   return new HttpError(413, 'payload_too_large', `The request body is larger than ${limit} bytes (server.max_body_bytes)`);
@@ -17,14 +18,10 @@ export async function readBodyText(c: Context, limit: number): Promise<string> {
     if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
     return text;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of incoming) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk as Buffer);
-  }
-  return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+  const body = await readIncoming(incoming, limit);
+  if (body.ok) return body.text;
+  if (body.reason === 'too_large') throw tooLarge(limit);
+  throw new HttpError(400, 'invalid_request', 'The request body could not be read');
 }
 
 /** 413 for a declared `content-length` over `limit` (bodies without one are limited where they are read). */

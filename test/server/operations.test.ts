@@ -74,6 +74,19 @@ describe('CORS and body limits from the server settings', () => {
       expect(streamedBig.status).toBe(413);
       const streamedSmall = await chunked(JSON.stringify({ message: 'fine' }));
       expect(streamedSmall.status).toBe(200);
+      // Other routes read their bodies with the same limit (A2A JSON-RPC here).
+      const a2aBig = await fetch(`${url}/a2a/helper`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new ReadableStream({
+          start(controller) {
+            for (let i = 0; i < 50; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(100)));
+            controller.close();
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+      expect(a2aBig.status).toBe(413);
     } finally {
       await server.close();
     }
