@@ -43,26 +43,39 @@ export class StoreTaskStore implements TaskStore {
 
 /**
  * An in-memory `TaskStore` holding at most `maxTasks` tasks (the least recently saved are
- * dropped), for servers without a store.
+ * dropped), for servers without a store. A saved task is kept as given (the SDK saves a task it
+ * no longer changes); each `load` returns a copy, which the SDK may change before saving it back.
  */
 export class BoundedMemoryTaskStore implements TaskStore {
-  private readonly tasks = new Map<string, Task>();
+  private readonly tasks = new Map<string, { task: Task; seq: number }>();
+  /** Save order, oldest first from `head` on; an entry is stale once its task was saved again. */
+  private order: { id: string; seq: number }[] = [];
+  private head = 0;
+  private seq = 0;
 
   constructor(private readonly maxTasks = 10_000) {}
 
   async save(task: Task, _context?: ServerCallContext): Promise<void> {
-    this.tasks.delete(task.id);
-    this.tasks.set(task.id, structuredClone(task));
-    while (this.tasks.size > this.maxTasks) this.tasks.delete(this.tasks.keys().next().value!);
+    const seq = ++this.seq;
+    this.tasks.set(task.id, { task, seq });
+    this.order.push({ id: task.id, seq });
+    while (this.tasks.size > this.maxTasks && this.head < this.order.length) {
+      const oldest = this.order[this.head++];
+      if (this.tasks.get(oldest.id)?.seq === oldest.seq) this.tasks.delete(oldest.id);
+    }
+    if (this.order.length - this.head > 2 * this.tasks.size + 1024) {
+      this.order = this.order.slice(this.head).filter((e) => this.tasks.get(e.id)?.seq === e.seq);
+      this.head = 0;
+    }
   }
 
   async load(taskId: string, _context?: ServerCallContext): Promise<Task | undefined> {
-    const task = this.tasks.get(taskId);
-    return task && structuredClone(task);
+    const entry = this.tasks.get(taskId);
+    return entry && structuredClone(entry.task);
   }
 
   async list(params: ListTasksRequest, _context?: ServerCallContext): Promise<ListTasksResponse> {
-    return listTasks([...this.tasks.values()].map((t) => structuredClone(t)), params);
+    return listTasks([...this.tasks.values()].map((e) => structuredClone(e.task)), params);
   }
 }
 

@@ -76,6 +76,9 @@ export class MemoryChatSessions implements ChatSessions {
   private readonly sessions = new Map<string, ChatSession>();
   private seq = 0;
   private readonly order = new Map<string, number>();
+  /** Ids oldest first, from `head` on (eviction order; `Map.keys().next()` would walk the holes deleted entries leave). */
+  private fifo: string[] = [];
+  private head = 0;
   private readonly maxSessions: number;
 
   constructor(options: { maxSessions?: number } = {}) {
@@ -92,12 +95,23 @@ export class MemoryChatSessions implements ChatSessions {
     if (init.userId !== undefined) session.userId = init.userId;
     this.sessions.set(session.id, session);
     this.order.set(session.id, ++this.seq);
-    if (this.sessions.size > this.maxSessions) {
-      const oldest = this.sessions.keys().next().value!;
-      this.sessions.delete(oldest);
-      this.order.delete(oldest);
-    }
+    this.fifo.push(session.id);
+    if (this.sessions.size > this.maxSessions) this.evictOldest();
     return session;
+  }
+
+  private evictOldest(): void {
+    while (this.head < this.fifo.length) {
+      const id = this.fifo[this.head++];
+      if (this.sessions.delete(id)) {
+        this.order.delete(id);
+        break;
+      }
+    }
+    if (this.head > 1024 && this.head * 2 > this.fifo.length) {
+      this.fifo = this.fifo.slice(this.head);
+      this.head = 0;
+    }
   }
 
   async save(session: ChatSession): Promise<void> {

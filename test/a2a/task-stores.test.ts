@@ -50,3 +50,20 @@ describe('BoundedMemoryTaskStore', () => {
     expect((await store.list(params())).tasks.map((t) => t.id).sort()).toEqual(['t2', 't4', 't5']);
   });
 });
+
+describe('BoundedMemoryTaskStore under churn', () => {
+  it('stays within its limit over many saves and keeps what was saved last', async () => {
+    const store = new BoundedMemoryTaskStore(100);
+    for (let i = 0; i < 5000; i++) {
+      await store.save(task(i));
+      await store.save(task(i)); // each task saved several times, as the SDK does per event
+    }
+    const all = (await store.list(params({ pageSize: 1000 }))).tasks.map((t) => t.id);
+    expect(all).toHaveLength(100);
+    expect(all).toContain('t4999');
+    expect(all).not.toContain('t4899');
+    const loaded = await store.load('t4999');
+    loaded!.history.push({} as never); // a loaded task is a copy
+    expect((await store.load('t4999'))!.history).toEqual([]);
+  });
+});
