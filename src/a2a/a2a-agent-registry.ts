@@ -12,7 +12,7 @@ import type { AgentCard } from '@a2a-js/sdk';
 import type { Runtime } from '../runtime/load-runtime.js';
 import type { Store } from '../storage/types/store.js';
 import { buildAgentCard, type A2ASkill, type AgentCardInput } from './agent-card.js';
-import { CorvidAgentExecutor } from './corvid-agent-executor.js';
+import { CorvidAgentExecutor, type A2ATaskHook } from './corvid-agent-executor.js';
 import { GuardedPushSender, type A2ALogger } from './guarded-push-sender.js';
 import { StorePushNotificationStore } from './store-push-notification-store.js';
 import { BoundedMemoryTaskStore, StoreTaskStore } from './store-task-store.js';
@@ -46,6 +46,8 @@ export interface A2AAgentRegistryOptions {
   security?: Record<string, string[]>[];
   pushAllowedHosts?: string[];
   logger?: A2ALogger;
+  /** Run for every task before its agent (see `A2ATaskHook`). */
+  beforeTask?: A2ATaskHook;
   /** The v0.3 HTTP+JSON binding is served (cards advertise it). */
   legacyRest?: boolean;
 }
@@ -120,7 +122,7 @@ export class A2AAgentRegistry {
     // Without a store: in memory (the last 10,000 tasks per agent).
     const pushStore = store ? new StorePushNotificationStore(store.state, name) : new InMemoryPushNotificationStore();
     const parts: LastingParts = {
-      executor: new CorvidAgentExecutor({ name, agent: () => this.options.runtime().agents.get(name), store: this.options.store }),
+      executor: new CorvidAgentExecutor({ name, agent: () => this.options.runtime().agents.get(name), store: this.options.store, beforeTask: this.options.beforeTask }),
       taskStore: store ? new StoreTaskStore(store.state, name) : new BoundedMemoryTaskStore(),
       pushStore,
       sender: new GuardedPushSender({ store: pushStore, allowedHosts: this.options.pushAllowedHosts, logger: this.options.logger }),

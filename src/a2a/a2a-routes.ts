@@ -9,13 +9,13 @@ import type { Store } from '../storage/types/store.js';
 import { agentCardJson, buildAgentCard, legacyAgentCardJson } from './agent-card.js';
 import { callContext, wantsLegacy } from './call-context.js';
 import { A2AAgentRegistry } from './a2a-agent-registry.js';
-import { STREAMING_STATE_KEY } from './corvid-agent-executor.js';
+import { STREAMING_STATE_KEY, type A2ATaskHook } from './corvid-agent-executor.js';
 import type { A2ALogger } from './guarded-push-sender.js';
-import { checkLegacyParams, checkV1SendParams } from './check-params.js';
+import { checkEnvelope, checkLegacyParams, checkV1SendParams, defaultLegacyParams } from './check-params.js';
 import { readBody } from './read-body.js';
 import { legacyRestAvailable, mountLegacyRest } from './legacy-rest-bridge.js';
 import { mountRestRoutes } from './rest-routes.js';
-import { sseResponse } from './sse-response.js';
+import { sseError, sseResponse } from './sse-response.js';
 
 /** Who may see an agent over HTTP: `private` agents answer 404. */
 export type A2AVisibility = 'public' | 'internal' | 'private';
@@ -44,6 +44,8 @@ export interface A2ARoutesOptions {
   maxBodyBytes?: number;
   /** Warnings (undelivered push notifications). Default `console.warn`. */
   logger?: A2ALogger;
+  /** Run for every task once it is `working`, before its agent runs (see `A2ATaskHook`). */
+  beforeTask?: A2ATaskHook;
 }
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
@@ -112,6 +114,8 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     if (!request || typeof request !== 'object' || Array.isArray(request)) return rpcError(c, -32600, 'A JSON-RPC request must be an object (batches are not supported).');
     const rawId = (request as { id?: unknown }).id;
     const id = typeof rawId === 'string' || (typeof rawId === 'number' && Number.isInteger(rawId)) ? rawId : null;
+    const invalid = checkEnvelope(request as Record<string, unknown>);
+    if (invalid) return rpcError(c, -32600, `Invalid Request: ${invalid}`, 200, typeof rawId === 'string' || typeof rawId === 'number' ? id : null);
     const legacy = wantsLegacy(c);
     const method = (request as { method?: unknown }).method;
     const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
@@ -123,11 +127,10 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
       const hint = legacy ? 'a v1.0 method: send the header "A2A-Version: 1.0"' : 'a v0.3 method: send "A2A-Version: 0.3" or no A2A-Version header';
       return rpcError(c, -32601, `Method not found: ${method} (${hint})`, 200, id);
     }
-    if ((request as { jsonrpc?: unknown }).jsonrpc === '2.0') {
-      const params = (request as { params?: unknown }).params;
-      const problem = legacy ? checkLegacyParams(method, params) : method === 'SendMessage' || method === 'SendStreamingMessage' ? checkV1SendParams(params) : undefined;
-      if (problem) return rpcError(c, -32602, `Invalid params: ${problem}`, 200, id);
-    }
+    const params = (request as { params?: unknown }).params;
+    const problem = legacy ? checkLegacyParams(method, params) : method === 'SendMessage' || method === 'SendStreamingMessage' ? checkV1SendParams(params) : undefined;
+    if (problem) return rpcError(c, -32602, `Invalid params: ${problem}`, 200, id);
+    if (legacy) defaultLegacyParams(method, params);
     try {
       validateVersion(context.requestedVersion, entry.card, 'JSONRPC');
       const handler = legacy ? entry.legacyJsonRpc : entry.jsonRpc;
@@ -138,7 +141,9 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
       try {
         first = await iterator.next();
       } catch (err) {
-        return c.json({ jsonrpc: '2.0', id, error: mapError(err) }, 200);
+        // A streaming method answers as a stream even when it fails at once (unknown or finished
+        // task on resubscribe): one error event, as the SDKs' own servers do.
+        return sseError({ jsonrpc: '2.0', id, error: mapError(err) });
       }
       return sseResponse(first, iterator, { encode: (v) => v, onError: (err) => ({ jsonrpc: '2.0', id, error: mapError(err) }) });
     } catch (err) {

@@ -42,6 +42,32 @@ export function checkLegacyParams(method: unknown, params: unknown): string | un
 }
 
 /**
+ * Fills in what v0.3 lets clients leave out, as the v0.3 SDKs do: a push-notification config
+ * set without an `id` gets the task id, and `tasks/pushNotificationConfig/get` without a
+ * `pushNotificationConfigId` reads that config. Changes `params` in place (already checked).
+ */
+export function defaultLegacyParams(method: unknown, params: unknown): void {
+  if (!isObj(params)) return;
+  if (method === 'tasks/pushNotificationConfig/set' && isObj(params.pushNotificationConfig) && !str(params.pushNotificationConfig, 'id')) {
+    params.pushNotificationConfig.id = params.taskId;
+  } else if (method === 'tasks/pushNotificationConfig/get' && !str(params, 'pushNotificationConfigId')) {
+    params.pushNotificationConfigId = params.id;
+  }
+}
+
+/**
+ * A JSON-RPC 2.0 envelope problem (`-32600 Invalid Request`): `jsonrpc` must be "2.0", `method`
+ * a string, and an `id`, when present, a string, a number or null. Undefined when it is fine.
+ */
+export function checkEnvelope(request: Obj): string | undefined {
+  if (request.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
+  if (typeof request.method !== 'string' || request.method === '') return 'method must be a non-empty string';
+  const id = request.id;
+  if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number') return 'id must be a string, a number or null';
+  return undefined;
+}
+
+/**
  * The same for a v1.0 send (`SendMessage`, `SendStreamingMessage`, REST `message:send` /
  * `message:stream`): `where` names the object in messages (`params`, or `the body`).
  */

@@ -18,7 +18,27 @@ export interface CorvidAgentExecutorOptions {
   store?: () => Promise<Store>;
   /** In-memory conversations kept at most (oldest dropped). Default 10000. */
   maxContexts?: number;
+  /** Called when a task is `working`, before the agent runs (see `A2ATaskHook`). */
+  beforeTask?: A2ATaskHook;
 }
+
+/** What `beforeTask` hooks see of a task about to run. */
+export interface A2ATaskStart {
+  agent: string;
+  taskId: string;
+  contextId: string;
+  /** The incoming A2A message (v1.0 form, whichever protocol version it arrived in). */
+  message: A2AMessage;
+  /** Aborted when the task is canceled. */
+  signal: AbortSignal;
+}
+
+/**
+ * A hook run for every A2A task once it is `working`, before the agent runs: for logging,
+ * admission checks, or test conventions (the A2A TCK holds tasks whose message id starts with
+ * `test-resubscribe-message-id`). Throwing fails the task with the error's message.
+ */
+export type A2ATaskHook = (task: A2ATaskStart) => void | Promise<void>;
 
 const TEXT_FLUSH_MS = 20;
 
@@ -112,6 +132,7 @@ export class CorvidAgentExecutor implements AgentExecutor {
         result = await this.runner.resume({ ...turn, runId: waiting.runId, decision });
       } else {
         status(TaskState.TASK_STATE_WORKING);
+        await this.options.beforeTask?.({ agent: this.options.name, taskId, contextId, message: userMessage, signal: controller.signal });
         result = await this.runner.turn({ ...turn, input });
       }
       flush();

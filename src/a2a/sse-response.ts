@@ -41,3 +41,8 @@ export function sseResponse<T>(
   });
   return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...options.headers } });
 }
+
+/** A stream of one error event (a streaming method that failed before its first event). */
+export function sseError(payload: unknown, headers?: Record<string, string>): Response {
+  return new Response(formatSSEErrorEvent(payload), { status: 200, headers: { ...SSE_HEADERS, ...headers } });
+}

@@ -56,8 +56,11 @@ export interface ServeOptions {
   store?: StoreSource;
   /** Resume runs left interrupted by an earlier process, at start (in the background). Default: `storage.resume` of the config, else `manual`. */
   resume?: 'manual' | 'auto';
-  /** Mount the A2A endpoints (agent cards, `/a2a/{name}`). Default true. */
-  a2a?: boolean;
+  /**
+   * Mount the A2A endpoints (agent cards, `/a2a/{name}`). Default true. An object serves them
+   * with options: `beforeTask`, a hook run for every task before its agent (`A2ATaskHook`).
+   */
+  a2a?: boolean | { beforeTask?: (task: import('../a2a/corvid-agent-executor.js').A2ATaskStart) => void | Promise<void> };
 }
 
 /** A running server. */
@@ -252,6 +255,7 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
         ? { securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } }, security: [{ bearer: [] }] }
         : {}),
       logger: { warn: (message: string) => logger.warn(message) },
+      ...(typeof options.a2a === 'object' && options.a2a.beforeTask ? { beforeTask: options.a2a.beforeTask } : {}),
     };
     a2a = await createA2A(a2aOptions);
   }

@@ -34,8 +34,12 @@ describe('SSE clients that disconnect', () => {
     expect(done.result.artifacts[0].parts[0].text).toBe('a slow but complete answer');
     // A finished task cannot be subscribed to again: -32004 (unsupported operation) saying why.
     const resub = await fetch(`${server.url}/a2a/slowpoke`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tasks/resubscribe', params: { id: taskId } }) });
+    // A streaming method answers as a stream even when refused: one `error` event.
+    expect(resub.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const resubText = await resub.text();
-    expect(JSON.parse(resubText).error).toMatchObject({ code: -32004, message: expect.stringContaining('terminal state') });
+    expect(resubText).toMatch(/^event: error\n/);
+    const data = JSON.parse(resubText.split('\n').find((l) => l.startsWith('data:'))!.slice(5));
+    expect(data).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32004, message: expect.stringContaining('terminal state') } });
   });
 
   it('serves many concurrent streams to the end', async () => {

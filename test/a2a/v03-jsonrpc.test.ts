@@ -102,8 +102,15 @@ describe('A2A v0.3 JSON-RPC: mandatory behaviours', () => {
     const noVersion = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 1, method: 'tasks/get', params: { id: 'x' } }) });
     expect(((await noVersion.json()) as any).error.code).toBe(-32600);
     const resub = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tasks/resubscribe', params: { id: 'missing-task' } }) });
+    expect(resub.headers.get('content-type')).toMatch(/^text\/event-stream/); // refused streams are streams too
     const resubText = await resub.text();
     expect(resubText).toContain('-32001');
+    // The envelope is checked before the params: a bad id, a missing method, a wrong version.
+    for (const envelope of [{ jsonrpc: '2.0', method: 'message/send', params: {}, id: { bad: 'type' } }, { jsonrpc: '2.0', id: 2, params: {} }, { jsonrpc: '1.0', id: 3, method: 'tasks/get', params: { id: 'x' } }]) {
+      const r = (await (await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope) })).json()) as any;
+      expect(r.error.code, JSON.stringify(envelope)).toBe(-32600);
+      expect(r.id).toBe(typeof envelope.id === 'number' ? envelope.id : null);
+    }
   });
 
   it('stores push notification configs: set, get, list, delete', async () => {
@@ -118,6 +125,14 @@ describe('A2A v0.3 JSON-RPC: mandatory behaviours', () => {
     const del = await rpc('tasks/pushNotificationConfig/delete', { id: taskId, pushNotificationConfigId: 'hook-1' });
     expect(del.body.error).toBeUndefined();
     expect((await rpc('tasks/pushNotificationConfig/list', { id: taskId })).body.result).toHaveLength(0);
+  });
+
+  it('defaults a push config id to the task id, as v0.3 SDKs do, for set and get', async () => {
+    const taskId = (await rpc('message/send', { message: message('push default') })).body.result.id;
+    const set = await rpc('tasks/pushNotificationConfig/set', { taskId, pushNotificationConfig: { url: 'http://127.0.0.1:9/hook' } });
+    expect(set.body.result.pushNotificationConfig.id).toBe(taskId);
+    const got = await rpc('tasks/pushNotificationConfig/get', { id: taskId });
+    expect(got.body.result).toMatchObject({ taskId, pushNotificationConfig: { id: taskId, url: 'http://127.0.0.1:9/hook' } });
   });
 });
 
