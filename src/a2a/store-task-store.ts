@@ -71,12 +71,30 @@ export class BoundedMemoryTaskStore implements TaskStore {
 
   async load(taskId: string, _context?: ServerCallContext): Promise<Task | undefined> {
     const entry = this.tasks.get(taskId);
-    return entry && structuredClone(entry.task);
+    return entry && (copy(entry.task) as Task);
   }
 
   async list(params: ListTasksRequest, _context?: ServerCallContext): Promise<ListTasksResponse> {
-    return listTasks([...this.tasks.values()].map((e) => structuredClone(e.task)), params);
+    return listTasks([...this.tasks.values()].map((e) => copy(e.task) as Task), params);
   }
+}
+
+/**
+ * A deep copy of protocol data (plain objects, arrays, primitives), several times faster than
+ * `structuredClone` for tasks; binary parts and other objects go through `structuredClone`.
+ */
+function copy(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = copy(value[i]);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = copy((value as Record<string, unknown>)[key]);
+  return out;
 }
 
 /** Filters, sorts (newest status first) and pages tasks as `ListTasks` asks. */

@@ -67,3 +67,19 @@ describe('BoundedMemoryTaskStore under churn', () => {
     expect((await store.load('t4999'))!.history).toEqual([]);
   });
 });
+
+describe('BoundedMemoryTaskStore copies', () => {
+  it('returns deep copies that keep binary parts and undefined fields', async () => {
+    const store = new BoundedMemoryTaskStore();
+    const t = task(1);
+    t.artifacts[0].parts.push({ content: { $case: 'raw', value: new Uint8Array([1, 2, 3]) }, metadata: undefined, filename: 'b.bin', mediaType: 'application/octet-stream' } as never);
+    await store.save(t);
+    const a = await store.load('t1');
+    expect(a).toEqual(t);
+    expect(a).not.toBe(t);
+    expect(a!.artifacts[0].parts[1].content).toEqual({ $case: 'raw', value: new Uint8Array([1, 2, 3]) });
+    expect(Object.keys(a!.status!)).toContain('message'); // undefined fields kept
+    a!.artifacts[0].parts[0].content = { $case: 'text', value: 'changed' } as never;
+    expect((await store.load('t1'))!.artifacts[0].parts[0].content).toEqual({ $case: 'text', value: 'answer 1' });
+  });
+});
