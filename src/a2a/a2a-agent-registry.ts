@@ -8,7 +8,7 @@ import {
   type TaskStore,
 } from '@a2a-js/sdk/server';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import type { AgentCard } from '@a2a-js/sdk';
+import { TaskState, type AgentCard } from '@a2a-js/sdk';
 import type { Runtime } from '../runtime/load-runtime.js';
 import type { Store } from '../storage/types/store.js';
 import { buildAgentCard, type A2ASkill, type AgentCardInput } from './agent-card.js';
@@ -121,9 +121,17 @@ export class A2AAgentRegistry {
     if (again) return again;
     // Without a store: in memory (the last 10,000 tasks per agent).
     const pushStore = store ? new StorePushNotificationStore(store.state, name) : new InMemoryPushNotificationStore();
+    const taskStore = store ? new StoreTaskStore(store.state, name) : new BoundedMemoryTaskStore();
     const parts: LastingParts = {
-      executor: new CorvidAgentExecutor({ name, agent: () => this.options.runtime().agents.get(name), store: this.options.store, beforeTask: this.options.beforeTask }),
-      taskStore: store ? new StoreTaskStore(store.state, name) : new BoundedMemoryTaskStore(),
+      executor: new CorvidAgentExecutor({
+        name,
+        agent: () => this.options.runtime().agents.get(name),
+        store: this.options.store,
+        beforeTask: this.options.beforeTask,
+        // Shared tasks: a cancel received by another instance stops the run here too.
+        ...(store ? { canceledElsewhere: async (id: string) => (await taskStore.load(id))?.status?.state === TaskState.TASK_STATE_CANCELED } : {}),
+      }),
+      taskStore,
       pushStore,
       sender: new GuardedPushSender({ store: pushStore, allowedHosts: this.options.pushAllowedHosts, logger: this.options.logger }),
       buses: new DefaultExecutionEventBusManager(),

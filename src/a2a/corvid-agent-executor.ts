@@ -20,6 +20,13 @@ export interface CorvidAgentExecutorOptions {
   maxContexts?: number;
   /** Called when a task is `working`, before the agent runs (see `A2ATaskHook`). */
   beforeTask?: A2ATaskHook;
+  /**
+   * Whether a task was canceled through another server instance (its stored state): checked for
+   * the tasks running here every `cancelCheckMs`, so their runs stop too. Unset: not checked.
+   */
+  canceledElsewhere?: (taskId: string) => Promise<boolean>;
+  /** Milliseconds between those checks. Default 1000. */
+  cancelCheckMs?: number;
 }
 
 /** What `beforeTask` hooks see of a task about to run. */
@@ -79,6 +86,7 @@ export class CorvidAgentExecutor implements AgentExecutor {
     }
     const controller = new AbortController();
     this.running.set(taskId, controller);
+    this.watchCancels();
     const status = (state: TaskState, message?: A2AMessage, metadata?: Record<string, unknown>) =>
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata }));
     const artifactId = `${taskId}-answer`;
@@ -162,6 +170,30 @@ export class CorvidAgentExecutor implements AgentExecutor {
       if (!paused) bus.finished();
     }
   };
+
+  private cancelTimer: NodeJS.Timeout | undefined;
+
+  /** While tasks run here, looks for cancellations made through other instances. */
+  private watchCancels(): void {
+    const check = this.options.canceledElsewhere;
+    if (!check || this.cancelTimer) return;
+    let busy = false;
+    this.cancelTimer = setInterval(() => {
+      if (this.running.size === 0) {
+        clearInterval(this.cancelTimer);
+        this.cancelTimer = undefined;
+        return;
+      }
+      if (busy) return;
+      busy = true;
+      void Promise.all(
+        [...this.running].map(async ([taskId, controller]) => {
+          if (await check(taskId).catch(() => false)) controller.abort(new RunAbortedError('The task was canceled through another server instance'));
+        }),
+      ).finally(() => (busy = false));
+    }, this.options.cancelCheckMs ?? 1000);
+    this.cancelTimer.unref();
+  }
 
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
     const controller = this.running.get(taskId);

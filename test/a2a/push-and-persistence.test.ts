@@ -174,6 +174,24 @@ async function sharedStoreSuite(open: () => Promise<Store>): Promise<void> {
     expect(session?.agent).toBe('echo');
     const listed = await fetch(`${a.url}/a2a/echo/rest/tasks?contextId=ctx-shared`, { headers: { 'A2A-Version': '1.0' } });
     expect(((await listed.json()) as any).tasks.map((t: any) => t.id).sort()).toEqual([task.id, second.id].sort());
+    // A task running on A, canceled through B: its run on A stops too (the context is free again).
+    const slow = await fetch(`${a.url}/a2a/echo/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'slow' }], contextId: 'ctx-cancel' }, configuration: { returnImmediately: true } }),
+    });
+    const slowTask = ((await slow.json()) as any).task;
+
+    const canceled = await fetch(`${b.url}/a2a/echo/rest/tasks/${slowTask.id}:cancel`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: '{}' });
+    const cj = (await canceled.json()) as any;
+    expect(cj.status.state).toBe('TASK_STATE_CANCELED');
+    const next = await fetch(`${a.url}/a2a/echo/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'after the cancel' }], contextId: 'ctx-cancel' } }),
+      signal: AbortSignal.timeout(10_000), // the slow run would hold the context for 60 s
+    });
+    expect(((await next.json()) as any).task.status.state).toBe('TASK_STATE_COMPLETED');
   } finally {
     await a.close();
     await b.close();
