@@ -126,13 +126,18 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     c.set('log', log);
     c.set('principal', { kind: 'anonymous' });
     c.set('client', 'anonymous');
+    // On Node the header goes on the socket's response directly: no web `Headers` object for
+    // each response (`c.header()` after the handler would even rebuild the Response).
+    const outgoing = (c.env as { outgoing?: { setHeader?: (name: string, value: string) => void; headersSent?: boolean } } | undefined)?.outgoing;
+    const direct = typeof outgoing?.setHeader === 'function';
+    if (direct) outgoing!.setHeader!('x-request-id', requestId);
     await next();
-    // Set on the response's own headers: `c.header()` after the handler would rebuild the Response
-    // (and force @hono/node-server to materialise its lightweight one), ~10% of a chat request.
-    try {
-      c.res.headers.set('x-request-id', requestId);
-    } catch {
-      c.header('x-request-id', requestId); // immutable headers (a proxied Response)
+    if (!direct) {
+      try {
+        c.res.headers.set('x-request-id', requestId);
+      } catch {
+        c.header('x-request-id', requestId); // immutable headers (a proxied Response)
+      }
     }
     const status = c.res.status;
     let route = 'unmatched';
@@ -153,32 +158,27 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   }
 
   const maxBody = server.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  // A declared content-length over the limit is refused here; every body is read where it is
-  // used, from the socket and with the same limit (read-body.ts), so bodies sent without a
-  // content-length are limited too. (hono's bodyLimit would build a web Request and stream for
-  // every request, the largest cost of a small one.)
+  const allowedHosts = options.allowedHosts ?? (auth.enabled ? undefined : ['localhost', '127.0.0.1', '[::1]']);
+  const allowed = allowedHosts && !allowedHosts.includes('*') ? new Set(allowedHosts.map((h) => h.toLowerCase())) : undefined;
+
+  // One middleware for every guard, in order: body size, Host, authentication, visibility of
+  // A2A agents, rate limits.
   app.use(async (c, next) => {
+    // A declared content-length over the limit is refused here; every body is read where it is
+    // used, from the socket and with the same limit (read-body.ts), so bodies sent without a
+    // content-length are limited too. (hono's bodyLimit would build a web Request and stream for
+    // every request, the largest cost of a small one.)
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') checkContentLength(c, maxBody);
-    return next();
-  });
-
-  const allowedHosts = options.allowedHosts ?? (auth.enabled ? undefined : ['localhost', '127.0.0.1', '[::1]']);
-  if (allowedHosts && !allowedHosts.includes('*')) {
-    const allowed = new Set(allowedHosts.map((h) => h.toLowerCase()));
-    app.use(async (c, next) => {
+    if (allowed) {
       const header = c.req.header('host') ?? '';
       const name = (header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.split(':')[0]).toLowerCase();
       if (!allowed.has(name)) {
         throw new HttpError(403, 'host_not_allowed', `Host "${header.slice(0, 100)}" is not allowed: without server.auth the server only answers requests for localhost, 127.0.0.1 and [::1] (DNS rebinding protection)`);
       }
-      await next();
-    });
-  }
-
-  app.use(async (c, next) => {
+    }
     const path = c.req.path;
-    const open = !auth.enabled || auth.isPublic(path) || c.req.method === 'OPTIONS';
+    const open = !auth.enabled || auth.isPublic(path) || method === 'OPTIONS';
     let principal;
     try {
       principal = await auth.identify((n) => c.req.header(n));

@@ -2,6 +2,26 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AgentEvent } from '../types/events.js';
 
 /**
+ * Counts by label values kept in a plain map and handed to a prom-client counter when metrics
+ * are scraped: the hot path pays a map update instead of prom-client's label hashing.
+ */
+class LabelCounts<L extends string> {
+  private readonly counts = new Map<string, { labels: Record<L, string>; value: number }>();
+
+  add(key: string, labels: () => Record<L, string>, value = 1): void {
+    const entry = this.counts.get(key);
+    if (entry) entry.value += value;
+    else this.counts.set(key, { labels: labels(), value });
+  }
+
+  /** Writes the totals into `counter` (called from its `collect`). */
+  flush(counter: Counter<L>): void {
+    counter.reset();
+    for (const { labels, value } of this.counts.values()) counter.inc(labels, value);
+  }
+}
+
+/**
  * The server's Prometheus metrics, in their own registry (never prom-client's global one, so two
  * servers in one process do not mix). Run metrics are fed from the run event stream.
  */
@@ -13,10 +33,24 @@ export class ServerMetrics {
   private readonly tokens: Counter<'agent' | 'model' | 'kind'>;
   private readonly toolCalls: Counter<'agent' | 'tool' | 'status'>;
   private readonly streams: Gauge;
+  private readonly requestCounts = new LabelCounts<'route' | 'method' | 'status'>();
+  private readonly tokenCounts = new LabelCounts<'agent' | 'model' | 'kind'>();
+  private readonly runCounts = new LabelCounts<'agent' | 'status'>();
 
   constructor() {
     const registers = [this.registry];
-    this.requests = new Counter({ name: 'corvid_http_requests_total', help: 'HTTP requests by route, method and status.', labelNames: ['route', 'method', 'status'], registers });
+    const requestCounts = this.requestCounts;
+    const tokenCounts = this.tokenCounts;
+    const runCounts = this.runCounts;
+    this.requests = new Counter({
+      name: 'corvid_http_requests_total',
+      help: 'HTTP requests by route, method and status.',
+      labelNames: ['route', 'method', 'status'],
+      registers,
+      collect() {
+        requestCounts.flush(this);
+      },
+    });
     this.duration = new Histogram({
       name: 'corvid_http_request_duration_seconds',
       help: 'HTTP request duration by route (streams: until the response headers).',
@@ -24,15 +58,31 @@ export class ServerMetrics {
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60],
       registers,
     });
-    this.runs = new Counter({ name: 'corvid_runs_total', help: 'Agent runs started over HTTP, by agent and final status.', labelNames: ['agent', 'status'], registers });
-    this.tokens = new Counter({ name: 'corvid_tokens_total', help: 'Model tokens by agent, model and kind (input, output).', labelNames: ['agent', 'model', 'kind'], registers });
+    this.runs = new Counter({
+      name: 'corvid_runs_total',
+      help: 'Agent runs started over HTTP, by agent and final status.',
+      labelNames: ['agent', 'status'],
+      registers,
+      collect() {
+        runCounts.flush(this);
+      },
+    });
+    this.tokens = new Counter({
+      name: 'corvid_tokens_total',
+      help: 'Model tokens by agent, model and kind (input, output).',
+      labelNames: ['agent', 'model', 'kind'],
+      registers,
+      collect() {
+        tokenCounts.flush(this);
+      },
+    });
     this.toolCalls = new Counter({ name: 'corvid_tool_calls_total', help: 'Tool calls by agent, tool and status (ok, error).', labelNames: ['agent', 'tool', 'status'], registers });
     this.streams = new Gauge({ name: 'corvid_active_streams', help: 'Open SSE and WebSocket streams.', registers });
   }
 
   /** Records one finished HTTP request. */
   request(route: string, method: string, status: number, seconds: number): void {
-    this.requests.inc({ route, method, status: String(status) });
+    this.requestCounts.add(`${route}\0${method}\0${status}`, () => ({ route, method, status: String(status) }));
     this.duration.observe({ route, method }, seconds);
   }
 
@@ -41,15 +91,15 @@ export class ServerMetrics {
     switch (e.type) {
       case 'step_end': {
         const m = model(e.agent);
-        if (e.usage.inputTokens) this.tokens.inc({ agent: e.agent, model: m, kind: 'input' }, e.usage.inputTokens);
-        if (e.usage.outputTokens) this.tokens.inc({ agent: e.agent, model: m, kind: 'output' }, e.usage.outputTokens);
+        if (e.usage.inputTokens) this.tokenCounts.add(`${e.agent}\0${m}\0input`, () => ({ agent: e.agent, model: m, kind: 'input' }), e.usage.inputTokens);
+        if (e.usage.outputTokens) this.tokenCounts.add(`${e.agent}\0${m}\0output`, () => ({ agent: e.agent, model: m, kind: 'output' }), e.usage.outputTokens);
         return;
       }
       case 'tool_result':
         this.toolCalls.inc({ agent: e.agent, tool: e.toolName, status: e.isError ? 'error' : 'ok' });
         return;
       case 'run_end':
-        if (e.path.length === 1) this.runs.inc({ agent: e.agent, status: e.status });
+        if (e.path.length === 1) this.runCounts.add(`${e.agent}\0${e.status}`, () => ({ agent: e.agent, status: e.status }));
         return;
       default:
         return;
