@@ -6,6 +6,7 @@ import type { SessionDirectory } from './chat-sessions.js';
 import { summarize } from './chat-sessions.js';
 import { HttpError } from './http-error.js';
 import { readBodyText } from './read-body.js';
+import { requestHeader } from './request-header.js';
 import { principalUser } from './principal.js';
 import { chatRequestSchema, listSessionsQuerySchema, parseJsonBody, parseOr400, SESSION_ID } from './request-schemas.js';
 import type { ServerEnv } from './server-env.js';
@@ -61,7 +62,7 @@ export function registerChatRoutes(app: Hono<ServerEnv>, options: ChatRoutesOpti
 
   app.post('/api/v1/agents/:name/chat', async (c) => {
     const body = parseOr400(chatRequestSchema, parseJsonBody(await readBodyText(c, options.maxBodyBytes)), 'chat request');
-    const accept = c.req.header('accept') ?? '';
+    const accept = requestHeader(c, 'accept') ?? '';
     const streaming = body.stream ?? /\btext\/event-stream\b/.test(accept);
     const turn = await chat.begin({
       agent: c.req.param('name'),

@@ -16,6 +16,7 @@ import { openApiDocument } from './openapi.js';
 import { principalUser } from './principal.js';
 import { RateLimiter } from './rate-limiter.js';
 import { checkContentLength } from './read-body.js';
+import { requestHeader } from './request-header.js';
 import type { ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';
 import { ServerMetrics } from './server-metrics.js';
@@ -119,9 +120,9 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 
   app.use(async (c, next) => {
     const started = performance.now();
-    const given = c.req.header('x-request-id');
+    const given = requestHeader(c, 'x-request-id');
     const requestId = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
-    const log = logger.child({ reqId: requestId });
+    const log = logger.level === 'silent' ? logger : logger.child({ reqId: requestId });
     c.set('requestId', requestId);
     c.set('log', log);
     c.set('principal', { kind: 'anonymous' });
@@ -171,7 +172,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') checkContentLength(c, maxBody);
     if (allowed) {
-      const header = c.req.header('host') ?? '';
+      const header = requestHeader(c, 'host') ?? '';
       const name = (header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.split(':')[0]).toLowerCase();
       if (!allowed.has(name)) {
         throw new HttpError(403, 'host_not_allowed', `Host "${header.slice(0, 100)}" is not allowed: without server.auth the server only answers requests for localhost, 127.0.0.1 and [::1] (DNS rebinding protection)`);
@@ -181,7 +182,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     const open = !auth.enabled || auth.isPublic(path) || method === 'OPTIONS';
     let principal;
     try {
-      principal = await auth.identify((n) => c.req.header(n));
+      principal = await auth.identify((n) => requestHeader(c, n.toLowerCase()));
     } catch (err) {
       if (!open || !(err instanceof HttpError)) throw err;
       principal = undefined;

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { HttpError } from './http-error.js';
 import { readIncoming } from './read-incoming.js';
+import { requestHeader } from './request-header.js';
 
 function tooLarge(limit: number): HttpError {
   return new HttpError(413, 'payload_too_large', `The request body is larger than ${limit} bytes (server.max_body_bytes)`);
@@ -26,6 +27,6 @@ export async function readBodyText(c: Context, limit: number): Promise<string> {
 
 /** 413 for a declared `content-length` over `limit` (bodies without one are limited where they are read). */
 export function checkContentLength(c: Context, limit: number): void {
-  const declared = c.req.header('content-length');
+  const declared = requestHeader(c, 'content-length');
   if (declared !== undefined && Number(declared) > limit) throw tooLarge(limit);
 }
