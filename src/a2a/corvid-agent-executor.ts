@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../core/new-id.js';
 import { Role, TaskState, type Message as A2AMessage, type Part, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
 import type { Runnable } from '../core/runnable.js';
@@ -219,7 +219,7 @@ function textPart(text: string): Part {
 }
 
 function agentMessage(text: string, taskId: string, contextId: string): A2AMessage {
-  return { messageId: randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] };
+  return { messageId: newId(), contextId, taskId, role: Role.ROLE_AGENT, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] };
 }
 
 /** The text a run gets from an A2A message: text parts, data parts as JSON, files as references. */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../core/new-id.js';
 import { RunState } from '../core/run-state.js';
 import type { Message } from '../types/message.js';
 import { emptyUsage, type Usage } from '../types/usage.js';
@@ -91,7 +91,7 @@ export class MemoryChatSessions implements ChatSessions {
 
   async create(init: { agent: string; userId?: string }): Promise<ChatSession> {
     const now = new Date().toISOString();
-    const session: ChatSession = { id: randomUUID(), agent: init.agent, createdAt: now, updatedAt: now, messages: [], state: new RunState(), usage: emptyUsage() };
+    const session: ChatSession = { id: newId(), agent: init.agent, createdAt: now, updatedAt: now, messages: [], state: new RunState(), usage: emptyUsage() };
     if (init.userId !== undefined) session.userId = init.userId;
     this.sessions.set(session.id, session);
     this.order.set(session.id, ++this.seq);
