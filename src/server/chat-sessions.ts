@@ -68,12 +68,39 @@ export function summarize(s: ChatSession): ChatSessionSummary {
   return out;
 }
 
+/** A session of `MemoryChatSessions`: times kept as numbers, shown as ISO strings. */
+class MemorySession implements ChatSession {
+  messages: Message[] = [];
+  state = new RunState();
+  usage: Usage = emptyUsage();
+  userId?: string;
+  activeAgent?: string;
+  private readonly created: number;
+  /** @internal */
+  updated: number;
+
+  constructor(
+    readonly id: string,
+    readonly agent: string,
+  ) {
+    this.created = this.updated = Date.now();
+  }
+
+  get createdAt(): string {
+    return new Date(this.created).toISOString();
+  }
+
+  get updatedAt(): string {
+    return new Date(this.updated).toISOString();
+  }
+}
+
 /**
  * Sessions in process memory (lost on restart), newest first in listings. At most `maxSessions`
  * (default 10,000) are kept; creating one more forgets the oldest.
  */
 export class MemoryChatSessions implements ChatSessions {
-  private readonly sessions = new Map<string, ChatSession>();
+  private readonly sessions = new Map<string, MemorySession>();
   private seq = 0;
   private readonly order = new Map<string, number>();
   /** Ids oldest first, from `head` on (eviction order; `Map.keys().next()` would walk the holes deleted entries leave). */
@@ -90,8 +117,7 @@ export class MemoryChatSessions implements ChatSessions {
   }
 
   async create(init: { agent: string; userId?: string }): Promise<ChatSession> {
-    const now = new Date().toISOString();
-    const session: ChatSession = { id: newId(), agent: init.agent, createdAt: now, updatedAt: now, messages: [], state: new RunState(), usage: emptyUsage() };
+    const session = new MemorySession(newId(), init.agent);
     if (init.userId !== undefined) session.userId = init.userId;
     this.sessions.set(session.id, session);
     this.order.set(session.id, ++this.seq);
@@ -115,7 +141,7 @@ export class MemoryChatSessions implements ChatSessions {
   }
 
   async save(session: ChatSession): Promise<void> {
-    if (this.sessions.has(session.id)) session.updatedAt = new Date().toISOString();
+    if (this.sessions.get(session.id) === session && session instanceof MemorySession) session.updated = Date.now();
   }
 
   async list(query: ListSessionsQuery): Promise<{ sessions: ChatSessionSummary[]; nextCursor?: string }> {
