@@ -1,3 +1,4 @@
+import { LruMap } from '../core/lru-map.js';
 import { Conversation } from '../core/conversation.js';
 import type { Runnable } from '../core/runnable.js';
 import type { Store } from '../storage/types/store.js';
@@ -34,10 +35,12 @@ export interface ContextRunnerOptions {
  * conversation is kept in memory.
  */
 export class ContextRunner {
-  private readonly memory = new Map<string, Message[]>();
+  private readonly memory: LruMap<string, Message[]>;
   private readonly locks = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly options: ContextRunnerOptions) {}
+  constructor(private readonly options: ContextRunnerOptions) {
+    this.memory = new LruMap(options.maxContexts ?? 10_000);
+  }
 
   /** Runs `input` as the context's next turn. */
   turn(req: TurnRequest): Promise<TurnOutcome> {
@@ -70,10 +73,7 @@ export class ContextRunner {
       for await (const event of stream) req.onEvent(event);
       result = await stream.result;
     } else result = await conversation.run(req.input, { signal: req.signal, onEvent: req.onEvent });
-    this.memory.delete(req.contextId);
     this.memory.set(req.contextId, conversation.messages);
-    const max = this.options.maxContexts ?? 10_000;
-    while (this.memory.size > max) this.memory.delete(this.memory.keys().next().value!);
     return result.text;
   }
 

@@ -1,6 +1,7 @@
 import { Task, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { LruMap } from '../core/lru-map.js';
 import type { StateStore } from '../storage/types/state.js';
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -47,35 +48,23 @@ export class StoreTaskStore implements TaskStore {
  * no longer changes); each `load` returns a copy, which the SDK may change before saving it back.
  */
 export class BoundedMemoryTaskStore implements TaskStore {
-  private readonly tasks = new Map<string, { task: Task; seq: number }>();
-  /** Save order, oldest first from `head` on; an entry is stale once its task was saved again. */
-  private order: { id: string; seq: number }[] = [];
-  private head = 0;
-  private seq = 0;
+  private readonly tasks: LruMap<string, Task>;
 
-  constructor(private readonly maxTasks = 10_000) {}
+  constructor(maxTasks = 10_000) {
+    this.tasks = new LruMap(maxTasks);
+  }
 
   async save(task: Task, _context?: ServerCallContext): Promise<void> {
-    const seq = ++this.seq;
-    this.tasks.set(task.id, { task, seq });
-    this.order.push({ id: task.id, seq });
-    while (this.tasks.size > this.maxTasks && this.head < this.order.length) {
-      const oldest = this.order[this.head++];
-      if (this.tasks.get(oldest.id)?.seq === oldest.seq) this.tasks.delete(oldest.id);
-    }
-    if (this.order.length - this.head > 2 * this.tasks.size + 1024) {
-      this.order = this.order.slice(this.head).filter((e) => this.tasks.get(e.id)?.seq === e.seq);
-      this.head = 0;
-    }
+    this.tasks.set(task.id, task);
   }
 
   async load(taskId: string, _context?: ServerCallContext): Promise<Task | undefined> {
-    const entry = this.tasks.get(taskId);
-    return entry && (copy(entry.task) as Task);
+    const task = this.tasks.get(taskId);
+    return task && (copy(task) as Task);
   }
 
   async list(params: ListTasksRequest, _context?: ServerCallContext): Promise<ListTasksResponse> {
-    return listTasks([...this.tasks.values()].map((e) => copy(e.task) as Task), params);
+    return listTasks([...this.tasks.values()].map((t) => copy(t) as Task), params);
   }
 }
 

@@ -82,6 +82,8 @@ class MemorySession implements ChatSession {
   constructor(
     readonly id: string,
     readonly agent: string,
+    /** Creation order (listing cursors). */
+    readonly seq: number,
   ) {
     this.created = this.updated = Date.now();
   }
@@ -102,7 +104,6 @@ class MemorySession implements ChatSession {
 export class MemoryChatSessions implements ChatSessions {
   private readonly sessions = new Map<string, MemorySession>();
   private seq = 0;
-  private readonly order = new Map<string, number>();
   /** Ids oldest first, from `head` on (eviction order; `Map.keys().next()` would walk the holes deleted entries leave). */
   private fifo: string[] = [];
   private head = 0;
@@ -117,23 +118,16 @@ export class MemoryChatSessions implements ChatSessions {
   }
 
   async create(init: { agent: string; userId?: string }): Promise<ChatSession> {
-    const session = new MemorySession(newId(), init.agent);
+    const session = new MemorySession(newId(), init.agent, ++this.seq);
     if (init.userId !== undefined) session.userId = init.userId;
     this.sessions.set(session.id, session);
-    this.order.set(session.id, ++this.seq);
     this.fifo.push(session.id);
     if (this.sessions.size > this.maxSessions) this.evictOldest();
     return session;
   }
 
   private evictOldest(): void {
-    while (this.head < this.fifo.length) {
-      const id = this.fifo[this.head++];
-      if (this.sessions.delete(id)) {
-        this.order.delete(id);
-        break;
-      }
-    }
+    while (this.head < this.fifo.length && !this.sessions.delete(this.fifo[this.head++]));
     if (this.head > 1024 && this.head * 2 > this.fifo.length) {
       this.fifo = this.fifo.slice(this.head);
       this.head = 0;
@@ -152,7 +146,7 @@ export class MemoryChatSessions implements ChatSessions {
     let last: number | undefined;
     let more = false;
     for (const s of all) {
-      const n = this.order.get(s.id)!;
+      const n = s.seq;
       if (n >= before) continue;
       if (query.agent !== undefined && s.agent !== query.agent) continue;
       if (query.userId !== undefined && s.userId !== query.userId) continue;
@@ -167,7 +161,6 @@ export class MemoryChatSessions implements ChatSessions {
   }
 
   async delete(id: string): Promise<boolean> {
-    this.order.delete(id);
     return this.sessions.delete(id);
   }
 }
