@@ -44,8 +44,8 @@ export class StoreChatSessions implements SessionDirectory {
   async list(query: ListSessionsQuery): Promise<{ sessions: ChatSessionSummary[]; nextCursor?: string }> {
     const store = await this.store();
     const page = await store.sessions.list({ agent: query.agent, userId: query.userId, limit: query.limit, cursor: query.cursor });
-    // Entries also hold handoff records: count the messages themselves.
-    const sessions = await Promise.all(page.sessions.map(async (s) => summary(s, (await store.sessions.messages(s.id)).length)));
+    // Entries also hold handoff records: count the messages themselves (without loading them).
+    const sessions = await Promise.all(page.sessions.map(async (s) => summary(s, await store.sessions.countMessages(s.id))));
     return page.nextCursor ? { sessions, nextCursor: page.nextCursor } : { sessions };
   }
 

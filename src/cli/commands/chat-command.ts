@@ -75,7 +75,7 @@ async function openSession(
     note(`new session ${sessionId}`);
     return;
   }
-  const count = (await store.sessions.messages(sessionId)).length;
+  const count = await store.sessions.countMessages(sessionId);
   session.conversation.activeAgent = existing.activeAgent;
   note(`resumed session ${sessionId} (${count} message${count === 1 ? '' : 's'})`);
   if (runtime.config.storage?.resume !== 'auto') return;

@@ -30,7 +30,7 @@ async function requireSession(cli: CliStore, id: string): Promise<{ store: Store
 
 /** Message counts of a page of sessions (one query per session). */
 async function messageCounts(store: Store, sessions: Session[]): Promise<number[]> {
-  return Promise.all(sessions.map(async (s) => (await store.sessions.entries(s.id, { types: ['message'] })).length));
+  return Promise.all(sessions.map((s) => store.sessions.countMessages(s.id)));
 }
 
 function table(rows: string[][]): string {

@@ -183,4 +183,11 @@ export class MemorySessionStore implements SessionStore {
     for (const r of this.c.data.entries.get(sessionId)!) if (r.seq > after && r.type === 'message') out.push(decodeJson(r.message!) as Message);
     return out;
   }
+
+  async countMessages(sessionId: string): Promise<number> {
+    this.need(sessionId);
+    let n = 0;
+    for (const r of this.c.data.entries.get(sessionId)!) if (r.type === 'message') n++;
+    return n;
+  }
 }

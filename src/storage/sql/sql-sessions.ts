@@ -201,4 +201,12 @@ export class SqlSessionStore implements SessionStore {
     for (let i = 0; i < texts.length; i++) out[i] = decodeJson(texts[i]) as Message;
     return out;
   }
+
+  async countMessages(sessionId: string): Promise<number> {
+    const b = this.b;
+    const [n] = await b.db.column<number | string>("SELECT COUNT(*) FROM corvid_entries WHERE session_id = ? AND type = 'message'", [sessionId]);
+    const count = Number(n ?? 0);
+    if (count === 0 && !(await this.get(sessionId))) throw unknownSession(sessionId, b.location);
+    return count;
+  }
 }

@@ -125,4 +125,6 @@ export interface SessionStore {
   entries(sessionId: string, query?: EntryQuery): Promise<SessionEntry[]>;
   /** The conversation: the messages of `message` entries, in order. */
   messages(sessionId: string, options?: { afterSeq?: number }): Promise<Message[]>;
+  /** How many `message` entries the session has (without loading them). */
+  countMessages(sessionId: string): Promise<number>;
 }

@@ -120,6 +120,7 @@ export function sessionCases(ctx: SuiteContext): void {
       expect((await s.entries(id, { afterSeq: 1, limit: 2 })).map((e) => e.seq)).toEqual([2, 3]);
       expect((await s.entries(id, { types: ['handoff'] })).map((e) => e.seq)).toEqual([6]);
       expect(await s.messages(id, { afterSeq: 3 })).toEqual(richMessages.slice(3));
+      expect(await s.countMessages(id)).toBe(richMessages.length); // the handoff record is not a message
       expect((await s.get(id))!.lastSeq).toBe(6);
     });
 
@@ -146,8 +147,10 @@ export function sessionCases(ctx: SuiteContext): void {
       await expectCode(s.appendMany(missing, []), 'not_found', missing);
       await expectCode(s.entries(missing), 'not_found', missing);
       await expectCode(s.messages(missing), 'not_found', missing);
+      await expectCode(s.countMessages(missing), 'not_found', missing);
       const { id } = await s.create({ agent: 'a' });
       expect(await s.messages(id)).toEqual([]);
+      expect(await s.countMessages(id)).toBe(0);
       expect(await s.append(id, { message: user('one') }, { expectedLastSeq: 0 })).toBe(1);
       await expectCode(s.append(id, { message: user('two') }, { expectedLastSeq: 0 }), 'storage_conflict', 'expected last seq 0, found 1');
       expect(await s.appendMany(id, [{ message: user('two') }, { message: user('three') }], { expectedLastSeq: 1 })).toEqual([2, 3]);
