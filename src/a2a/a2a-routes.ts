@@ -8,6 +8,7 @@ import type { Runtime } from '../runtime/load-runtime.js';
 import type { Store } from '../storage/types/store.js';
 import { agentCardJson, buildAgentCard, legacyAgentCardJson } from './agent-card.js';
 import { callContext, wantsLegacy } from './call-context.js';
+import { requestHeader } from '../server/request-header.js';
 import { A2AAgentRegistry } from './a2a-agent-registry.js';
 import { STREAMING_STATE_KEY, type A2ATaskHook } from './corvid-agent-executor.js';
 import type { A2ALogger } from './guarded-push-sender.js';
@@ -88,7 +89,7 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
   app.get('/agents/:name/.well-known/agent-card.json', (c) => cardResponse(c, c.req.param('name')));
   app.get('/agents', (c) => {
     // The list is v1.0 unless v0.3 is asked for explicitly.
-    const legacy = c.req.header(A2A_VERSION_HEADER) !== undefined && wantsLegacy(c);
+    const legacy = requestHeader(c, A2A_VERSION_HEADER.toLowerCase()) !== undefined && wantsLegacy(c);
     const listed = options.listAgent ?? ((n: string) => options.visibility(n) === 'public');
     const names = [...options.runtime().agents.keys()].filter((n) => visible(n) && listed(n, c.req.raw));
     c.header('Vary', A2A_VERSION_HEADER);
@@ -98,7 +99,7 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
   app.post('/a2a/:name', async (c) => {
     const name = c.req.param('name');
     if (!visible(name)) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
-    const contentType = c.req.header('content-type')?.split(';', 1)[0].trim().toLowerCase();
+    const contentType = requestHeader(c, 'content-type')?.split(';', 1)[0].trim().toLowerCase();
     if (contentType && contentType !== 'application/json' && contentType !== 'application/a2a+json') {
       const e = JsonRpcTransportHandler.mapToJSONRPCError(new ContentTypeNotSupportedError(`Unsupported Content-Type "${contentType}"; expected application/json`));
       return c.json({ jsonrpc: '2.0', id: null, error: e }, 200);

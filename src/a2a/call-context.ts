@@ -1,21 +1,32 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Context } from 'hono';
 import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
 import { UnauthenticatedUser, defaultServerCallContextBuilder, type ServerCallContext } from '@a2a-js/sdk/server';
+import { requestHeader } from '../server/request-header.js';
+
+const VERSION_HEADER = A2A_VERSION_HEADER.toLowerCase();
 
 /** True when the request asks for protocol v0.3 (no `A2A-Version`, or a 0.x one). */
 export function wantsLegacy(c: Context): boolean {
-  const v = c.req.header(A2A_VERSION_HEADER)?.trim();
+  const v = requestHeader(c, VERSION_HEADER)?.trim();
   return !v || v.startsWith('0.');
 }
 
 /** The SDK call context of a request. */
 export function callContext(c: Context, legacy: boolean): ServerCallContext {
   const headers: Record<string, string> = {};
-  c.req.raw.headers.forEach((value, key) => (headers[key] = value));
+  const incoming = (c.env as { incoming?: { headers?: IncomingHttpHeaders } } | undefined)?.incoming?.headers;
+  if (incoming) {
+    // On Node, from the socket's request: no web Headers object per request.
+    for (const key in incoming) {
+      const value = incoming[key];
+      if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value;
+    }
+  } else c.req.raw.headers.forEach((value, key) => (headers[key] = value));
   return defaultServerCallContextBuilder({
     extensions: undefined,
     user: new UnauthenticatedUser(),
     headers,
-    requestedVersion: legacy ? '0.3' : (c.req.header(A2A_VERSION_HEADER)?.trim() ?? '1.0'),
+    requestedVersion: legacy ? '0.3' : (requestHeader(c, VERSION_HEADER)?.trim() ?? '1.0'),
   });
 }

@@ -20,9 +20,10 @@ export function untouchedIncoming(request: Request, env: unknown): IncomingMessa
 
 /** Reads a request body as UTF-8 text, giving up past `maxBytes` (checked on the header first). */
 export async function readBody(request: Request, maxBytes: number, env?: unknown): Promise<BodyResult> {
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, reason: 'too_large' };
   const incoming = untouchedIncoming(request, env);
+  const length = incoming ? incoming.headers['content-length'] : request.headers.get('content-length');
+  const declared = Number(length ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, reason: 'too_large' };
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (incoming) return readIncoming(incoming, maxBytes);
