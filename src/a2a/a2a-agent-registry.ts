@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import {
   DefaultExecutionEventBusManager,
-  DefaultRequestHandler,
   InMemoryPushNotificationStore,
   JsonRpcTransportHandler,
   type PushNotificationStore,
@@ -13,6 +12,7 @@ import type { Runtime } from '../runtime/load-runtime.js';
 import type { Store } from '../storage/types/store.js';
 import { buildAgentCard, type A2ASkill, type AgentCardInput } from './agent-card.js';
 import { CorvidAgentExecutor, type A2ATaskHook } from './corvid-agent-executor.js';
+import { CorvidRequestHandler } from './corvid-request-handler.js';
 import { GuardedPushSender, type A2ALogger } from './guarded-push-sender.js';
 import { StorePushNotificationStore } from './store-push-notification-store.js';
 import { BoundedMemoryTaskStore, StoreTaskStore } from './store-task-store.js';
@@ -22,7 +22,7 @@ export interface A2AAgentEntry {
   name: string;
   card: AgentCard;
   cardInput: AgentCardInput;
-  handler: DefaultRequestHandler;
+  handler: CorvidRequestHandler;
   jsonRpc: JsonRpcTransportHandler;
   legacyJsonRpc: LegacyJsonRpcTransportHandler;
   taskStore: TaskStore;
@@ -40,7 +40,7 @@ interface LastingParts {
 /** Options for `A2AAgentRegistry`. */
 export interface A2AAgentRegistryOptions {
   runtime: () => Runtime;
-  baseUrl: string;
+  baseUrl: string | (() => string);
   store?: () => Promise<Store>;
   securitySchemes?: Record<string, unknown>;
   security?: Record<string, string[]>[];
@@ -80,7 +80,7 @@ export class A2AAgentRegistry {
     return {
       name,
       description: agent.description,
-      baseUrl: this.options.baseUrl.replace(/\/+$/, ''),
+      baseUrl: (typeof this.options.baseUrl === 'function' ? this.options.baseUrl() : this.options.baseUrl).replace(/\/+$/, ''),
       version: config?.a2a?.version ?? packageVersion,
       skills: config?.a2a?.skills,
       securitySchemes: this.options.securitySchemes,
@@ -98,7 +98,7 @@ export class A2AAgentRegistry {
     const parts = await this.parts(name);
     const cardInput = this.cardInput(name)!;
     const card = buildAgentCard(cardInput);
-    const handler = new DefaultRequestHandler(card, parts.taskStore, parts.executor, parts.buses, parts.pushStore, parts.sender);
+    const handler = new CorvidRequestHandler({ card, taskStore: parts.taskStore, executor: parts.executor, buses: parts.buses, pushStore: parts.pushStore, sender: parts.sender });
     const entry: A2AAgentEntry = {
       name,
       card,

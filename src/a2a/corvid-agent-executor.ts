@@ -1,3 +1,4 @@
+import { isoNow } from '../core/iso-now.js';
 import { newId } from '../core/new-id.js';
 import { Role, TaskState, type Message as A2AMessage, type Part, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
@@ -77,10 +78,10 @@ export class CorvidAgentExecutor implements AgentExecutor {
         AgentEvent.task({
           id: taskId,
           contextId,
-          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
+          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: isoNow() },
           artifacts: [],
           history: [userMessage],
-          metadata: {},
+          metadata: undefined,
         }),
       );
     }
@@ -88,7 +89,7 @@ export class CorvidAgentExecutor implements AgentExecutor {
     this.running.set(taskId, controller);
     this.watchCancels();
     const status = (state: TaskState, message?: A2AMessage, metadata?: Record<string, unknown>) =>
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata }));
+      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: isoNow() }, metadata }));
     const artifactId = `${taskId}-answer`;
     let streamed = '';
     let pending = '';
@@ -206,7 +207,7 @@ export class CorvidAgentExecutor implements AgentExecutor {
       AgentEvent.statusUpdate({
         taskId,
         contextId: '',
-        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() },
+        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: isoNow() },
         metadata: undefined,
       }),
     );

@@ -28,8 +28,13 @@ export class LruMap<K, V> {
 
   /** Sets `key` (now the most recently set) and drops the least recently set beyond `max`. */
   set(key: K, value: V): this {
-    const stamp = ++this.stamp;
     const entry = this.map.get(key);
+    if (entry && entry.stamp === this.stamp) {
+      // Already the most recently set (a task saved after each of its events): nothing moves.
+      entry.value = value;
+      return this;
+    }
+    const stamp = ++this.stamp;
     if (entry) {
       entry.value = value;
       entry.stamp = stamp;
