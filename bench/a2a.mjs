@@ -17,13 +17,10 @@ const arg = (name, def) => process.argv.find((a) => a.startsWith(`--${name}=`))?
 
 if (process.argv.includes('--serve')) {
   // Child: both servers on 127.0.0.1, ports printed as one JSON line.
-  const entry = join(ROOT, 'dist', 'a2a', 'index.js');
-  const { createA2ARoutes } = await import(pathToFileURL(entry).href);
+  const { serve } = await import(pathToFileURL(join(ROOT, 'dist', 'server', 'index.js')).href);
   const { Agent } = await import(pathToFileURL(join(ROOT, 'dist', 'index.js')).href);
   const { ScriptedModel } = await import(pathToFileURL(join(ROOT, 'dist', 'testing', 'index.js')).href);
-  const { serve } = await import('@hono/node-server');
   const agent = new Agent({ name: 'bench', instructions: '-', model: new ScriptedModel(() => ({ text: 'ok' }), { record: false }) });
-  const runtime = { config: { agents: {} }, agents: new Map([['bench', agent]]), defaultAgent: 'bench' };
   const listen = (handler) => new Promise((resolve) => { const s = handler(); s.on('listening', () => resolve(s.address().port)); });
   const bare = await listen(() =>
     http
@@ -38,12 +35,9 @@ if (process.argv.includes('--serve')) {
       })
       .listen(0, '127.0.0.1'),
   );
-  let app;
-  const a2aPort = await new Promise((resolve) => {
-    const s = serve({ fetch: (r, e) => app.fetch(r, e), port: 0, hostname: '127.0.0.1' }, (info) => resolve(info.port));
-    void s;
-  });
-  app = await createA2ARoutes({ runtime: () => runtime, baseUrl: `http://127.0.0.1:${a2aPort}`, visibility: () => 'public' });
+  // The whole `corvid serve` server (guards, request ids, metrics), A2A at /a2a/bench.
+  const server = await serve({ agents: [agent], port: 0, server: { logging: { level: 'silent' } } });
+  const a2aPort = server.port;
   console.log(JSON.stringify({ bare, a2a: a2aPort, rss: process.memoryUsage().rss }));
   process.stdin.on('data', () => {
     console.log(JSON.stringify({ rss: process.memoryUsage().rss }));

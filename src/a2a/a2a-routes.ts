@@ -25,8 +25,11 @@ export type A2AVisibility = 'public' | 'internal' | 'private';
 export interface A2ARoutesOptions {
   /** The current runtime (an accessor: a config reload swaps it). */
   runtime: () => Runtime;
-  /** Absolute URL the server is reachable at (cards advertise URLs under it), e.g. `http://127.0.0.1:8080`. */
-  baseUrl: string;
+  /**
+   * Absolute URL the server is reachable at (cards advertise URLs under it), e.g.
+   * `http://127.0.0.1:8080`; or a function giving it when asked (a server listening on port 0).
+   */
+  baseUrl: string | (() => string);
   /** Durable tasks, push configs and conversations (context id = session id). Default: in memory. */
   store?: () => Promise<Store>;
   visibility: (agent: string) => A2AVisibility;

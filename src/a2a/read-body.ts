@@ -11,11 +11,15 @@ export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too_
 export function untouchedIncoming(request: Request, env: unknown): IncomingMessage | undefined {
   const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (!incoming || typeof incoming.on !== 'function' || incoming.readableEnded || incoming.readableFlowing !== null) return undefined;
-  const symbols = Object.getOwnPropertySymbols(request).map((s) => s.description);
   // node-server's lightweight request keeps the Node request under `incomingKey` and creates the
   // full Request (which takes over the body) under `requestCache` only when asked for.
-  if (!symbols.includes('incomingKey') || symbols.includes('requestCache')) return undefined;
-  return (request as unknown as Record<symbol, unknown>)[Object.getOwnPropertySymbols(request).find((s) => s.description === 'incomingKey')!] === incoming ? incoming : undefined;
+  let mine = false;
+  for (const key of Object.getOwnPropertySymbols(request)) {
+    const name = key.description;
+    if (name === 'requestCache') return undefined;
+    if (name === 'incomingKey') mine = (request as unknown as Record<symbol, unknown>)[key] === incoming;
+  }
+  return mine ? incoming : undefined;
 }
 
 /** Reads a request body as UTF-8 text, giving up past `maxBytes` (checked on the header first). */

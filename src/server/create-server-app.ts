@@ -150,7 +150,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     }
     const seconds = (performance.now() - started) / 1000;
     metrics.request(route, c.req.method, status, seconds);
-    log.info({ method: c.req.method, path: c.req.path, route, status, ms: Math.round(seconds * 1000 * 10) / 10 }, 'request');
+    if (log.isLevelEnabled('info')) log.info({ method: c.req.method, path: c.req.path, route, status, ms: Math.round(seconds * 1000 * 10) / 10 }, 'request');
   });
 
   if (server.cors) {
@@ -180,14 +180,17 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     }
     const path = c.req.path;
     const open = !auth.enabled || auth.isPublic(path) || method === 'OPTIONS';
-    let principal;
-    try {
-      principal = await auth.identify((n) => requestHeader(c, n.toLowerCase()));
-    } catch (err) {
-      if (!open || !(err instanceof HttpError)) throw err;
-      principal = undefined;
+    // Without auth every caller is anonymous (set above): no credential to look at.
+    if (auth.enabled) {
+      let principal;
+      try {
+        principal = await auth.identify((n) => requestHeader(c, n.toLowerCase()));
+      } catch (err) {
+        if (!open || !(err instanceof HttpError)) throw err;
+        principal = undefined;
+      }
+      if (principal) c.set('principal', principal);
     }
-    if (principal) c.set('principal', principal);
     if (!open) auth.require(c.get('principal'), path);
     const a2aAgent = safeDecode(A2A_AGENT_PATH.exec(path)?.[1]);
     if (a2aAgent !== undefined && options.runtime().agents.has(a2aAgent) && access.visibility(a2aAgent) === 'internal') {

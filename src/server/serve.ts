@@ -172,7 +172,7 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
     given !== undefined ? (typeof given === 'function' ? given : async () => given) : runtime.config.storage && runtime.store ? () => runtime.store!() : undefined;
   const scheme = server.tls ? 'https' : 'http';
   let baseUrl = server.baseUrl;
-  let a2a: Hono | undefined;
+  let setParts: ((parts: ServerAppParts) => void) | undefined;
   const loadedA2A = options.a2a === false ? {} : await loadA2A();
   const createA2A = loadedA2A.create;
   if (loadedA2A.missing !== undefined) {
@@ -184,19 +184,43 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
   let injectWebSocket: ((s: never) => void) | undefined;
   let wss: { clients: Set<{ terminate(): void }>; close(): void } | undefined;
   const metrics = new ServerMetrics();
-  // The A2A routes need the base URL, known once listening (port 0): they are created after listen
-  // and reached through this late-bound sub-app.
-  const { Hono } = await import('hono');
-  const a2aProxy = new Hono();
-  // Who asked, for the A2A sub-app (it sees only the raw request): internal agents are listed to callers with a token.
+  // The A2A routes advertise the base URL on their cards, known once listening (port 0): they read
+  // it through an accessor, so they can be mounted on the app (one dispatch per request) now.
+  let a2a: Hono | undefined;
+  // Who asked, for `GET /agents` (the A2A routes see the raw request): internal agents are listed to callers with a token.
   const principals = new WeakMap<Request, { kind: string }>();
-  const toA2A = async (c: import('hono').Context, next: () => Promise<void>) => {
-    if (!a2a) return next();
-    const principal = c.get('principal') as { kind: string } | undefined;
-    if (principal !== undefined) principals.set(c.req.raw, principal);
-    return a2a.fetch(c.req.raw, c.env);
-  };
-  for (const path of ['/.well-known/agent-card.json', '/agents', '/agents/*', '/a2a/*']) a2aProxy.all(path, toA2A);
+  if (createA2A) {
+    let parts: ServerAppParts | undefined;
+    a2a = await createA2A({
+      runtime: current,
+      baseUrl: () => baseUrl!,
+      store: storeFn,
+      visibility: (name: string) => parts!.access.visibility(name),
+      listAgent: (name: string, request: Request) => {
+        const v = parts!.access.visibility(name);
+        if (v === 'public') return true;
+        const who = principals.get(request);
+        return v === 'internal' && who !== undefined && who.kind !== 'anonymous';
+      },
+      pushAllowedHosts: server.a2a?.pushAllowedHosts,
+      maxBodyBytes: server.maxBodyBytes,
+      ...(server.auth?.jwt || server.auth?.apiKeys?.length
+        ? { securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } }, security: [{ bearer: [] }] }
+        : {}),
+      logger: { warn: (message: string) => logger.warn(message) },
+      ...(typeof options.a2a === 'object' && options.a2a.beforeTask ? { beforeTask: options.a2a.beforeTask } : {}),
+    });
+    const { Hono } = await import('hono');
+    const listing = new Hono();
+    listing.use('/agents', async (c, next) => {
+      const principal = c.get('principal' as never) as { kind: string } | undefined;
+      if (principal !== undefined) principals.set(c.req.raw, principal);
+      await next();
+    });
+    listing.route('/', a2a);
+    a2a = listing;
+    setParts = (p) => (parts = p);
+  }
 
   const built = createServerApp({
     runtime: current,
@@ -207,7 +231,7 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
     allowedHosts: !authOn && !isLoopback(host) ? ['*'] : undefined,
     sessions: options.sessions,
     store: storeFn,
-    mount: createA2A ? a2aProxy : undefined,
+    mount: a2a,
     extend: (app, parts) => {
       const nodeWs = createNodeWebSocket({ app });
       injectWebSocket = nodeWs.injectWebSocket as (s: never) => void;
@@ -215,6 +239,7 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
       registerWebSocketRoute(app, parts, nodeWs.upgradeWebSocket as never);
     },
   });
+  setParts?.(built.parts);
 
   const { serve: nodeServe } = await import('@hono/node-server');
   const tls = server.tls && {
@@ -237,29 +262,6 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
   const actualPort = (httpServer.address() as AddressInfo).port;
   const url = `${scheme}://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${actualPort}`;
   baseUrl ??= url;
-  if (createA2A) {
-    const a2aOptions = {
-      runtime: current,
-      baseUrl,
-      store: storeFn,
-      visibility: (name: string) => built.parts.access.visibility(name),
-      listAgent: (name: string, request: Request) => {
-        const v = built.parts.access.visibility(name);
-        if (v === 'public') return true;
-        const who = principals.get(request);
-        return v === 'internal' && who !== undefined && who.kind !== 'anonymous';
-      },
-      pushAllowedHosts: server.a2a?.pushAllowedHosts,
-      maxBodyBytes: server.maxBodyBytes,
-      ...(server.auth?.jwt || server.auth?.apiKeys?.length
-        ? { securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } }, security: [{ bearer: [] }] }
-        : {}),
-      logger: { warn: (message: string) => logger.warn(message) },
-      ...(typeof options.a2a === 'object' && options.a2a.beforeTask ? { beforeTask: options.a2a.beforeTask } : {}),
-    };
-    a2a = await createA2A(a2aOptions);
-  }
-
   let stopWatching: (() => void) | undefined;
   const reload = async (): Promise<boolean> => {
     if (!runtime.reload) return true;
