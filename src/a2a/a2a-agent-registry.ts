@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import {
-  DefaultExecutionEventBusManager,
   InMemoryPushNotificationStore,
   JsonRpcTransportHandler,
   type PushNotificationStore,
@@ -14,6 +13,7 @@ import { buildAgentCard, type A2ASkill, type AgentCardInput } from './agent-card
 import { CorvidAgentExecutor, type A2ATaskHook } from './corvid-agent-executor.js';
 import { CorvidRequestHandler } from './corvid-request-handler.js';
 import { GuardedPushSender, type A2ALogger } from './guarded-push-sender.js';
+import { LightEventBusManager } from './light-event-bus.js';
 import { StorePushNotificationStore } from './store-push-notification-store.js';
 import { BoundedMemoryTaskStore, StoreTaskStore } from './store-task-store.js';
 
@@ -34,7 +34,7 @@ interface LastingParts {
   taskStore: TaskStore;
   pushStore: PushNotificationStore;
   sender: GuardedPushSender;
-  buses: DefaultExecutionEventBusManager;
+  buses: LightEventBusManager;
 }
 
 /** Options for `A2AAgentRegistry`. */
@@ -134,7 +134,7 @@ export class A2AAgentRegistry {
       taskStore,
       pushStore,
       sender: new GuardedPushSender({ store: pushStore, allowedHosts: this.options.pushAllowedHosts, logger: this.options.logger }),
-      buses: new DefaultExecutionEventBusManager(),
+      buses: new LightEventBusManager(),
     };
     this.lasting.set(name, parts);
     return parts;

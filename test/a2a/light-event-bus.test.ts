@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { AgentEvent, DefaultExecutionEventBus, ServerCallContext, UnauthenticatedUser, type AgentExecutionEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
+import { TaskState } from '@a2a-js/sdk';
+import { LightEventBus, LightEventBusManager } from '../../src/a2a/light-event-bus.js';
+
+// The event bus every A2A task runs on (tasks/cancel, resubscription and push notifications listen
+// to it): it must deliver like the SDK's EventTarget bus.
+
+const event = (n: number): AgentExecutionEvent =>
+  AgentEvent.statusUpdate({ taskId: `t${n}`, contextId: 'c', status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '' }, metadata: undefined });
+
+describe('LightEventBus', () => {
+  it('delivers events in order to listeners in the order they were added, then finished', () => {
+    const bus = new LightEventBus();
+    const seen: string[] = [];
+    bus.on('event', (e) => seen.push(`a:${(e.data as { taskId: string }).taskId}`));
+    bus.on('event', (e) => seen.push(`b:${(e.data as { taskId: string }).taskId}`));
+    bus.on('finished', () => seen.push('finished'));
+    bus.publish(event(1));
+    bus.publish(event(2));
+    bus.finished();
+    expect(seen).toEqual(['a:t1', 'b:t1', 'a:t2', 'b:t2', 'finished']);
+  });
+
+  it('delivers like the SDK bus when listeners are added and removed during delivery', () => {
+    // Node's EventTarget (the SDK's bus): a listener added meanwhile is reached, one removed before
+    // its turn is skipped.
+    const scenario = (bus: ExecutionEventBus): string[] => {
+      const seen: string[] = [];
+      const late = () => seen.push('late');
+      const removed = () => seen.push('removed');
+      bus.on('event', () => {
+        seen.push('first');
+        bus.on('event', late);
+        bus.off('event', removed);
+      });
+      bus.on('event', removed);
+      bus.publish(event(1));
+      bus.publish(event(2));
+      bus.on('finished', () => seen.push('finished'));
+      bus.finished();
+      return seen;
+    };
+    const light = scenario(new LightEventBus());
+    expect(light).toEqual(scenario(new DefaultExecutionEventBus()));
+    expect(light).toEqual(['first', 'late', 'first', 'late', 'late', 'finished']);
+  });
+
+  it('runs once-listeners once and stops delivering after off and removeAllListeners', () => {
+    const bus = new LightEventBus();
+    let once = 0;
+    let on = 0;
+    let finished = 0;
+    const listener = () => on++;
+    bus.once('event', () => once++);
+    bus.on('event', listener);
+    bus.once('finished', () => finished++);
+    bus.publish(event(1));
+    bus.publish(event(2));
+    bus.off('event', listener);
+    bus.publish(event(3));
+    bus.finished();
+    bus.finished();
+    bus.on('event', listener);
+    bus.removeAllListeners();
+    bus.publish(event(4));
+    expect({ once, on, finished }).toEqual({ once: 1, on: 2, finished: 1 });
+  });
+
+  it('keeps delivering to the other listeners when one throws, and reports the error asynchronously', async () => {
+    const bus = new LightEventBus();
+    const seen: number[] = [];
+    const reported = new Promise<unknown>((resolve) => {
+      const handler = (err: unknown) => {
+        process.off('uncaughtException', handler);
+        resolve(err);
+      };
+      process.on('uncaughtException', handler);
+    });
+    bus.on('event', () => {
+      throw new Error('listener broke');
+    });
+    bus.on('event', () => seen.push(1));
+    bus.publish(event(1));
+    expect(seen).toEqual([1]);
+    expect(((await reported) as Error).message).toBe('listener broke');
+  });
+});
+
+describe('LightEventBusManager', () => {
+  it('keeps one bus per task and caller scope, and forgets it on cleanup', () => {
+    const manager = new LightEventBusManager();
+    const anonymous = new ServerCallContext({ user: new UnauthenticatedUser() });
+    const tenant = new ServerCallContext({ user: new UnauthenticatedUser(), tenant: 'acme' });
+    const bus = manager.createOrGetByTaskId('task-1', anonymous);
+    expect(manager.createOrGetByTaskId('task-1', anonymous)).toBe(bus);
+    expect(manager.getByTaskId('task-1', anonymous)).toBe(bus);
+    expect(manager.getByTaskId('task-1', tenant)).toBeUndefined();
+    let delivered = 0;
+    bus.on('event', () => delivered++);
+    manager.cleanupByTaskId('task-1', anonymous);
+    bus.publish(event(1));
+    expect(delivered).toBe(0);
+    expect(manager.getByTaskId('task-1', anonymous)).toBeUndefined();
+    expect(manager.size).toBe(0);
+  });
+});
