@@ -161,6 +161,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const maxBody = server.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowedHosts = options.allowedHosts ?? (auth.enabled ? undefined : ['localhost', '127.0.0.1', '[::1]']);
   const allowed = allowedHosts && !allowedHosts.includes('*') ? new Set(allowedHosts.map((h) => h.toLowerCase())) : undefined;
+  let lastHost: string | undefined;
+  let lastHostAllowed = false;
 
   // One middleware for every guard, in order: body size, Host, authentication, visibility of
   // A2A agents, rate limits.
@@ -173,8 +175,12 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') checkContentLength(c, maxBody);
     if (allowed) {
       const header = requestHeader(c, 'host') ?? '';
-      const name = (header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.split(':')[0]).toLowerCase();
-      if (!allowed.has(name)) {
+      // Clients send the same Host on every request: the last answer is kept.
+      if (header !== lastHost) {
+        lastHost = header;
+        lastHostAllowed = allowed.has((header.startsWith('[') ? header.slice(0, header.indexOf(']') + 1) : header.split(':')[0]).toLowerCase());
+      }
+      if (!lastHostAllowed) {
         throw new HttpError(403, 'host_not_allowed', `Host "${header.slice(0, 100)}" is not allowed: without server.auth the server only answers requests for localhost, 127.0.0.1 and [::1] (DNS rebinding protection)`);
       }
     }
