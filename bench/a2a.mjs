@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A2A message send throughput and latency: `message/send` (v0.3 JSON-RPC, blocking) to a Corvid
-// agent with a zero-latency scripted model, served by `createA2ARoutes` on @hono/node-server,
-// beside a bare `node:http` JSON echo measured in the same run. Servers run in a child process,
+// agent with a zero-latency scripted model, served by `serve()` (the whole `corvid serve` server:
+// guards, request ids, metrics), beside a bare `node:http` JSON echo measured in the same run. Servers run in a child process,
 // the load generator here (keep-alive connections, one per concurrent client).
 // Standalone: `npm run build`, then `node bench/a2a.mjs [--seconds=3] [--rounds=3] [--json]`.
 // Targets (issue #5): >= 50% of the bare server's requests/s, < 2 ms p50 added latency.

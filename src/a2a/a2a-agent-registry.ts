@@ -89,6 +89,13 @@ export class A2AAgentRegistry {
     };
   }
 
+  /** The agent's entry when it is built for the current runtime (no waiting), else undefined. */
+  ready(name: string): A2AAgentEntry | undefined {
+    const cached = this.entries.get(name);
+    const runtime = this.options.runtime();
+    return cached && cached.runtime === runtime && runtime.agents.has(name) ? cached.entry : undefined;
+  }
+
   /** The agent's entry, or undefined when the runtime has no such agent. */
   async get(name: string): Promise<A2AAgentEntry | undefined> {
     const runtime = this.options.runtime();

@@ -123,7 +123,7 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     const legacy = wantsLegacy(c);
     const method = (request as { method?: unknown }).method;
     const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
-    const entry = await registry.get(name);
+    const entry = registry.ready(name) ?? (await registry.get(name));
     if (!entry) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
     const context = callContext(c, legacy);
     if (typeof method === 'string' && STREAMING_METHODS.has(method)) context.state.set(STREAMING_STATE_KEY, true);

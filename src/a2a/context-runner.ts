@@ -79,8 +79,9 @@ export class ContextRunner {
 
   /** Runs `fn` after earlier turns of the same context. */
   private exclusive<T>(contextId: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(contextId) ?? Promise.resolve();
-    const run = previous.then(fn, fn);
+    const previous = this.locks.get(contextId);
+    // Nothing running on this context: start now, without waiting a turn of the event loop.
+    const run = previous ? previous.then(fn, fn) : fn();
     const settled = run.catch(() => undefined);
     this.locks.set(contextId, settled);
     void settled.then(() => {

@@ -141,7 +141,7 @@ export class CorvidAgentExecutor implements AgentExecutor {
         result = await this.runner.resume({ ...turn, runId: waiting.runId, decision });
       } else {
         status(TaskState.TASK_STATE_WORKING);
-        await this.options.beforeTask?.({ agent: this.options.name, taskId, contextId, message: userMessage, signal: controller.signal });
+        if (this.options.beforeTask) await this.options.beforeTask({ agent: this.options.name, taskId, contextId, message: userMessage, signal: controller.signal });
         result = await this.runner.turn({ ...turn, input });
       }
       flush();
