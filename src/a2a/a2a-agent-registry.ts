@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import {
-  InMemoryPushNotificationStore,
   JsonRpcTransportHandler,
   type PushNotificationStore,
   type TaskStore,
@@ -14,6 +13,7 @@ import { CorvidAgentExecutor, type A2ATaskHook } from './corvid-agent-executor.j
 import { CorvidRequestHandler } from './corvid-request-handler.js';
 import { GuardedPushSender, type A2ALogger } from './guarded-push-sender.js';
 import { LightEventBusManager } from './light-event-bus.js';
+import { MemoryPushNotificationStore } from './memory-push-store.js';
 import { StorePushNotificationStore } from './store-push-notification-store.js';
 import { BoundedMemoryTaskStore, StoreTaskStore } from './store-task-store.js';
 
@@ -127,7 +127,7 @@ export class A2AAgentRegistry {
     const again = this.lasting.get(name);
     if (again) return again;
     // Without a store: in memory (the last 10,000 tasks per agent).
-    const pushStore = store ? new StorePushNotificationStore(store.state, name) : new InMemoryPushNotificationStore();
+    const pushStore = store ? new StorePushNotificationStore(store.state, name) : new MemoryPushNotificationStore();
     const taskStore = store ? new StoreTaskStore(store.state, name) : new BoundedMemoryTaskStore();
     const parts: LastingParts = {
       executor: new CorvidAgentExecutor({
@@ -140,7 +140,7 @@ export class A2AAgentRegistry {
       }),
       taskStore,
       pushStore,
-      sender: new GuardedPushSender({ store: pushStore, allowedHosts: this.options.pushAllowedHosts, logger: this.options.logger }),
+      sender: new GuardedPushSender({ store: pushStore, allowedHosts: this.options.pushAllowedHosts, logger: this.options.logger, ...(pushStore instanceof MemoryPushNotificationStore ? { unused: () => pushStore.unused } : {}) }),
       buses: new LightEventBusManager(),
     };
     this.lasting.set(name, parts);

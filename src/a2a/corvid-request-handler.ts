@@ -94,6 +94,7 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
       }
       if (!applyEvent(event, taskId, userMessage, (t) => (task = t), task)) return;
       persist();
+      if (sender.unused) return;
       // Events replace the task's fields rather than change them in place: a shallow copy is a snapshot.
       const snapshot = { ...task! };
       void sender.send(streamResponseOf(event, snapshot), context, snapshot).catch(() => undefined);

@@ -22,6 +22,8 @@ export interface GuardedPushSenderOptions {
   /** Per-attempt timeout in ms. Default 5000. */
   timeoutMs?: number;
   logger?: A2ALogger;
+  /** True while the store certainly holds no config (e.g. none was ever registered): events are then not looked up. */
+  unused?: () => boolean;
 }
 
 /** The hosts push notifications go to when nothing is configured. */
@@ -55,7 +57,13 @@ export class GuardedPushSender implements PushNotificationSender {
     }
   }
 
+  /** True while no webhook can be registered for any task (see `GuardedPushSenderOptions.unused`). */
+  get unused(): boolean {
+    return this.options.unused?.() === true;
+  }
+
   async send(streamResponse: StreamResponse, context: ServerCallContext, task?: Task): Promise<void> {
+    if (this.unused) return;
     const taskId = taskIdOf(streamResponse);
     if (!taskId) return;
     const configs = this.options.store.loadWithMetadata
