@@ -1,16 +1,19 @@
 /**
- * A map holding at most `max` entries: setting one more drops the least recently set. Unlike
- * the common `Map` idiom (delete + set to refresh, `keys().next()` to evict), eviction never
- * walks the holes that deleted entries leave in a `Map`, which made each insert cost O(n) in
- * long-running servers. Iteration follows first insertion.
+ * A map holding at most `max` entries: setting one more drops the least recently set.
+ *
+ * Entries live in one `Map` in set order (setting a key again moves it to the end). The oldest is
+ * found with one iterator kept across calls: a `Map` iterator stays valid while the map changes and
+ * never revisits a position, so each eviction skips only the holes left since the last one. The
+ * common idiom, `keys().next()` on a fresh iterator, walks every hole that deletes left at the front
+ * of the table, which made each insert O(n) in long-running servers. No wrapper object or side
+ * array per entry, so a full map costs the garbage collector only the entries themselves.
  */
 export class LruMap<K, V> {
-  private readonly map = new Map<K, { value: V; stamp: number }>();
-  /** Set order, oldest first from `head`; an entry is stale once its key was set again. */
-  private keys: K[] = [];
-  private stamps: number[] = [];
-  private head = 0;
-  private stamp = 0;
+  private readonly map = new Map<K, V>();
+  /** Walks the keys oldest first; the keys before its position are all gone. */
+  private oldest: Iterator<K> | undefined;
+  /** The most recently set key (setting it again moves nothing). */
+  private newest: K | undefined;
 
   constructor(readonly max: number) {}
 
@@ -19,7 +22,7 @@ export class LruMap<K, V> {
   }
 
   get(key: K): V | undefined {
-    return this.map.get(key)?.value;
+    return this.map.get(key);
   }
 
   has(key: K): boolean {
@@ -28,26 +31,25 @@ export class LruMap<K, V> {
 
   /** Sets `key` (now the most recently set) and drops the least recently set beyond `max`. */
   set(key: K, value: V): this {
-    const entry = this.map.get(key);
-    if (entry && entry.stamp === this.stamp) {
+    const map = this.map;
+    if (key === this.newest && map.has(key)) {
       // Already the most recently set (a task saved after each of its events): nothing moves.
-      entry.value = value;
+      map.set(key, value);
       return this;
     }
-    const stamp = ++this.stamp;
-    if (entry) {
-      entry.value = value;
-      entry.stamp = stamp;
-    } else this.map.set(key, { value, stamp });
-    this.keys.push(key);
-    this.stamps.push(stamp);
-    while (this.map.size > this.max && this.head < this.keys.length) {
-      const old = this.keys[this.head];
-      if (this.map.get(old)?.stamp === this.stamps[this.head]) this.map.delete(old);
-      this.head++;
+    map.delete(key);
+    map.set(key, value);
+    this.newest = key;
+    while (map.size > this.max) {
+      let next = this.oldest?.next();
+      if (!next || next.done) {
+        // None yet, or finished (only when the map emptied under it): start at the front.
+        this.oldest = map.keys();
+        next = this.oldest.next();
+        if (next.done) break;
+      }
+      map.delete(next.value);
     }
-    // Reclaim the consumed prefix, and stale entries once they outnumber the live ones.
-    if ((this.head > 1024 && this.head * 2 > this.keys.length) || this.keys.length - this.head > 2 * this.map.size + 1024) this.compact();
     return this;
   }
 
@@ -55,21 +57,8 @@ export class LruMap<K, V> {
     return this.map.delete(key);
   }
 
-  *values(): IterableIterator<V> {
-    for (const e of this.map.values()) yield e.value;
-  }
-
-  private compact(): void {
-    const keys: K[] = [];
-    const stamps: number[] = [];
-    for (let i = this.head; i < this.keys.length; i++) {
-      if (this.map.get(this.keys[i])?.stamp === this.stamps[i]) {
-        keys.push(this.keys[i]);
-        stamps.push(this.stamps[i]);
-      }
-    }
-    this.keys = keys;
-    this.stamps = stamps;
-    this.head = 0;
+  /** The values, least recently set first. */
+  values(): IterableIterator<V> {
+    return this.map.values();
   }
 }
