@@ -1,6 +1,7 @@
 /**
  * `corvid/storage`: durable sessions, state, artifacts, memories, conversation search, run
- * checkpoints and approvals on SQLite (default), Postgres, MySQL/MariaDB or in memory.
+ * checkpoints, approvals, counters and leases on SQLite (default), Postgres, MySQL/MariaDB or in
+ * memory.
  * Only contracts and `openStore` load here; each driver loads when it is opened.
  */
 export { openStore } from './open-store.js';
@@ -43,4 +44,5 @@ export type {
   RunRecord,
   RunStatus,
 } from './types/runs.js';
+export type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from './types/coordination.js';
 export { StorageError, type StorageErrorKind } from '../errors/storage-error.js';

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/storage/index.js';
+import { openStore, SCHEMA_VERSION, type Store } from '../../src/storage/index.js';
 import { CLI, cliEnv, runCli, spawnCommand, STACK_LINE, stripAnsi, tempDir, writeConfig } from './cli-harness.js';
 
 const POSTGRES_URL = process.env.CORVID_TEST_POSTGRES_URL;
@@ -251,7 +251,7 @@ describe('corvid sessions: broken or unreachable databases', () => {
     db.close();
     const before = readFileSync(p.db);
     const err = oneLine(await p.run('sessions', 'list'));
-    expect(err).toBe(`error: The database at ${p.db} has schema version 99, newer than this version of Corvid supports (1). Upgrade Corvid to use it; the database was left untouched.\n`);
+    expect(err).toBe(`error: The database at ${p.db} has schema version 99, newer than this version of Corvid supports (${SCHEMA_VERSION}). Upgrade Corvid to use it; the database was left untouched.\n`);
     expect(readFileSync(p.db).equals(before)).toBe(true);
   });
 

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/storage/index.js';
 import { expectCode } from './conformance/expect-error.js';
-import { parallelAppends, schemaCases } from './support/driver-cases.js';
+import { parallelAppends, schemaCases, sweepCases } from './support/driver-cases.js';
 import { storeConformance } from './store-conformance.js';
 import { MYSQL_URL, mysqlTarget } from './support/targets.js';
 
 storeConformance(mysqlTarget);
 schemaCases(mysqlTarget);
+sweepCases(mysqlTarget);
 
 function variant(url: string, change: (u: URL) => void): string {
   const u = new URL(url);

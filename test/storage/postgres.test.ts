@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/storage/index.js';
 import { expectCode } from './conformance/expect-error.js';
-import { parallelAppends, schemaCases } from './support/driver-cases.js';
+import { parallelAppends, schemaCases, sweepCases } from './support/driver-cases.js';
 import { storeConformance } from './store-conformance.js';
 import { POSTGRES_URL, postgresTarget } from './support/targets.js';
 
 storeConformance(postgresTarget);
 schemaCases(postgresTarget);
+sweepCases(postgresTarget);
 
 /** The URL with other credentials / port. */
 function variant(url: string, change: (u: URL) => void): string {

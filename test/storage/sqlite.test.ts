@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/storage/index.js';
+import { openStore, SCHEMA_VERSION } from '../../src/storage/index.js';
 import { resolveDriver, sqlitePath } from '../../src/storage/shared/location.js';
 import { expectCode } from './conformance/expect-error.js';
-import { schemaCases, verifyTotalOrder } from './support/driver-cases.js';
+import { schemaCases, sweepCases, verifyTotalOrder } from './support/driver-cases.js';
 import { storeConformance } from './store-conformance.js';
 import { sqliteTarget } from './support/targets.js';
 
@@ -29,12 +29,13 @@ const hash = (file: string) => createHash('sha256').update(readFileSync(file)).d
 
 storeConformance(sqliteTarget);
 schemaCases(sqliteTarget, async (options) => hash(options.path!));
+sweepCases(sqliteTarget);
 
 describe('sqlite store', () => {
   it('creates the file and its directories on first use, in WAL mode', async () => {
     const path = join(tempDir(), 'a', 'b', 'corvid.db');
     const store = await openStore({ path });
-    expect(store.info).toEqual({ driver: 'sqlite', location: path, schemaVersion: 1 });
+    expect(store.info).toEqual({ driver: 'sqlite', location: path, schemaVersion: SCHEMA_VERSION });
     expect(existsSync(path)).toBe(true);
     await store.close();
     const db = new Database(path, { readonly: true });

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { openStore, type Store } from '../../src/storage/index.js';
+import { coordinationCases } from './conformance/coordination.js';
 import { memoryCases } from './conformance/memories.js';
 import { runCases } from './conformance/runs.js';
 import { sessionCases } from './conformance/sessions.js';
@@ -39,5 +40,6 @@ export function storeConformance(target: StoreTarget): void {
     stateCases(ctx);
     memoryCases(ctx);
     runCases(ctx);
+    coordinationCases(ctx);
   });
 }

@@ -82,6 +82,10 @@ export class MemData {
   runs = new Map<string, MemRun>();
   checkpoints = new Map<string, MemCheckpoint[]>();
   approvals = new Map<string, MemApproval>();
+  /** Fixed-window counters by key; `expiresAt` is the window's end (epoch ms). */
+  counters = new Map<string, { total: number; expiresAt: number }>();
+  /** Leases by name. */
+  leases = new Map<string, { holder: string; expiresAt: number }>();
   private counter = 0;
 
   /** A strictly increasing number that breaks timestamp ties (insertion order). */

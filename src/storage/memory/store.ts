@@ -1,6 +1,7 @@
 import type { Store, StoreInfo, StoreOptions } from '../types/store.js';
 import { storeClosed } from '../shared/errors.js';
 import { SCHEMA_VERSION } from '../shared/schema.js';
+import { MemoryCounterStore, MemoryLeaseStore } from './coordination.js';
 import { MemData } from './data.js';
 import { MemoryConversationSearch, MemoryMemoryStore } from './memories.js';
 import { MemoryApprovalStore, MemoryCheckpointStore } from './runs.js';
@@ -20,6 +21,8 @@ export class InMemoryStore implements Store {
   readonly conversations: MemoryConversationSearch;
   readonly checkpoints: MemoryCheckpointStore;
   readonly approvals: MemoryApprovalStore;
+  readonly counters: MemoryCounterStore;
+  readonly leases: MemoryLeaseStore;
   private closed = false;
 
   constructor(options: StoreOptions = {}) {
@@ -39,6 +42,8 @@ export class InMemoryStore implements Store {
     this.conversations = new MemoryConversationSearch(context);
     this.checkpoints = new MemoryCheckpointStore(context);
     this.approvals = new MemoryApprovalStore(context);
+    this.counters = new MemoryCounterStore(context);
+    this.leases = new MemoryLeaseStore(context);
   }
 
   async close(): Promise<void> {

@@ -60,5 +60,18 @@ export function mysqlMigrations(bin: string): Migration[] {
         ) ${table}`,
       ],
     },
+    {
+      version: 2,
+      name: 'counters and leases',
+      statements: [
+        // Totals are integers (request / token counts); expires_at is when the window ends.
+        `CREATE TABLE IF NOT EXISTS corvid_counters (
+          counter_key VARCHAR(255) NOT NULL PRIMARY KEY, total BIGINT NOT NULL, expires_at BIGINT NOT NULL, KEY corvid_counters_expiry (expires_at)
+        ) ${table}`,
+        `CREATE TABLE IF NOT EXISTS corvid_leases (
+          name VARCHAR(255) NOT NULL PRIMARY KEY, holder VARCHAR(255) NOT NULL, expires_at BIGINT NOT NULL, KEY corvid_leases_expiry (expires_at)
+        ) ${table}`,
+      ],
+    },
   ];
 }

@@ -55,4 +55,15 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
       'CREATE INDEX corvid_approvals_session ON corvid_approvals (session_id)',
     ],
   },
+  {
+    version: 2,
+    name: 'counters and leases',
+    statements: [
+      // Totals are integers (request / token counts); expires_at is when the window ends.
+      'CREATE TABLE corvid_counters (counter_key VARCHAR(255) PRIMARY KEY, total BIGINT NOT NULL, expires_at BIGINT NOT NULL)',
+      'CREATE INDEX corvid_counters_expiry ON corvid_counters (expires_at)',
+      'CREATE TABLE corvid_leases (name VARCHAR(255) PRIMARY KEY, holder VARCHAR(255) NOT NULL, expires_at BIGINT NOT NULL)',
+      'CREATE INDEX corvid_leases_expiry ON corvid_leases (expires_at)',
+    ],
+  },
 ];

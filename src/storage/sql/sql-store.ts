@@ -1,6 +1,7 @@
 import type { Store, StoreInfo } from '../types/store.js';
 import { storeClosed } from '../shared/errors.js';
 import type { SqlBackend } from './sql-client.js';
+import { SqlCounterStore, SqlLeaseStore } from './sql-coordination.js';
 import { SqlConversationSearch, SqlMemoryStore } from './sql-memories.js';
 import { SqlApprovalStore, SqlCheckpointStore } from './sql-runs.js';
 import { SqlSessionStore, type SqlContext } from './sql-sessions.js';
@@ -16,6 +17,8 @@ export class SqlStore implements Store {
   readonly conversations: SqlConversationSearch;
   readonly checkpoints: SqlCheckpointStore;
   readonly approvals: SqlApprovalStore;
+  readonly counters: SqlCounterStore;
+  readonly leases: SqlLeaseStore;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -38,6 +41,8 @@ export class SqlStore implements Store {
     this.conversations = new SqlConversationSearch(context);
     this.checkpoints = new SqlCheckpointStore(context);
     this.approvals = new SqlApprovalStore(context);
+    this.counters = new SqlCounterStore(context);
+    this.leases = new SqlLeaseStore(context);
   }
 
   close(): Promise<void> {

@@ -65,4 +65,15 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       'CREATE INDEX corvid_approvals_session ON corvid_approvals (session_id)',
     ],
   },
+  {
+    version: 2,
+    name: 'counters and leases',
+    statements: [
+      // Totals are integers (INTEGER is 64-bit); expires_at is when the window ends.
+      'CREATE TABLE corvid_counters (counter_key TEXT NOT NULL PRIMARY KEY, total INTEGER NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID',
+      'CREATE INDEX corvid_counters_expiry ON corvid_counters (expires_at)',
+      'CREATE TABLE corvid_leases (name TEXT NOT NULL PRIMARY KEY, holder TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID',
+      'CREATE INDEX corvid_leases_expiry ON corvid_leases (expires_at)',
+    ],
+  },
 ];

@@ -1,3 +1,4 @@
+import type { CounterStore, LeaseStore } from './coordination.js';
 import type { ConversationSearch, MemoryStore } from './memories.js';
 import type { ApprovalStore, CheckpointStore } from './runs.js';
 import type { SessionStore } from './sessions.js';
@@ -37,8 +38,8 @@ export interface StoreInfo {
 
 /**
  * Durable state behind one interface: sessions with their entries, key-value state, artifacts,
- * long-term memories, conversation search, run checkpoints and approvals. Open one with
- * `openStore()`; close it when done.
+ * long-term memories, conversation search, run checkpoints, approvals, counters and leases.
+ * Open one with `openStore()`; close it when done.
  * @example
  * const store = await openStore({ driver: 'sqlite', path: './.corvid/corvid.db' });
  * const session = await store.sessions.create({ agent: 'helper' });
@@ -55,6 +56,10 @@ export interface Store {
   readonly conversations: ConversationSearch;
   readonly checkpoints: CheckpointStore;
   readonly approvals: ApprovalStore;
+  /** Fixed-window counters shared by every process on the database (rate limits across instances). */
+  readonly counters: CounterStore;
+  /** Named leases with an expiry (one instance of several does a piece of work). */
+  readonly leases: LeaseStore;
   /** Releases connections / the file handle. Idempotent. */
   close(): Promise<void>;
 }

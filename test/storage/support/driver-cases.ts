@@ -1,11 +1,12 @@
 /**
- * Cases every SQL backend runs besides the conformance suite: schema versioning (reopen, newer
- * schema refused and left untouched) and concurrent appends from several connections.
+ * Cases every SQL backend runs besides the conformance suite: schema versioning (reopen, older
+ * schema migrated, newer schema refused and left untouched), expired counters and leases swept,
+ * and concurrent appends from several connections.
  */
 import { describe, expect, it } from 'vitest';
 import { openStore, SCHEMA_VERSION, type Store, type StoreOptions } from '../../../src/storage/index.js';
 import { expectCode } from '../conformance/expect-error.js';
-import type { StoreTarget } from './targets.js';
+import { TestClock, type StoreTarget } from './targets.js';
 
 /** Schema-version behaviour; `snapshot` returns something that must not change when a newer schema is refused. */
 export function schemaCases(target: StoreTarget, snapshot?: (options: StoreOptions) => Promise<unknown>): void {
@@ -20,6 +21,33 @@ export function schemaCases(target: StoreTarget, snapshot?: (options: StoreOptio
         const again = await openStore(location.options);
         expect((await again.sessions.get(id))?.agent).toBe('a');
         await again.close();
+      } finally {
+        await location.drop();
+      }
+    });
+
+    it('migrates a version-1 database to the current version on open, keeping its data', async () => {
+      const location = await target.createLocation();
+      try {
+        const store = await openStore(location.options);
+        const { id } = await store.sessions.create({ agent: 'a' });
+        await store.close();
+        // Back to version 1: without what version 2 added (the tables and their indexes).
+        await location.exec('DROP TABLE corvid_counters; DROP TABLE corvid_leases; DELETE FROM corvid_schema WHERE version > 1');
+        expect(await location.rows('SELECT version FROM corvid_schema ORDER BY version')).toEqual([{ version: 1 }]);
+        const migrated = await openStore(location.options);
+        try {
+          expect(migrated.info.schemaVersion).toBe(SCHEMA_VERSION);
+          expect((await location.rows('SELECT version, name FROM corvid_schema ORDER BY version')).map((r) => [Number(r.version), r.name])).toEqual([
+            [1, 'initial'],
+            [2, 'counters and leases'],
+          ]);
+          expect((await migrated.sessions.get(id))?.agent).toBe('a');
+          expect((await migrated.counters.add('k', 2, 1000)).total).toBe(2);
+          expect(await migrated.leases.acquire('l', 'me', 1000)).toBe(true);
+        } finally {
+          await migrated.close();
+        }
       } finally {
         await location.drop();
       }
@@ -80,4 +108,36 @@ export async function verifyTotalOrder(store: Store, sessionId: string, writers:
   }
   expect(seen.size).toBe(writers * perWriter);
   expect((await store.sessions.get(sessionId))!.lastSeq).toBe(writers * perWriter);
+}
+
+/** Expired counter and lease rows are deleted now and then, so the tables do not grow without bound. */
+export function sweepCases(target: StoreTarget): void {
+  describe.skipIf(Boolean(target.skip))(`expired counters and leases: ${target.name}`, () => {
+    it('deletes expired rows once every 500 calls of a store', async () => {
+      const location = await target.createLocation();
+      const clock = new TestClock();
+      const store = await openStore({ ...location.options, now: clock.now });
+      const count = async (table: string) => Number((await location.rows(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
+      try {
+        await store.leases.acquire('kept', 'me', 60_000);
+        for (let i = 0; i < 498; i++) {
+          await store.counters.add(`c${i}`, 1, 10);
+          await store.leases.acquire(`l${i}`, 'me', 10);
+        }
+        await store.counters.add('c-last', 1, 10);
+        expect(await count('corvid_counters')).toBe(499);
+        expect(await count('corvid_leases')).toBe(499);
+        clock.tick(10);
+        // The 500th call of each store sweeps: only rows that have not expired remain.
+        expect((await store.counters.add('c-new', 1, 10)).total).toBe(1);
+        expect(await store.leases.acquire('l-new', 'me', 10)).toBe(true);
+        expect(await count('corvid_counters')).toBe(1);
+        expect(await count('corvid_leases')).toBe(2);
+        expect(await store.leases.acquire('kept', 'other', 60_000)).toBe(false);
+      } finally {
+        await store.close();
+        await location.drop();
+      }
+    }, 60_000);
+  });
 }

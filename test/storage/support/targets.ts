@@ -13,6 +13,8 @@ export interface Location {
   options: StoreOptions;
   /** Runs raw SQL (not for the memory target). */
   exec(sql: string): Promise<void>;
+  /** Rows of a raw SQL query (not for the memory target). */
+  rows(sql: string): Promise<Record<string, unknown>[]>;
   drop(): Promise<void>;
 }
 
@@ -38,7 +40,7 @@ export const memoryTarget: StoreTarget = {
   name: 'memory',
   driver: 'memory',
   async createLocation() {
-    return { options: { driver: 'memory' }, exec: async () => undefined, drop: async () => undefined };
+    return { options: { driver: 'memory' }, exec: async () => undefined, rows: async () => [], drop: async () => undefined };
   },
 };
 
@@ -59,17 +61,28 @@ export const sqliteTarget: StoreTarget = {
           db.close();
         }
       },
+      async rows(sql) {
+        const Database = (await import('better-sqlite3')).default;
+        const db = new Database(path, { readonly: true });
+        try {
+          return db.prepare(sql).all() as Record<string, unknown>[];
+        } finally {
+          db.close();
+        }
+      },
       drop: async () => rmSync(dir, { recursive: true, force: true }),
     };
   },
 };
 
-async function pgExec(url: string, sql: string): Promise<void> {
+async function pgExec(url: string, sql: string): Promise<Record<string, unknown>[]> {
   const pg = (await import('pg')).default;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(sql);
+    const result = await client.query(sql);
+    // Several statements give one result each: the last one's rows.
+    return (Array.isArray(result) ? result[result.length - 1] : result).rows;
   } finally {
     await client.end();
   }
@@ -84,17 +97,19 @@ export const postgresTarget: StoreTarget = {
     const schema = randomName();
     return {
       options: { driver: 'postgres', url, schema },
-      exec: (sql) => pgExec(url, `SET search_path TO ${schema}; ${sql}`),
-      drop: () => pgExec(url, `DROP SCHEMA IF EXISTS ${schema} CASCADE`),
+      exec: async (sql) => void (await pgExec(url, `SET search_path TO ${schema}; ${sql}`)),
+      rows: (sql) => pgExec(url, `SET search_path TO ${schema}; ${sql}`),
+      drop: async () => void (await pgExec(url, `DROP SCHEMA IF EXISTS ${schema} CASCADE`)),
     };
   },
 };
 
-async function mysqlExec(url: string, sql: string): Promise<void> {
+async function mysqlExec(url: string, sql: string): Promise<Record<string, unknown>[]> {
   const mysql = (await import('mysql2/promise')).default;
   const conn = await mysql.createConnection({ uri: url, multipleStatements: true });
   try {
-    await conn.query(sql);
+    const [rows] = await conn.query(sql);
+    return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
   } finally {
     await conn.end();
   }
@@ -118,8 +133,9 @@ export const mysqlTarget: StoreTarget = {
     const url = withDatabase(base, database);
     return {
       options: { driver: 'mysql', url },
-      exec: (sql) => mysqlExec(url, sql),
-      drop: () => mysqlExec(base, `DROP DATABASE IF EXISTS ${database}`),
+      exec: async (sql) => void (await mysqlExec(url, sql)),
+      rows: (sql) => mysqlExec(url, sql),
+      drop: async () => void (await mysqlExec(base, `DROP DATABASE IF EXISTS ${database}`)),
     };
   },
 };
