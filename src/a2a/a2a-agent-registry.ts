@@ -9,7 +9,7 @@ import { TaskState, type AgentCard } from '@a2a-js/sdk';
 import type { Runtime } from '../runtime/load-runtime.js';
 import type { Store } from '../storage/types/store.js';
 import { buildAgentCard, type A2ASkill, type AgentCardInput } from './agent-card.js';
-import { CorvidAgentExecutor, type A2ATaskHook } from './corvid-agent-executor.js';
+import { CorvidAgentExecutor, type A2ARunObserver, type A2ATaskHook } from './corvid-agent-executor.js';
 import { CorvidRequestHandler } from './corvid-request-handler.js';
 import { GuardedPushSender, type A2ALogger } from './guarded-push-sender.js';
 import { LightEventBusManager } from './light-event-bus.js';
@@ -48,6 +48,7 @@ export interface A2AAgentRegistryOptions {
   logger?: A2ALogger;
   /** Run for every task before its agent (see `A2ATaskHook`). */
   beforeTask?: A2ATaskHook;
+  observe?: A2ARunObserver;
   /** The v0.3 HTTP+JSON binding is served (cards advertise it). */
   legacyRest?: boolean;
 }
@@ -135,6 +136,7 @@ export class A2AAgentRegistry {
         agent: () => this.options.runtime().agents.get(name),
         store: this.options.store,
         beforeTask: this.options.beforeTask,
+        observe: this.options.observe,
         // Shared tasks: a cancel received by another instance stops the run here too.
         ...(store ? { canceledElsewhere: async (id: string) => (await taskStore.load(id))?.status?.state === TaskState.TASK_STATE_CANCELED } : {}),
       }),

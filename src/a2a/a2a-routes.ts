@@ -10,7 +10,7 @@ import { agentCardJson, buildAgentCard, legacyAgentCardJson } from './agent-card
 import { callContext, wantsLegacy } from './call-context.js';
 import { requestHeader } from '../server/request-header.js';
 import { A2AAgentRegistry } from './a2a-agent-registry.js';
-import { STREAMING_STATE_KEY, type A2ATaskHook } from './corvid-agent-executor.js';
+import { STREAMING_STATE_KEY, type A2ARunObserver, type A2ATaskHook } from './corvid-agent-executor.js';
 import type { A2ALogger } from './guarded-push-sender.js';
 import { checkEnvelope, checkLegacyParams, checkV1SendParams, defaultLegacyParams } from './check-params.js';
 import { readBody } from './read-body.js';
@@ -50,6 +50,8 @@ export interface A2ARoutesOptions {
   logger?: A2ALogger;
   /** Run for every task once it is `working`, before its agent runs (see `A2ATaskHook`). */
   beforeTask?: A2ATaskHook;
+  /** Watches every task's run: metrics, traces, token accounting (see `A2ARunObserver`). */
+  observe?: A2ARunObserver;
 }
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
 import { UnauthenticatedUser, defaultServerCallContextBuilder, type ServerCallContext } from '@a2a-js/sdk/server';
 import { requestHeader } from '../server/request-header.js';
+import { CLIENT_STATE_KEY } from './corvid-agent-executor.js';
 
 const VERSION_HEADER = A2A_VERSION_HEADER.toLowerCase();
 
@@ -23,10 +24,14 @@ export function callContext(c: Context, legacy: boolean): ServerCallContext {
       if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value;
     }
   } else c.req.raw.headers.forEach((value, key) => (headers[key] = value));
-  return defaultServerCallContextBuilder({
+  const context = defaultServerCallContextBuilder({
     extensions: undefined,
     user: new UnauthenticatedUser(),
     headers,
     requestedVersion: legacy ? '0.3' : (requestHeader(c, VERSION_HEADER)?.trim() ?? '1.0'),
   });
+  // The caller as the server's rate limits know it (set by `corvid serve`'s middleware).
+  const client = c.get('client' as never) as unknown;
+  if (typeof client === 'string') context.state.set(CLIENT_STATE_KEY, client);
+  return context;
 }

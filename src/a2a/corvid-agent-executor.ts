@@ -28,7 +28,25 @@ export interface CorvidAgentExecutorOptions {
   canceledElsewhere?: (taskId: string) => Promise<boolean>;
   /** Milliseconds between those checks. Default 1000. */
   cancelCheckMs?: number;
+  /** Watches each task's run (metrics, traces, token accounting). */
+  observe?: A2ARunObserver;
 }
+
+/** What an `A2ARunObserver` is told about a run about to start. */
+export interface A2ARunStart {
+  agent: Runnable;
+  taskId: string;
+  contextId: string;
+  /** The server's client key of the caller (`ServerCallContext.state`), when served by `corvid serve`. */
+  client: string | undefined;
+}
+
+/**
+ * Called once per run of an A2A task: gets every event of the run, then `end()` when it is over
+ * (answered, paused, failed or canceled). How `corvid serve` counts A2A runs, tokens and tool
+ * calls in its metrics, traces them, and charges tokens to the caller's rate limit.
+ */
+export type A2ARunObserver = (run: A2ARunStart) => { onEvent: (event: CorvidEvent) => void; end(): void } | undefined;
 
 /** What `beforeTask` hooks see of a task about to run. */
 export interface A2ATaskStart {
@@ -52,6 +70,8 @@ const TEXT_FLUSH_MS = 20;
 
 /** `ServerCallContext.state` key set to true by the routes for streaming methods. */
 export const STREAMING_STATE_KEY = 'corvid.streaming';
+/** `ServerCallContext.state` key holding the server's client key of the caller (rate limits). */
+export const CLIENT_STATE_KEY = 'corvid.client';
 
 /**
  * Runs a Corvid agent (LLM or workflow) for A2A tasks. Each message becomes one run on the
@@ -111,7 +131,9 @@ export class CorvidAgentExecutor implements AgentExecutor {
       streamed += pending;
       pending = '';
     };
+    let watch: ReturnType<A2ARunObserver>;
     const onEvent = (event: CorvidEvent) => {
+      watch?.onEvent(event);
       if (event.type === 'text_delta' && event.path.length === 1) {
         pending += event.delta;
         timer ??= setTimeout(flush, TEXT_FLUSH_MS);
@@ -125,6 +147,7 @@ export class CorvidAgentExecutor implements AgentExecutor {
     try {
       const agent = this.options.agent();
       if (!agent) throw new Error(`Agent "${this.options.name}" is no longer configured`);
+      if (this.options.observe) watch = this.options.observe({ agent, taskId, contextId, client: ctx.context.state.get(CLIENT_STATE_KEY) as string | undefined });
       const input = messageToText(userMessage);
       const turn = { agent, contextId, signal: controller.signal, onEvent, streaming: ctx.context.state.get(STREAMING_STATE_KEY) === true };
       const waiting = ctx.task?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED ? pausedRunOf(ctx.task) : undefined;
@@ -166,6 +189,7 @@ export class CorvidAgentExecutor implements AgentExecutor {
       if (controller.signal.aborted || err instanceof RunAbortedError) status(TaskState.TASK_STATE_CANCELED, agentMessage('The task was canceled.', taskId, contextId));
       else status(TaskState.TASK_STATE_FAILED, agentMessage(errorText(err), taskId, contextId));
     } finally {
+      watch?.end();
       this.running.delete(taskId);
       // A task waiting for input keeps its event bus for the reply.
       if (!paused) bus.finished();

@@ -169,7 +169,7 @@ export interface ServerConfig {
     apiKeys?: Array<{ name: string; hash: string; scopes?: string[] }>;
     publicPaths?: string[];
   };
-  rateLimit?: { requestsPerMinute?: number; tokensPerHour?: number; by?: 'user' | 'key' | 'ip' };
+  rateLimit?: { requestsPerMinute?: number; tokensPerHour?: number; by?: 'user' | 'key' | 'ip'; shared?: boolean };
   maxBodyBytes?: number;
   /** File paths as written (relative to the config file). */
   tls?: { cert: string; key: string };

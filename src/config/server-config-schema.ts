@@ -62,6 +62,10 @@ export const serverSchema = z
         requests_per_minute: positiveInt().optional().describe('Requests per minute per client.'),
         tokens_per_hour: positiveInt().optional().describe('Model tokens (input + output) per hour per client.'),
         by: z.enum(['user', 'key', 'ip']).optional().describe('What a client is: the token\'s user (default), the API key, or the IP address.'),
+        shared: z
+          .boolean()
+          .optional()
+          .describe('Count in the storage, shared by every server on the same database (the default when `storage` is configured); false: in memory, per server process.'),
       })
       .optional()
       .describe('Per-client limits, answered with 429 and Retry-After.'),
@@ -131,7 +135,7 @@ export function normalizeServer(s: z.output<typeof serverSchema>): ServerConfig 
         apiKeys: auth.api_keys?.map((k) => drop({ name: k.name, hash: k.hash, scopes: k.scopes })),
         publicPaths: auth.public_paths,
       }),
-    rateLimit: s.rate_limit && drop({ requestsPerMinute: s.rate_limit.requests_per_minute, tokensPerHour: s.rate_limit.tokens_per_hour, by: s.rate_limit.by }),
+    rateLimit: s.rate_limit && drop({ requestsPerMinute: s.rate_limit.requests_per_minute, tokensPerHour: s.rate_limit.tokens_per_hour, by: s.rate_limit.by, shared: s.rate_limit.shared }),
     maxBodyBytes: s.max_body_bytes,
     tls: s.tls && { cert: s.tls.cert, key: s.tls.key },
     telemetry: s.telemetry && drop({ otlpEndpoint: s.telemetry.otlp_endpoint, serviceName: s.telemetry.service_name }),

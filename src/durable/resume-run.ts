@@ -10,6 +10,7 @@ import { DurableRun } from './durable-run.js';
 import type { CheckpointOptions } from './durable-types.js';
 import { openRunStore, type DurableDefaults } from './open-run-store.js';
 import { parseRunState, type InFlightStep, type RunStateV1 } from './run-state-v1.js';
+import { holdRunLease } from './run-lease.js';
 import { loadState } from './start-durable-run.js';
 
 /** Options for `agent.resume()`: the per-run settings of `RunOptions` (the input, session and state come from the checkpoint). */
@@ -21,7 +22,8 @@ export type ResumeOptions = Omit<RunOptions, 'session' | 'state' | 'durable' | '
  * run again, approvals answered meanwhile take effect. `root` is the agent the run was started on.
  * @throws DurableRunError `not_found` for an unknown (or expired) run, `validation_failed` for a
  * completed run, another agent's run or a newer checkpoint format, `storage_conflict` when another
- * run wrote to the session since.
+ * run wrote to the session since or another process is running this one now (it holds the run's
+ * lease, see `holdRunLease`).
  */
 export async function resumeDurableRun(
   root: Runnable,
@@ -32,6 +34,16 @@ export async function resumeDurableRun(
 ): Promise<RunResult> {
   if (typeof runId !== 'string' || runId === '') throw new DurableRunError(`Agent "${root.name}": resume needs a run id (got ${JSON.stringify(runId)})`, { kind: 'invalid' });
   const store = await openRunStore(options?.store ?? defaults.store, root.name, 'resuming a run');
+  // Only one process continues a run at a time (two servers resuming interrupted runs at startup).
+  const lease = await holdRunLease(store, runId);
+  try {
+    return await resumeHeld(root, runId, options, stream, defaults, store);
+  } finally {
+    await lease.release();
+  }
+}
+
+async function resumeHeld(root: Runnable, runId: string, options: ResumeOptions | undefined, stream: boolean, defaults: DurableDefaults, store: Store): Promise<RunResult> {
   const cp = await store.checkpoints.latest(runId);
   if (cp === undefined) {
     const run = await store.checkpoints.getRun(runId);

@@ -8,6 +8,7 @@ import { messageText } from '../types/message.js';
 import type { RunResult } from '../types/result.js';
 import { DurableRun } from './durable-run.js';
 import { openRunStore, sessionRefOf, type DurableDefaults } from './open-run-store.js';
+import { holdRunLease } from './run-lease.js';
 
 /**
  * Runs `root` as a durable run: with `options.session`, on the session's history (continuing
@@ -26,6 +27,24 @@ export async function startDurableRun(
   const state = toRunState(options.state) ?? new RunState();
   const checkpoints = options.checkpoints ?? defaults.checkpoints;
   if (checkpoints?.ttlMs !== undefined) pruneExpired(store);
+  const runId = durableRunId();
+  // Held while this process runs it: another server's auto-resume leaves it alone.
+  const lease = await holdRunLease(store, runId);
+  try {
+    return await runStarted(root, input, options, stream, { store, state, checkpoints, ref, runId });
+  } finally {
+    await lease.release();
+  }
+}
+
+async function runStarted(
+  root: Runnable,
+  input: RunInput,
+  options: RunOptions,
+  stream: boolean,
+  s: { store: Store; state: RunState; checkpoints: DurableDefaults['checkpoints']; ref: { id: string; userId?: string } | undefined; runId: string },
+): Promise<RunResult> {
+  const { store, state, checkpoints, ref, runId } = s;
   const history: Message[] = [];
   let runner = root;
   let lastSeq = 0;
@@ -44,7 +63,7 @@ export async function startDurableRun(
   }
   const d = new DurableRun({
     store,
-    runId: durableRunId(),
+    runId,
     rootAgent: root.name,
     agent: runner.name,
     input: describe(input),

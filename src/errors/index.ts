@@ -14,3 +14,4 @@ export { TemplateError } from './template-error.js';
 export { WorkflowError } from './workflow-error.js';
 export { McpError, type McpErrorKind } from './mcp-error.js';
 export { DurableRunError, type DurableRunErrorKind } from './durable-run-error.js';
+export { RunLeaseHeldError } from './run-lease-held-error.js';

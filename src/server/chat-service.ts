@@ -94,7 +94,7 @@ export class ChatService {
   async begin(req: TurnRequest): Promise<ChatTurn> {
     const { access, backend, limiter } = this.options;
     const agent = access.resolve(req.agent, req.principal);
-    limiter?.checkTokens(req.client);
+    await limiter?.checkTokens(req.client);
     const userId = principalUser(req.principal) ?? req.userId;
     if (backend.kind === 'store') return this.beginStored(agent, req, userId, backend.store);
     let session: ChatSession;
@@ -165,7 +165,7 @@ export class ChatService {
     if (agent.kind !== 'llm' || typeof (agent as Agent).resume !== 'function') {
       throw new HttpError(409, 'run_not_resumable', `Run "${run.runId}" of ${agent.kind} agent "${agent.name}" cannot be resumed; send the message again`);
     }
-    this.options.limiter?.checkTokens(req.client);
+    await this.options.limiter?.checkTokens(req.client);
     const key = run.sessionId ?? run.runId;
     this.lock(key);
     const store = this.store!;
@@ -223,7 +223,7 @@ export class ChatService {
       runTracer?.endAll();
       try {
         if (result) {
-          limiter?.addTokens(client, result.usage.inputTokens + result.usage.outputTokens);
+          await limiter?.addTokens(client, result.usage.inputTokens + result.usage.outputTokens);
           await save?.(result);
         }
       } finally {

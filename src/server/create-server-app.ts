@@ -14,7 +14,7 @@ import { errorResponse } from './error-response.js';
 import { HttpError } from './http-error.js';
 import { openApiDocument } from './openapi.js';
 import { principalUser } from './principal.js';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter, type RateCounter } from './rate-limiter.js';
 import { checkContentLength } from './read-body.js';
 import { requestHeader } from './request-header.js';
 import type { ServedRuntime } from './served-runtime.js';
@@ -110,7 +110,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       ? { kind: 'store', sessions: new StoreChatSessions(options.store), store: options.store }
       : { kind: 'memory', sessions: options.sessions ?? new MemoryChatSessions() };
   const sessions = backend.sessions;
-  const limiter = server.rateLimit && (server.rateLimit.requestsPerMinute || server.rateLimit.tokensPerHour) ? new RateLimiter(server.rateLimit) : undefined;
+  const limiter = createRateLimiter(server.rateLimit, options.store, logger);
   const chat = new ChatService({ access, backend, metrics, tracing: options.tracing, limiter });
   const address = options.clientAddress ?? socketAddress;
   const by = server.rateLimit?.by ?? 'user';
@@ -206,7 +206,11 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     const ip = address(c) ?? 'unknown';
     const client = by === 'ip' ? `ip:${ip}` : by === 'key' && p.kind === 'api_key' ? `key:${p.name}` : (principalUser(p) && `user:${principalUser(p)}`) || `ip:${ip}`;
     c.set('client', client);
-    if (limiter && !(auth.isPublic(path) && (path === '/health' || path === '/ready'))) limiter.hit(client);
+    if (limiter && !(auth.isPublic(path) && (path === '/health' || path === '/ready'))) {
+      await limiter.hit(client);
+      // A2A calls may run the agent (their tokens are charged when the run ends): refused once the client used its tokens.
+      if (a2aAgent !== undefined && c.req.method === 'POST') await limiter.checkTokens(client);
+    }
     await next();
   });
 
@@ -255,4 +259,24 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   });
 
   return { app, parts, logger };
+}
+
+/**
+ * The server's rate limiter, if `server.rate_limit` sets a limit: counting in the store (shared
+ * by every server on the same database) when there is one, unless `shared: false`.
+ */
+function createRateLimiter(config: ServerConfig['rateLimit'], store: (() => Promise<Store>) | undefined, logger: Logger): RateLimiter | undefined {
+  if (!config || !(config.requestsPerMinute || config.tokensPerHour)) return undefined;
+  const counter: RateCounter | undefined = store && config.shared !== false ? { add: async (key, amount, windowMs) => (await store()).counters.add(key, amount, windowMs) } : undefined;
+  let warned = 0;
+  return new RateLimiter({
+    ...config,
+    counter,
+    onError: (err) => {
+      // Fail open: a storage outage should not turn into refused requests. Said once a minute.
+      if (Date.now() - warned < 60_000) return;
+      warned = Date.now();
+      logger.warn({ error: (err as Error).message }, `rate limits not counted (the storage failed), requests let through: ${(err as Error).message}`);
+    },
+  });
 }

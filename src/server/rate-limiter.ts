@@ -1,82 +1,114 @@
+import { createHash } from 'node:crypto';
+import type { CounterWindow } from '../storage/types/coordination.js';
 import { HttpError } from './http-error.js';
 
-interface Window {
-  start: number;
-  used: number;
+/**
+ * Where a rate limiter counts: fixed windows per key. `MemoryWindowCounter` counts in this
+ * process; a store's `counters` count in the database, shared by every server on it.
+ */
+export interface RateCounter {
+  add(key: string, amount: number, windowMs: number): CounterWindow | Promise<CounterWindow>;
 }
 
-/** A fixed-window counter per client key, in memory. */
-export class WindowCounter {
+interface Window {
+  total: number;
+  end: number;
+}
+
+/** Fixed-window counters in memory (one server process). */
+export class MemoryWindowCounter implements RateCounter {
   private readonly windows = new Map<string, Window>();
   private inserts = 0;
 
-  constructor(
-    readonly limit: number,
-    readonly windowMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly now: () => number = Date.now) {}
 
-  private window(key: string): Window {
+  add(key: string, amount: number, windowMs: number): CounterWindow {
     const t = this.now();
     let w = this.windows.get(key);
-    if (!w || t - w.start >= this.windowMs) {
+    if (!w || t >= w.end) {
       if (!w && ++this.inserts % 1000 === 0) this.sweep(t);
-      w = { start: t, used: 0 };
+      w = { total: 0, end: t + windowMs };
       this.windows.set(key, w);
     }
-    return w;
+    w.total += amount;
+    return { total: w.total, resetAt: new Date(w.end) };
   }
 
   private sweep(t: number): void {
-    for (const [k, w] of this.windows) if (t - w.start >= this.windowMs) this.windows.delete(k);
-  }
-
-  /** Seconds until the window of `key` resets. */
-  retryAfter(key: string): number {
-    const w = this.window(key);
-    return Math.max(1, Math.ceil((w.start + this.windowMs - this.now()) / 1000));
-  }
-
-  /** Whether `key` is below the limit (does not count anything). */
-  allows(key: string): boolean {
-    return this.window(key).used < this.limit;
-  }
-
-  /** Adds `amount` to `key`'s window. */
-  add(key: string, amount = 1): void {
-    this.window(key).used += amount;
+    for (const [k, w] of this.windows) if (t >= w.end) this.windows.delete(k);
   }
 }
 
-/** Request and token limits per client (`server.rate_limit`). */
-export class RateLimiter {
-  private readonly requests: WindowCounter | undefined;
-  private readonly tokens: WindowCounter | undefined;
+/** Options for `RateLimiter`. */
+export interface RateLimiterOptions {
+  requestsPerMinute?: number;
+  tokensPerHour?: number;
+  /** Where windows are counted. Default: in memory, per process. */
+  counter?: RateCounter;
+  /** The clock (tests). */
+  now?: () => number;
+  /** Told when the counter fails; the request is let through (fail open). */
+  onError?: (err: unknown) => void;
+}
 
-  constructor(config: { requestsPerMinute?: number; tokensPerHour?: number }, now?: () => number) {
-    this.requests = config.requestsPerMinute ? new WindowCounter(config.requestsPerMinute, 60_000, now) : undefined;
-    this.tokens = config.tokensPerHour ? new WindowCounter(config.tokensPerHour, 3_600_000, now) : undefined;
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+
+/**
+ * Request and token limits per client (`server.rate_limit`), in fixed windows: every request
+ * counts (a refused one too) and a client over a limit is refused until its window ends.
+ */
+export class RateLimiter {
+  private readonly counter: RateCounter;
+  private readonly now: () => number;
+
+  constructor(private readonly options: RateLimiterOptions) {
+    this.now = options.now ?? Date.now;
+    this.counter = options.counter ?? new MemoryWindowCounter(this.now);
   }
 
-  /** Counts a request; throws 429 with Retry-After when the client is over a limit. */
-  hit(key: string): void {
-    if (this.requests) {
-      if (!this.requests.allows(key)) throw limited(`Rate limit exceeded: ${this.requests.limit} requests per minute`, this.requests.retryAfter(key));
-      this.requests.add(key);
-    }
+  /** Whether windows are counted outside this process. */
+  get shared(): boolean {
+    return !(this.counter instanceof MemoryWindowCounter);
+  }
+
+  /** Counts a request; throws 429 with Retry-After when the client is over its limit. */
+  async hit(client: string): Promise<void> {
+    const limit = this.options.requestsPerMinute;
+    if (!limit) return;
+    const w = await this.count(`rate/requests/${clientKey(client)}`, 1, MINUTE);
+    if (w && w.total > limit) throw this.limited(`Rate limit exceeded: ${limit} requests per minute`, w);
   }
 
   /** Throws 429 when the client has used its model tokens for this window. */
-  checkTokens(key: string): void {
-    if (this.tokens && !this.tokens.allows(key)) throw limited(`Token limit exceeded: ${this.tokens.limit} model tokens per hour`, this.tokens.retryAfter(key));
+  async checkTokens(client: string): Promise<void> {
+    const limit = this.options.tokensPerHour;
+    if (!limit) return;
+    const w = await this.count(`rate/tokens/${clientKey(client)}`, 0, HOUR);
+    if (w && w.total >= limit) throw this.limited(`Token limit exceeded: ${limit} model tokens per hour`, w);
   }
 
   /** Records model tokens a client used. */
-  addTokens(key: string, tokens: number): void {
-    if (this.tokens && tokens > 0) this.tokens.add(key, tokens);
+  async addTokens(client: string, tokens: number): Promise<void> {
+    if (this.options.tokensPerHour && tokens > 0) await this.count(`rate/tokens/${clientKey(client)}`, tokens, HOUR);
+  }
+
+  private async count(key: string, amount: number, windowMs: number): Promise<CounterWindow | undefined> {
+    try {
+      return await this.counter.add(key, amount, windowMs);
+    } catch (err) {
+      this.options.onError?.(err);
+      return undefined;
+    }
+  }
+
+  private limited(message: string, w: CounterWindow): HttpError {
+    const seconds = Math.max(1, Math.ceil((w.resetAt.getTime() - this.now()) / 1000));
+    return new HttpError(429, 'rate_limited', `${message}; retry in ${seconds} s`, { headers: { 'retry-after': String(seconds) } });
   }
 }
 
-function limited(message: string, seconds: number): HttpError {
-  return new HttpError(429, 'rate_limited', `${message}; retry in ${seconds} s`, { headers: { 'retry-after': String(seconds) } });
+/** A client id short enough for a counter key (long ones hashed). */
+function clientKey(client: string): string {
+  return client.length <= 200 ? client : `sha256:${createHash('sha256').update(client).digest('base64url')}`;
 }

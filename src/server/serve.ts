@@ -16,6 +16,9 @@ import { runtimeOf, type ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';
 import { createServerLogger } from './server-logger.js';
 import type { Tracing } from './tracing.js';
+import { modelLabels } from './model-label.js';
+import type { A2ARunStart } from '../a2a/corvid-agent-executor.js';
+import type { AgentEvent } from '../types/events.js';
 import { watchConfig } from './watch-config.js';
 import { ServerMetrics } from './server-metrics.js';
 import type { StoreSource } from '../durable/durable-types.js';
@@ -209,6 +212,24 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
         : {}),
       logger: { warn: (message: string) => logger.warn(message) },
       ...(typeof options.a2a === 'object' && options.a2a.beforeTask ? { beforeTask: options.a2a.beforeTask } : {}),
+      // A2A runs count in the metrics and traces like chat turns, and their tokens against the caller's limit.
+      observe: ({ agent, taskId, contextId, client }: A2ARunStart) => {
+        const labels = modelLabels(agent);
+        const tracer = runTracing?.(labels, { 'corvid.a2a.task_id': taskId, 'corvid.a2a.context_id': contextId });
+        const limiter = parts?.limiter;
+        let tokens = 0;
+        return {
+          onEvent: (e: AgentEvent) => {
+            metrics.event(e, labels);
+            tracer?.event(e);
+            if (e.type === 'step_end') tokens += (e.usage.inputTokens ?? 0) + (e.usage.outputTokens ?? 0);
+          },
+          end: () => {
+            tracer?.endAll();
+            if (limiter && client && tokens > 0) void limiter.addTokens(client, tokens);
+          },
+        };
+      },
     });
     const { Hono } = await import('hono');
     const listing = new Hono();
@@ -283,15 +304,17 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
 
   let closed = false;
   let resuming: Promise<unknown> | undefined;
+  const stopResuming = new AbortController();
   if ((options.resume ?? runtime.config.storage?.resume) === 'auto' && storeFn && options.sessions === undefined) {
     const { resumeInterruptedRuns } = await import('./auto-resume.js');
-    resuming = resumeInterruptedRuns({ chat: built.parts.chat, store: storeFn, logger, stopped: () => closed });
+    resuming = resumeInterruptedRuns({ chat: built.parts.chat, store: storeFn, logger, stopped: () => closed, signal: stopResuming.signal });
   }
 
   let closing: Promise<void> | undefined;
   const close = (closeOptions: { timeoutMs?: number } = {}): Promise<void> =>
     (closing ??= (async () => {
       closed = true;
+      stopResuming.abort();
       stopWatching?.();
       const done = new Promise<void>((r) => httpServer.close(() => r()));
       httpServer.closeIdleConnections?.();

@@ -99,7 +99,7 @@ export function registerWebSocketRoute(app: Hono<ServerEnv>, parts: ServerAppPar
               switch (m.type) {
                 case 'message':
                   if (run) throw new HttpError(409, 'turn_running', 'A turn is running; wait for "done" or send {"type":"cancel"}');
-                  limiter?.hit(client);
+                  await limiter?.hit(client);
                   await turn(ws, await chat.begin({ agent, message: m.message, sessionId: m.sessionId, userId: m.userId, principal, client }));
                   return;
                 case 'approval': {
@@ -113,7 +113,7 @@ export function registerWebSocketRoute(app: Hono<ServerEnv>, parts: ServerAppPar
                   // Not asked on this socket: a stored approval (of a paused run), answered by id.
                   if (!chat.store || !RECORD_ID.test(m.approvalId)) throw new HttpError(404, 'approval_not_found', `No pending approval "${m.approvalId.slice(0, 128)}"`);
                   if (run) throw new HttpError(409, 'turn_running', 'A turn is running; answer stored approvals once it is done');
-                  limiter?.hit(client);
+                  await limiter?.hit(client);
                   const outcome = await answerApproval(chat, { approvalId: m.approvalId, principal, client, answer });
                   if (outcome.kind === 'waiting') send(ws, { type: 'done', ...outcome.body });
                   // An in-process handler would take precedence over the stored answer: the resumed run asks through the store.

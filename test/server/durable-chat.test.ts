@@ -13,6 +13,7 @@ import { Agent } from '../../src/core/agent.js';
 import { tool } from '../../src/core/tool.js';
 import { hashApiKey } from '../../src/server/api-keys.js';
 import type { RunningServer, ServeOptions } from '../../src/server/serve.js';
+import { resumeInterruptedRuns } from '../../src/server/auto-resume.js';
 import { runtimeOf } from '../../src/server/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
 import type { Store } from '../../src/storage/types/store.js';
@@ -379,10 +380,15 @@ describe('chat turns as session runs on SQLite, with approvals over HTTP', () =>
     expect((await fetch(`${url}/health`)).status).toBe(200);
   });
 
-  /** Starts a run in "another process" (a separate store connection) that stops inside the `slow` tool, as a killed process would. */
-  async function interruptedRun() {
+  /**
+   * Starts a run in "another process" (a separate store connection) that stops inside the `slow`
+   * tool, as a killed process would. `alive: false` (default): that process's clock is ten minutes
+   * behind, so the run's lease is already expired, as a dead process's would be; `alive: true`: it
+   * holds its lease as a process still running the run does.
+   */
+  async function interruptedRun(options: { alive?: boolean } = {}) {
     const release = gate();
-    const store = await openStore({ driver: 'sqlite', path });
+    const store = await openStore({ driver: 'sqlite', path, ...(options.alive ? {} : { now: () => new Date(Date.now() - 600_000) }) });
     const entered = gate();
     const { agent } = filesAgent(filesModel(), { entered: () => entered.open(), release: release.promise });
     const pending = agent.run('slow', { session: 'interrupted-1', store }).catch(() => undefined);
@@ -430,5 +436,23 @@ describe('chat turns as session runs on SQLite, with approvals over HTTP', () =>
     } finally {
       await stale.end();
     }
+  });
+
+  it('auto-resume leaves a run another live process holds (its lease), looks again later, and never runs it twice', async () => {
+    const stale = await interruptedRun({ alive: true });
+    const model = filesModel();
+    const { url, server, logs, store } = await start(model);
+    // A second server's resume of a run still running elsewhere: refused with 409, nothing run.
+    const refused = await post(url, `/api/v1/runs/${stale.run.runId}/resume`, {});
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error).toMatchObject({ code: 'storage_conflict', message: expect.stringContaining('being run by another process') });
+    const resuming = resumeInterruptedRuns({ chat: server.parts.chat, store: async () => store, logger: server.logger, stopped: () => false, retryDelayMs: 50, retries: 5 });
+    await (logs as LogSink).waitFor((l) => typeof l.msg === 'string' && l.msg.includes('held by another process; looking again later'));
+    // The other process finishes its run; the next look finds it completed and leaves it.
+    await stale.end();
+    expect(await resuming).toBe(0);
+    expect(model.calls).toHaveLength(0);
+    expect((await store.checkpoints.getRun(stale.run.runId))?.status).toBe('completed');
+    expect(logs.lines.some((l) => l.msg === 'resumed run completed')).toBe(false);
   });
 });
