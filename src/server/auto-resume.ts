@@ -1,9 +1,9 @@
-import type { Logger } from 'pino';
-import type { Store } from '../storage/types/store.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
 import { RUN_LEASE_TTL_MS } from '../durable/run-lease.js';
 import { RunLeaseHeldError } from '../errors/run-lease-held-error.js';
 import type { RunRecord } from '../storage/types/runs.js';
+import type { Store } from '../storage/types/store.js';
 import type { ChatService } from './chat-service.js';
 
 /** Options of `resumeInterruptedRuns`. */
@@ -34,7 +34,7 @@ export interface AutoResumeOptions {
  * @returns how many runs were resumed to completion or a pause.
  */
 export async function resumeInterruptedRuns(options: AutoResumeOptions): Promise<number> {
-  const { chat, logger } = options;
+  const { logger } = options;
   let runs: RunRecord[];
   try {
     const store = await options.store();
