@@ -3,7 +3,7 @@
 // agent with a zero-latency scripted model, served by `serve()` (the whole `corvid serve` server:
 // guards, request ids, metrics), beside a bare `node:http` JSON echo measured in the same run. Servers run in a child process,
 // the load generator here (keep-alive connections, one per concurrent client).
-// Standalone: `npm run build`, then `node bench/a2a.mjs [--seconds=3] [--rounds=3] [--json]`.
+// Standalone: `npm run build`, then `node bench/a2a.mjs [--slices=16] [--json]`.
 // Targets (issue #5): >= 50% of the bare server's requests/s, < 2 ms p50 added latency.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -11,6 +11,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pairedLoad } from './lib/paired-load.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name, def) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
@@ -40,7 +41,8 @@ if (process.argv.includes('--serve')) {
   const a2aPort = server.port;
   console.log(JSON.stringify({ bare, a2a: a2aPort, rss: process.memoryUsage().rss }));
   process.stdin.on('data', () => {
-    console.log(JSON.stringify({ rss: process.memoryUsage().rss }));
+    const cpu = process.cpuUsage();
+    console.log(JSON.stringify({ rss: process.memoryUsage().rss, cpuUs: cpu.user + cpu.system }));
   });
   process.stdin.on('end', () => process.exit(0));
 } else {
@@ -48,7 +50,6 @@ if (process.argv.includes('--serve')) {
     console.error('dist/a2a is missing: run "npm run build" first');
     process.exit(1);
   }
-  const seconds = Number(arg('seconds', '3'));
   const json = process.argv.includes('--json');
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
@@ -60,66 +61,25 @@ if (process.argv.includes('--serve')) {
   const body = () =>
     JSON.stringify({ jsonrpc: '2.0', id: ++seq, method: 'message/send', params: { message: { kind: 'message', messageId: `m${seq}`, role: 'user', parts: [{ kind: 'text', text: 'hello' }] } } });
 
-  function post(agent, port, path) {
-    return new Promise((resolve, reject) => {
-      const data = body();
-      const req = http.request({ agent, host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
-        let size = 0;
-        res.on('data', (c) => (size += c.length));
-        res.on('end', () => (res.statusCode === 200 && size > 0 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
-      });
-      req.on('error', reject);
-      req.end(data);
-    });
-  }
-
-  async function load(port, path, clients) {
-    const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
-    const warmUntil = performance.now() + 500;
-    const until = warmUntil + seconds * 1000;
-    const samples = [];
-    let errors = 0;
-    await Promise.all(
-      Array.from({ length: clients }, async () => {
-        while (performance.now() < until) {
-          const t = performance.now();
-          try {
-            await post(agent, port, path);
-          } catch {
-            errors++;
-          }
-          if (t >= warmUntil) samples.push(performance.now() - t);
-        }
-      }),
-    );
-    agent.destroy();
-    samples.sort((a, b) => a - b);
-    const at = (q) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
-    return { rps: Math.round(samples.length / seconds), p50: +at(0.5).toFixed(2), p99: +at(0.99).toFixed(2), errors };
-  }
-
   const rows = [];
-  // Measured alternately, `rounds` times per concurrency; the round with the median ratio is reported.
-  const rounds = Number(arg('rounds', '3'));
+  // Bare and A2A alternate in short slices (bench/lib/paired-load.mjs), so the drifting speed of
+  // a shared VM lands on both sides of the ratio.
+  const slices = Number(arg('slices', '16'));
   for (const clients of [1, 16, 128]) {
-    const cells = [];
-    for (let i = 0; i < rounds; i++) {
-      const bare = await load(ports.bare, '/', clients);
-      const a2a = await load(ports.a2a, '/a2a/bench', clients);
-      cells.push({ clients, bare, a2a, throughput: +(a2a.rps / bare.rps).toFixed(2), addedP50: +(a2a.p50 - bare.p50).toFixed(2) });
-    }
-    cells.sort((x, y) => x.throughput - y.throughput);
-    rows.push({ ...cells[cells.length >> 1], ratios: cells.map((x) => x.throughput) });
+    const r = await pairedLoad({ a: { port: ports.bare, path: '/', body }, b: { port: ports.a2a, path: '/a2a/bench', body }, clients, slices });
+    rows.push({ clients, bare: r.a, a2a: r.b, throughput: +r.ratio.toFixed(2), addedP50: +(r.b.p50 - r.a.p50).toFixed(2), pairRatios: r.pairRatios });
   }
   child.stdin.write('rss\n');
   const after = await nextLine();
   child.stdin.end();
   if (json) console.log(JSON.stringify({ rows, idleRssMb: +(idleRss / 2 ** 20).toFixed(1), rssAfterMb: +(after.rss / 2 ** 20).toFixed(1) }));
   else {
-    console.log(`A2A message/send (v0.3 JSON-RPC, blocking, zero-latency model) vs bare node:http JSON echo, ${seconds}s per cell`);
-    console.log('| clients | bare req/s | bare p50 / p99 ms | A2A req/s | A2A p50 / p99 ms | A2A / bare | added p50 ms | errors | ratios of the rounds |');
+    const f = (n) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
+    const pct = (n) => `${(n * 100).toFixed(0)}%`;
+    console.log(`A2A message/send (v0.3 JSON-RPC, blocking, zero-latency model) vs bare node:http JSON echo, ${slices} alternating pairs of 0.3 s slices per cell`);
+    console.log('| clients | bare req/s | bare p50 / p99 ms | A2A req/s | A2A p50 / p99 ms | A2A / bare | added p50 ms | errors | pair ratios p25–p75 |');
     console.log('|---|---|---|---|---|---|---|---|---|');
-    for (const r of rows) console.log(`| ${r.clients} | ${r.bare.rps} | ${r.bare.p50} / ${r.bare.p99} | ${r.a2a.rps} | ${r.a2a.p50} / ${r.a2a.p99} | ${r.throughput} | ${r.addedP50} | ${r.bare.errors + r.a2a.errors} | ${r.ratios.join(' ')} |`);
+    for (const r of rows) console.log(`| ${r.clients} | ${f(r.bare.rps)} | ${f(r.bare.p50)} / ${f(r.bare.p99)} | ${f(r.a2a.rps)} | ${f(r.a2a.p50)} / ${f(r.a2a.p99)} | ${pct(r.throughput)} | ${f(r.addedP50)} | ${r.bare.errors + r.a2a.errors} | ${pct(r.pairRatios.p25)}–${pct(r.pairRatios.p75)} |`);
     console.log(`server RSS: ${(idleRss / 2 ** 20).toFixed(1)} MB idle (routes created), ${(after.rss / 2 ** 20).toFixed(1)} MB after the run`);
   }
 }

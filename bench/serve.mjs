@@ -11,6 +11,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pairedLoad } from './lib/paired-load.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -78,40 +79,6 @@ function stats(samples) {
   const s = Float64Array.from(samples).sort();
   const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))];
   return { n: s.length, p50: at(0.5), p99: at(0.99) };
-}
-
-function post(agent, port, path, body) {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`))));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function load(port, path, concurrency, durationMs) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const body = JSON.stringify({ message: 'hello' });
-  for (let i = 0; i < Math.min(200, concurrency * 20); i++) await post(agent, port, path, body); // warm-up
-  const latencies = [];
-  const start = performance.now();
-  const end = start + durationMs;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end) {
-        const t = performance.now();
-        await post(agent, port, path, body);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const seconds = (performance.now() - start) / 1000;
-  agent.destroy();
-  return { rps: latencies.length / seconds, ...stats(latencies) };
 }
 
 async function sseStreams(port, count) {
@@ -183,24 +150,17 @@ async function main() {
   }
   const quick = args.includes('--quick');
   const json = args.includes('--json');
-  const durationMs = quick ? 1000 : 3000;
   const bare = await startChild('bare');
   const corvid = await startChild('corvid');
   const idleRss = rssMb(corvid.proc.pid);
   const rows = [];
   try {
-    // The machine's speed drifts (shared 2-core VM): bare and corvid are measured alternately,
-    // `rounds` times per concurrency, and the round with the median ratio is reported.
-    const rounds = quick ? 1 : 3;
+    // The machine's speed drifts (shared 2-core VM): bare and corvid alternate in short slices
+    // (bench/lib/paired-load.mjs), so the drift lands on both sides of the ratio.
+    const body = () => JSON.stringify({ message: 'hello' });
     for (const c of [1, 16, 128]) {
-      const cells = [];
-      for (let i = 0; i < rounds; i++) {
-        const b = await load(bare.port, '/', c, durationMs);
-        const r = await load(corvid.port, '/api/v1/agents/echo/chat', c, durationMs);
-        cells.push({ concurrency: c, bare: b, corvid: r, ratio: r.rps / b.rps, addedP50: r.p50 - b.p50 });
-      }
-      cells.sort((x, y) => x.ratio - y.ratio);
-      rows.push({ ...cells[cells.length >> 1], ratios: cells.map((x) => +x.ratio.toFixed(2)) });
+      const r = await pairedLoad({ a: { port: bare.port, path: '/', body }, b: { port: corvid.port, path: '/api/v1/agents/echo/chat', body }, clients: c, slices: quick ? 4 : 16 });
+      rows.push({ concurrency: c, bare: r.a, corvid: r.b, ratio: r.ratio, addedP50: r.b.p50 - r.a.p50, pairRatios: r.pairRatios });
     }
     const sse = await sseStreams(corvid.port, quick ? 200 : 1000);
     const rssAfter = rssMb(corvid.proc.pid);
@@ -209,10 +169,10 @@ async function main() {
     if (json) console.log(JSON.stringify(result, null, 2));
     else {
       const f = (n) => n.toFixed(n < 10 ? 2 : 0);
-      console.log('| chat, zero-latency model | clients | bare node:http req/s | corvid req/s | ratio | bare p50 / p99 ms | corvid p50 / p99 ms | added p50 ms | ratios of the rounds |');
+      console.log('| chat, zero-latency model | clients | bare node:http req/s | corvid req/s | ratio | bare p50 / p99 ms | corvid p50 / p99 ms | added p50 ms | pair ratios p25–p75 |');
       console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
       for (const r of rows) {
-        console.log(`| POST /api/v1/agents/echo/chat | ${r.concurrency} | ${f(r.bare.rps)} | ${f(r.corvid.rps)} | ${(r.ratio * 100).toFixed(0)}% | ${f(r.bare.p50)} / ${f(r.bare.p99)} | ${f(r.corvid.p50)} / ${f(r.corvid.p99)} | ${f(r.addedP50)} | ${r.ratios.join(' ')} |`);
+        console.log(`| POST /api/v1/agents/echo/chat | ${r.concurrency} | ${f(r.bare.rps)} | ${f(r.corvid.rps)} | ${(r.ratio * 100).toFixed(0)}% | ${f(r.bare.p50)} / ${f(r.bare.p99)} | ${f(r.corvid.p50)} / ${f(r.corvid.p99)} | ${f(r.addedP50)} | ${(r.pairRatios.p25 * 100).toFixed(0)}%–${(r.pairRatios.p75 * 100).toFixed(0)}% |`);
       }
       console.log(`\nSSE: ${sse.streams} concurrent streams, ${sse.peakOpen} open at once, ${sse.failed} failed${sse.firstError ? ` (${sse.firstError})` : ''}`);
       console.log(`RSS: idle ${idleRss.toFixed(1)} MB, after the load ${rssAfter.toFixed(1)} MB`);
