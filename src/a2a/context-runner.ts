@@ -1,5 +1,4 @@
 import { LruMap } from '../core/lru-map.js';
-import { Conversation } from '../core/conversation.js';
 import type { Runnable } from '../core/runnable.js';
 import type { Store } from '../storage/types/store.js';
 import type { EventSink } from '../types/events.js';
@@ -65,15 +64,11 @@ export class ContextRunner {
   }
 
   private async memoryTurn(req: TurnRequest): Promise<string> {
-    const history = [...(this.memory.get(req.contextId) ?? [])];
-    const conversation = new Conversation(req.agent, history);
-    let result: RunResult;
-    if (req.streaming) {
-      const stream = conversation.stream(req.input, { signal: req.signal });
-      for await (const event of stream) req.onEvent(event);
-      result = await stream.result;
-    } else result = await conversation.run(req.input, { signal: req.signal, onEvent: req.onEvent });
-    this.memory.set(req.contextId, conversation.messages);
+    const kept = this.memory.get(req.contextId);
+    const history: Message[] = kept === undefined ? [] : [...kept];
+    // The agent appends the turn to `history` when it succeeds (and leaves it as it was if not).
+    const result = await req.agent.execute(history, req.input, { signal: req.signal, onEvent: req.onEvent }, req.streaming);
+    this.memory.set(req.contextId, history);
     return result.text;
   }
 
