@@ -66,7 +66,7 @@ if (process.argv.includes('--serve')) {
   // a shared VM lands on both sides of the ratio.
   const slices = Number(arg('slices', '16'));
   for (const clients of [1, 16, 128]) {
-    const r = await pairedLoad({ a: { port: ports.bare, path: '/', body }, b: { port: ports.a2a, path: '/a2a/bench', body }, clients, slices });
+    const r = await pairedLoad({ a: { port: ports.bare, path: '/', body }, b: { port: ports.a2a, path: '/a2a/bench', body }, clients, slices, cpu: async () => (child.stdin.write('cpu\n'), (await nextLine()).cpuUs) });
     rows.push({ clients, bare: r.a, a2a: r.b, throughput: +r.ratio.toFixed(2), addedP50: +(r.b.p50 - r.a.p50).toFixed(2), pairRatios: r.pairRatios });
   }
   child.stdin.write('rss\n');
@@ -77,9 +77,9 @@ if (process.argv.includes('--serve')) {
     const f = (n) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
     const pct = (n) => `${(n * 100).toFixed(0)}%`;
     console.log(`A2A message/send (v0.3 JSON-RPC, blocking, zero-latency model) vs bare node:http JSON echo, ${slices} alternating pairs of 0.3 s slices per cell`);
-    console.log('| clients | bare req/s | bare p50 / p99 ms | A2A req/s | A2A p50 / p99 ms | A2A / bare | added p50 ms | errors | pair ratios p25–p75 |');
-    console.log('|---|---|---|---|---|---|---|---|---|');
-    for (const r of rows) console.log(`| ${r.clients} | ${f(r.bare.rps)} | ${f(r.bare.p50)} / ${f(r.bare.p99)} | ${f(r.a2a.rps)} | ${f(r.a2a.p50)} / ${f(r.a2a.p99)} | ${pct(r.throughput)} | ${f(r.addedP50)} | ${r.bare.errors + r.a2a.errors} | ${pct(r.pairRatios.p25)}–${pct(r.pairRatios.p75)} |`);
+    console.log('| clients | bare req/s | bare p50 / p99 ms | A2A req/s | A2A p50 / p99 ms | A2A / bare | added p50 ms | errors | pair ratios p25–p75 | server CPU µs/request bare / A2A |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    for (const r of rows) console.log(`| ${r.clients} | ${f(r.bare.rps)} | ${f(r.bare.p50)} / ${f(r.bare.p99)} | ${f(r.a2a.rps)} | ${f(r.a2a.p50)} / ${f(r.a2a.p99)} | ${pct(r.throughput)} | ${f(r.addedP50)} | ${r.bare.errors + r.a2a.errors} | ${pct(r.pairRatios.p25)}–${pct(r.pairRatios.p75)} | ${r.bare.cpuUsPerRequest.toFixed(0)} / ${r.a2a.cpuUsPerRequest.toFixed(0)} |`);
     console.log(`server RSS: ${(idleRss / 2 ** 20).toFixed(1)} MB idle (routes created), ${(after.rss / 2 ** 20).toFixed(1)} MB after the run`);
   }
 }
