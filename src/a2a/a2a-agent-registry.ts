@@ -5,7 +5,7 @@ import {
   type TaskStore,
 } from '@a2a-js/sdk/server';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { TaskState, type AgentCard } from '@a2a-js/sdk';
+import type { AgentCard } from '@a2a-js/sdk';
 import type { Runtime } from '../runtime/load-runtime.js';
 import type { Store } from '../storage/types/store.js';
 import { buildAgentCard, type A2ASkill, type AgentCardInput } from './agent-card.js';
@@ -16,6 +16,7 @@ import { LightEventBusManager } from './light-event-bus.js';
 import { MemoryPushNotificationStore } from './memory-push-store.js';
 import { StorePushNotificationStore } from './store-push-notification-store.js';
 import { BoundedMemoryTaskStore, StoreTaskStore } from './store-task-store.js';
+import { StoreCancelMarks, type CancelMarks } from './cancel-marks.js';
 
 /** Everything that serves one agent over A2A. */
 export interface A2AAgentEntry {
@@ -35,6 +36,7 @@ interface LastingParts {
   pushStore: PushNotificationStore;
   sender: GuardedPushSender;
   buses: LightEventBusManager;
+  cancelMarks: CancelMarks | undefined;
 }
 
 /** Options for `A2AAgentRegistry`. */
@@ -106,7 +108,7 @@ export class A2AAgentRegistry {
     const parts = await this.parts(name);
     const cardInput = this.cardInput(name)!;
     const card = buildAgentCard(cardInput);
-    const handler = new CorvidRequestHandler({ card, taskStore: parts.taskStore, executor: parts.executor, buses: parts.buses, pushStore: parts.pushStore, sender: parts.sender });
+    const handler = new CorvidRequestHandler({ card, taskStore: parts.taskStore, executor: parts.executor, buses: parts.buses, pushStore: parts.pushStore, sender: parts.sender, cancelMarks: parts.cancelMarks });
     const entry: A2AAgentEntry = {
       name,
       card,
@@ -130,6 +132,7 @@ export class A2AAgentRegistry {
     // Without a store: in memory (the last 10,000 tasks per agent).
     const pushStore = store ? new StorePushNotificationStore(store.state, name) : new MemoryPushNotificationStore();
     const taskStore = store ? new StoreTaskStore(store.state, name) : new BoundedMemoryTaskStore();
+    const cancelMarks = store ? new StoreCancelMarks(store.state, name) : undefined;
     const parts: LastingParts = {
       executor: new CorvidAgentExecutor({
         name,
@@ -138,12 +141,13 @@ export class A2AAgentRegistry {
         beforeTask: this.options.beforeTask,
         observe: this.options.observe,
         // Shared tasks: a cancel received by another instance stops the run here too.
-        ...(store ? { canceledElsewhere: async (id: string) => (await taskStore.load(id))?.status?.state === TaskState.TASK_STATE_CANCELED } : {}),
+        cancelMarks,
       }),
       taskStore,
       pushStore,
       sender: new GuardedPushSender({ store: pushStore, allowedHosts: this.options.pushAllowedHosts, logger: this.options.logger, ...(pushStore instanceof MemoryPushNotificationStore ? { unused: () => pushStore.unused } : {}) }),
       buses: new LightEventBusManager(),
+      cancelMarks,
     };
     this.lasting.set(name, parts);
     return parts;

@@ -7,6 +7,7 @@ import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { Store } from '../storage/types/store.js';
 import type { AgentEvent as CorvidEvent } from '../types/events.js';
 import type { PendingApproval } from '../types/result.js';
+import type { CancelMarks } from './cancel-marks.js';
 import { ContextRunner, type TurnOutcome } from './context-runner.js';
 
 /** Options for `CorvidAgentExecutor`. */
@@ -22,11 +23,12 @@ export interface CorvidAgentExecutorOptions {
   /** Called when a task is `working`, before the agent runs (see `A2ATaskHook`). */
   beforeTask?: A2ATaskHook;
   /**
-   * Whether a task was canceled through another server instance (its stored state): checked for
-   * the tasks running here every `cancelCheckMs`, so their runs stop too. Unset: not checked.
+   * Cancellations made through other server instances sharing the store: while tasks run here,
+   * looked up every `cancelCheckMs` (one query for all of them), so their runs stop too. Unset:
+   * not looked up.
    */
-  canceledElsewhere?: (taskId: string) => Promise<boolean>;
-  /** Milliseconds between those checks. Default 1000. */
+  cancelMarks?: CancelMarks;
+  /** Milliseconds between those lookups. Default 1000. */
   cancelCheckMs?: number;
   /** Watches each task's run (metrics, traces, token accounting). */
   observe?: A2ARunObserver;
@@ -200,8 +202,8 @@ export class CorvidAgentExecutor implements AgentExecutor {
 
   /** While tasks run here, looks for cancellations made through other instances. */
   private watchCancels(): void {
-    const check = this.options.canceledElsewhere;
-    if (!check || this.cancelTimer) return;
+    const marks = this.options.cancelMarks;
+    if (!marks || this.cancelTimer) return;
     let busy = false;
     this.cancelTimer = setInterval(() => {
       if (this.running.size === 0) {
@@ -211,11 +213,13 @@ export class CorvidAgentExecutor implements AgentExecutor {
       }
       if (busy) return;
       busy = true;
-      void Promise.all(
-        [...this.running].map(async ([taskId, controller]) => {
-          if (await check(taskId).catch(() => false)) controller.abort(new RunAbortedError('The task was canceled through another server instance'));
-        }),
-      ).finally(() => (busy = false));
+      void marks
+        .take(new Set(this.running.keys()))
+        .then((canceled) => {
+          for (const taskId of canceled) this.running.get(taskId)?.abort(new RunAbortedError('The task was canceled through another server instance'));
+        })
+        .catch(() => undefined)
+        .finally(() => (busy = false));
     }, this.options.cancelCheckMs ?? 1000);
     this.cancelTimer.unref();
   }

@@ -1,4 +1,4 @@
-import { Role, TaskState, type AgentCard, type Message, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { Role, TaskState, type AgentCard, type CancelTaskRequest, type Message, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
 import {
   AgentEvent,
   DefaultRequestHandler,
@@ -13,6 +13,7 @@ import {
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { isoNow } from '../core/iso-now.js';
 import { newId } from '../core/new-id.js';
+import type { CancelMarks } from './cancel-marks.js';
 import type { GuardedPushSender } from './guarded-push-sender.js';
 
 /** The parts a `CorvidRequestHandler` is built from. */
@@ -23,6 +24,8 @@ export interface CorvidRequestHandlerParts {
   buses: ExecutionEventBusManager;
   pushStore: PushNotificationStore;
   sender: GuardedPushSender;
+  /** With a shared store: marks left for the instance running a task canceled here. */
+  cancelMarks?: CancelMarks;
 }
 
 const TERMINAL = new Set<TaskState>([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
@@ -44,6 +47,19 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
   constructor(parts: CorvidRequestHandlerParts) {
     super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushStore, parts.sender);
     this.parts = parts;
+  }
+
+  /**
+   * The SDK's cancel; when the task has no event bus here (it runs on another instance sharing
+   * the store, which the SDK then marks canceled in the store), also leaves a cancel mark, so that
+   * instance stops its run.
+   */
+  override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    const marks = this.parts.cancelMarks;
+    const elsewhere = marks !== undefined && this.parts.buses.getByTaskId(params.id, context) === undefined;
+    const task = await super.cancelTask(params, context);
+    if (elsewhere && task.status?.state === TaskState.TASK_STATE_CANCELED) await marks.mark(task.id);
+    return task;
   }
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {

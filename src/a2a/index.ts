@@ -7,6 +7,7 @@ export { buildAgentCard, legacyAgentCardJson, agentUrls, type A2ASkill, type Age
 export { CorvidAgentExecutor, type CorvidAgentExecutorOptions, type A2ATaskHook, type A2ATaskStart, type A2ARunObserver, type A2ARunStart } from './corvid-agent-executor.js';
 export { StoreTaskStore, BoundedMemoryTaskStore } from './store-task-store.js';
 export { StorePushNotificationStore } from './store-push-notification-store.js';
+export { StoreCancelMarks, type CancelMarks } from './cancel-marks.js';
 export { RemoteAgent, type RemoteAgentOptions } from './remote-agent.js';
 export { RemoteAgentError } from './remote-agent-error.js';
 export { connectA2A, type A2AConnection, type ConnectA2AOptions } from './connect-a2a.js';

@@ -144,12 +144,33 @@ async function sendAndGet(server: TestServer, text: string): Promise<any> {
   return ((await res.json()) as any).task;
 }
 
+/** `store` with its state reads of A2A tasks and listings of cancel marks counted. */
+function counted(store: Store): { store: Store; counts: { taskReads: string[]; markLists: number } } {
+  const counts = { taskReads: [] as string[], markLists: 0 };
+  const state = store.state;
+  const countedState: Store['state'] = {
+    get: (scope, key) => (key.startsWith('a2a/task/') && counts.taskReads.push(key.slice(key.lastIndexOf('/') + 1)), state.get(scope, key)),
+    set: (scope, key, value) => state.set(scope, key, value),
+    delete: (scope, key) => state.delete(scope, key),
+    list: (scope, options) => ((counts.markLists += options?.prefix?.startsWith('a2a/cancel/') ? 1 : 0), state.list(scope, options)),
+  };
+  const proxy = new Proxy(store, {
+    get: (target, key) => {
+      if (key === 'state') return countedState;
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { store: proxy, counts };
+}
+
 async function sharedStoreSuite(open: () => Promise<Store>): Promise<void> {
   const storeA = await open();
   const storeB = await open();
   const runtime = fakeRuntime([echoAgent()]);
   const quiet = { warn: () => undefined };
-  const a = await startServer({ runtime: () => runtime, visibility: () => 'public', store: async () => storeA, logger: quiet });
+  const { store: watchedA, counts } = counted(storeA);
+  const a = await startServer({ runtime: () => runtime, visibility: () => 'public', store: async () => watchedA, logger: quiet });
   const b = await startServer({ runtime: () => runtime, visibility: () => 'public', store: async () => storeB });
   try {
     const task = await sendAndGet(a, 'persist me');
@@ -174,24 +195,32 @@ async function sharedStoreSuite(open: () => Promise<Store>): Promise<void> {
     expect(session?.agent).toBe('echo');
     const listed = await fetch(`${a.url}/a2a/echo/rest/tasks?contextId=ctx-shared`, { headers: { 'A2A-Version': '1.0' } });
     expect(((await listed.json()) as any).tasks.map((t: any) => t.id).sort()).toEqual([task.id, second.id].sort());
-    // A task running on A, canceled through B: its run on A stops too (the context is free again).
-    const slow = await fetch(`${a.url}/a2a/echo/rest/message:send`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-      body: JSON.stringify({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'slow' }], contextId: 'ctx-cancel' }, configuration: { returnImmediately: true } }),
-    });
-    const slowTask = ((await slow.json()) as any).task;
-
-    const canceled = await fetch(`${b.url}/a2a/echo/rest/tasks/${slowTask.id}:cancel`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: '{}' });
-    const cj = (await canceled.json()) as any;
-    expect(cj.status.state).toBe('TASK_STATE_CANCELED');
-    const next = await fetch(`${a.url}/a2a/echo/rest/message:send`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-      body: JSON.stringify({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text: 'after the cancel' }], contextId: 'ctx-cancel' } }),
-      signal: AbortSignal.timeout(10_000), // the slow run would hold the context for 60 s
-    });
-    expect(((await next.json()) as any).task.status.state).toBe('TASK_STATE_COMPLETED');
+    // Tasks running on A, canceled through B: their runs on A stop too (their contexts are free
+    // again). A looks for cancellations with one query per second for all its running tasks,
+    // not one read per task.
+    const send = (server: TestServer, text: string, contextId: string, returnImmediately = false) =>
+      fetch(`${server.url}/a2a/echo/rest/message:send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body: JSON.stringify({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], contextId }, configuration: { returnImmediately } }),
+        signal: AbortSignal.timeout(10_000), // a slow run would hold its context for 60 s
+      }).then(async (r) => ((await r.json()) as any).task);
+    const cancel = async (id: string) => {
+      const res = await fetch(`${b.url}/a2a/echo/rest/tasks/${id}:cancel`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: '{}' });
+      expect(((await res.json()) as any).status.state).toBe('TASK_STATE_CANCELED');
+    };
+    const slow = await Promise.all([0, 1, 2, 3].map((i) => send(a, 'slow', `ctx-cancel-${i}`, true)));
+    counts.taskReads = [];
+    counts.markLists = 0;
+    await cancel(slow[0].id);
+    expect((await send(a, 'after the cancel', 'ctx-cancel-0')).status.state).toBe('TASK_STATE_COMPLETED');
+    expect(counts.markLists).toBeGreaterThan(0);
+    // Only the canceled task is read (to record how its run ended); the tasks still running are not.
+    expect(counts.taskReads.filter((id) => id !== slow[0].id)).toEqual([]);
+    await Promise.all(slow.slice(1).map((t) => cancel(t.id)));
+    for (const i of [1, 2, 3]) expect((await send(a, 'after the cancel', `ctx-cancel-${i}`)).status.state).toBe('TASK_STATE_COMPLETED');
+    // Each mark was taken by the instance that ran its task.
+    expect(await storeB.state.list('app', { prefix: 'a2a/cancel/' })).toEqual([]);
   } finally {
     await a.close();
     await b.close();
