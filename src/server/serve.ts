@@ -287,8 +287,12 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
   const reload = async (): Promise<boolean> => {
     if (!runtime.reload) return true;
     try {
+      const before = JSON.stringify(runtime.config.server ?? {});
       await runtime.reload();
       logger.info({ agents: [...runtime.agents.keys()] }, 'config reloaded');
+      if (JSON.stringify(runtime.config.server ?? {}) !== before) {
+        logger.warn('the server: section changed: its settings (port, auth, limits, telemetry) take effect when the server restarts; agents, tools and visibility were reloaded');
+      }
       return true;
     } catch (err) {
       logger.error({ error: (err as Error).message }, `config change rejected, still serving the previous config: ${(err as Error).message}`);

@@ -88,6 +88,12 @@ describe('corvid serve (child process)', () => {
     expect(rejected).toMatch(/corvid\.yaml:\d+/);
     expect(rejected).toContain('agents.beta.max_steps');
     expect((await post('beta', 'still here')).status).toBe(200);
+
+    // A changed server: section is reloaded with the rest, and the log says it waits for a restart.
+    mark = p.mark();
+    writeFileSync(file, config(llm.url, '  alpha:\n    instructions: Be brief.\n  beta:\n    instructions: New agent.\n', 'server:\n  max_body_bytes: 2048\n'));
+    await p.waitFor(/"msg":"config reloaded"/, { since: mark });
+    expect(await p.waitFor(/the server: section changed[^"]*/, { since: mark })).toContain('take effect when the server restarts');
     p.child.kill('SIGINT');
     expect(await p.exit()).toBe(0);
   });
