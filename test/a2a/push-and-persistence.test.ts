@@ -210,6 +210,11 @@ async function sharedStoreSuite(open: () => Promise<Store>): Promise<void> {
       expect(((await res.json()) as any).status.state).toBe('TASK_STATE_CANCELED');
     };
     const slow = await Promise.all([0, 1, 2, 3].map((i) => send(a, 'slow', `ctx-cancel-${i}`, true)));
+    // Once all four are working, the SDK on A (which reloads a task for each of its events) is done with them.
+    const stateOn = async (server: TestServer, id: string) => ((await (await fetch(`${server.url}/a2a/echo/rest/tasks/${id}`, { headers: { 'A2A-Version': '1.0' } })).json()) as any).status.state;
+    await vi.waitFor(async () => {
+      for (const t of slow) expect(await stateOn(b, t.id)).toBe('TASK_STATE_WORKING');
+    }, { timeout: 5000 });
     counts.taskReads = [];
     counts.markLists = 0;
     await cancel(slow[0].id);
