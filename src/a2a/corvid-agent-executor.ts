@@ -1,14 +1,16 @@
 import { isoNow } from '../core/iso-now.js';
-import { newId } from '../core/new-id.js';
-import { Role, TaskState, type Message as A2AMessage, type Part, type Task } from '@a2a-js/sdk';
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import { TaskState, type Message as A2AMessage, type Task } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from '@a2a-js/sdk/server';
 import type { Runnable } from '../core/runnable.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { Store } from '../storage/types/store.js';
 import type { AgentEvent as CorvidEvent } from '../types/events.js';
-import type { PendingApproval } from '../types/result.js';
 import type { CancelMarks } from './cancel-marks.js';
 import { ContextRunner, type TurnOutcome } from './context-runner.js';
+import { agentMessage, approvalMessage, errorText, messageToText, parseDecision, pausedRunOf, progressMetadata, textPart } from './task-messages.js';
+import { BusSink, type TaskSink } from './task-sink.js';
+
+export { messageToText, parseDecision } from './task-messages.js';
 
 /** Options for `CorvidAgentExecutor`. */
 export interface CorvidAgentExecutorOptions {
@@ -83,6 +85,25 @@ export const CLIENT_STATE_KEY = 'corvid.client';
  * tool calls and other progress arrive as `working` status updates with the Corvid event in
  * `metadata.corvid`. Cancelling a task aborts its run.
  */
+/** What `CorvidAgentExecutor.run` needs to know of a task about to run. */
+export interface TaskRunStart {
+  taskId: string;
+  contextId: string;
+  /** The incoming message (with the task's and context's ids). */
+  userMessage: A2AMessage;
+  /** The stored task a message continues (a reply to an approval question); unset for a new task. */
+  task?: Task;
+  context: ServerCallContext;
+}
+
+/**
+ * Runs a Corvid agent (LLM or workflow) for A2A tasks. Each message becomes one run on the
+ * conversation of its context (`contextId`): the task goes `submitted` → `working` →
+ * `completed` / `failed` / `canceled`; top-level text deltas stream as chunks of the `answer`
+ * artifact, replaced by the final answer at the end (which is also the completed status's message);
+ * tool calls and other progress arrive as `working` status updates with the Corvid event in
+ * `metadata.corvid`. Cancelling a task aborts its run.
+ */
 export class CorvidAgentExecutor implements AgentExecutor {
   private readonly running = new Map<string, AbortController>();
   private readonly runner: ContextRunner;
@@ -91,27 +112,18 @@ export class CorvidAgentExecutor implements AgentExecutor {
     this.runner = new ContextRunner({ name: options.name, store: options.store, maxContexts: options.maxContexts });
   }
 
-  execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
-    const { taskId, contextId } = ctx;
-    const userMessage = ctx.userMessage;
-    if (ctx.task) bus.publish(AgentEvent.task(ctx.task));
-    else {
-      bus.publish(
-        AgentEvent.task({
-          id: taskId,
-          contextId,
-          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: isoNow() },
-          artifacts: [],
-          history: [userMessage],
-          metadata: undefined,
-        }),
-      );
-    }
+  /** The SDK's entry point: runs the task with its changes published on `bus`. */
+  execute = (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> =>
+    this.run({ taskId: ctx.taskId, contextId: ctx.contextId, userMessage: ctx.userMessage, task: ctx.task, context: ctx.context }, new BusSink(bus, ctx.taskId, ctx.contextId));
+
+  /** Runs a task, writing its changes to `sink`. Never throws: a failed run fails the task. */
+  async run(start: TaskRunStart, sink: TaskSink): Promise<void> {
+    const { taskId, contextId, userMessage } = start;
+    const stored = start.task;
+    sink.start(stored ?? { id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: isoNow() }, artifacts: [], history: [userMessage], metadata: undefined });
     const controller = new AbortController();
     this.running.set(taskId, controller);
     this.watchCancels();
-    const status = (state: TaskState, message?: A2AMessage, metadata?: Record<string, unknown>) =>
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: isoNow() }, metadata }));
     const artifactId = `${taskId}-answer`;
     let streamed = '';
     let pending = '';
@@ -120,16 +132,14 @@ export class CorvidAgentExecutor implements AgentExecutor {
       if (timer) clearTimeout(timer);
       timer = undefined;
       if (!pending) return;
-      bus.publish(
-        AgentEvent.artifactUpdate({
-          taskId,
-          contextId,
-          artifact: { artifactId, name: 'answer', description: '', parts: [textPart(pending)], metadata: undefined, extensions: [] },
-          append: streamed.length > 0,
-          lastChunk: false,
-          metadata: undefined,
-        }),
-      );
+      sink.artifact({
+        taskId,
+        contextId,
+        artifact: { artifactId, name: 'answer', description: '', parts: [textPart(pending)], metadata: undefined, extensions: [] },
+        append: streamed.length > 0,
+        lastChunk: false,
+        metadata: undefined,
+      });
       streamed += pending;
       pending = '';
     };
@@ -142,61 +152,59 @@ export class CorvidAgentExecutor implements AgentExecutor {
       } else if (event.type === 'step_end') flush();
       else {
         const meta = progressMetadata(event);
-        if (meta) status(TaskState.TASK_STATE_WORKING, undefined, { corvid: meta });
+        if (meta) sink.status(TaskState.TASK_STATE_WORKING, undefined, { corvid: meta });
       }
     };
     let paused = false;
     try {
       const agent = this.options.agent();
       if (!agent) throw new Error(`Agent "${this.options.name}" is no longer configured`);
-      if (this.options.observe) watch = this.options.observe({ agent, taskId, contextId, client: ctx.context.state.get(CLIENT_STATE_KEY) as string | undefined });
+      if (this.options.observe) watch = this.options.observe({ agent, taskId, contextId, client: start.context.state.get(CLIENT_STATE_KEY) as string | undefined });
       const input = messageToText(userMessage);
-      const turn = { agent, contextId, signal: controller.signal, onEvent, streaming: ctx.context.state.get(STREAMING_STATE_KEY) === true };
-      const waiting = ctx.task?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED ? pausedRunOf(ctx.task) : undefined;
+      const streaming = start.context.state.get(STREAMING_STATE_KEY) === true;
+      const waiting = stored?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED ? pausedRunOf(stored) : undefined;
       let result: TurnOutcome;
       if (waiting) {
         // The reply to an approval question: approve or deny, then continue the paused run.
         const decision = parseDecision(input);
         if (!decision) {
           paused = true;
-          status(TaskState.TASK_STATE_INPUT_REQUIRED, approvalMessage(waiting.runId, waiting.approvals, taskId, contextId, 'Please answer "approve" or "deny".'));
+          sink.status(TaskState.TASK_STATE_INPUT_REQUIRED, approvalMessage(waiting.runId, waiting.approvals, taskId, contextId, 'Please answer "approve" or "deny".'));
           return;
         }
-        status(TaskState.TASK_STATE_WORKING);
-        result = await this.runner.resume({ ...turn, runId: waiting.runId, decision });
+        sink.status(TaskState.TASK_STATE_WORKING);
+        result = await this.runner.resume({ agent, contextId, signal: controller.signal, onEvent, streaming, runId: waiting.runId, decision });
       } else {
-        status(TaskState.TASK_STATE_WORKING);
+        sink.status(TaskState.TASK_STATE_WORKING);
         if (this.options.beforeTask) await this.options.beforeTask({ agent: this.options.name, taskId, contextId, message: userMessage, signal: controller.signal });
-        result = await this.runner.turn({ ...turn, input });
+        result = await this.runner.turn({ agent, contextId, input, signal: controller.signal, onEvent, streaming });
       }
       flush();
       if (result.kind === 'approval') {
         paused = true;
-        status(TaskState.TASK_STATE_INPUT_REQUIRED, approvalMessage(result.runId, result.approvals, taskId, contextId));
+        sink.status(TaskState.TASK_STATE_INPUT_REQUIRED, approvalMessage(result.runId, result.approvals, taskId, contextId));
         return;
       }
-      bus.publish(
-        AgentEvent.artifactUpdate({
-          taskId,
-          contextId,
-          artifact: { artifactId, name: 'answer', description: '', parts: [textPart(result.text)], metadata: undefined, extensions: [] },
-          append: false,
-          lastChunk: true,
-          metadata: undefined,
-        }),
-      );
-      status(TaskState.TASK_STATE_COMPLETED, agentMessage(result.text, taskId, contextId));
+      const answer = textPart(result.text);
+      sink.artifact({
+        taskId,
+        contextId,
+        artifact: { artifactId, name: 'answer', description: '', parts: [answer], metadata: undefined, extensions: [] },
+        append: false,
+        lastChunk: true,
+        metadata: undefined,
+      });
+      sink.status(TaskState.TASK_STATE_COMPLETED, agentMessage(result.text, taskId, contextId));
     } catch (err) {
       if (timer) clearTimeout(timer);
-      if (controller.signal.aborted || err instanceof RunAbortedError) status(TaskState.TASK_STATE_CANCELED, agentMessage('The task was canceled.', taskId, contextId));
-      else status(TaskState.TASK_STATE_FAILED, agentMessage(errorText(err), taskId, contextId));
+      if (controller.signal.aborted || err instanceof RunAbortedError) sink.status(TaskState.TASK_STATE_CANCELED, agentMessage('The task was canceled.', taskId, contextId));
+      else sink.status(TaskState.TASK_STATE_FAILED, agentMessage(errorText(err), taskId, contextId));
     } finally {
       watch?.end();
       this.running.delete(taskId);
-      // A task waiting for input keeps its event bus for the reply.
-      if (!paused) bus.finished();
+      sink.end(paused);
     }
-  };
+  }
 
   private cancelTimer: NodeJS.Timeout | undefined;
 
@@ -243,87 +251,3 @@ export class CorvidAgentExecutor implements AgentExecutor {
   };
 }
 
-function textPart(text: string): Part {
-  return { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
-}
-
-function agentMessage(text: string, taskId: string, contextId: string): A2AMessage {
-  return { messageId: newId(), contextId, taskId, role: Role.ROLE_AGENT, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] };
-}
-
-/** The text a run gets from an A2A message: text parts, data parts as JSON, files as references. */
-export function messageToText(message: A2AMessage): string {
-  const out: string[] = [];
-  for (const part of message.parts ?? []) {
-    const c = part.content;
-    if (!c) continue;
-    switch (c.$case) {
-      case 'text':
-        out.push(c.value);
-        break;
-      case 'data':
-        out.push(JSON.stringify(c.value));
-        break;
-      case 'url':
-        out.push(`[file${part.filename ? ` ${part.filename}` : ''}: ${c.value}]`);
-        break;
-      case 'raw':
-        out.push(`[file${part.filename ? ` ${part.filename}` : ''} (${part.mediaType || 'application/octet-stream'}, ${c.value.length} bytes)]`);
-        break;
-      default: {
-        const never: never = c;
-        void never;
-      }
-    }
-  }
-  return out.join('\n');
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** What a working status update says about a Corvid event (undefined: not reported). */
-function progressMetadata(event: CorvidEvent): Record<string, unknown> | undefined {
-  switch (event.type) {
-    case 'tool_call':
-      return { type: event.type, agent: event.agent, toolName: event.toolName, toolCallId: event.toolCallId };
-    case 'tool_result':
-      return { type: event.type, agent: event.agent, toolName: event.toolName, toolCallId: event.toolCallId, isError: event.isError };
-    case 'handoff':
-      return { type: event.type, from: event.from, to: event.to };
-    case 'task_start':
-      return { type: event.type, task: event.task, target: event.target };
-    case 'route':
-      return { type: event.type, route: event.route, target: event.target };
-    default:
-      return undefined;
-  }
-}
-
-/** The paused run a task waits on (recorded in its input-required status message), if any. */
-function pausedRunOf(task: Task): { runId: string; approvals: PendingApproval[] } | undefined {
-  const meta = task.status?.message?.metadata?.corvid as { runId?: unknown; approvals?: unknown } | undefined;
-  if (!meta || typeof meta.runId !== 'string') return undefined;
-  return { runId: meta.runId, approvals: Array.isArray(meta.approvals) ? (meta.approvals as PendingApproval[]) : [] };
-}
-
-/** approve / deny from a reply; undefined when it is neither. */
-export function parseDecision(text: string): { approved: boolean; reason?: string } | undefined {
-  const t = text.trim();
-  if (/^(y|yes|approve[ds]?|allow(ed)?|ok(ay)?|go ahead)\b/i.test(t)) return { approved: true };
-  if (/^(n|no|deny|denied|reject(ed)?|don'?t|stop)\b/i.test(t)) {
-    const reason = t.replace(/^\S+[\s,:.-]*/, '').trim();
-    return reason ? { approved: false, reason } : { approved: false };
-  }
-  return undefined;
-}
-
-/** The input-required question: the tool calls waiting for approval, and how to answer. */
-function approvalMessage(runId: string, approvals: PendingApproval[], taskId: string, contextId: string, prefix?: string): A2AMessage {
-  const lines = approvals.map((a) => `- ${a.prompt}`);
-  const text = [prefix, `Approval needed before the agent continues:`, ...lines, 'Reply "approve" or "deny" (optionally with a reason).'].filter(Boolean).join('\n');
-  const message = agentMessage(text, taskId, contextId);
-  message.metadata = { corvid: { type: 'approval_required', runId, approvals: approvals.map((a) => ({ approvalId: a.approvalId, toolCallId: a.toolCallId, toolName: a.toolName, input: a.input, prompt: a.prompt })) } };
-  return message;
-}

@@ -110,10 +110,12 @@ function call<T>(listener: (arg: T) => void, arg: T): void {
  */
 export class LightEventBusManager implements ExecutionEventBusManager {
   private readonly buses = new Map<string, LightEventBus>();
+  /** Tasks running without a bus (blocking sends), by task id: a bus is made when asked for. */
+  private readonly expected = new Map<string, { context: ServerCallContext | undefined; attach: (bus: ExecutionEventBus) => void }>();
 
   createOrGetByTaskId(taskId: string, context?: ServerCallContext): ExecutionEventBus {
     const key = scopeKey(taskId, context);
-    let bus = this.buses.get(key);
+    let bus = this.buses.get(key) ?? this.attach(taskId, key);
     if (!bus) {
       bus = new LightEventBus();
       this.buses.set(key, bus);
@@ -122,7 +124,8 @@ export class LightEventBusManager implements ExecutionEventBusManager {
   }
 
   getByTaskId(taskId: string, context?: ServerCallContext): ExecutionEventBus | undefined {
-    return this.buses.get(scopeKey(taskId, context));
+    const key = scopeKey(taskId, context);
+    return this.buses.get(key) ?? this.attach(taskId, key);
   }
 
   cleanupByTaskId(taskId: string, context?: ServerCallContext): void {
@@ -131,9 +134,32 @@ export class LightEventBusManager implements ExecutionEventBusManager {
     this.buses.delete(key);
   }
 
+  /**
+   * Registers a task that runs without a bus: the first caller (in the same scope) asking for its
+   * bus gets a new one, handed to `attach` so the run publishes on it from then on.
+   */
+  expect(taskId: string, context: ServerCallContext | undefined, attach: (bus: ExecutionEventBus) => void): void {
+    this.expected.set(taskId, { context, attach });
+  }
+
+  /** The task registered with `expect` no longer runs (a bus made for it stays until cleaned up). */
+  release(taskId: string, _context?: ServerCallContext): void {
+    this.expected.delete(taskId);
+  }
+
   /** Buses open now (tasks running or waiting for input). */
   get size(): number {
     return this.buses.size;
+  }
+
+  private attach(taskId: string, key: string): LightEventBus | undefined {
+    const waiting = this.expected.get(taskId);
+    if (!waiting || scopeKey(taskId, waiting.context) !== key) return undefined;
+    this.expected.delete(taskId);
+    const bus = new LightEventBus();
+    this.buses.set(key, bus);
+    waiting.attach(bus);
+    return bus;
   }
 }
 

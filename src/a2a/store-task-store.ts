@@ -43,9 +43,10 @@ export class StoreTaskStore implements TaskStore {
 }
 
 /**
- * An in-memory `TaskStore` holding at most `maxTasks` tasks (the least recently saved are
- * dropped), for servers without a store. A saved task is kept as given (the SDK saves a task it
- * no longer changes); each `load` returns a copy, which the SDK may change before saving it back.
+ * An in-memory `TaskStore` holding at most `maxTasks` tasks (the least recently saved as a new
+ * object are dropped), for servers without a store. A saved task is kept as given (the SDK saves
+ * a task it no longer changes; a blocking send's `DirectTask` changes its task only to save it
+ * again); each `load` returns a copy, which the SDK may change before saving it back.
  */
 export class BoundedMemoryTaskStore implements TaskStore {
   private readonly tasks: LruMap<string, Task>;
@@ -55,7 +56,9 @@ export class BoundedMemoryTaskStore implements TaskStore {
   }
 
   async save(task: Task, _context?: ServerCallContext): Promise<void> {
-    this.tasks.set(task.id, task);
+    // The same object saved again (a blocking send saves the task it folds its run into as it
+    // changes): already held, and it keeps its place.
+    if (this.tasks.get(task.id) !== task) this.tasks.set(task.id, task);
   }
 
   async load(taskId: string, _context?: ServerCallContext): Promise<Task | undefined> {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
@@ -139,6 +139,35 @@ describe('blocking message/send over v0.3 JSON-RPC', () => {
     expect(got.artifacts).toEqual(task.artifacts);
     // It went the direct way, not through the SDK's own sendMessage.
     expect(sdkSend).not.toHaveBeenCalled();
+  });
+
+  it('answers back-to-back sends of different sizes on one keep-alive connection, each with its own length', async () => {
+    // The answer is written as a string with its headers: each must carry its own Content-Length
+    // (a stale one would cut or run over into the next answer on the same connection).
+    const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    try {
+      for (const text of ['a', 'bb', 'a much longer message than the others', 'é"\\n', 'c']) {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: text.length, method: 'message/send', params: { message: message(text) } });
+        const { length, raw, socket } = await new Promise<{ length: string | undefined; raw: string; socket: unknown }>((resolve, reject) => {
+          const req = httpRequest(`${server.url}/a2a/echo`, { agent, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ length: res.headers['content-length'], raw: Buffer.concat(chunks).toString('utf8'), socket: req.socket }));
+          });
+          req.on('error', reject);
+          req.end(body);
+        });
+        sockets.add(socket);
+        expect(Number(length)).toBe(Buffer.byteLength(raw));
+        const answer = JSON.parse(raw);
+        expect(answer.id).toBe(text.length);
+        expect(textOf(answer.result.status.message)).toBe(`echo: ${text}`);
+      }
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('applies historyLength to the answer only: the stored task keeps the whole conversation', async () => {
@@ -313,9 +342,10 @@ describe('blocking sends with a shared SQLite store', () => {
 
 describe('blocking sends and a store that copies what it saves', () => {
   // A database store keeps a copy of each save, so the handler must save the task's last state,
-  // however the executor spaces its events (the last ones may arrive while a save is finishing).
-  it('stores the final state the send answers with, for any spacing of the last event', async () => {
-    const { AgentEvent, DefaultExecutionEventBusManager, InMemoryPushNotificationStore, ServerCallContext } = await import('@a2a-js/sdk/server');
+  // however the executor spaces its changes (the last ones may arrive while a save is finishing).
+  it('stores the final state the send answers with, for any spacing of the last change', async () => {
+    const { InMemoryPushNotificationStore, ServerCallContext } = await import('@a2a-js/sdk/server');
+    const { LightEventBusManager } = await import('../../src/a2a/light-event-bus.js');
     const { Task: TaskCodec } = await import('@a2a-js/sdk');
     const { CorvidRequestHandler } = await import('../../src/a2a/corvid-request-handler.js');
     const { GuardedPushSender } = await import('../../src/a2a/guarded-push-sender.js');
@@ -328,18 +358,18 @@ describe('blocking sends and a store that copies what it saves', () => {
     };
     let gap = 0;
     const executor = {
-      execute: async (ctx: { taskId: string; contextId: string; userMessage: Message }, bus: { publish(e: unknown): void; finished(): void }) => {
-        const status = (state: TaskState) => ({ state, message: undefined, timestamp: new Date().toISOString() });
-        bus.publish(AgentEvent.task({ id: ctx.taskId, contextId: ctx.contextId, status: status(TaskState.TASK_STATE_WORKING), artifacts: [], history: [ctx.userMessage], metadata: undefined }));
+      run: async (start: { taskId: string; contextId: string; userMessage: Message }, sink: import('../../src/a2a/task-sink.js').TaskSink) => {
+        sink.start({ id: start.taskId, contextId: start.contextId, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [start.userMessage], metadata: undefined });
         for (let i = 0; i < gap; i++) await null;
-        bus.publish(AgentEvent.statusUpdate({ taskId: ctx.taskId, contextId: ctx.contextId, status: status(TaskState.TASK_STATE_COMPLETED), metadata: undefined }));
-        bus.finished();
+        sink.status(TaskState.TASK_STATE_COMPLETED);
+        sink.end(false);
       },
+      execute: async () => undefined,
       cancelTask: async () => undefined,
     };
     const pushStore = new InMemoryPushNotificationStore();
     const card = buildAgentCard({ name: 'copy', description: 'copy', baseUrl: 'http://127.0.0.1:1', version: '1' });
-    const handler = new CorvidRequestHandler({ card, taskStore, executor: executor as never, buses: new DefaultExecutionEventBusManager(), pushStore, sender: new GuardedPushSender({ store: pushStore }) });
+    const handler = new CorvidRequestHandler({ card, taskStore, executor: executor as never, buses: new LightEventBusManager(), pushStore, sender: new GuardedPushSender({ store: pushStore }) });
     for (gap = 0; gap < 12; gap++) {
       const message: Message = { messageId: `gap-${gap}`, contextId: '', taskId: '', role: Role.ROLE_USER, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] };
       const result = (await handler.sendMessage({ tenant: '', message, configuration: undefined, metadata: undefined }, new ServerCallContext())) as Task;

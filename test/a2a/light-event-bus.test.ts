@@ -104,4 +104,35 @@ describe('LightEventBusManager', () => {
     expect(manager.getByTaskId('task-1', anonymous)).toBeUndefined();
     expect(manager.size).toBe(0);
   });
+
+  it('makes a bus for an expected task when the caller of its scope first asks, and hands it over once', () => {
+    const manager = new LightEventBusManager();
+    const anonymous = new ServerCallContext({ user: new UnauthenticatedUser() });
+    const tenant = new ServerCallContext({ user: new UnauthenticatedUser(), tenant: 'acme' });
+    const attached: unknown[] = [];
+    manager.expect('task-2', anonymous, (bus) => attached.push(bus));
+    expect(manager.size).toBe(0);
+    // Another tenant's caller gets nothing, and nothing is attached.
+    expect(manager.getByTaskId('task-2', tenant)).toBeUndefined();
+    expect(attached).toEqual([]);
+    const bus = manager.getByTaskId('task-2', anonymous);
+    expect(bus).toBeDefined();
+    expect(attached).toEqual([bus]);
+    expect(manager.createOrGetByTaskId('task-2', anonymous)).toBe(bus);
+    expect(attached).toHaveLength(1);
+    manager.release('task-2', anonymous);
+    manager.cleanupByTaskId('task-2', anonymous);
+    expect(manager.size).toBe(0);
+  });
+
+  it('forgets an expected task once released: nobody gets a bus for it', () => {
+    const manager = new LightEventBusManager();
+    const anonymous = new ServerCallContext({ user: new UnauthenticatedUser() });
+    const attached: unknown[] = [];
+    manager.expect('task-3', anonymous, (bus) => attached.push(bus));
+    manager.release('task-3', anonymous);
+    expect(manager.getByTaskId('task-3', anonymous)).toBeUndefined();
+    expect(attached).toEqual([]);
+    expect(manager.size).toBe(0);
+  });
 });

@@ -1,0 +1,44 @@
+import type { Message as A2AMessage, Task, TaskArtifactUpdateEvent, TaskState } from '@a2a-js/sdk';
+import { AgentEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
+import { isoNow } from '../core/iso-now.js';
+
+/**
+ * Where the changes of a task run go: the SDK's event bus (`BusSink`), or a task object folded
+ * in place for a blocking send (`DirectTask`). `CorvidAgentExecutor.run` writes to it.
+ */
+export interface TaskSink {
+  /** The task as the run starts: a new one (`submitted`), or a stored one it continues. */
+  start(task: Task): void;
+  /** A new status (`message` is also added to the history; `metadata` merged into the task's). */
+  status(state: TaskState, message?: A2AMessage, metadata?: Record<string, unknown>): void;
+  /** An artifact, or a chunk of one (`append`). */
+  artifact(update: TaskArtifactUpdateEvent): void;
+  /** The run is over; `waiting`: the task waits for the caller's reply (input required). */
+  end(waiting: boolean): void;
+}
+
+/** A `TaskSink` publishing each change on the task's SDK event bus. */
+export class BusSink implements TaskSink {
+  constructor(
+    private readonly bus: ExecutionEventBus,
+    private readonly taskId: string,
+    private readonly contextId: string,
+  ) {}
+
+  start(task: Task): void {
+    this.bus.publish(AgentEvent.task(task));
+  }
+
+  status(state: TaskState, message?: A2AMessage, metadata?: Record<string, unknown>): void {
+    this.bus.publish(AgentEvent.statusUpdate({ taskId: this.taskId, contextId: this.contextId, status: { state, message, timestamp: isoNow() }, metadata }));
+  }
+
+  artifact(update: TaskArtifactUpdateEvent): void {
+    this.bus.publish(AgentEvent.artifactUpdate(update));
+  }
+
+  end(waiting: boolean): void {
+    // A task waiting for input keeps its event bus for the reply.
+    if (!waiting) this.bus.finished();
+  }
+}
