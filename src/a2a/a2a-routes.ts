@@ -13,7 +13,8 @@ import { A2AAgentRegistry } from './a2a-agent-registry.js';
 import { STREAMING_STATE_KEY, type A2ARunObserver, type A2ATaskHook } from './corvid-agent-executor.js';
 import type { A2ALogger } from './guarded-push-sender.js';
 import { checkEnvelope, checkLegacyParams, checkV1SendParams, defaultLegacyParams } from './check-params.js';
-import { legacyResult, legacySendRequest } from './legacy-send.js';
+import { legacyAnswerJson } from './legacy-answer-json.js';
+import { legacySendRequest } from './legacy-send.js';
 import { readBody } from './read-body.js';
 import { legacyRestAvailable, mountLegacyRest } from './legacy-rest-bridge.js';
 import { mountRestRoutes } from './rest-routes.js';
@@ -143,7 +144,8 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
       if (legacy && method === 'message/send' && (rawId === undefined || rawId === null || rawId === id) && !('' in (params as object))) {
         // The most common call, without the SDK's generic v0.3 dispatch (same answer; see legacy-send.ts).
         const send = legacySendRequest(params as Record<string, unknown>);
-        if (send) return c.json({ jsonrpc: '2.0', id, result: legacyResult(await entry.handler.sendMessage(send, context)) }, 200);
+        // A new headers object each time: @hono/node-server adds the content length to it.
+        if (send) return c.body(legacyAnswerJson(id, await entry.handler.sendMessage(send, context)), 200, { 'content-type': 'application/json' });
       }
       const handler = legacy ? entry.legacyJsonRpc : entry.jsonRpc;
       const result = await handler.handle(request as Record<string, unknown>, context);

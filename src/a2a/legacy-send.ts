@@ -45,7 +45,8 @@ export function legacyResult(result: Message | Task): Obj {
   return 'messageId' in result ? legacyMessage(result) : legacyTask(result);
 }
 
-const STATES: Record<number, string> = {
+/** v0.3 task state names by v1.0 state. */
+export const STATES: Record<number, string> = {
   [TaskState.TASK_STATE_UNSPECIFIED]: 'unknown',
   [TaskState.TASK_STATE_SUBMITTED]: 'submitted',
   [TaskState.TASK_STATE_WORKING]: 'working',
@@ -91,7 +92,8 @@ function legacyArtifact(a: Artifact): Obj {
   return out;
 }
 
-function legacyPart(part: Part): Obj {
+/** The v0.3 JSON of a part. */
+export function legacyPart(part: Part): Obj {
   const c = part.content;
   const metadata = part.metadata;
   let out: Obj;
