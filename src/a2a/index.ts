@@ -4,7 +4,8 @@
  */
 export { createA2ARoutes, type A2ARoutesOptions, type A2AVisibility } from './a2a-routes.js';
 export { buildAgentCard, legacyAgentCardJson, agentUrls, type A2ASkill, type AgentCardInput } from './agent-card.js';
-export { CorvidAgentExecutor, type CorvidAgentExecutorOptions, type A2ATaskHook, type A2ATaskStart, type A2ARunObserver, type A2ARunStart } from './corvid-agent-executor.js';
+export { CorvidAgentExecutor, type CorvidAgentExecutorOptions, type A2ATaskHook, type A2ATaskStart, type A2ARunObserver, type A2ARunStart, type TaskRunStart } from './corvid-agent-executor.js';
+export { BusSink, type TaskSink } from './task-sink.js';
 export { StoreTaskStore, BoundedMemoryTaskStore } from './store-task-store.js';
 export { StorePushNotificationStore } from './store-push-notification-store.js';
 export { StoreCancelMarks, type CancelMarks } from './cancel-marks.js';
