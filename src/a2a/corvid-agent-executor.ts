@@ -77,14 +77,6 @@ export const STREAMING_STATE_KEY = 'corvid.streaming';
 /** `ServerCallContext.state` key holding the server's client key of the caller (rate limits). */
 export const CLIENT_STATE_KEY = 'corvid.client';
 
-/**
- * Runs a Corvid agent (LLM or workflow) for A2A tasks. Each message becomes one run on the
- * conversation of its context (`contextId`): the task goes `submitted` → `working` →
- * `completed` / `failed` / `canceled`; top-level text deltas stream as chunks of the `answer`
- * artifact, replaced by the final answer at the end (which is also the completed status's message);
- * tool calls and other progress arrive as `working` status updates with the Corvid event in
- * `metadata.corvid`. Cancelling a task aborts its run.
- */
 /** What `CorvidAgentExecutor.run` needs to know of a task about to run. */
 export interface TaskRunStart {
   taskId: string;
@@ -185,11 +177,10 @@ export class CorvidAgentExecutor implements AgentExecutor {
         sink.status(TaskState.TASK_STATE_INPUT_REQUIRED, approvalMessage(result.runId, result.approvals, taskId, contextId));
         return;
       }
-      const answer = textPart(result.text);
       sink.artifact({
         taskId,
         contextId,
-        artifact: { artifactId, name: 'answer', description: '', parts: [answer], metadata: undefined, extensions: [] },
+        artifact: { artifactId, name: 'answer', description: '', parts: [textPart(result.text)], metadata: undefined, extensions: [] },
         append: false,
         lastChunk: true,
         metadata: undefined,
