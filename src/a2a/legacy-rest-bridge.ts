@@ -1,4 +1,5 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Context, Hono } from 'hono';
 import type { A2AAgentEntry, A2AAgentRegistry } from './a2a-agent-registry.js';
 import { wantsLegacy } from './call-context.js';
@@ -6,10 +7,13 @@ import { readBody } from './read-body.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
-/** True when the optional packages the v0.3 HTTP+JSON binding needs (express) can be loaded. */
+/**
+ * True when the optional package the v0.3 HTTP+JSON binding needs (express) is installed. It is
+ * only resolved here: loading it costs ~16 MB and ~75 ms, paid on the first v0.3 REST request.
+ */
 export async function legacyRestAvailable(): Promise<boolean> {
   try {
-    await import('express');
+    createRequire(import.meta.url).resolve('express');
     return true;
   } catch {
     return false;

@@ -60,6 +60,40 @@ describe('A2A loads lazily', () => {
     }
   });
 
+  it('a server loads express (the v0.3 HTTP+JSON binding) only on the first v0.3 REST request', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'corvid-noexpress-'));
+    try {
+      // Any import of express fails: serving cards and JSON-RPC must not need it.
+      writeFileSync(join(dir, 'hooks.mjs'), `export async function resolve(spec, ctx, next) {
+  if (spec === 'express') throw new Error('express imported');
+  return next(spec, ctx);
+}`);
+      writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});`);
+      const dist = (p: string) => JSON.stringify(pathToFileURL(join(root, 'dist', p)).href);
+      const script = `
+        const { serve } = await import(${dist('server/index.js')});
+        const { Agent } = await import(${dist('index.js')});
+        const { ScriptedModel } = await import(${dist('testing/index.js')});
+        const agent = new Agent({ name: 'echo', instructions: '-', model: new ScriptedModel(() => ({ text: 'ok' }), { record: false }) });
+        const server = await serve({ agents: [agent], port: 0, server: { logging: { level: 'silent' } } });
+        try {
+          const card = await (await fetch(server.url + '/.well-known/agent-card.json')).json();
+          const send = await (await fetch(server.url + '/a2a/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } } }) })).json();
+          const rest = await fetch(server.url + '/a2a/echo/rest/v1/tasks/missing');
+          process.stdout.write(JSON.stringify({ transports: card.additionalInterfaces.map((i) => i.transport), state: send.result.status.state, rest: rest.status, says: (await rest.json()).message }));
+        } finally { await server.close(); }
+      `;
+      const out = JSON.parse(execFileSync(process.execPath, ['--import', pathToFileURL(join(dir, 'register.mjs')).href, '--input-type=module', '-e', script], { encoding: 'utf8' }));
+      // Installed, so advertised; not loaded until asked for (here the import fails, so 501).
+      expect(out.transports).toContain('HTTP+JSON');
+      expect(out.state).toBe('completed');
+      expect(out.rest).toBe(501);
+      expect(out.says).toMatch(/optional package express/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is exported as corvid/a2a', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     expect(pkg.exports['./a2a']).toEqual({ types: './dist/a2a/index.d.ts', import: './dist/a2a/index.js' });
