@@ -1,4 +1,5 @@
 import { LruMap } from '../core/lru-map.js';
+import { packMessages, unpackMessages, type PackedMessages } from '../core/packed-messages.js';
 import type { Runnable } from '../core/runnable.js';
 import type { Store } from '../storage/types/store.js';
 import type { EventSink } from '../types/events.js';
@@ -34,7 +35,7 @@ export interface ContextRunnerOptions {
  * conversation is kept in memory.
  */
 export class ContextRunner {
-  private readonly memory: LruMap<string, Message[]>;
+  private readonly memory: LruMap<string, PackedMessages>;
   private readonly locks = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: ContextRunnerOptions) {
@@ -65,10 +66,11 @@ export class ContextRunner {
 
   private async memoryTurn(req: TurnRequest): Promise<string> {
     const kept = this.memory.get(req.contextId);
-    const history: Message[] = kept === undefined ? [] : [...kept];
+    const history: Message[] = kept === undefined ? [] : unpackMessages(kept);
     // The agent appends the turn to `history` when it succeeds (and leaves it as it was if not).
     const result = await req.agent.execute(history, req.input, { signal: req.signal, onEvent: req.onEvent }, req.streaming);
-    this.memory.set(req.contextId, history);
+    // Packed: thousands of kept conversations cost the garbage collector little.
+    this.memory.set(req.contextId, packMessages(history));
     return result.text;
   }
 

@@ -1,8 +1,9 @@
-import { Task, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
+import { Task, TaskState, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { LruMap } from '../core/lru-map.js';
 import type { StateStore } from '../storage/types/state.js';
+import { packTask, unpackTask, type PackedTask } from './packed-task.js';
 
 const DEFAULT_PAGE_SIZE = 50;
 
@@ -44,31 +45,41 @@ export class StoreTaskStore implements TaskStore {
 
 /**
  * An in-memory `TaskStore` holding at most `maxTasks` tasks (the least recently saved as a new
- * object are dropped), for servers without a store. A saved task is kept as given (the SDK saves
- * a task it no longer changes; a blocking send's `DirectTask` changes its task only to save it
- * again); each `load` returns a copy, which the SDK may change before saving it back.
+ * object are dropped), for servers without a store. A task still running is kept as given (the
+ * SDK saves a task it no longer changes; a blocking send's `DirectTask` changes its task only to
+ * save it again); a task at rest (finished, or waiting for input) is kept packed when its parts
+ * are plain text (`packTask`: one array instead of some 30 objects). Each `load` returns a new
+ * object, which the SDK may change before saving it back.
  */
 export class BoundedMemoryTaskStore implements TaskStore {
-  private readonly tasks: LruMap<string, Task>;
+  private readonly tasks: LruMap<string, Task | PackedTask>;
 
   constructor(maxTasks = 10_000) {
     this.tasks = new LruMap(maxTasks);
   }
 
   async save(task: Task, _context?: ServerCallContext): Promise<void> {
-    // The same object saved again (a blocking send saves the task it folds its run into as it
-    // changes): already held, and it keeps its place.
-    if (this.tasks.get(task.id) !== task) this.tasks.set(task.id, task);
+    const state = task.status?.state;
+    const running = state === TaskState.TASK_STATE_SUBMITTED || state === TaskState.TASK_STATE_WORKING;
+    // The same running object saved again (a blocking send saves the task it folds its run into
+    // as it changes): already held, and it keeps its place.
+    if (running && this.tasks.get(task.id) === task) return;
+    this.tasks.set(task.id, (!running && packTask(task)) || task);
   }
 
   async load(taskId: string, _context?: ServerCallContext): Promise<Task | undefined> {
-    const task = this.tasks.get(taskId);
-    return task && (copy(task) as Task);
+    const held = this.tasks.get(taskId);
+    return held && fromHeld(held);
   }
 
   async list(params: ListTasksRequest, _context?: ServerCallContext): Promise<ListTasksResponse> {
-    return listTasks([...this.tasks.values()].map((t) => copy(t) as Task), params);
+    return listTasks([...this.tasks.values()].map(fromHeld), params);
   }
+}
+
+/** A new task object from what the store holds. */
+function fromHeld(held: Task | PackedTask): Task {
+  return Array.isArray(held) ? unpackTask(held) : (copy(held) as Task);
 }
 
 /**
