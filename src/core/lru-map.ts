@@ -37,8 +37,14 @@ export class LruMap<K, V> {
       map.set(key, value);
       return this;
     }
-    map.delete(key);
+    // A new key (the common case) is added at the end by one `set`; a key already there keeps its
+    // place on `set`, so it is deleted and set again to become the most recent.
+    const size = map.size;
     map.set(key, value);
+    if (map.size === size) {
+      map.delete(key);
+      map.set(key, value);
+    }
     this.newest = key;
     while (map.size > this.max) {
       let next = this.oldest?.next();

@@ -81,7 +81,7 @@ export interface ServerApp {
 }
 
 function safeDecode(s: string | undefined): string | undefined {
-  if (s === undefined) return undefined;
+  if (s === undefined || !s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {

@@ -2,22 +2,68 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AgentEvent } from '../types/events.js';
 
 /**
- * Counts by label values kept in a plain map and handed to a prom-client counter when metrics
- * are scraped: the hot path pays a map update instead of prom-client's label hashing.
+ * Series by their two or three label values, in nested maps keyed by the values themselves: an
+ * update builds no key string (a joined key costs a concatenation, then flattening and hashing
+ * it on every request).
+ */
+class SeriesMap<L extends string, S extends { labels: Record<L, string> }> {
+  private readonly root = new Map<string, Map<unknown, unknown>>();
+  /** Every series, oldest first. */
+  readonly all: S[] = [];
+
+  constructor(
+    private readonly names: readonly L[],
+    private readonly make: (labels: Record<L, string>) => S,
+  ) {}
+
+  /** The series of these label values (in `names` order; `c` only with three names), made on first use. */
+  at(a: string, b: string, c?: string | number): S {
+    let level = this.root.get(a);
+    if (level === undefined) this.root.set(a, (level = new Map()));
+    let key: unknown = b;
+    if (c !== undefined) {
+      let inner = level.get(b) as Map<unknown, unknown> | undefined;
+      if (inner === undefined) level.set(b, (inner = new Map()));
+      level = inner;
+      key = c;
+    }
+    let series = level.get(key) as S | undefined;
+    if (series === undefined) {
+      const labels = { [this.names[0]]: a, [this.names[1]]: b } as Record<L, string>;
+      if (c !== undefined) (labels as Record<string, string>)[this.names[2]] = String(c);
+      series = this.make(labels);
+      level.set(key, series);
+      this.all.push(series);
+    }
+    return series;
+  }
+
+  clear(): void {
+    this.root.clear();
+    this.all.length = 0;
+  }
+}
+
+/**
+ * Counts by label values kept in plain maps and handed to a prom-client counter when metrics are
+ * scraped: the hot path pays a few map lookups instead of prom-client's label hashing.
  */
 class LabelCounts<L extends string> {
-  private readonly counts = new Map<string, { labels: Record<L, string>; value: number }>();
+  private readonly series: SeriesMap<L, { labels: Record<L, string>; value: number }>;
 
-  add(key: string, labels: () => Record<L, string>, value = 1): void {
-    const entry = this.counts.get(key);
-    if (entry) entry.value += value;
-    else this.counts.set(key, { labels: labels(), value });
+  constructor(names: readonly L[]) {
+    this.series = new SeriesMap(names, (labels) => ({ labels, value: 0 }));
+  }
+
+  /** Adds `value` to the series of these label values (`c` only for three labels). */
+  add(value: number, a: string, b: string, c?: string | number): void {
+    this.series.at(a, b, c).value += value;
   }
 
   /** Writes the totals into `counter` (called from its `collect`). */
   flush(counter: Counter<L>): void {
     counter.reset();
-    for (const { labels, value } of this.counts.values()) counter.inc(labels, value);
+    for (const { labels, value } of this.series.all) counter.inc(labels, value);
   }
 }
 
@@ -30,20 +76,20 @@ class LabelCounts<L extends string> {
 class BucketHistogram<L extends string> {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  private readonly series = new Map<string, { labels: Record<L, string>; counts: number[]; sum: number; count: number }>();
+  private readonly series: SeriesMap<L, { labels: Record<L, string>; counts: number[]; sum: number; count: number }>;
 
   constructor(
     readonly name: string,
     readonly help: string,
     private readonly bounds: readonly number[],
-  ) {}
+    names: readonly L[],
+  ) {
+    this.series = new SeriesMap(names, (labels) => ({ labels, counts: new Array<number>(bounds.length).fill(0), sum: 0, count: 0 }));
+  }
 
-  observe(key: string, labels: () => Record<L, string>, value: number): void {
-    let s = this.series.get(key);
-    if (!s) {
-      s = { labels: labels(), counts: new Array<number>(this.bounds.length).fill(0), sum: 0, count: 0 };
-      this.series.set(key, s);
-    }
+  /** Records `value` in the series of these two label values. */
+  observe(value: number, a: string, b: string): void {
+    const s = this.series.at(a, b);
     const bounds = this.bounds;
     for (let i = 0; i < bounds.length; i++) {
       if (value <= bounds[i]) {
@@ -58,7 +104,7 @@ class BucketHistogram<L extends string> {
   /** prom-client's metric interface: the series in its histogram export form. */
   async get(): Promise<{ name: string; help: string; type: string; aggregator: string; values: { labels: Record<string, string | number>; value: number; metricName: string }[] }> {
     const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
-    for (const { labels, counts, sum, count } of this.series.values()) {
+    for (const { labels, counts, sum, count } of this.series.all) {
       let cumulative = 0;
       for (let i = 0; i < this.bounds.length; i++) {
         cumulative += counts[i];
@@ -88,9 +134,9 @@ export class ServerMetrics {
   private readonly tokens: Counter<'agent' | 'model' | 'kind'>;
   private readonly toolCalls: Counter<'agent' | 'tool' | 'status'>;
   private readonly streams: Gauge;
-  private readonly requestCounts = new LabelCounts<'route' | 'method' | 'status'>();
-  private readonly tokenCounts = new LabelCounts<'agent' | 'model' | 'kind'>();
-  private readonly runCounts = new LabelCounts<'agent' | 'status'>();
+  private readonly requestCounts = new LabelCounts(['route', 'method', 'status'] as const);
+  private readonly tokenCounts = new LabelCounts(['agent', 'model', 'kind'] as const);
+  private readonly runCounts = new LabelCounts(['agent', 'status'] as const);
 
   constructor() {
     const registers = [this.registry];
@@ -106,7 +152,7 @@ export class ServerMetrics {
         requestCounts.flush(this);
       },
     });
-    this.duration = new BucketHistogram('corvid_http_request_duration_seconds', 'HTTP request duration by route (streams: until the response headers).', [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60]);
+    this.duration = new BucketHistogram('corvid_http_request_duration_seconds', 'HTTP request duration by route (streams: until the response headers).', [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60], ['route', 'method']);
     this.registry.registerMetric(this.duration as unknown as Histogram);
     this.runs = new Counter({
       name: 'corvid_runs_total',
@@ -132,8 +178,8 @@ export class ServerMetrics {
 
   /** Records one finished HTTP request. */
   request(route: string, method: string, status: number, seconds: number): void {
-    this.requestCounts.add(`${route}\0${method}\0${status}`, () => ({ route, method, status: String(status) }));
-    this.duration.observe(`${route}\0${method}`, () => ({ route, method }), seconds);
+    this.requestCounts.add(1, route, method, status);
+    this.duration.observe(seconds, route, method);
   }
 
   /** Records a run event; `model` names the model of the event's agent. */
@@ -141,15 +187,15 @@ export class ServerMetrics {
     switch (e.type) {
       case 'step_end': {
         const m = model(e.agent);
-        if (e.usage.inputTokens) this.tokenCounts.add(`${e.agent}\0${m}\0input`, () => ({ agent: e.agent, model: m, kind: 'input' }), e.usage.inputTokens);
-        if (e.usage.outputTokens) this.tokenCounts.add(`${e.agent}\0${m}\0output`, () => ({ agent: e.agent, model: m, kind: 'output' }), e.usage.outputTokens);
+        if (e.usage.inputTokens) this.tokenCounts.add(e.usage.inputTokens, e.agent, m, 'input');
+        if (e.usage.outputTokens) this.tokenCounts.add(e.usage.outputTokens, e.agent, m, 'output');
         return;
       }
       case 'tool_result':
         this.toolCalls.inc({ agent: e.agent, tool: e.toolName, status: e.isError ? 'error' : 'ok' });
         return;
       case 'run_end':
-        if (e.path.length === 1) this.runCounts.add(`${e.agent}\0${e.status}`, () => ({ agent: e.agent, status: e.status }));
+        if (e.path.length === 1) this.runCounts.add(1, e.agent, e.status);
         return;
       default:
         return;

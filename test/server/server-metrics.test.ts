@@ -35,6 +35,31 @@ describe('ServerMetrics request durations', () => {
     expect(ours).toContain('corvid_http_request_duration_seconds_bucket{le="+Inf",route="/a2a/:name",method="POST"} 2');
     expect(ours).toContain('corvid_http_request_duration_seconds_count{route="/api/v1/agents/:name/chat",method="POST"} 3');
     expect(ours).toMatch(/# TYPE corvid_http_request_duration_seconds histogram/);
+    // Request counts by route, method and status: one series each.
+    expect(text).toContain('corvid_http_requests_total{route="/api/v1/agents/:name/chat",method="POST",status="200"} 2');
+    expect(text).toContain('corvid_http_requests_total{route="/api/v1/agents/:name/chat",method="POST",status="429"} 1');
+    expect(text).toContain('corvid_http_requests_total{route="/a2a/:name",method="POST",status="200"} 2');
+    expect(text).toContain('corvid_http_requests_total{route="/health",method="GET",status="200"} 1');
+  });
+
+  it('counts runs and tokens by agent, model and kind, from run events', async () => {
+    const metrics = new ServerMetrics();
+    const model = (agent: string) => (agent === 'a' ? 'openai:gpt-x' : 'ollama:llama');
+    const step = (agent: string, inputTokens: number, outputTokens: number) =>
+      metrics.event({ type: 'step_end', agent, path: [agent], runId: 'r', step: 1, usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } } as never, model);
+    step('a', 10, 2);
+    step('a', 5, 1);
+    step('b', 7, 0);
+    for (const status of ['completed', 'completed', 'failed']) metrics.event({ type: 'run_end', agent: 'a', path: ['a'], runId: 'r', status } as never, model);
+    metrics.event({ type: 'run_end', agent: 'sub', path: ['a', 'sub'], runId: 'r2', status: 'completed' } as never, model); // a sub-run: not counted
+    const text = (await metrics.render()).body;
+    expect(text).toContain('corvid_tokens_total{agent="a",model="openai:gpt-x",kind="input"} 15');
+    expect(text).toContain('corvid_tokens_total{agent="a",model="openai:gpt-x",kind="output"} 3');
+    expect(text).toContain('corvid_tokens_total{agent="b",model="ollama:llama",kind="input"} 7');
+    expect(text).not.toContain('corvid_tokens_total{agent="b",model="ollama:llama",kind="output"}');
+    expect(text).toContain('corvid_runs_total{agent="a",status="completed"} 2');
+    expect(text).toContain('corvid_runs_total{agent="a",status="failed"} 1');
+    expect(text).not.toContain('agent="sub"');
   });
 
   it('starts again from zero after the registry is reset', async () => {
