@@ -18,6 +18,8 @@ export interface TurnRequest {
   onEvent: EventSink;
   /** Stream the model (text deltas as they come). */
   streaming: boolean;
+  /** The context id was just made for this turn: it has no conversation yet. */
+  newContext?: boolean;
 }
 
 /** Options for `ContextRunner`. */
@@ -65,7 +67,7 @@ export class ContextRunner {
   }
 
   private async memoryTurn(req: TurnRequest): Promise<string> {
-    const kept = this.memory.get(req.contextId);
+    const kept = req.newContext ? undefined : this.memory.get(req.contextId);
     const history: Message[] = kept === undefined ? [] : unpackMessages(kept);
     // The agent appends the turn to `history` when it succeeds (and leaves it as it was if not).
     const result = await req.agent.execute(history, req.input, { signal: req.signal, onEvent: req.onEvent }, req.streaming);

@@ -85,6 +85,8 @@ export interface TaskRunStart {
   userMessage: A2AMessage;
   /** The stored task a message continues (a reply to an approval question); unset for a new task. */
   task?: Task;
+  /** The context id was made for this task (the message named none): no conversation yet. */
+  newContext?: boolean;
   context: ServerCallContext;
 }
 
@@ -169,7 +171,7 @@ export class CorvidAgentExecutor implements AgentExecutor {
       } else {
         sink.status(TaskState.TASK_STATE_WORKING);
         if (this.options.beforeTask) await this.options.beforeTask({ agent: this.options.name, taskId, contextId, message: userMessage, signal: controller.signal });
-        result = await this.runner.turn({ agent, contextId, input, signal: controller.signal, onEvent, streaming });
+        result = await this.runner.turn({ agent, contextId, input, signal: controller.signal, onEvent, streaming, newContext: start.newContext });
       }
       flush();
       if (result.kind === 'approval') {

@@ -61,7 +61,7 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
     const { taskStore, sender, buses, executor } = this.parts;
     const direct = new DirectTask({ taskId, context, store: taskStore, sender, buses });
     try {
-      await executor.run({ taskId, contextId, userMessage, context }, direct);
+      await executor.run({ taskId, contextId, userMessage, context, newContext: !message.contextId }, direct);
     } catch (err) {
       // As the SDK does: an executor that throws fails the task.
       if (!direct.task) direct.start({ id: taskId, contextId, status: undefined, artifacts: [], history: [userMessage], metadata: {} });

@@ -44,36 +44,47 @@ export class StoreTaskStore implements TaskStore {
 }
 
 /**
- * An in-memory `TaskStore` holding at most `maxTasks` tasks (the least recently saved as a new
- * object are dropped), for servers without a store. A task still running is kept as given (the
- * SDK saves a task it no longer changes; a blocking send's `DirectTask` changes its task only to
- * save it again); a task at rest (finished, or waiting for input) is kept packed when its parts
+ * An in-memory `TaskStore` for servers without a store, holding at most `maxTasks` tasks at rest
+ * (finished, or waiting for input; the least recently saved are dropped) and at most `maxTasks`
+ * running ones. A running task is kept as given (the SDK saves a task it no longer changes; a
+ * blocking send's `DirectTask` changes its task only to save it again), among the running ones
+ * only: few, so saving it as it changes stays cheap. A task at rest is kept packed when its parts
  * are plain text (`packTask`: one array instead of some 30 objects). Each `load` returns a new
  * object, which the SDK may change before saving it back.
  */
 export class BoundedMemoryTaskStore implements TaskStore {
-  private readonly tasks: LruMap<string, Task | PackedTask>;
+  private readonly running: LruMap<string, Task>;
+  private readonly resting: LruMap<string, Task | PackedTask>;
 
   constructor(maxTasks = 10_000) {
-    this.tasks = new LruMap(maxTasks);
+    this.running = new LruMap(maxTasks);
+    this.resting = new LruMap(maxTasks);
   }
 
   async save(task: Task, _context?: ServerCallContext): Promise<void> {
     const state = task.status?.state;
-    const running = state === TaskState.TASK_STATE_SUBMITTED || state === TaskState.TASK_STATE_WORKING;
-    // The same running object saved again (a blocking send saves the task it folds its run into
-    // as it changes): already held, and it keeps its place.
-    if (running && this.tasks.get(task.id) === task) return;
-    this.tasks.set(task.id, (!running && packTask(task)) || task);
+    if (state === TaskState.TASK_STATE_SUBMITTED || state === TaskState.TASK_STATE_WORKING) {
+      // The same object saved again (a blocking send saves the task it folds its run into as it
+      // changes): already held, and it keeps its place.
+      // A task running again (a reply to a question) may still be held at rest as it was: the
+      // running one is what loads and lists see, until it rests again.
+      if (this.running.get(task.id) !== task) this.running.set(task.id, task);
+      return;
+    }
+    this.running.delete(task.id);
+    this.resting.set(task.id, packTask(task) ?? task);
   }
 
   async load(taskId: string, _context?: ServerCallContext): Promise<Task | undefined> {
-    const held = this.tasks.get(taskId);
+    const held = this.running.get(taskId) ?? this.resting.get(taskId);
     return held && fromHeld(held);
   }
 
   async list(params: ListTasksRequest, _context?: ServerCallContext): Promise<ListTasksResponse> {
-    return listTasks([...this.tasks.values()].map(fromHeld), params);
+    const all: Task[] = [];
+    for (const [id, held] of this.resting.entries()) if (!this.running.has(id)) all.push(fromHeld(held));
+    for (const held of this.running.values()) all.push(fromHeld(held));
+    return listTasks(all, params);
   }
 }
 

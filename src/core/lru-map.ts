@@ -63,6 +63,11 @@ export class LruMap<K, V> {
     return this.map.delete(key);
   }
 
+  /** The entries, least recently set first. */
+  entries(): IterableIterator<[K, V]> {
+    return this.map.entries();
+  }
+
   /** The values, least recently set first. */
   values(): IterableIterator<V> {
     return this.map.values();

@@ -116,3 +116,19 @@ describe('BoundedMemoryTaskStore with packed tasks', () => {
     expectSame(listed.tasks[1], (await store.load('t1'))!);
   });
 });
+
+describe('BoundedMemoryTaskStore, a task resting, running again, and resting again', () => {
+  it('loads and lists the running state while it runs, and the last state after', async () => {
+    const store = new BoundedMemoryTaskStore();
+    const asked = { ...completed(), status: { state: TaskState.TASK_STATE_INPUT_REQUIRED, message: undefined, timestamp: '2026-11-26T10:00:00.000Z' } };
+    await store.save(asked);
+    const again = { ...asked, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '2026-11-26T10:00:01.000Z' } };
+    await store.save(again);
+    const list = () => store.list({ tenant: '', contextId: '', status: 0, pageToken: '', statusTimestampAfter: undefined });
+    expect((await store.load('t1'))!.status!.state).toBe(TaskState.TASK_STATE_WORKING);
+    expect((await list()).tasks.map((t) => [t.id, t.status!.state])).toEqual([['t1', TaskState.TASK_STATE_WORKING]]);
+    await store.save({ ...again, status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: '2026-11-26T10:00:02.000Z' } });
+    expect((await store.load('t1'))!.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect((await list()).tasks.map((t) => [t.id, t.status!.state])).toEqual([['t1', TaskState.TASK_STATE_COMPLETED]]);
+  });
+});
