@@ -1,4 +1,4 @@
-import { LruMap } from '../core/lru-map.js';
+import { RecentMap } from '../core/recent-map.js';
 import { packMessages, unpackMessages, type PackedMessages } from '../core/packed-messages.js';
 import type { Runnable } from '../core/runnable.js';
 import type { Store } from '../storage/types/store.js';
@@ -27,7 +27,7 @@ export interface ContextRunnerOptions {
   name: string;
   /** With a store, a context is a Corvid session run (history, state, checkpoints, approvals). */
   store?: () => Promise<Store>;
-  /** In-memory conversations kept at most (oldest dropped). Default 10000. */
+  /** In-memory conversations kept: at least the last `maxContexts` used, at most twice as many. Default 10000. */
   maxContexts?: number;
 }
 
@@ -37,11 +37,11 @@ export interface ContextRunnerOptions {
  * conversation is kept in memory.
  */
 export class ContextRunner {
-  private readonly memory: LruMap<string, PackedMessages>;
+  private readonly memory: RecentMap<string, PackedMessages>;
   private readonly locks = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: ContextRunnerOptions) {
-    this.memory = new LruMap(options.maxContexts ?? 10_000);
+    this.memory = new RecentMap(options.maxContexts ?? 10_000);
   }
 
   /** Runs `input` as the context's next turn. */

@@ -20,7 +20,7 @@ export interface CorvidAgentExecutorOptions {
   agent: () => Runnable | undefined;
   /** Where conversations live: A2A context id = Corvid session id. Default: in memory. */
   store?: () => Promise<Store>;
-  /** In-memory conversations kept at most (oldest dropped). Default 10000. */
+  /** In-memory conversations kept: at least the last `maxContexts` used, at most twice as many. Default 10000. */
   maxContexts?: number;
   /** Called when a task is `working`, before the agent runs (see `A2ATaskHook`). */
   beforeTask?: A2ATaskHook;

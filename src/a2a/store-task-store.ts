@@ -1,7 +1,7 @@
 import { Task, TaskState, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import { LruMap } from '../core/lru-map.js';
+import { RecentMap } from '../core/recent-map.js';
 import type { StateStore } from '../storage/types/state.js';
 import { packTask, unpackTask, type PackedTask } from './packed-task.js';
 
@@ -44,21 +44,21 @@ export class StoreTaskStore implements TaskStore {
 }
 
 /**
- * An in-memory `TaskStore` for servers without a store, holding at most `maxTasks` tasks at rest
- * (finished, or waiting for input; the least recently saved are dropped) and at most `maxTasks`
- * running ones. A running task is kept as given (the SDK saves a task it no longer changes; a
- * blocking send's `DirectTask` changes its task only to save it again), among the running ones
- * only: few, so saving it as it changes stays cheap. A task at rest is kept packed when its parts
- * are plain text (`packTask`: one array instead of some 30 objects). Each `load` returns a new
- * object, which the SDK may change before saving it back.
+ * An in-memory `TaskStore` for servers without a store. It keeps at least the `maxTasks` tasks
+ * saved last at rest (finished, or waiting for input) and at most twice as many, forgetting older
+ * ones in bulk (`RecentMap`); running tasks likewise, apart. A running task is kept as given (the
+ * SDK saves a task it no longer changes; a blocking send's `DirectTask` changes its task only to
+ * save it again), among the running ones only: few, so saving it as it changes stays cheap. A task
+ * at rest is kept packed when its parts are plain text (`packTask`: one array instead of some 30
+ * objects). Each `load` returns a new object, which the SDK may change before saving it back.
  */
 export class BoundedMemoryTaskStore implements TaskStore {
-  private readonly running: LruMap<string, Task>;
-  private readonly resting: LruMap<string, Task | PackedTask>;
+  private readonly running: RecentMap<string, Task>;
+  private readonly resting: RecentMap<string, Task | PackedTask>;
 
   constructor(maxTasks = 10_000) {
-    this.running = new LruMap(maxTasks);
-    this.resting = new LruMap(maxTasks);
+    this.running = new RecentMap(maxTasks);
+    this.resting = new RecentMap(maxTasks);
   }
 
   async save(task: Task, _context?: ServerCallContext): Promise<void> {

@@ -42,26 +42,33 @@ describe.each([
 });
 
 describe('BoundedMemoryTaskStore', () => {
-  it('keeps the most recently saved tasks up to its limit', async () => {
+  it('keeps the tasks saved last: at least its limit, at most twice as many', async () => {
     const store = new BoundedMemoryTaskStore(3);
     for (let i = 1; i <= 4; i++) await store.save(task(i));
-    await store.save(task(2)); // saved again: most recent
+    await store.save(task(2)); // saved again: among the most recent
     await store.save(task(5));
-    expect((await store.list(params())).tasks.map((t) => t.id).sort()).toEqual(['t2', 't4', 't5']);
+    await store.save(task(6));
+    await store.save(task(7));
+    const held = (await store.list(params())).tasks.map((t) => t.id);
+    expect(held).toEqual(expect.arrayContaining(['t5', 't6', 't7']));
+    expect(held).not.toContain('t1');
+    expect(held.length).toBeLessThanOrEqual(6);
+    expect(new Set(held).size).toBe(held.length); // a task saved twice is listed once
   });
 });
 
 describe('BoundedMemoryTaskStore under churn', () => {
-  it('stays within its limit over many saves and keeps what was saved last', async () => {
+  it('stays within twice its limit over many saves and keeps what was saved last', async () => {
     const store = new BoundedMemoryTaskStore(100);
     for (let i = 0; i < 5000; i++) {
       await store.save(task(i));
       await store.save(task(i)); // each task saved several times, as the SDK does per event
     }
     const all = (await store.list(params({ pageSize: 1000 }))).tasks.map((t) => t.id);
-    expect(all).toHaveLength(100);
-    expect(all).toContain('t4999');
-    expect(all).not.toContain('t4899');
+    expect(all.length).toBeGreaterThanOrEqual(100);
+    expect(all.length).toBeLessThanOrEqual(200);
+    for (let i = 4900; i < 5000; i++) expect(all).toContain(`t${i}`);
+    expect(all).not.toContain('t4700');
     const loaded = await store.load('t4999');
     loaded!.history.push({} as never); // a loaded task is a copy
     expect((await store.load('t4999'))!.history).toEqual([]);
