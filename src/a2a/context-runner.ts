@@ -1,5 +1,6 @@
 import { RecentMap } from '../core/recent-map.js';
 import { packMessages, unpackMessages, type PackedMessages } from '../core/packed-messages.js';
+import type { RunSignal } from '../core/cancel-source.js';
 import type { Runnable } from '../core/runnable.js';
 import type { Store } from '../storage/types/store.js';
 import type { EventSink } from '../types/events.js';
@@ -14,7 +15,7 @@ export interface TurnRequest {
   agent: Runnable;
   contextId: string;
   input: string;
-  signal: AbortSignal;
+  signal: RunSignal;
   onEvent: EventSink;
   /** Stream the model (text deltas as they come). */
   streaming: boolean;

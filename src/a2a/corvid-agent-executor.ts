@@ -1,6 +1,7 @@
 import { isoNow } from '../core/iso-now.js';
 import { TaskState, type Message as A2AMessage, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from '@a2a-js/sdk/server';
+import { CancelSource } from '../core/cancel-source.js';
 import type { Runnable } from '../core/runnable.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { Store } from '../storage/types/store.js';
@@ -99,7 +100,7 @@ export interface TaskRunStart {
  * `metadata.corvid`. Cancelling a task aborts its run.
  */
 export class CorvidAgentExecutor implements AgentExecutor {
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, CancelSource>();
   private readonly runner: ContextRunner;
 
   constructor(private readonly options: CorvidAgentExecutorOptions) {
@@ -115,8 +116,9 @@ export class CorvidAgentExecutor implements AgentExecutor {
     const { taskId, contextId, userMessage } = start;
     const stored = start.task;
     sink.start(stored ?? { id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: isoNow() }, artifacts: [], history: [userMessage], metadata: undefined });
-    const controller = new AbortController();
-    this.running.set(taskId, controller);
+    // Not an AbortController: a fast run then makes no AbortSignal at all (see CancelSource).
+    const cancel = new CancelSource();
+    this.running.set(taskId, cancel);
     this.watchCancels();
     const artifactId = `${taskId}-answer`;
     let streamed = '';
@@ -167,11 +169,11 @@ export class CorvidAgentExecutor implements AgentExecutor {
           return;
         }
         sink.status(TaskState.TASK_STATE_WORKING);
-        result = await this.runner.resume({ agent, contextId, signal: controller.signal, onEvent, streaming, runId: waiting.runId, decision });
+        result = await this.runner.resume({ agent, contextId, signal: cancel, onEvent, streaming, runId: waiting.runId, decision });
       } else {
         sink.status(TaskState.TASK_STATE_WORKING);
-        if (this.options.beforeTask) await this.options.beforeTask({ agent: this.options.name, taskId, contextId, message: userMessage, signal: controller.signal });
-        result = await this.runner.turn({ agent, contextId, input, signal: controller.signal, onEvent, streaming, newContext: start.newContext });
+        if (this.options.beforeTask) await this.options.beforeTask({ agent: this.options.name, taskId, contextId, message: userMessage, signal: cancel.signal });
+        result = await this.runner.turn({ agent, contextId, input, signal: cancel, onEvent, streaming, newContext: start.newContext });
       }
       flush();
       if (result.kind === 'approval') {
@@ -190,7 +192,7 @@ export class CorvidAgentExecutor implements AgentExecutor {
       sink.status(TaskState.TASK_STATE_COMPLETED, agentMessage(result.text, taskId, contextId));
     } catch (err) {
       if (timer) clearTimeout(timer);
-      if (controller.signal.aborted || err instanceof RunAbortedError) sink.status(TaskState.TASK_STATE_CANCELED, agentMessage('The task was canceled.', taskId, contextId));
+      if (cancel.aborted || err instanceof RunAbortedError) sink.status(TaskState.TASK_STATE_CANCELED, agentMessage('The task was canceled.', taskId, contextId));
       else sink.status(TaskState.TASK_STATE_FAILED, agentMessage(errorText(err), taskId, contextId));
     } finally {
       watch?.end();
@@ -226,9 +228,9 @@ export class CorvidAgentExecutor implements AgentExecutor {
   }
 
   cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
-    const controller = this.running.get(taskId);
-    if (controller) {
-      controller.abort(new RunAbortedError('The task was canceled'));
+    const running = this.running.get(taskId);
+    if (running) {
+      running.abort(new RunAbortedError('The task was canceled'));
       return;
     }
     // Not running here (another instance, or already settling): record the cancellation.

@@ -1,3 +1,4 @@
+import { abortSignalOf } from '../core/cancel-source.js';
 import { randomUUID } from 'node:crypto';
 import type { Message as A2AMessage, Part, StreamResponse, Task } from '@a2a-js/sdk';
 import { agentAsTool, type AgentToolOptions } from '../core/agent-tool.js';
@@ -114,7 +115,7 @@ export class RemoteAgent implements Runnable {
     const text = inputText(history, input);
     emit({ type: 'run_start', input: text });
     const timeout = AbortSignal.timeout(this.timeoutMs);
-    const outer = options?.signal ?? parent?.tree?.signal;
+    const outer = abortSignalOf(options?.signal) ?? parent?.tree?.signal;
     const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
     let taskId: string | undefined;
     let client: A2AConnection['client'] | undefined;

@@ -1,3 +1,4 @@
+import type { RunSignal } from '../core/cancel-source.js';
 import { agentAsTool, type AgentToolOptions } from '../core/agent-tool.js';
 import { Conversation } from '../core/conversation.js';
 import { newRunId, mergeUsage } from '../core/run-loop.js';
@@ -45,7 +46,7 @@ export interface PartOptions {
   iteration?: number;
   dependsOn?: readonly string[];
   /** Signal for this part (e.g. one a parallel branch shares with its siblings). */
-  signal?: AbortSignal;
+  signal?: RunSignal;
   /** The loop control to give the part (loop agents). */
   loop?: LoopControl;
   /** Also record the part's text under `task` in `state.outputs`. */
@@ -75,7 +76,7 @@ export class WorkflowRun {
   /** The input as text (the last user message's text for message input). */
   readonly inputText: string;
   readonly path: readonly string[];
-  readonly signal: AbortSignal | undefined;
+  readonly signal: RunSignal | undefined;
   readonly state: RunState;
   readonly tree: RunTree | undefined;
   readonly runId: string;
@@ -89,7 +90,7 @@ export class WorkflowRun {
     readonly history: readonly Message[],
     input: RunInput,
     readonly stream: boolean,
-    opts: { path: readonly string[]; signal: AbortSignal | undefined; state: RunState; tree: RunTree | undefined; sink: EventSink | undefined; loop?: LoopControl },
+    opts: { path: readonly string[]; signal: RunSignal | undefined; state: RunState; tree: RunTree | undefined; sink: EventSink | undefined; loop?: LoopControl },
   ) {
     this.input = input;
     // A handoff target gets no new input: the request is the conversation's last user message.

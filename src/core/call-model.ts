@@ -1,3 +1,4 @@
+import { abortSignalOf, CancelSource, type RunSignal } from './cancel-source.js';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { classifyProviderError } from '../models/classify-provider-error.js';
@@ -17,7 +18,7 @@ export type RetryListener = (info: { attempt: number; delayMs: number; error: Ev
 export async function callWithRetry<T>(
   m: ResolvedModel,
   options: LanguageModelV3CallOptions,
-  signal: AbortSignal | undefined,
+  signal: RunSignal | undefined,
   invoke: (options: LanguageModelV3CallOptions) => PromiseLike<T>,
   onRetry?: RetryListener,
 ): Promise<T> {
@@ -34,7 +35,8 @@ export async function callWithRetry<T>(
       unlink = linkAbort(signal, ctl);
       options.abortSignal = ctl.signal;
     } else {
-      options.abortSignal = signal;
+      if (signal instanceof CancelSource) lazyAbortSignal(options, signal);
+      else options.abortSignal = signal;
     }
     try {
       return await invoke(options);
@@ -47,10 +49,38 @@ export async function callWithRetry<T>(
         c.retryAfterMs !== undefined ? Math.min(c.retryAfterMs, m.retry.maxDelayMs) : backoff / 2 + Math.random() * (backoff / 2),
       );
       onRetry?.({ attempt: attempt + 1, delayMs, error: { name: c.error.name, code: c.error.code, message: c.error.message } });
-      await sleep(delayMs, signal);
+      await sleep(delayMs, abortSignalOf(signal));
     } finally {
       if (timer) clearTimeout(timer);
       if (unlink) unlink();
     }
   }
+}
+
+const SOURCE = Symbol('corvid.cancelSource');
+type LazyOptions = LanguageModelV3CallOptions & { [SOURCE]?: CancelSource };
+
+/** The shared accessor of `lazyAbortSignal` (one pair for every call object, so V8 keeps one shape). */
+const LAZY_SIGNAL: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: LazyOptions): AbortSignal | undefined {
+    return this[SOURCE]?.signal;
+  },
+  set(this: LazyOptions, value: AbortSignal | undefined): void {
+    // Assigned over: a plain property again (and made lazy again by the next `lazyAbortSignal`).
+    Object.defineProperty(this, 'abortSignal', { value, writable: true, configurable: true, enumerable: true });
+    this[SOURCE] = undefined;
+  },
+};
+
+/**
+ * Gives a model without a timeout of its own (an in-process `LanguageModelV3`) the source's
+ * `AbortSignal` as `abortSignal`, made when the model first reads it: one that never looks (a
+ * scripted or local model) costs no signal. Providers with a timeout get a per-call signal instead.
+ */
+function lazyAbortSignal(options: LanguageModelV3CallOptions, source: CancelSource): void {
+  const o = options as LazyOptions;
+  if (o[SOURCE] === undefined) Object.defineProperty(o, 'abortSignal', LAZY_SIGNAL);
+  o[SOURCE] = source;
 }

@@ -1,3 +1,4 @@
+import { abortSignalOf, type RunSignal } from './cancel-source.js';
 import type { Message } from '../types/message.js';
 
 /** How the conversation is kept under a token budget. */
@@ -47,7 +48,7 @@ export async function compactContext(args: {
   history: Message[];
   system: Message | undefined;
   budget: ContextBudget;
-  signal?: AbortSignal;
+  signal?: RunSignal;
   keepFrom?: number;
 }): Promise<CompactionReport | undefined> {
   const { history, system, budget } = args;
@@ -73,7 +74,7 @@ export async function compactContext(args: {
   const replacement: Message[] = [];
   if (budget.strategy === 'summarize' && budget.summarize) {
     const input = hasSummary ? [history[0], ...removed] : removed;
-    const summary = await budget.summarize(input, args.signal);
+    const summary = await budget.summarize(input, abortSignalOf(args.signal));
     replacement.push({ role: 'system', content: `${SUMMARY_PREFIX}${summary}` });
     history.splice(0, cut, ...replacement);
   } else {

@@ -1,3 +1,4 @@
+import type { RunSignal } from './cancel-source.js';
 import {
   APICallError,
   type LanguageModelV3CallOptions,
@@ -43,7 +44,7 @@ export interface StepEmitter {
 export async function generateStep(
   m: ResolvedModel,
   options: LanguageModelV3CallOptions,
-  signal: AbortSignal | undefined,
+  signal: RunSignal | undefined,
   onRetry?: RetryListener,
 ): Promise<ModelStepOutput> {
   const res = await callWithRetry(m, options, signal, (o) => m.model.doGenerate(o), onRetry);
@@ -128,7 +129,7 @@ function withOptions<T extends object>(part: T, meta: SharedV3ProviderMetadata |
 export async function streamStep(
   m: ResolvedModel,
   options: LanguageModelV3CallOptions,
-  signal: AbortSignal | undefined,
+  signal: RunSignal | undefined,
   emitter: StepEmitter | undefined,
   onRetry?: RetryListener,
 ): Promise<ModelStepOutput> {

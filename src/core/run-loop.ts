@@ -1,3 +1,4 @@
+import type { RunSignal } from './cancel-source.js';
 import type { LanguageModelV3CallOptions, LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import { CorvidError } from '../errors/corvid-error.js';
 import { MaxStepsExceededError } from '../errors/max-steps-exceeded-error.js';
@@ -53,7 +54,7 @@ export interface RunParams {
   input: RunInput;
   options: RunOptions | undefined;
   /** The run's cancellation (the caller's signal, combined with the run tree's when there is one). */
-  signal: AbortSignal | undefined;
+  signal: RunSignal | undefined;
   stream: boolean;
   parent?: ParentLink;
   /** Shared state, when the run has one (conversation, `options.state`, templates, nesting). */

@@ -1,6 +1,7 @@
 import type { EventSink } from '../types/events.js';
 import type { ReasoningSettings, ToolChoice } from '../types/model.js';
 import type { Usage } from '../types/usage.js';
+import type { RunSignal } from './cancel-source.js';
 import type { RunState } from './run-state.js';
 import type { RunLimits, RunTree } from './run-tree.js';
 import type { ApprovalHandler, CheckpointOptions, SessionRef, StoreSource } from '../durable/durable-types.js';
@@ -8,8 +9,12 @@ import type { DurableRun } from '../durable/durable-run.js';
 
 /** Per-run overrides and hooks. Anything unset falls back to the agent's, then the model's, settings. */
 export interface RunOptions {
-  /** Cancels the run; the promise rejects with RunAbortedError and the conversation is left unchanged. */
-  signal?: AbortSignal;
+  /**
+   * Cancels the run; the promise rejects with RunAbortedError and the conversation is left
+   * unchanged. An `AbortSignal`, or a `CancelSource` (cheaper on Node 20: no signal is made unless
+   * a provider or tool needs one).
+   */
+  signal?: RunSignal;
   maxSteps?: number;
   temperature?: number;
   maxTokens?: number;

@@ -1,3 +1,4 @@
+import { abortSignalOf } from './cancel-source.js';
 import type { EventSink } from '../types/events.js';
 import type { Message, RunInput } from '../types/message.js';
 import type { RunResult } from '../types/result.js';
@@ -20,7 +21,8 @@ export function streamRun(
 ): RunStream {
   const queue = new EventQueue();
   const controller = new AbortController();
-  const signal = options?.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+  const outer = abortSignalOf(options?.signal);
+  const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
   const userSink = options?.onEvent;
   let started = false;
   const onEvent: EventSink = (e) => {

@@ -1,3 +1,4 @@
+import { abortSignalOf, type RunSignal } from './cancel-source.js';
 import { CorvidError } from '../errors/corvid-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
@@ -25,7 +26,7 @@ export interface ToolRunScope {
   runId: string;
   step: number;
   messages: readonly Message[];
-  signal?: AbortSignal;
+  signal?: RunSignal;
   concurrency: number;
   defaultTimeoutMs?: number;
   /** `return`: failures go back to the model as error results; `throw`: the run fails. */
@@ -159,7 +160,7 @@ async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: Tool
   const timeoutMs = t.timeoutMs ?? scope.defaultTimeoutMs;
   const needsOwnSignal = timeoutMs !== undefined && timeoutMs > 0;
   const controller = needsOwnSignal ? new AbortController() : undefined;
-  const signal = controller ? controller.signal : (scope.signal ?? NEVER);
+  const signal = controller ? controller.signal : (abortSignalOf(scope.signal) ?? NEVER);
   const context: ToolContext = {
     signal,
     agent: scope.agent,
