@@ -4,22 +4,27 @@ import { readIncoming } from '../server/read-incoming.js';
 /** A request body read with a size cap. */
 export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'unreadable' };
 
+/** node-server's symbol under which its lightweight request keeps the Node request (found once). */
+let incomingKey: symbol | undefined;
+
 /**
  * The Node request behind a @hono/node-server request whose body has not been touched (so it can
  * be read directly, without building a web `Request` and stream: much cheaper per request).
+ *
+ * Untouched: nothing has read or is reading the Node request (`readableFlowing` is still null; a
+ * full web `Request`, once node-server makes one, wraps the Node request with `Readable.toWeb`,
+ * which pauses it) and the lightweight request holds exactly this Node request.
  */
 export function untouchedIncoming(request: Request, env: unknown): IncomingMessage | undefined {
   const incoming = (env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (!incoming || typeof incoming.on !== 'function' || incoming.readableEnded || incoming.readableFlowing !== null) return undefined;
-  // node-server's lightweight request keeps the Node request under `incomingKey` and creates the
-  // full Request (which takes over the body) under `requestCache` only when asked for.
-  let mine = false;
-  for (const key of Object.getOwnPropertySymbols(request)) {
-    const name = key.description;
-    if (name === 'requestCache') return undefined;
-    if (name === 'incomingKey') mine = (request as unknown as Record<symbol, unknown>)[key] === incoming;
-  }
-  return mine ? incoming : undefined;
+  const key = (incomingKey ??= findIncomingKey(request));
+  return key !== undefined && (request as unknown as Record<symbol, unknown>)[key] === incoming ? incoming : undefined;
+}
+
+function findIncomingKey(request: Request): symbol | undefined {
+  for (const key of Object.getOwnPropertySymbols(request)) if (key.description === 'incomingKey') return key;
+  return undefined;
 }
 
 /** Reads a request body as UTF-8 text, giving up past `maxBytes` (checked on the header first). */

@@ -1,6 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 
-const POOL_IDS = 128;
+/** Ids per refill of the random pool (64 KB): a refill costs tens of µs in a busy server, whatever its size. */
+const POOL_IDS = 4096;
 const pool = Buffer.allocUnsafe(16 * POOL_IDS);
 let next = POOL_IDS;
 const out = Buffer.allocUnsafe(36);

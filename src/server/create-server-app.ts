@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../core/new-id.js';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { routePath } from 'hono/route';
@@ -121,7 +121,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   app.use(async (c, next) => {
     const started = performance.now();
     const given = requestHeader(c, 'x-request-id');
-    const requestId = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
+    const requestId = given !== undefined && REQUEST_ID.test(given) ? given : newId();
     const log = logger.level === 'silent' ? logger : logger.child({ reqId: requestId });
     c.set('requestId', requestId);
     c.set('log', log);
