@@ -3,12 +3,12 @@ import { CancelSource, type RunSignal } from './cancel-source.js';
 const NOOP = (): void => {};
 
 /**
- * Aborts `controller` (with the same reason) when `signal` aborts, and returns a function that
+ * Aborts `controller` (an `AbortController` or a `CancelSource`; with the same reason) when `signal` aborts, and returns a function that
  * removes the link. Used instead of `AbortSignal.any` for short-lived per-call signals: it costs
  * a listener instead of a tracked composite signal, which matters when nested runs put a signal
  * on every model call. A `CancelSource` is linked with a plain callback, without making its signal.
  */
-export function linkAbort(signal: RunSignal | undefined, controller: AbortController): () => void {
+export function linkAbort(signal: RunSignal | undefined, controller: { abort(reason?: unknown): void }): () => void {
   if (signal === undefined) return NOOP;
   if (signal.aborted) {
     controller.abort(signal.reason);

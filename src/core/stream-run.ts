@@ -1,8 +1,9 @@
-import { abortSignalOf } from './cancel-source.js';
 import type { EventSink } from '../types/events.js';
 import type { Message, RunInput } from '../types/message.js';
 import type { RunResult } from '../types/result.js';
 import { emptyUsage } from '../types/usage.js';
+import { linkAbort } from './abort-link.js';
+import { CancelSource } from './cancel-source.js';
 import { EventQueue } from './event-queue.js';
 import type { RunOptions } from './run-options.js';
 import type { RunStream } from './run-stream.js';
@@ -20,9 +21,9 @@ export function streamRun(
   exec?: (options: RunOptions) => Promise<RunResult>,
 ): RunStream {
   const queue = new EventQueue();
-  const controller = new AbortController();
-  const outer = abortSignalOf(options?.signal);
-  const signal = outer ? AbortSignal.any([outer, controller.signal]) : controller.signal;
+  // Aborted by `abort()` or with the caller's signal (linked until the run settles).
+  const signal = new CancelSource();
+  const unlink = linkAbort(options?.signal, signal);
   const userSink = options?.onEvent;
   let started = false;
   const onEvent: EventSink = (e) => {
@@ -33,8 +34,12 @@ export function streamRun(
   const runOptions: RunOptions = { ...options, signal, onEvent };
   const result = exec !== undefined ? exec(runOptions) : agent.execute(history, input, runOptions, true);
   result.then(
-    () => queue.close(),
+    () => {
+      unlink();
+      queue.close();
+    },
     (err: { name?: string; code?: string; message?: string }) => {
+      unlink();
       // A failure before the loop started (no model, bad tools) still ends the stream with error + run_end.
       if (!started) {
         const base = { runId: '', agent: agent.name, path: [agent.name] };
@@ -46,7 +51,7 @@ export function streamRun(
   );
   return {
     result,
-    abort: (reason?: unknown) => controller.abort(reason),
+    abort: (reason?: unknown) => signal.abort(reason),
     [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
   };
 }

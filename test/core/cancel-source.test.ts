@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, CancelSource, RunAbortedError, tool } from '../../src/index.js';
@@ -94,5 +95,20 @@ describe('runs cancelled with a CancelSource', () => {
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(server.requests).toHaveLength(1);
     expect(madeSignal(source)).toBe(false); // linked to the call's own controller by a callback
+  });
+
+  it('stream(): the caller AbortSignal aborts the stream, and is let go once the run settles', async () => {
+    const outer = new AbortController();
+    const done = new Agent({ name: 's', model: new ScriptedModel([{ text: 'hi' }]) }).stream('hello', { signal: outer.signal });
+    for await (const _ of done) void _;
+    expect((await done.result).text).toBe('hi');
+    expect(getEventListeners(outer.signal, 'abort')).toHaveLength(0);
+
+    const slow = new Agent({ name: 's', model: new ScriptedModel(() => (outer.abort(), { text: 'slow', delayMs: 5_000 })) }).stream('hello', { signal: outer.signal });
+    const types: string[] = [];
+    for await (const e of slow) types.push(e.type);
+    await expect(slow.result).rejects.toBeInstanceOf(RunAbortedError);
+    expect(types.at(-1)).toBe('run_end');
+    expect(getEventListeners(outer.signal, 'abort')).toHaveLength(0);
   });
 });
