@@ -1,4 +1,4 @@
-import type { RunSignal } from './cancel-source.js';
+import { CancelSource, type RunSignal } from './cancel-source.js';
 import {
   APICallError,
   type LanguageModelV3CallOptions,
@@ -133,9 +133,10 @@ export async function streamStep(
   emitter: StepEmitter | undefined,
   onRetry?: RetryListener,
 ): Promise<ModelStepOutput> {
-  const stall = new AbortController();
+  // Aborted by a stall or with the run's signal; an AbortSignal is made only if the call needs one.
+  const stall = new CancelSource();
   const unlink = linkAbort(signal, stall);
-  const combined = stall.signal;
+  const combined = stall;
   let opened: Awaited<ReturnType<typeof readStreamHead>>;
   try {
     opened = await callWithRetry(m, options, combined, (o) => m.model.doStream(o).then(readStreamHead), onRetry);
