@@ -48,6 +48,13 @@ export interface A2ARoutesOptions {
   pushAllowedHosts?: string[];
   /** Largest request body in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * The caller of a request as the server's auth knows it (e.g. `key:ci`, a JWT's user). Tasks,
+   * contexts, push configs and the session runs behind them belong to the caller that created
+   * them: get, list, cancel, resubscribe, continue and push-config calls of anyone else answer
+   * "not found". Unset or `undefined`: the caller is anonymous (everything anonymous is shared).
+   */
+  owner?: (c: Context) => string | undefined;
   /** Warnings (undelivered push notifications). Default `console.warn`. */
   logger?: A2ALogger;
   /** Run for every task once it is `working`, before its agent runs (see `A2ATaskHook`). */
@@ -129,7 +136,7 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
     const entry = registry.ready(name) ?? (await registry.get(name));
     if (!entry) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
-    const context = callContext(c, legacy);
+    const context = callContext(c, legacy, options.owner?.(c));
     if (typeof method === 'string' && STREAMING_METHODS.has(method)) context.state.set(STREAMING_STATE_KEY, true);
     if (typeof method === 'string' && (legacy ? isV1JsonRpcMethod(method) : isLegacyJsonRpcMethod(method))) {
       const hint = legacy ? 'a v1.0 method: send the header "A2A-Version: 1.0"' : 'a v0.3 method: send "A2A-Version: 0.3" or no A2A-Version header';
@@ -165,8 +172,8 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     }
   });
 
-  if (legacyRest) mountLegacyRest(app, { registry, visible, maxBody });
-  mountRestRoutes(app, { registry, visible, maxBody });
+  if (legacyRest) mountLegacyRest(app, { registry, visible, maxBody, owner: options.owner });
+  mountRestRoutes(app, { registry, visible, maxBody, owner: options.owner });
   return app;
 }
 

@@ -4,6 +4,7 @@ import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
 import { UnauthenticatedUser, defaultServerCallContextBuilder, type ServerCallContext } from '@a2a-js/sdk/server';
 import { requestHeader } from '../server/request-header.js';
 import { CLIENT_STATE_KEY } from './corvid-agent-executor.js';
+import { OwnerUser } from './call-owner.js';
 
 const VERSION_HEADER = A2A_VERSION_HEADER.toLowerCase();
 
@@ -13,8 +14,12 @@ export function wantsLegacy(c: Context): boolean {
   return !v || v.startsWith('0.');
 }
 
-/** The SDK call context of a request. */
-export function callContext(c: Context, legacy: boolean): ServerCallContext {
+/**
+ * The SDK call context of a request. `owner` is the caller as the server's auth knows it (see
+ * `A2ARoutesOptions.owner`): what the request creates is theirs alone; unset, the caller is
+ * anonymous.
+ */
+export function callContext(c: Context, legacy: boolean, owner?: string): ServerCallContext {
   const headers: Record<string, string> = {};
   const incoming = (c.env as { incoming?: { headers?: IncomingHttpHeaders } } | undefined)?.incoming?.headers;
   if (incoming) {
@@ -26,7 +31,7 @@ export function callContext(c: Context, legacy: boolean): ServerCallContext {
   } else c.req.raw.headers.forEach((value, key) => (headers[key] = value));
   const context = defaultServerCallContextBuilder({
     extensions: undefined,
-    user: new UnauthenticatedUser(),
+    user: owner ? new OwnerUser(owner) : new UnauthenticatedUser(),
     headers,
     requestedVersion: legacy ? '0.3' : (requestHeader(c, VERSION_HEADER)?.trim() ?? '1.0'),
   });

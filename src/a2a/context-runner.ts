@@ -1,3 +1,4 @@
+import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { RecentMap } from '../core/recent-map.js';
 import { packMessages, unpackMessages, type PackedMessages } from '../core/packed-messages.js';
 import type { RunSignal } from '../core/cancel-source.js';
@@ -21,6 +22,8 @@ export interface TurnRequest {
   streaming: boolean;
   /** The context id was just made for this turn: it has no conversation yet. */
   newContext?: boolean;
+  /** The caller (`callerOf`; `''` anonymous): a context belongs to the caller that started it. */
+  owner: string;
 }
 
 /** Options for `ContextRunner`. */
@@ -32,26 +35,45 @@ export interface ContextRunnerOptions {
   maxContexts?: number;
 }
 
+/** A conversation kept in memory: its owner, then its messages. */
+type HeldConversation = readonly [owner: string, messages: PackedMessages];
+
 /**
  * Runs turns of A2A contexts, one at a time per context. With a store a context id is a session
  * id and each turn a durable session run (so `requireApproval` tools pause it); without one the
- * conversation is kept in memory.
+ * conversation is kept in memory. A context belongs to the caller that started it (with a store,
+ * its session's `userId`): `ownedByOther` tells whether another caller owns a context id.
  */
 export class ContextRunner {
-  private readonly memory: RecentMap<string, PackedMessages>;
+  private readonly memory: RecentMap<string, HeldConversation>;
   private readonly locks = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: ContextRunnerOptions) {
     this.memory = new RecentMap(options.maxContexts ?? 10_000);
   }
 
+  /**
+   * Whether context `contextId` exists and belongs to a caller other than `owner` (who must then
+   * be told it is not found). A context id nobody used yet is free.
+   */
+  async ownedByOther(contextId: string, owner: string): Promise<boolean> {
+    if (!this.options.store) {
+      const held = this.memory.get(contextId);
+      return held !== undefined && held[0] !== owner;
+    }
+    const session = await (await this.options.store()).sessions.get(contextId);
+    return session !== undefined && (session.userId ?? '') !== owner;
+  }
+
   /** Runs `input` as the context's next turn. */
   turn(req: TurnRequest): Promise<TurnOutcome> {
     return this.exclusive(req.contextId, async () => {
+      if (!req.newContext && (await this.ownedByOther(req.contextId, req.owner))) throw contextNotFound(req.contextId);
       if (!this.options.store) return { kind: 'answer', text: await this.memoryTurn(req) };
       const { startDurableRun } = await import('../durable/start-durable-run.js');
       const store = this.options.store;
-      const result = await startDurableRun(req.agent, req.input, { signal: req.signal, onEvent: req.onEvent, session: req.contextId, store }, req.streaming, { store });
+      const session = req.owner ? { id: req.contextId, userId: req.owner } : req.contextId;
+      const result = await startDurableRun(req.agent, req.input, { signal: req.signal, onEvent: req.onEvent, session, store }, req.streaming, { store });
       return outcome(result);
     });
   }
@@ -69,11 +91,11 @@ export class ContextRunner {
 
   private async memoryTurn(req: TurnRequest): Promise<string> {
     const kept = req.newContext ? undefined : this.memory.get(req.contextId);
-    const history: Message[] = kept === undefined ? [] : unpackMessages(kept);
+    const history: Message[] = kept === undefined ? [] : unpackMessages(kept[1]);
     // The agent appends the turn to `history` when it succeeds (and leaves it as it was if not).
     const result = await req.agent.execute(history, req.input, { signal: req.signal, onEvent: req.onEvent }, req.streaming);
     // Packed: thousands of kept conversations cost the garbage collector little.
-    this.memory.set(req.contextId, packMessages(history));
+    this.memory.set(req.contextId, [req.owner, packMessages(history)]);
     return result.text;
   }
 
@@ -89,6 +111,11 @@ export class ContextRunner {
     });
     return run;
   }
+}
+
+/** The error for a context id that belongs to another caller: as if it did not exist. */
+export function contextNotFound(contextId: string): TaskNotFoundError {
+  return new TaskNotFoundError(`Context not found: ${contextId.slice(0, 150)}`);
 }
 
 function outcome(result: RunResult): TurnOutcome {

@@ -7,6 +7,7 @@ import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { Store } from '../storage/types/store.js';
 import type { AgentEvent as CorvidEvent } from '../types/events.js';
 import type { CancelMarks } from './cancel-marks.js';
+import { callerOf } from './call-owner.js';
 import { ContextRunner, type TurnOutcome } from './context-runner.js';
 import { agentMessage, approvalMessage, errorText, messageToText, parseDecision, pausedRunOf, progressMetadata, textPart } from './task-messages.js';
 import { BusSink, type TaskSink } from './task-sink.js';
@@ -107,6 +108,11 @@ export class CorvidAgentExecutor implements AgentExecutor {
     this.runner = new ContextRunner({ name: options.name, store: options.store, maxContexts: options.maxContexts });
   }
 
+  /** Whether context `contextId` exists and belongs to a caller other than `owner` (see `ContextRunner`). */
+  contextOwnedByOther(contextId: string, owner: string): Promise<boolean> {
+    return this.runner.ownedByOther(contextId, owner);
+  }
+
   /** The SDK's entry point: runs the task with its changes published on `bus`. */
   execute = (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> =>
     this.run({ taskId: ctx.taskId, contextId: ctx.contextId, userMessage: ctx.userMessage, task: ctx.task, context: ctx.context }, new BusSink(bus, ctx.taskId, ctx.contextId));
@@ -169,11 +175,11 @@ export class CorvidAgentExecutor implements AgentExecutor {
           return;
         }
         sink.status(TaskState.TASK_STATE_WORKING);
-        result = await this.runner.resume({ agent, contextId, signal: cancel, onEvent, streaming, runId: waiting.runId, decision });
+        result = await this.runner.resume({ agent, contextId, signal: cancel, onEvent, streaming, runId: waiting.runId, decision, owner: callerOf(start.context) });
       } else {
         sink.status(TaskState.TASK_STATE_WORKING);
         if (this.options.beforeTask) await this.options.beforeTask({ agent: this.options.name, taskId, contextId, message: userMessage, signal: cancel.signal });
-        result = await this.runner.turn({ agent, contextId, input, signal: cancel, onEvent, streaming, newContext: start.newContext });
+        result = await this.runner.turn({ agent, contextId, input, signal: cancel, onEvent, streaming, newContext: start.newContext, owner: callerOf(start.context) });
       }
       flush();
       if (result.kind === 'approval') {

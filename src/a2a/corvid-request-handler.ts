@@ -1,6 +1,8 @@
-import { Role, TaskState, type AgentCard, type CancelTaskRequest, type Message, type SendMessageRequest, type Task } from '@a2a-js/sdk';
+import { Role, TaskState, type AgentCard, type CancelTaskRequest, type Message, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { DefaultRequestHandler, type PushNotificationStore, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import { newId } from '../core/new-id.js';
+import { callerOf } from './call-owner.js';
+import { contextNotFound } from './context-runner.js';
 import type { CancelMarks } from './cancel-marks.js';
 import type { CorvidAgentExecutor } from './corvid-agent-executor.js';
 import { DirectTask } from './direct-task.js';
@@ -49,9 +51,24 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
     return task;
   }
 
+  /**
+   * Refuses a message that names a context another caller started, as if it did not exist (a
+   * task id is checked by the task store's load, which finds only the caller's own tasks).
+   */
+  private async checkContext(message: Message | undefined, context: ServerCallContext): Promise<void> {
+    const contextId = message?.contextId;
+    if (contextId && !message.taskId && (await this.parts.executor.contextOwnedByOther(contextId, callerOf(context)))) throw contextNotFound(contextId);
+  }
+
+  override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    await this.checkContext(params.message, context);
+    yield* super.sendMessageStream(params, context);
+  }
+
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
     const message = params.message;
     const config = params.configuration;
+    await this.checkContext(message, context);
     if (!message?.messageId || message.taskId || message.referenceTaskIds?.length || config?.returnImmediately || config?.taskPushNotificationConfig || context.requestedExtensions?.length) {
       return super.sendMessage(params, context);
     }

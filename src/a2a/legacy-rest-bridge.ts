@@ -30,20 +30,27 @@ function restError(status: number, message: string): Response {
  * Express, so it gets a Node request (a copy with the body replayed) and the Node response of
  * @hono/node-server, and the hono response is marked as already sent.
  */
-export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; visible: (name: string) => boolean; maxBody: number }): void {
+export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; visible: (name: string) => boolean; maxBody: number; owner?: (c: Context) => string | undefined }): void {
   const routers = new WeakMap<A2AAgentEntry, Promise<NodeHandler>>();
+  // The caller of each replayed request, for the SDK's user builder (express hands it the request).
+  const owners = new WeakMap<IncomingMessage, string>();
   const routerFor = (entry: A2AAgentEntry): Promise<NodeHandler> => {
     let router = routers.get(entry);
     if (!router) {
       router = (async () => {
-        const [{ default: express }, { legacyRestRouter }, { UnauthenticatedUser }] = await Promise.all([
+        const [{ default: express }, { legacyRestRouter }, { UnauthenticatedUser }, { OwnerUser }] = await Promise.all([
           import('express'),
           import('@a2a-js/sdk/compat/v0_3/server/express'),
           import('@a2a-js/sdk/server'),
+          import('./call-owner.js'),
         ]);
         const expressApp = express();
         expressApp.disable('x-powered-by');
-        expressApp.use(legacyRestRouter({ requestHandler: entry.handler, userBuilder: async () => new UnauthenticatedUser() }));
+        expressApp.use(legacyRestRouter({ requestHandler: entry.handler, userBuilder: async (req: IncomingMessage) => {
+              const owner = owners.get(req);
+              return owner ? new OwnerUser(owner) : new UnauthenticatedUser();
+            },
+          }));
         return expressApp as unknown as NodeHandler;
       })();
       routers.set(entry, router);
@@ -72,6 +79,8 @@ export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; v
     // Express gets a copy of the request (the body, already read, replayed) at its own path.
     const url = incoming.url ?? '';
     const request = replay(incoming, url.slice(url.indexOf('/rest/v1/') + '/rest'.length), Buffer.from(body.text, 'utf8'));
+    const owner = deps.owner?.(c);
+    if (owner) owners.set(request, owner);
     await new Promise<void>((resolve) => {
       outgoing.once('close', resolve);
       outgoing.once('finish', resolve);

@@ -25,6 +25,8 @@ interface RestDeps {
   registry: A2AAgentRegistry;
   visible: (name: string) => boolean;
   maxBody: number;
+  /** The owner of a request's caller (see `A2ARoutesOptions.owner`). */
+  owner?: (c: Context) => string | undefined;
 }
 
 type Handler = (c: Context, entry: A2AAgentEntry, ctx: ServerCallContext, match: RegExpMatchArray, body: () => Promise<unknown>) => Promise<Response>;
@@ -174,7 +176,7 @@ export function mountRestRoutes(app: Hono, deps: RestDeps): void {
     const entry = await deps.registry.get(name);
     if (!entry) return errorResponse(new HttpError(404, `Unknown agent "${name}"`));
     try {
-      const context = callContext(c, false);
+      const context = callContext(c, false, deps.owner?.(c));
       if (path === '/message:stream') context.state.set(STREAMING_STATE_KEY, true);
       validateVersion(context.requestedVersion, entry.card, 'HTTP+JSON');
       const body = async (): Promise<unknown> => {

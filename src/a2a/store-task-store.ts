@@ -3,6 +3,7 @@ import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { RecentMap } from '../core/recent-map.js';
 import type { StateStore } from '../storage/types/state.js';
+import { callerOf } from './call-owner.js';
 import { packTask, unpackTask, type PackedTask } from './packed-task.js';
 
 const DEFAULT_PAGE_SIZE = 50;
@@ -12,11 +13,16 @@ export function taskKeyPrefix(agent: string): string {
   return `a2a/task/${agent}/`;
 }
 
+/** The key of a stored task's owner beside the protocol's fields (which `Task.fromJSON` ignores). */
+const OWNER_FIELD = 'corvid.owner';
+
 /**
  * An A2A `TaskStore` over Corvid's key-value state (`store.state`, app scope, keys
- * `a2a/task/<agent>/<taskId>`, values in the protocol's JSON form). Tasks survive a restart and
- * are shared by every server on the same database. Listing loads the agent's tasks and filters
- * them in memory: fine for thousands of tasks, not for millions.
+ * `a2a/task/<agent>/<taskId>`, values in the protocol's JSON form plus the owner). Tasks survive
+ * a restart and are shared by every server on the same database. Every task belongs to the
+ * caller that saved it (`callerOf` the call context): loads and lists of anyone else do not see
+ * it. Listing loads the agent's tasks and filters them in memory: fine for thousands of tasks,
+ * not for millions.
  */
 export class StoreTaskStore implements TaskStore {
   constructor(
@@ -24,23 +30,42 @@ export class StoreTaskStore implements TaskStore {
     private readonly agent: string,
   ) {}
 
-  async save(task: Task, _context?: ServerCallContext): Promise<void> {
-    await this.state.set('app', taskKeyPrefix(this.agent) + task.id, Task.toJSON(task));
+  async save(task: Task, context?: ServerCallContext): Promise<void> {
+    const owner = callerOf(context);
+    const json = Task.toJSON(task) as Record<string, unknown>;
+    await this.state.set('app', taskKeyPrefix(this.agent) + task.id, owner ? { ...json, [OWNER_FIELD]: owner } : json);
   }
 
-  async load(taskId: string, _context?: ServerCallContext): Promise<Task | undefined> {
+  async load(taskId: string, context?: ServerCallContext): Promise<Task | undefined> {
     if (!taskId || taskId.length > 150) return undefined;
     const value = await this.state.get('app', taskKeyPrefix(this.agent) + taskId);
-    return value === undefined ? undefined : Task.fromJSON(value);
+    return value === undefined || ownerOf(value) !== callerOf(context) ? undefined : Task.fromJSON(value);
   }
 
-  async list(params: ListTasksRequest, _context?: ServerCallContext): Promise<ListTasksResponse> {
+  async list(params: ListTasksRequest, context?: ServerCallContext): Promise<ListTasksResponse> {
+    const owner = callerOf(context);
     const entries = await this.state.list('app', { prefix: taskKeyPrefix(this.agent) });
     return listTasks(
-      entries.map((e) => Task.fromJSON(e.value)),
+      entries.filter((e) => ownerOf(e.value) === owner).map((e) => Task.fromJSON(e.value)),
       params,
     );
   }
+}
+
+/** The owner recorded with a stored task (`''`: none, anonymous). */
+function ownerOf(value: unknown): string {
+  const owner = (value as Record<string, unknown> | null)?.[OWNER_FIELD];
+  return typeof owner === 'string' ? owner : '';
+}
+
+/** The prefix of an owner's tasks in memory (length-prefixed: no owner's prefix is another's). */
+function ownerPrefix(owner: string): string {
+  return `${owner.length}:${owner}:`;
+}
+
+/** The key of a task in memory: its owner's and its own id, so nobody else's lookups find it. */
+function memoryKey(context: ServerCallContext | undefined, taskId: string): string {
+  return ownerPrefix(callerOf(context)) + taskId;
 }
 
 /**
@@ -51,6 +76,7 @@ export class StoreTaskStore implements TaskStore {
  * save it again), among the running ones only: few, so saving it as it changes stays cheap. A task
  * at rest is kept packed when its parts are plain text (`packTask`: one array instead of some 30
  * objects). Each `load` returns a new object, which the SDK may change before saving it back.
+ * Tasks are held under their owner (`callerOf` the call context): nobody else finds them.
  */
 export class BoundedMemoryTaskStore implements TaskStore {
   private readonly running: RecentMap<string, Task>;
@@ -61,29 +87,33 @@ export class BoundedMemoryTaskStore implements TaskStore {
     this.resting = new RecentMap(maxTasks);
   }
 
-  async save(task: Task, _context?: ServerCallContext): Promise<void> {
+  async save(task: Task, context?: ServerCallContext): Promise<void> {
+    const key = memoryKey(context, task.id);
     const state = task.status?.state;
     if (state === TaskState.TASK_STATE_SUBMITTED || state === TaskState.TASK_STATE_WORKING) {
       // The same object saved again (a blocking send saves the task it folds its run into as it
       // changes): already held, and it keeps its place.
       // A task running again (a reply to a question) may still be held at rest as it was: the
       // running one is what loads and lists see, until it rests again.
-      if (this.running.get(task.id) !== task) this.running.set(task.id, task);
+      if (this.running.get(key) !== task) this.running.set(key, task);
       return;
     }
-    this.running.delete(task.id);
-    this.resting.set(task.id, packTask(task) ?? task);
+    this.running.delete(key);
+    this.resting.set(key, packTask(task) ?? task);
   }
 
-  async load(taskId: string, _context?: ServerCallContext): Promise<Task | undefined> {
-    const held = this.running.get(taskId) ?? this.resting.get(taskId);
+  async load(taskId: string, context?: ServerCallContext): Promise<Task | undefined> {
+    const key = memoryKey(context, taskId);
+    const held = this.running.get(key) ?? this.resting.get(key);
     return held && fromHeld(held);
   }
 
-  async list(params: ListTasksRequest, _context?: ServerCallContext): Promise<ListTasksResponse> {
+  async list(params: ListTasksRequest, context?: ServerCallContext): Promise<ListTasksResponse> {
+    const prefix = ownerPrefix(callerOf(context));
+    const mine = (key: string) => key.startsWith(prefix);
     const all: Task[] = [];
-    for (const [id, held] of this.resting.entries()) if (!this.running.has(id)) all.push(fromHeld(held));
-    for (const held of this.running.values()) all.push(fromHeld(held));
+    for (const [key, held] of this.resting.entries()) if (mine(key) && !this.running.has(key)) all.push(fromHeld(held));
+    for (const [key, held] of this.running.entries()) if (mine(key)) all.push(fromHeld(held));
     return listTasks(all, params);
   }
 }

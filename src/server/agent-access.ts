@@ -12,6 +12,11 @@ export class AgentAccess {
     private readonly auth: Authenticator,
   ) {}
 
+  /** Whether the server authenticates callers (`server.auth`): then what callers create is theirs alone. */
+  get authEnabled(): boolean {
+    return this.auth.enabled;
+  }
+
   /** The visibility of an agent (`public` unless its config says otherwise). */
   visibility(name: string): AgentVisibility {
     return this.runtime().config.agents[name]?.visibility ?? 'public';

@@ -78,6 +78,8 @@ export function registerChatRoutes(app: Hono<ServerEnv>, options: ChatRoutesOpti
   app.get('/api/v1/sessions', async (c) => {
     const q = parseOr400(listSessionsQuerySchema, c.req.query(), 'query');
     const user = principalUser(c.get('principal'));
+    // With auth on, an anonymous caller (a path made public) owns nothing to list.
+    if (user === undefined && access.authEnabled) return c.json({ sessions: [] });
     const page = await sessions.list({ agent: q.agent, userId: user ?? q.userId, limit: q.limit ?? 20, cursor: q.cursor });
     return c.json(page);
   });

@@ -14,7 +14,7 @@ import type { ChatSession, ChatSessions, SessionDirectory } from './chat-session
 import { ChatTurn, type TurnExecutor } from './chat-turn.js';
 import { HttpError } from './http-error.js';
 import { modelLabels } from './model-label.js';
-import { principalUser, type Principal } from './principal.js';
+import { canSeeOwner, principalUser, type Principal } from './principal.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { ServerMetrics } from './server-metrics.js';
 
@@ -59,11 +59,6 @@ export interface ChatServiceOptions {
   limiter?: RateLimiter;
 }
 
-/** Whether `principal` may see a session owned by `userId` (sessions without a user are shared). */
-export function canSeeOwner(userId: string | undefined, principal: Principal): boolean {
-  const user = principalUser(principal);
-  return user === undefined || userId === undefined || userId === user;
-}
 
 /**
  * Chat turns over HTTP and WebSocket: agent access, sessions, a lock per session, metrics,
@@ -87,7 +82,7 @@ export class ChatService {
   /** The session `id` if this principal may see it, else `undefined`. */
   async session(id: string, principal: Principal): Promise<ChatSession | undefined> {
     const s = await this.options.backend.sessions.get(id);
-    return s && canSeeOwner(s.userId, principal) ? s : undefined;
+    return s && canSeeOwner(s.userId, principal, this.options.access.authEnabled) ? s : undefined;
   }
 
   /** Resolves the agent and session and locks the session for one turn. */
@@ -126,7 +121,7 @@ export class ChatService {
     let owner: string | undefined;
     if (req.sessionId !== undefined) {
       const found = await store.sessions.get(req.sessionId);
-      if (!found || !canSeeOwner(found.userId, req.principal)) throw unknownSession(req.sessionId);
+      if (!found || !canSeeOwner(found.userId, req.principal, this.options.access.authEnabled)) throw unknownSession(req.sessionId);
       checkAgent(found.id, found.agent, agent.name);
       id = found.id;
       owner = found.userId;
@@ -190,11 +185,12 @@ export class ChatService {
    * of the sessions endpoints. Runs outside a session are only visible without an identified user.
    */
   async canSeeSessionOf(store: Store, sessionId: string | undefined, principal: Principal, cache?: Map<string, boolean>): Promise<boolean> {
-    if (sessionId === undefined) return principalUser(principal) === undefined;
+    const authEnabled = this.options.access.authEnabled;
+    if (sessionId === undefined) return canSeeOwner(undefined, principal, authEnabled);
     const known = cache?.get(sessionId);
     if (known !== undefined) return known;
     const s = await store.sessions.get(sessionId);
-    const ok = s !== undefined && canSeeOwner(s.userId, principal);
+    const ok = s !== undefined && canSeeOwner(s.userId, principal, authEnabled);
     cache?.set(sessionId, ok);
     return ok;
   }

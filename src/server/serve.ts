@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { DestinationStream } from 'pino';
 import type { ServerConfig } from '../config/corvid-config.js';
@@ -15,6 +15,7 @@ import { createServerApp, type ServerAppParts } from './create-server-app.js';
 import { runtimeOf, type ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';
 import { createServerLogger } from './server-logger.js';
+import { principalUser, type Principal } from './principal.js';
 import type { Tracing } from './tracing.js';
 import { modelLabels } from './model-label.js';
 import type { A2ARunStart } from '../a2a/corvid-agent-executor.js';
@@ -205,6 +206,8 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
         const who = principals.get(request);
         return v === 'internal' && who !== undefined && who.kind !== 'anonymous';
       },
+      // What an authenticated caller creates over A2A is theirs alone (anonymous: auth is off).
+      owner: (c: Context) => principalUser((c.get('principal' as never) as Principal | undefined) ?? { kind: 'anonymous' }),
       pushAllowedHosts: server.a2a?.pushAllowedHosts,
       maxBodyBytes: server.maxBodyBytes,
       ...(server.auth?.jwt || server.auth?.apiKeys?.length
