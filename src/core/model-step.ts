@@ -145,6 +145,9 @@ export async function streamStep(
     throw err;
   }
   const { reader, head } = opened;
+  // A stall or the run's cancellation stops reading at once: cancelling the reader cancels the
+  // response body, which closes the provider's connection (the model stops generating).
+  const stopReading = stall.onAbort(() => void reader.cancel(stall.reason).catch(() => {}));
   let headIndex = 0;
   const out: ModelStepOutput = { content: [], calls: [], text: '', reasoning: '', finishReason: 'other', usage: fromProviderUsage(undefined) };
   // Text and reasoning parts take their place in `content` when they start, so the order the
@@ -178,7 +181,6 @@ export async function streamStep(
     }
     stalled = true;
     stall.abort(new Error('stream stalled'));
-    reader.cancel().catch(() => {});
   };
   const arm = () => {
     if (m.timeoutMs <= 0) return;
@@ -269,6 +271,7 @@ export async function streamStep(
     }
   } finally {
     if (timer) clearTimeout(timer);
+    stopReading();
     unlink();
     reader.releaseLock();
   }

@@ -43,6 +43,8 @@ export interface FakeReply {
   errorAfterChunks?: number;
   /** Wait this long before answering. */
   delayMs?: number;
+  /** Streaming: wait this long between SSE events (a model generating slowly). */
+  chunkDelayMs?: number;
   /** Chat Completions: the field carrying reasoning (`reasoning_content` as DeepSeek/vLLM, `reasoning` as Ollama). Default `reasoning_content`. */
   reasoningField?: 'reasoning_content' | 'reasoning';
   /** Override the finish / stop reason on the wire (e.g. `length`, `max_tokens`, `MAX_TOKENS`). */
@@ -61,6 +63,10 @@ export interface RecordedRequest {
   api: FakeApi;
   /** Whether the client asked for a streamed answer. */
   stream: boolean;
+  /** Streaming: SSE events written so far. */
+  eventsSent?: number;
+  /** Set when the client closed the connection before the answer was complete (an aborted request). */
+  clientClosedAt?: number;
 }
 
 export type FakeApi = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'ollama-tags' | 'unknown';
@@ -197,7 +203,14 @@ export async function startFakeLlmServer(script: FakeScript, options: FakeLlmSer
     res.flushHeaders();
     const eol = api === 'gemini' ? '\r\n' : '\n';
     let sent = 0;
+    res.on('close', () => {
+      if (!res.writableFinished) recorded.clientClosedAt = Date.now();
+    });
     for (const e of events) {
+      if (reply.chunkDelayMs && sent > 0) {
+        await wait(reply.chunkDelayMs);
+        if (recorded.clientClosedAt !== undefined) return;
+      }
       if (reply.cutAfterChunks !== undefined && sent >= reply.cutAfterChunks) {
         // Let what was written reach the client, then break the connection mid-stream.
         await new Promise<void>((resolve) => res.write('', () => resolve()));
@@ -212,7 +225,7 @@ export async function startFakeLlmServer(script: FakeScript, options: FakeLlmSer
       }
       const data = typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
       res.write(`${e.event ? `event: ${e.event}${eol}` : ''}data: ${data}${eol}${eol}`);
-      sent++;
+      recorded.eventsSent = ++sent;
     }
     res.end();
   }
