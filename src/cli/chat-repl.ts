@@ -60,7 +60,17 @@ export function chatRepl(options: ReplOptions): Promise<number> {
           };
         }),
     );
+    // SIGTERM, or SIGINT from outside the terminal (a pipe, `kill -INT`): cancel the reply
+    // under way (the session keeps what was answered) and exit.
+    const onSignal = (): void => {
+      session.abort();
+      rl.close();
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
     const finish = (): void => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
       write('\n');
       resolve(0);
     };

@@ -180,7 +180,7 @@ async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: Tool
   if (scope.reportUsage) (context as ToolContextInternal).reportUsage = scope.reportUsage;
   if (scope.tree) (context as ToolContextInternal).tree = scope.tree;
   if (scope.loop) (context as ToolContextInternal).loop = scope.loop;
-  if (!controller) return await t.execute(input, context);
+  if (!controller) return scope.signal ? await untilAborted(t.execute(input, context), scope.signal) : await t.execute(input, context);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const unlink = linkAbort(scope.signal, controller);
   const timeout = new Promise<never>((_, reject) => {
@@ -190,12 +190,43 @@ async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: Tool
     }, timeoutMs);
   });
   try {
-    return await Promise.race([Promise.resolve(t.execute(input, context)), timeout]);
+    const running = Promise.race([Promise.resolve(t.execute(input, context)), timeout]);
+    return scope.signal ? await untilAborted(running, scope.signal) : await running;
   } finally {
     clearTimeout(timer);
     unlink();
   }
 }
+
+/** How long a cancelled tool may take to stop on its own before the run stops waiting for it. */
+const ABANDON_AFTER_MS = 50;
+
+/**
+ * `work`, or a `RunAbortedError` shortly after the run is cancelled: a tool that ignores its
+ * signal does not hold the run. It is told to stop through `ctx.signal` and gets
+ * `ABANDON_AFTER_MS` to do so (a tool that stops, or a nested run that fails, ends as it
+ * would); after that its result is dropped.
+ */
+function untilAborted<T>(work: T | PromiseLike<T>, signal: RunSignal): Promise<T> {
+  const running = Promise.resolve(work);
+  let unlink = NOOP;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const abandoned = new Promise<never>((_, reject) => {
+    unlink = linkAbort(signal, {
+      abort: (reason?: unknown) => {
+        timer = setTimeout(() => reject(new RunAbortedError(undefined, { cause: reason })), ABANDON_AFTER_MS);
+      },
+    });
+  });
+  // An abandoned tool's later failure is nobody's to handle.
+  running.catch(NOOP);
+  return Promise.race([running, abandoned]).finally(() => {
+    clearTimeout(timer);
+    unlink();
+  });
+}
+
+const NOOP = (): void => {};
 
 const NEVER = new AbortController().signal;
 

@@ -156,6 +156,21 @@ describe('corvid run', () => {
     expect(p.stderr).toBe('cancelled\n');
   });
 
+  it('cancels mid-stream on SIGTERM from outside: exit 130, an aborted run_end, the provider connection closed', async () => {
+    const s = await serve(() => ({ text: 'one two three four five six seven eight', chunkDelayMs: 1000 }));
+    const p = spawnCli(['run', '-q', 'hi', '--json', '--agent', 'geo'], opts);
+    // Once the first words have streamed out, the run is killed politely.
+    await expect.poll(() => p.stdout.includes('text_delta'), { timeout: 10_000 }).toBe(true);
+    const killedAt = Date.now();
+    p.child.kill('SIGTERM');
+    expect(await p.exit(5000)).toBe(130);
+    expect(Date.now() - killedAt).toBeLessThan(1000);
+    const events = p.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; status?: string });
+    expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'aborted' });
+    expect(p.stderr).toBe('cancelled\n');
+    await expect.poll(() => s.requests[0].clientClosedAt, { timeout: 2000 }).toBeDefined();
+  });
+
   it('names the agents when the agent is unknown', async () => {
     await serve([]);
     const r = await runCli(['run', '-q', 'hi', '--agent', 'nobody'], opts);

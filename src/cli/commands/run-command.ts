@@ -55,6 +55,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     stream.abort();
   };
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
   try {
     runtime = await loadCliRuntime(context);
     const agent = runtime.agent(agentName);
@@ -103,6 +104,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     return EXIT.failure;
   } finally {
     process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
     await runtime?.close().catch(() => undefined);
   }
 }
