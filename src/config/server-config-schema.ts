@@ -92,7 +92,7 @@ export const serverSchema = z
       .describe('Structured JSON logs (pino) on stdout.'),
     streams: z
       .strictObject({
-        on_disconnect: z.enum(['continue', 'stop']).optional().describe('When an SSE or WebSocket client goes away mid-run: `continue` the run (default; the session still gets the answer) or `stop` it.'),
+        on_disconnect: z.enum(['continue', 'stop']).optional().describe('When an SSE or WebSocket client goes away mid-run: `continue` the run (the session still gets the answer) or `stop` it. Default: `continue` with `storage:` (session runs are durable), `stop` without.'),
       })
       .optional()
       .describe('Streaming responses.'),

@@ -242,7 +242,9 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 
   app.get('/api/v1/openapi.json', (c) => c.json(openApiDocument({ serverUrl: server.baseUrl })));
 
-  const onDisconnect = () => server.streams?.onDisconnect ?? 'continue';
+  // A client that goes away stops its run, unless the run is a stored session run (it finishes,
+  // and the session gets the answer for the client's next visit) or the config says otherwise.
+  const onDisconnect = () => server.streams?.onDisconnect ?? (chat.store ? 'continue' : 'stop');
   registerChatRoutes(app, { chat, sessions, access, metrics, maxBodyBytes: maxBody, onDisconnect, defaultAgent: () => options.runtime().defaultAgent });
   registerApprovalRoutes(app, { chat, metrics, onDisconnect, maxBodyBytes: maxBody });
   options.extend?.(app, parts);

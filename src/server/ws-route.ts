@@ -139,7 +139,7 @@ export function registerWebSocketRoute(app: Hono<ServerEnv>, parts: ServerAppPar
           closeStream?.();
           for (const resolve of pending.values()) resolve({ approved: false, reason: 'the client disconnected' });
           pending.clear();
-          if (run && (server.streams?.onDisconnect ?? 'continue') === 'stop') run.abort('the client disconnected');
+          if (run && (server.streams?.onDisconnect ?? (parts.chat.store ? 'continue' : 'stop')) === 'stop') run.abort('the client disconnected');
         },
         onError() {
           open = false;

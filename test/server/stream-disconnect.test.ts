@@ -2,6 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { Agent } from '../../src/core/agent.js';
 import { MemoryChatSessions, type ChatSession } from '../../src/server/chat-sessions.js';
 import { ScriptedModel } from '../../src/testing/scripted-model.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '../../src/storage/open-store.js';
 import { chat, gate, metricValue, sseEvents, startServer } from './helpers.js';
 
 /** A model that waits for `release` (or the run's abort) before answering. */
@@ -89,6 +93,39 @@ describe('SSE clients that disconnect mid-run', () => {
       await vi.waitFor(() => expect(timeouts()).toBeLessThanOrEqual(before));
     } finally {
       await server.close();
+    }
+  });
+
+  it('by default, without a store, a client that goes away stops its run at once', async () => {
+    const { agent, aborted } = heldAgent();
+    const { server, url, logs } = await startServer([agent]);
+    try {
+      const sessionId = await openAndDrop(url);
+      await logs.waitFor((l) => l.msg === 'stream client disconnected' && l.onDisconnect === 'stop');
+      await aborted.promise;
+      await vi.waitFor(() => expect(server.parts.chat.isBusy(sessionId)).toBe(false));
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      expect(metricValue(metrics, 'corvid_runs_total', { agent: 'slow', status: 'aborted' })).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('by default, with a store (a durable session run), the run finishes for the next visit', async () => {
+    const { agent, release, started } = heldAgent();
+    const store = await openStore({ driver: 'sqlite', path: join(mkdtempSync(join(tmpdir(), 'corvid-disconnect-')), 'c.db') });
+    const { server, url, logs } = await startServer([agent], { store });
+    try {
+      const sessionId = await openAndDrop(url);
+      await started.promise;
+      await logs.waitFor((l) => l.msg === 'stream client disconnected' && l.onDisconnect === 'continue');
+      release.open();
+      await vi.waitFor(() => expect(server.parts.chat.isBusy(sessionId)).toBe(false));
+      const got = await (await fetch(`${url}/api/v1/sessions/${sessionId}`)).json();
+      expect(got.messages.at(-1).content[0].text).toBe('finished anyway');
+    } finally {
+      await server.close();
+      await store.close();
     }
   });
 
