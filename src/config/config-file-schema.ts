@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROVIDER_ALIASES } from '../models/parse-model-id.js';
 import { mcpServersSchema } from './mcp-servers-schema.js';
+import { mcpContentSchema } from './mcp-content-schema.js';
 import { storageSchema } from './storage-schema.js';
 import { serverSchema } from './server-config-schema.js';
 
@@ -334,6 +335,7 @@ export const configFileSchema = z
       .optional()
       .describe('Tool modules by id; agents list an id (all its tools) or `id.tool` in their `tools`.'),
     mcp_servers: mcpServersSchema.optional(),
+    mcp: mcpContentSchema.optional(),
     storage: storageSchema.optional(),
     agents: z
       .record(z.string().regex(AGENT_NAME, { error: 'agent names start with a letter and use letters, digits, "_" and "-" (at most 60)' }), agentSchema)

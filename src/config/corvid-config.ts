@@ -212,6 +212,34 @@ export interface StorageConfig {
   resume: 'manual' | 'auto';
 }
 
+/** A resource of `mcp.resources`: fixed `text`, or a `file` (relative to the config file). */
+export interface McpResourceConfig {
+  uri: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  text?: string;
+  file?: string;
+}
+
+/** A prompt of `mcp.prompts`: `template` with `{argument}` placeholders. */
+export interface McpPromptConfig {
+  title?: string;
+  description?: string;
+  arguments: Record<string, { description?: string; required: boolean }>;
+  template: string;
+}
+
+/** `mcp:` — what is served over MCP besides tools and agents. */
+export interface McpContentConfig {
+  name?: string;
+  instructions?: string;
+  resources: Record<string, McpResourceConfig>;
+  prompts: Record<string, McpPromptConfig>;
+  /** Modules exporting `resources` / `prompts` (builder API), relative to the config file. */
+  modules: string[];
+}
+
 /**
  * A validated `corvid.yaml`, normalised: camelCase keys, canonical provider names
  * (`gemini` → `google`, `openai-chat` → `openai` with `api: chat`), `${VAR}`s interpolated,
@@ -226,6 +254,8 @@ export interface CorvidConfig {
   toolModules: Record<string, ToolModuleConfig>;
   /** MCP servers by id (`mcp_servers`); absent when the file declares none. */
   mcpServers?: Record<string, McpServerConfig>;
+  /** `mcp:` — resources and prompts served over MCP; absent when the file has none. */
+  mcp?: McpContentConfig;
   /** Named agents, in file order. */
   agents: Record<string, AgentConfig>;
   /** `server:`; absent when the file has none. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { canonicalProvider } from '../models/parse-model-id.js';
 import type { ModelConfig, ReasoningSettings, ToolChoice } from '../types/model.js';
 import type { agentSchema, configFileSchema, limitsSchema, modelSchema, reasoningSchema } from './config-file-schema.js';
-import type { AgentConfig, CorvidConfig, LimitsConfig } from './corvid-config.js';
+import type { AgentConfig, CorvidConfig, LimitsConfig, McpContentConfig } from './corvid-config.js';
 import { normalizeMcpServers } from './mcp-servers-schema.js';
 import { normalizeStorage } from './storage-schema.js';
 import { normalizeServer } from './server-config-schema.js';
@@ -109,6 +109,29 @@ function durationMs(d: number | string): number {
   return Math.round(Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 's' ? 1000 : 60_000));
 }
 
+/** `mcp:` normalised: camelCase, arguments required unless they say otherwise. */
+function mcpContent(m: NonNullable<FileConfig['mcp']>): McpContentConfig {
+  return compact({
+    name: m.name,
+    instructions: m.instructions,
+    resources: Object.fromEntries(
+      Object.entries(m.resources ?? {}).map(([k, r]) => [k, compact({ uri: r.uri, title: r.title, description: r.description, mimeType: r.mime_type, text: r.text, file: r.file })]),
+    ),
+    prompts: Object.fromEntries(
+      Object.entries(m.prompts ?? {}).map(([k, p]) => [
+        k,
+        compact({
+          title: p.title,
+          description: p.description,
+          arguments: Object.fromEntries(Object.entries(p.arguments ?? {}).map(([a, d]) => [a, compact({ description: d.description, required: d.required ?? true })])),
+          template: p.template,
+        }),
+      ]),
+    ),
+    modules: m.modules ?? [],
+  }) as McpContentConfig;
+}
+
 /** Converts schema-valid file data (snake_case) into the normalised `CorvidConfig`. */
 export function normalizeConfig(file: FileConfig): CorvidConfig {
   const d = file.defaults ?? {};
@@ -118,6 +141,7 @@ export function normalizeConfig(file: FileConfig): CorvidConfig {
     models: Object.fromEntries(Object.entries(file.models ?? {}).map(([k, m]) => [k, model(m)])),
     toolModules: Object.fromEntries(Object.entries(file.tools ?? {}).map(([k, t]) => [k, compact({ module: t.module, export: t.export })])),
     ...(file.mcp_servers && Object.keys(file.mcp_servers).length > 0 ? { mcpServers: normalizeMcpServers(file.mcp_servers) } : {}),
+    ...(file.mcp ? { mcp: mcpContent(file.mcp) } : {}),
     agents: Object.fromEntries(Object.entries(file.agents ?? {}).map(([k, a]) => [k, agent(k, a)])),
     ...(file.server ? { server: normalizeServer(file.server) } : {}),
     ...(file.storage ? { storage: normalizeStorage(file.storage) } : {}),

@@ -11,7 +11,8 @@ import { ConfigError } from '../errors/config-error.js';
 import type { LoadRuntimeOptions } from '../runtime/load-runtime.js';
 import type { ChatSessions } from './chat-sessions.js';
 import type { RunTracing } from './chat-service.js';
-import { createServerApp, type ServerAppParts } from './create-server-app.js';
+import { createServerApp, DEFAULT_MAX_BODY_BYTES, type ServerAppParts } from './create-server-app.js';
+import { registerMcpRoutes } from './mcp-routes.js';
 import { runtimeOf, type ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';
 import { createServerLogger } from './server-logger.js';
@@ -261,6 +262,7 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
       injectWebSocket = nodeWs.injectWebSocket as (s: never) => void;
       wss = nodeWs.wss as unknown as typeof wss;
       registerWebSocketRoute(app, parts, nodeWs.upgradeWebSocket as never);
+      registerMcpRoutes(app, parts, { maxBodyBytes: server.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, cwd: options.load?.cwd });
     },
   });
   setParts?.(built.parts);

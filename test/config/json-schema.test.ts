@@ -13,7 +13,7 @@ describe('configJsonSchema', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.$id).toBe(CONFIG_SCHEMA_ID);
     expect(schema.additionalProperties).toBe(false);
-    expect(Object.keys(schema.properties)).toEqual(['version', 'defaults', 'models', 'tools', 'mcp_servers', 'storage', 'agents', 'server']);
+    expect(Object.keys(schema.properties)).toEqual(['version', 'defaults', 'models', 'tools', 'mcp_servers', 'mcp', 'storage', 'agents', 'server']);
     const model = schema.properties.models.additionalProperties;
     expect(model.additionalProperties).toBe(false);
     expect(model.required).toEqual(['provider', 'model']);

@@ -45,18 +45,21 @@ async function serve(context: CliContext): Promise<number> {
   const runtime = await loadCliRuntime(context);
   try {
     const wanted = (values.agent as unknown as string[] | undefined) ?? [];
-    const agents: Runnable[] = wanted.length ? wanted.map((name) => runtime.agent<Runnable>(name)) : [...runtime.agents.values()];
-    const { loadToolModules } = await import('../../runtime/load-tool-modules.js');
-    const base = runtime.configPath ? dirname(runtime.configPath) : context.cwd;
-    const modules = await loadToolModules(runtime.config.toolModules, base);
-    const tools = [...new Set<Tool>([...modules.modules.values()].flatMap((m) => [...m.values()]))];
+    // Private agents are served only when named.
+    const agents: Runnable[] = wanted.length
+      ? wanted.map((name) => runtime.agent<Runnable>(name))
+      : [...runtime.agents.values()].filter((a) => runtime.config.agents[a.name]?.visibility !== 'private');
+    const { mcpServedParts } = await import('../../runtime/mcp-served-parts.js');
+    const baseDir = runtime.configPath ? dirname(runtime.configPath) : context.cwd;
+    const parts = await mcpServedParts(runtime, { agents, baseDir });
     const { createMcpServer, serveMcpHttp } = await import('../../mcp/index.js');
-    const server = createMcpServer({ name: 'corvid', tools, agents });
+    const server = createMcpServer(parts);
     const names = server.listTools().map((t) => t.name);
+    const content = `${parts.resources.length} resource(s), ${parts.prompts.length} prompt(s)`;
     if (!http) {
       // stdout carries the protocol: everything else goes to stderr.
       await server.serveStdio();
-      stderr.write(`corvid mcp: serving ${names.length} tool(s) on stdio: ${names.join(', ') || '(none)'}\n`);
+      stderr.write(`corvid mcp: serving ${names.length} tool(s) on stdio: ${names.join(', ') || '(none)'}; ${content}\n`);
       await new Promise<void>((resolve) => {
         context.stdin.once('end', resolve);
         context.stdin.once('close', resolve);
@@ -70,7 +73,7 @@ async function serve(context: CliContext): Promise<number> {
       authenticate: token ? (t) => t === token : undefined,
     });
     stderr.write(`corvid mcp: MCP at ${running.mcpUrl}; REST at ${running.url}/tools, ${running.url}/execute, ${running.url}/health\n`);
-    stderr.write(`corvid mcp: ${names.length} tool(s): ${names.join(', ') || '(none)'}${token ? ' · bearer token required' : ''}\n`);
+    stderr.write(`corvid mcp: ${names.length} tool(s): ${names.join(', ') || '(none)'}; ${content}${token ? ' · bearer token required' : ''}\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);

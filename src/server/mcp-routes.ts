@@ -1,0 +1,80 @@
+import { dirname } from 'node:path';
+import type { Context, Hono } from 'hono';
+import type { McpWebHandler } from '../mcp/server/mcp-web-handler.js';
+import type { Runtime } from '../runtime/load-runtime.js';
+import type { ServerAppParts } from './create-server-app.js';
+import { ConfigError } from '../errors/config-error.js';
+import { HttpError } from './http-error.js';
+import { readBodyText } from './read-body.js';
+import type { ServedRuntime } from './served-runtime.js';
+import type { ServerEnv } from './server-env.js';
+
+/** Options of `registerMcpRoutes`. */
+export interface McpRoutesOptions {
+  /** Largest request body (the server's `max_body_bytes`). */
+  maxBodyBytes: number;
+  /** Where relative paths of a runtime without a config file point from. Default `process.cwd()`. */
+  cwd?: string;
+}
+
+/**
+ * Serves the config over MCP beside the server's other protocols, under the same auth, limits,
+ * metrics and logs: Streamable HTTP at `/mcp` (every tool of the config, its agents as tools —
+ * public ones, and internal ones when auth is on — and the resources and prompts of `mcp:`),
+ * and the REST tool gateway at `GET /tools` and `POST /execute`. The MCP SDK is loaded on the
+ * first request; a config reload serves the new config to new MCP sessions.
+ */
+export function registerMcpRoutes(app: Hono<ServerEnv>, parts: ServerAppParts, options: McpRoutesOptions): void {
+  let current: { runtime: ServedRuntime; handler: Promise<McpWebHandler> } | undefined;
+  const handlerFor = (): Promise<McpWebHandler> => {
+    const runtime = parts.runtime();
+    if (current?.runtime === runtime) return current.handler;
+    const previous = current?.handler;
+    const handler = (async () => {
+      const [{ McpWebHandler }, { mcpServedParts }, { createMcpServer }] = await Promise.all([
+        import('../mcp/server/mcp-web-handler.js'),
+        import('../runtime/mcp-served-parts.js'),
+        import('../mcp/server/create-mcp-server.js'),
+      ]);
+      const agents = [...runtime.agents.values()].filter((a) => {
+        const v = parts.access.visibility(a.name);
+        return v === 'public' || (v === 'internal' && parts.access.authEnabled);
+      });
+      const baseDir = runtime.configPath ? dirname(runtime.configPath) : (options.cwd ?? process.cwd());
+      return new McpWebHandler({ server: async () => createMcpServer(await mcpServedParts(runtime as Runtime, { agents, baseDir })) });
+    })();
+    current = { runtime, handler };
+    // Sessions of the previous config end; their clients start new ones.
+    void previous?.then((h) => h.close()).catch(() => undefined);
+    return handler;
+  };
+  const jsonBody = async (c: Context): Promise<unknown> => {
+    const text = await readBodyText(c, options.maxBodyBytes);
+    if (text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new HttpError(400, 'invalid_request', 'The request body is not valid JSON');
+    }
+  };
+  const available = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof ConfigError && /@modelcontextprotocol\/sdk/.test(err.message)) throw new HttpError(503, 'unavailable', err.message);
+      throw err;
+    }
+  };
+
+  app.all('/mcp', async (c) => {
+    const body = c.req.method === 'POST' ? await jsonBody(c) : undefined;
+    return available(async () => (await handlerFor()).handle(c.req.raw, body));
+  });
+  app.get('/tools', () => available(async () => (await handlerFor()).tools()));
+  app.post('/execute', async (c) => {
+    const body = await jsonBody(c);
+    const controller = new AbortController();
+    c.req.raw.signal.addEventListener('abort', () => controller.abort(), { once: true });
+    return available(async () => (await handlerFor()).execute(body, controller.signal));
+  });
+}
