@@ -7,6 +7,7 @@ import {
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Runtime } from '../runtime/load-runtime.js';
+import type { TextSealer } from '../secrets/sealed-text.js';
 import type { Store } from '../storage/types/store.js';
 import { buildAgentCard, type A2ASkill, type AgentCardInput } from './agent-card.js';
 import { CorvidAgentExecutor, type A2ARunObserver, type A2ATaskHook } from './corvid-agent-executor.js';
@@ -47,6 +48,8 @@ export interface A2AAgentRegistryOptions {
   securitySchemes?: Record<string, unknown>;
   security?: Record<string, string[]>[];
   pushAllowedHosts?: string[];
+  /** Encrypts push-config tokens kept in the store (see `StorePushNotificationStoreOptions.sealer`). */
+  secrets?: () => Promise<TextSealer>;
   logger?: A2ALogger;
   /** Run for every task before its agent (see `A2ATaskHook`). */
   beforeTask?: A2ATaskHook;
@@ -72,7 +75,23 @@ export class A2AAgentRegistry {
   private readonly lasting = new Map<string, LastingParts>();
   private readonly entries = new Map<string, { runtime: Runtime; entry: A2AAgentEntry }>();
 
-  constructor(private readonly options: A2AAgentRegistryOptions) {}
+  /** One key for every agent's push store, loaded when first needed (a failure is retried next time). */
+  private readonly sealer: () => Promise<TextSealer>;
+
+  constructor(private readonly options: A2AAgentRegistryOptions) {
+    const open = options.secrets ?? (async () => (await import('../secrets/secret-store.js')).SecretStore.openDefault());
+    let opened: Promise<TextSealer> | undefined;
+    this.sealer = () => {
+      if (!opened) {
+        const opening = open();
+        opening.catch(() => {
+          if (opened === opening) opened = undefined;
+        });
+        opened = opening;
+      }
+      return opened;
+    };
+  }
 
   /** The card input of an agent of the current runtime, or undefined when there is no such agent. */
   cardInput(name: string): AgentCardInput | undefined {
@@ -130,7 +149,7 @@ export class A2AAgentRegistry {
     const again = this.lasting.get(name);
     if (again) return again;
     // Without a store: in memory (the last 10,000 tasks per agent).
-    const pushStore = store ? new StorePushNotificationStore(store.state, name) : new MemoryPushNotificationStore();
+    const pushStore = store ? new StorePushNotificationStore(store.state, name, { sealer: this.sealer }) : new MemoryPushNotificationStore();
     const taskStore = store ? new StoreTaskStore(store.state, name) : new BoundedMemoryTaskStore();
     const cancelMarks = store ? new StoreCancelMarks(store.state, name) : undefined;
     const parts: LastingParts = {

@@ -5,6 +5,7 @@ import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
 import { ContentTypeNotSupportedError } from '@a2a-js/sdk/errors';
 import type { Runtime } from '../runtime/load-runtime.js';
+import type { TextSealer } from '../secrets/sealed-text.js';
 import type { Store } from '../storage/types/store.js';
 import { agentCardJson, buildAgentCard, legacyAgentCardJson } from './agent-card.js';
 import { callContext, wantsLegacy } from './call-context.js';
@@ -44,8 +45,17 @@ export interface A2ARoutesOptions {
   securitySchemes?: Record<string, unknown>;
   /** Security requirements advertised on the cards (scheme name → scopes). */
   security?: Record<string, string[]>[];
-  /** Hosts push notifications may be delivered to (`*`: any). Default: loopback only. */
+  /**
+   * Hosts push notifications may be delivered to (`*`: any). Default: loopback only. Push configs
+   * for other hosts, other schemes than http(s) or with credentials in the URL are refused.
+   */
   pushAllowedHosts?: string[];
+  /**
+   * Encrypts the tokens and credentials of push configs kept in `store`. Default: Corvid's secret
+   * store (`$CORVID_HOME` or `~/.corvid`; key from `CORVID_SECRET_KEY` or the key file there),
+   * opened when a first token is saved or read.
+   */
+  secrets?: () => Promise<TextSealer>;
   /** Largest request body in bytes. Default 4 MiB. */
   maxBodyBytes?: number;
   /**

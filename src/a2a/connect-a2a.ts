@@ -1,5 +1,6 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
+import { redactUrl, redactUrls } from '../core/redact-urls.js';
 import { importA2ASdk } from './import-a2a-sdk.js';
 import { RemoteAgentError } from './remote-agent-error.js';
 
@@ -20,14 +21,9 @@ export interface A2AConnection {
   card: AgentCard;
 }
 
-/** The URL for messages (credentials and query dropped). */
+/** The URL for messages: credentials masked, query and fragment dropped (`redactUrl`). */
 export function displayUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return url;
-  }
+  return redactUrl(url);
 }
 
 /**
@@ -60,7 +56,7 @@ export async function connectA2A(options: ConnectA2AOptions): Promise<A2AConnect
     parsed = new URL(options.url);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
   } catch (cause) {
-    throw new RemoteAgentError(`"${options.url}" is not an http(s) URL of an A2A agent`, { url: options.url, unreachable: true, cause });
+    throw new RemoteAgentError(`"${displayUrl(options.url)}" is not an http(s) URL of an A2A agent`, { url: displayUrl(options.url), unreachable: true, cause });
   }
   const cardUrls = parsed.pathname.endsWith('.json') ? [options.url] : [new URL('.well-known/agent-card.json', withSlash(options.url)).href];
   let card: AgentCard | undefined;
@@ -96,8 +92,9 @@ function withSlash(url: string): string {
   return u.href;
 }
 
+/** An error's message, URLs in it redacted. */
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return redactUrls(err instanceof Error ? err.message : String(err));
 }
 
 function endpointCard(url: string): AgentCard {

@@ -1,5 +1,6 @@
-import { Role, TaskState, type AgentCard, type CancelTaskRequest, type Message, type SendMessageRequest, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { Role, TaskState, type AgentCard, type CancelTaskRequest, type Message, type SendMessageRequest, type StreamResponse, type Task, type TaskPushNotificationConfig } from '@a2a-js/sdk';
 import { DefaultRequestHandler, type PushNotificationStore, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { newId } from '../core/new-id.js';
 import { callerOf } from './call-owner.js';
 import { contextNotFound } from './context-runner.js';
@@ -28,6 +29,8 @@ export interface CorvidRequestHandlerParts {
  * object: no event bus unless someone asks for one (`tasks/cancel` and resubscription work the
  * same; push configs set meanwhile are served), no per-event store round trip, lock, or deep copy.
  * The changes of one tick are saved together, and the answer is sent once the last save is done.
+ * Push configs — set on their own or inline in a send, over every binding — are refused with an
+ * invalid-params error when their URL could never be delivered to (`pushUrlProblem`).
  * Every other call goes to the SDK unchanged.
  */
 export class CorvidRequestHandler extends DefaultRequestHandler {
@@ -60,14 +63,30 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
     if (contextId && !message.taskId && (await this.parts.executor.contextOwnedByOther(contextId, callerOf(context)))) throw contextNotFound(contextId);
   }
 
+  override async createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    this.checkPushConfig(params, context, 'set');
+    return super.createTaskPushNotificationConfig(params, context);
+  }
+
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    this.checkPushConfig(params.configuration?.taskPushNotificationConfig, context, 'inline');
     await this.checkContext(params.message, context);
     yield* super.sendMessageStream(params, context);
+  }
+
+  /** Refuses a push config whose URL can never be delivered to (bad scheme, credentials, host not allowed). */
+  private checkPushConfig(config: TaskPushNotificationConfig | undefined, context: ServerCallContext, how: 'set' | 'inline'): void {
+    if (!config || !this.parts.card.capabilities?.pushNotifications) return;
+    const problem = this.parts.sender.problem(config.url);
+    if (problem === undefined) return;
+    const what = how === 'set' ? 'push notification config' : context.requestedVersion.startsWith('0.') ? 'configuration.pushNotificationConfig' : 'configuration.taskPushNotificationConfig';
+    throw new RequestMalformedError(`Invalid ${what}: ${problem}`);
   }
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
     const message = params.message;
     const config = params.configuration;
+    this.checkPushConfig(config?.taskPushNotificationConfig, context, 'inline');
     await this.checkContext(message, context);
     if (!message?.messageId || message.taskId || message.referenceTaskIds?.length || config?.returnImmediately || config?.taskPushNotificationConfig || context.requestedExtensions?.length) {
       return super.sendMessage(params, context);

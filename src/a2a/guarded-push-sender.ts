@@ -1,6 +1,8 @@
 import type { StreamResponse, Task } from '@a2a-js/sdk';
 import { V1PushNotificationSerializer, type PushNotificationSender, type PushNotificationSerializer, type PushNotificationStore, type ServerCallContext } from '@a2a-js/sdk/server';
 import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
+import { redactedErrorMessage, redactUrl, redactUrls } from '../core/redact-urls.js';
+import { LOOPBACK_HOSTS, pushUrlProblem } from './push-url-policy.js';
 
 /** Where warnings about push notifications go. */
 export interface A2ALogger {
@@ -12,7 +14,8 @@ export interface GuardedPushSenderOptions {
   store: PushNotificationStore;
   /**
    * Hosts (`URL.hostname`, e.g. `127.0.0.1`, `hooks.example.com`, `[::1]`) webhooks may be delivered
-   * to; `*` allows any. Default: loopback only. Configs for other hosts are stored but never contacted.
+   * to; `*` allows any. Default: loopback only. Registration refuses other hosts (see
+   * `pushUrlProblem`); a config stored otherwise is skipped with a warning, never contacted.
    */
   allowedHosts?: readonly string[];
   /** Attempts per notification (first try included). Default 4. */
@@ -26,13 +29,11 @@ export interface GuardedPushSenderOptions {
   unused?: () => boolean;
 }
 
-/** The hosts push notifications go to when nothing is configured. */
-export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '[::1]', '::1'];
-
 /**
  * Delivers task events to registered webhooks by HTTP POST, in order per task, retrying network
- * failures, 429 and 5xx answers with exponential backoff. Only hosts on the allow-list are
- * contacted (SSRF guard); a config for another host is kept but skipped with a warning.
+ * failures, 429 and 5xx answers with exponential backoff. Only http(s) URLs without credentials
+ * on allowed hosts are contacted (SSRF guard; `pushUrlProblem`); another config is skipped with a
+ * warning. Warnings never contain a URL's credentials, query string or fragment.
  */
 export class GuardedPushSender implements PushNotificationSender {
   private readonly chains = new Map<string, Promise<void>>();
@@ -44,17 +45,14 @@ export class GuardedPushSender implements PushNotificationSender {
 
   constructor(private readonly options: GuardedPushSenderOptions) {}
 
+  /** Why `url` can never be contacted (scheme, credentials, host not allowed), or undefined when it may be. */
+  problem(url: string): string | undefined {
+    return pushUrlProblem(url, this.options.allowedHosts ?? LOOPBACK_HOSTS);
+  }
+
   /** True when `url` may be contacted. */
   allows(url: string): boolean {
-    const allowed = this.options.allowedHosts ?? LOOPBACK_HOSTS;
-    if (allowed.includes('*')) return true;
-    try {
-      const u = new URL(url);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
-      return allowed.includes(u.hostname) || allowed.includes(u.host);
-    } catch {
-      return false;
-    }
+    return this.problem(url) === undefined;
   }
 
   /** True while no webhook can be registered for any task (see `GuardedPushSenderOptions.unused`). */
@@ -66,20 +64,27 @@ export class GuardedPushSender implements PushNotificationSender {
     if (this.unused) return;
     const taskId = taskIdOf(streamResponse);
     if (!taskId) return;
-    const configs = this.options.store.loadWithMetadata
-      ? await this.options.store.loadWithMetadata(taskId, context)
-      : (await this.options.store.load(taskId, context)).map((config) => ({ config, wireVersion: context.requestedVersion }));
+    let configs: Awaited<ReturnType<NonNullable<PushNotificationStore['loadWithMetadata']>>>;
+    try {
+      configs = this.options.store.loadWithMetadata
+        ? await this.options.store.loadWithMetadata(taskId, context)
+        : (await this.options.store.load(taskId, context)).map((config) => ({ config, wireVersion: context.requestedVersion }));
+    } catch (err) {
+      this.warn(`A2A push notifications for task ${taskId} not sent: its push configs cannot be read: ${redactedErrorMessage(err)}`);
+      return;
+    }
     if (configs.length === 0) return;
     // One chain per task keeps its notifications in order.
     const previous = this.chains.get(taskId) ?? Promise.resolve();
     const next = previous.then(() =>
       Promise.all(
         configs.map(async ({ config, wireVersion }) => {
-          if (!this.allows(config.url)) {
+          const problem = this.problem(config.url);
+          if (problem !== undefined) {
             const key = `${taskId} ${config.url}`;
             if (!this.warned.has(key)) {
               this.warned.add(key);
-              this.warn(`A2A push notification for task ${taskId} not delivered: host of ${safeUrl(config.url)} is not in the allowed push hosts`);
+              this.warn(`A2A push notification for task ${taskId} to ${redactUrl(config.url)} not delivered: ${problem}`);
             }
             return;
           }
@@ -111,19 +116,21 @@ export class GuardedPushSender implements PushNotificationSender {
         lastProblem = `HTTP ${res.status}`;
         if (res.status !== 429 && res.status < 500) break;
       } catch (err) {
-        lastProblem = err instanceof Error ? err.message : String(err);
+        lastProblem = redactedErrorMessage(err);
       }
       if (attempt < attempts) {
         await new Promise((r) => setTimeout(r, delay));
         delay *= 2;
       }
     }
-    this.warn(`A2A push notification for task ${taskId} to ${safeUrl(url)} failed: ${lastProblem}`);
+    this.warn(`A2A push notification for task ${taskId} to ${redactUrl(url)} failed: ${lastProblem}`);
   }
 
+  /** Logs `message` with every URL in it redacted. */
   private warn(message: string): void {
-    if (this.options.logger) this.options.logger.warn(message);
-    else console.warn(message);
+    const safe = redactUrls(message);
+    if (this.options.logger) this.options.logger.warn(safe);
+    else console.warn(safe);
   }
 }
 
@@ -143,15 +150,5 @@ function taskIdOf(response: StreamResponse): string {
       const never: never = p;
       return never;
     }
-  }
-}
-
-/** The URL without credentials or query (which may carry secrets). */
-function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return '(invalid URL)';
   }
 }

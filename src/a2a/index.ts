@@ -12,4 +12,6 @@ export { StoreCancelMarks, type CancelMarks } from './cancel-marks.js';
 export { RemoteAgent, type RemoteAgentOptions } from './remote-agent.js';
 export { RemoteAgentError } from './remote-agent-error.js';
 export { connectA2A, type A2AConnection, type ConnectA2AOptions } from './connect-a2a.js';
-export { GuardedPushSender, LOOPBACK_HOSTS, type GuardedPushSenderOptions, type A2ALogger } from './guarded-push-sender.js';
+export { GuardedPushSender, type GuardedPushSenderOptions, type A2ALogger } from './guarded-push-sender.js';
+export { LOOPBACK_HOSTS, pushUrlProblem } from './push-url-policy.js';
+export { callerOf } from './call-owner.js';

@@ -7,6 +7,7 @@ import { newRunId } from '../core/run-loop.js';
 import type { ParentLink, RunOptions } from '../core/run-options.js';
 import type { RunStream } from '../core/run-stream.js';
 import type { Runnable } from '../core/runnable.js';
+import { redactUrls } from '../core/redact-urls.js';
 import { abortedError, checkDepth } from '../core/run-tree.js';
 import { streamRun } from '../core/stream-run.js';
 import { CorvidError } from '../errors/corvid-error.js';
@@ -162,7 +163,7 @@ export class RemoteAgent implements Runnable {
       } else if (timeout.aborted) {
         error = new RemoteAgentError(`The remote agent "${this.name}" at ${displayUrl(this.url)} did not answer within ${this.timeoutMs} ms`, { url: displayUrl(this.url), unreachable: true, cause: err });
       } else if (!CorvidError.isInstance(err)) {
-        error = new RemoteAgentError(`The remote agent "${this.name}" at ${displayUrl(this.url)} failed: ${err instanceof Error ? err.message : String(err)}`, { url: displayUrl(this.url), unreachable: isNetworkError(err), cause: err });
+        error = new RemoteAgentError(`The remote agent "${this.name}" at ${displayUrl(this.url)} failed: ${redactUrls(err instanceof Error ? err.message : String(err))}`, { url: displayUrl(this.url), unreachable: isNetworkError(err), cause: err });
       }
       const e = error as CorvidError;
       emit({ type: 'error', error: { name: e.name ?? 'Error', code: e.code ?? 'internal', message: e.message ?? String(error) } });

@@ -1,3 +1,4 @@
+import { redactUrl, redactUrls } from '../core/redact-urls.js';
 import { McpError } from '../errors/mcp-error.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './mcp-connection-options.js';
 import type { McpServerConfig } from './mcp-server-config.js';
@@ -58,11 +59,11 @@ export function connectError(d: ConnectionDiagnostics, err: unknown): McpError {
   if (c.transport === 'stdio' && e?.code === 'ENOENT') why = `command "${c.command}" not found (check "command" and PATH)`;
   else if (c.transport === 'stdio' && e?.code === 'EACCES') why = `command "${c.command}" is not executable`;
   else if (isConnectionClosed(err)) why = `the server exited during start-up${garbageHint(d)}${d.stderrHint()}`;
-  else if (c.transport !== 'stdio' && isNetworkError(err)) why = `cannot reach ${c.url} (${causeText(err)})`;
+  else if (c.transport !== 'stdio' && isNetworkError(err)) why = `cannot reach ${redactUrl(c.url)} (${redactUrls(causeText(err))})`;
   else if ((err as Error)?.name === 'UnauthorizedError' || (err as { code?: unknown })?.code === 401) {
-    why = `${c.transport !== 'stdio' ? c.url : 'it'} refused the credentials (HTTP 401)${c.transport !== 'stdio' && c.auth?.type === 'oauth' ? `; run "corvid mcp login ${d.id}"` : ''}`;
+    why = `${c.transport !== 'stdio' ? redactUrl(c.url) : 'it'} refused the credentials (HTTP 401)${c.transport !== 'stdio' && c.auth?.type === 'oauth' ? `; run "corvid mcp login ${d.id}"` : ''}`;
     return new McpError(`MCP server "${d.id}": ${why}`, { kind: 'auth', server: d.id, cause: err });
-  } else why = `${(err as Error)?.message ?? String(err)}${c.transport === 'stdio' ? d.stderrHint() : ''}`;
+  } else why = `${redactUrls((err as Error)?.message ?? String(err))}${c.transport === 'stdio' ? d.stderrHint() : ''}`;
   return new McpError(`MCP server "${d.id}" failed to start: ${why}`, { kind: 'connection', server: d.id, cause: err });
 }
 
@@ -84,6 +85,6 @@ export function callError(d: ConnectionDiagnostics, err: unknown, what: string, 
       cause: err,
     });
   }
-  const message = (err as Error)?.message ?? String(err);
+  const message = redactUrls((err as Error)?.message ?? String(err));
   return new McpError(`MCP server "${d.id}": ${what} failed: ${message}`, { kind: 'call', server: d.id, cause: err });
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { redactUrl, redactUrls } from '../core/redact-urls.js';
 import { McpError } from '../errors/mcp-error.js';
 import { callError, connectError, handshakeTimeoutError, isTimeout, type ConnectionDiagnostics } from './connection-errors.js';
 import { createSdkClient } from './create-sdk-client.js';
@@ -303,7 +304,7 @@ export class McpConnection {
         return await attempt('sse');
       } catch (sseErr) {
         throw new McpError(
-          `MCP server "${this.id}" (${c.url}) answered neither as Streamable HTTP (HTTP ${String(status)}) nor as HTTP+SSE: ${(sseErr as Error).message}`,
+          `MCP server "${this.id}" (${redactUrl(c.url)}) answered neither as Streamable HTTP (HTTP ${String(status)}) nor as HTTP+SSE: ${redactUrls((sseErr as Error).message)}`,
           { kind: 'connection', server: this.id, cause: sseErr },
         );
       }

@@ -78,7 +78,8 @@ export function unseal(key: SecretKey, namespace: string, text: string, file: st
   }
 }
 
-function describeSource(key: SecretKey): string {
+/** Where a key came from, as messages name it. */
+export function describeSource(key: SecretKey): string {
   return key.source === 'env' ? 'CORVID_SECRET_KEY' : key.source === 'option' ? 'the key option' : 'the key file';
 }
 

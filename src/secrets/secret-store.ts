@@ -6,6 +6,7 @@ import { ValidationError } from '../errors/validation-error.js';
 import { Secret } from './secret.js';
 import { readIfExists, seal, unseal, withFileLock, writeAtomic, type SecretEntries } from './secret-file.js';
 import { loadKey, type SecretKey } from './secret-key.js';
+import { sealText, unsealText, type TextSealer } from './sealed-text.js';
 
 /** Options for `SecretStore.open()`. */
 export interface SecretStoreOptions {
@@ -31,7 +32,7 @@ export interface SecretStoreOptions {
  * const token = await secrets.get('https://mcp.example.com', 'oauth');
  * if (!token || token.isExpired(new Date(), 60_000)) { ...refresh... }
  */
-export class SecretStore {
+export class SecretStore implements TextSealer {
   /** The folder holding the namespace files. */
   readonly secretsDir: string;
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -50,6 +51,27 @@ export class SecretStore {
     const env = options.env ?? process.env;
     const key = await loadKey({ explicit: options.key, envValue: env.CORVID_SECRET_KEY, keyFile: resolve(options.keyFile ?? join(dir, 'secret.key')), secretsDir });
     return new SecretStore(key, secretsDir);
+  }
+
+  /**
+   * Opens the store Corvid's commands use: in `$CORVID_HOME`, else `~/.corvid`, key from
+   * `CORVID_SECRET_KEY` or the key file there.
+   */
+  static openDefault(env: Record<string, string | undefined> = process.env): Promise<SecretStore> {
+    return SecretStore.open({ dir: env.CORVID_HOME || join(homedir(), '.corvid'), env });
+  }
+
+  /**
+   * `text` encrypted with this store's key (AES-256-GCM), for keeping elsewhere (e.g. a database
+   * row); `context` names what it belongs to and must be given again to open it.
+   */
+  sealText(text: string, context: string): string {
+    return sealText(this.key, text, context);
+  }
+
+  /** The text `sealText` encrypted. @throws SecretStoreError (`secret_decrypt_failed`) for another key or context, or a changed value. */
+  unsealText(sealed: string, context: string): string {
+    return unsealText(this.key, sealed, context);
   }
 
   /** Where the key came from. */

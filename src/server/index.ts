@@ -5,6 +5,7 @@
 export { serve, isLoopback, type ServeOptions, type RunningServer } from './serve.js';
 export { createServerApp, DEFAULT_MAX_BODY_BYTES, type ServerApp, type ServerAppOptions, type ServerAppParts } from './create-server-app.js';
 export { runtimeOf, type ServedRuntime } from './served-runtime.js';
+export { createServerLogger, type ServerLoggerOptions } from './server-logger.js';
 export { hashApiKey, generateApiKey } from './api-keys.js';
 export { MemoryChatSessions, type ChatSessions, type ChatSession, type ChatSessionSummary, type ListSessionsQuery } from './chat-sessions.js';
 export { StoreChatSessions } from './store-chat-sessions.js';

@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { redactUrls } from '../core/redact-urls.js';
 
 /** Header and field paths never written to logs. */
 export const REDACTED_PATHS = ['authorization', 'headers.authorization', 'headers["x-api-key"]', 'headers.cookie', 'apiKey', 'token'];
@@ -10,7 +11,11 @@ export interface ServerLoggerOptions {
   destination?: DestinationStream;
 }
 
-/** The server's pino logger: JSON lines, secrets redacted. */
+/**
+ * The server's pino logger: JSON lines, secrets redacted — the fields of `REDACTED_PATHS`, and in
+ * every line (message, `err` with its stack and causes, any field) the credentials, query string
+ * and fragment of each URL (`redactUrls`).
+ */
 export function createServerLogger(options: ServerLoggerOptions = {}): Logger {
   return pino(
     {
@@ -18,6 +23,7 @@ export function createServerLogger(options: ServerLoggerOptions = {}): Logger {
       base: { name: 'corvid' },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      hooks: { streamWrite: redactUrls },
     },
     options.destination ?? pino.destination({ dest: 1, sync: false }),
   );

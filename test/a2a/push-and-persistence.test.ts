@@ -1,8 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../../src/storage/index.js';
 import type { Store } from '../../src/storage/types/store.js';
+import { TaskState, type StreamResponse } from '@a2a-js/sdk';
+import { ServerCallContext } from '@a2a-js/sdk/server';
+import { GuardedPushSender } from '../../src/a2a/guarded-push-sender.js';
+import { MemoryPushNotificationStore } from '../../src/a2a/memory-push-store.js';
+import { SecretStore } from '../../src/secrets/index.js';
 import { announceSkip, mysqlTarget, postgresTarget, sqliteTarget } from '../storage/support/targets.js';
 import { echoAgent, fakeRuntime, startServer, type TestServer } from './harness.js';
 
@@ -108,14 +114,8 @@ describe('push notifications', () => {
     }
   });
 
-  it('stores a webhook on a host outside the allow-list but never contacts it', async () => {
-    const original = globalThis.fetch;
-    const contacted: string[] = [];
-    vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
-      contacted.push(String(input instanceof Request ? input.url : input));
-      return original(input, init);
-    });
-    const res = await original(`${server.url}/a2a/echo/rest/message:send`, {
+  it('refuses a webhook on a host outside the allow-list when it is registered', async () => {
+    const res = await fetch(`${server.url}/a2a/echo/rest/message:send`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
       body: JSON.stringify({
@@ -123,15 +123,29 @@ describe('push notifications', () => {
         configuration: { taskPushNotificationConfig: { url: 'https://example.com/webhook', token: 'nope' } },
       }),
     });
-    const task = ((await res.json()) as any).task;
-    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
-    const list = await original(`${server.url}/a2a/echo/rest/tasks/${task.id}/pushNotificationConfigs`, { headers: { 'A2A-Version': '1.0' } });
-    const configs = ((await list.json()) as any).configs;
-    expect(configs).toHaveLength(1);
-    expect(configs[0].url).toBe('https://example.com/webhook');
-    await vi.waitFor(() => expect(warnings.some((w) => w.includes(task.id) && w.includes('example.com'))).toBe(true));
-    expect(contacted.filter((u) => u.includes('example.com'))).toEqual([]);
-    expect(warnings.join('\n')).not.toContain('nope');
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as any;
+    expect(body.error.message).toContain('host "example.com" is not in the server\'s allowed push hosts');
+    expect(JSON.stringify(body)).not.toContain('nope');
+  });
+
+  it('never contacts a stored webhook whose host is not allowed (checked again at delivery)', async () => {
+    const original = globalThis.fetch;
+    const contacted: string[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
+      contacted.push(String(input instanceof Request ? input.url : input));
+      return original(input, init);
+    });
+    // As if registered while the host was allowed: the sender checks every delivery.
+    const store = new MemoryPushNotificationStore();
+    const ctx = new ServerCallContext({ requestedVersion: '1.0' });
+    await store.save('t-out', ctx, { tenant: '', id: 'c1', taskId: 't-out', url: 'https://example.com/webhook?sig=QS', token: 'nope', authentication: undefined });
+    const seen: string[] = [];
+    const sender = new GuardedPushSender({ store, logger: { warn: (m) => seen.push(m) } });
+    const update = { payload: { $case: 'statusUpdate', value: { taskId: 't-out', contextId: 'c', status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: undefined }, metadata: undefined } } } as StreamResponse;
+    await sender.send(update, ctx);
+    expect(seen).toEqual(['A2A push notification for task t-out to https://example.com/webhook not delivered: host "example.com" is not in the server\'s allowed push hosts']);
+    expect(contacted).toEqual([]);
   });
 });
 
@@ -164,14 +178,18 @@ function counted(store: Store): { store: Store; counts: { taskReads: string[]; m
   return { store: proxy, counts };
 }
 
+const SHARED_KEY = randomBytes(32);
+
 async function sharedStoreSuite(open: () => Promise<Store>): Promise<void> {
   const storeA = await open();
   const storeB = await open();
   const runtime = fakeRuntime([echoAgent()]);
   const quiet = { warn: () => undefined };
+  // Every instance on the database has the same key for push tokens (CORVID_SECRET_KEY in production).
+  const secrets = () => SecretStore.open({ key: SHARED_KEY });
   const { store: watchedA, counts } = counted(storeA);
-  const a = await startServer({ runtime: () => runtime, visibility: () => 'public', store: async () => watchedA, logger: quiet });
-  const b = await startServer({ runtime: () => runtime, visibility: () => 'public', store: async () => storeB });
+  const a = await startServer({ runtime: () => runtime, visibility: () => 'public', store: async () => watchedA, logger: quiet, secrets });
+  const b = await startServer({ runtime: () => runtime, visibility: () => 'public', store: async () => storeB, secrets });
   try {
     const task = await sendAndGet(a, 'persist me');
     // Another instance on the same database sees the task, its artifacts and the conversation.
@@ -184,11 +202,13 @@ async function sharedStoreSuite(open: () => Promise<Store>): Promise<void> {
     const created = await fetch(`${a.url}/a2a/echo/rest/tasks/${task.id}/pushNotificationConfigs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-      body: JSON.stringify({ url: 'https://example.com/hook', token: 't' }),
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/hook', token: 'push-token-1' }),
     });
     expect(created.status).toBe(201);
     const configs = await fetch(`${b.url}/a2a/echo/rest/tasks/${task.id}/pushNotificationConfigs`, { headers: { 'A2A-Version': '1.0' } });
-    expect(((await configs.json()) as any).configs.map((c: any) => c.url)).toEqual(['https://example.com/hook']);
+    expect(((await configs.json()) as any).configs.map((c: any) => [c.url, c.token])).toEqual([['http://127.0.0.1:9/hook', 'push-token-1']]);
+    // The token is stored encrypted.
+    expect(JSON.stringify(await storeB.state.get('app', `a2a/push/echo/${task.id}`))).not.toContain('push-token-1');
     const second = await sendAndGet(b, 'history?');
     expect(second.artifacts[0].parts[0].text).toBe('I have seen 2 user messages');
     const session = await storeA.sessions.get('ctx-shared');

@@ -1,5 +1,3 @@
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import type { SecretStore } from '../../secrets/secret-store.js';
 
 /** What Corvid keeps per OAuth-protected server URL. */
@@ -58,7 +56,7 @@ export class SecretTokenStore implements TokenStore {
 
 async function defaultSecretStore(): Promise<SecretStore> {
   const { SecretStore } = await import('../../secrets/secret-store.js');
-  return SecretStore.open({ dir: process.env.CORVID_HOME || join(homedir(), '.corvid') });
+  return SecretStore.openDefault();
 }
 
 /** A store in memory (tests, programs that keep no tokens). */
