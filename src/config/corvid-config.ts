@@ -185,7 +185,7 @@ export type CheckpointStrategy = 'event' | 'interval' | 'hybrid';
 
 /** `storage.checkpoints:` after normalisation. */
 export interface CheckpointConfig {
-  /** `event`: after each tool result and before each model call; `interval`: every `intervalMs`; `hybrid`: both. Default `event`. */
+  /** `event`: before each model call and after each model response with tools; `interval`: those at most every `intervalMs`; `hybrid`: responses always, the rest by interval. Tool results are always checkpointed. Default `event`. */
   strategy: CheckpointStrategy;
   /** Interval for `interval` / `hybrid`. Default 5000 ms. */
   intervalMs: number;

@@ -43,7 +43,7 @@ export const checkpointsSchema = z
     strategy: z
       .enum(['event', 'interval', 'hybrid'])
       .optional()
-      .describe('When a run is checkpointed: `event` (after each tool result and before each model call), `interval` (every interval_ms), or `hybrid` (both). Default event.'),
+      .describe('When a run is checkpointed: `event` (before each model call and after each model response with tools), `interval` (those at most every interval_ms) or `hybrid` (responses always, the rest by interval). Tool results are always checkpointed before they count as done. Default event.'),
     interval_ms: z.int().positive().optional().describe('Checkpoint interval for `interval` / `hybrid`, in ms. Default 5000.'),
     ttl: duration().optional().describe('Remove checkpoints older than this: seconds, or a duration such as `7d`, `12h`, `30m`. Default: kept until the run ends.'),
   })

@@ -122,7 +122,6 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
   let toolScope: ToolRunScope | undefined;
   let paused: PendingApproval[] | undefined;
   try {
-    if (owner && resume === undefined) await d.start();
     const call = buildCallOptions(p);
     const system: Message | undefined = p.system ? { role: 'system', content: p.system } : undefined;
     let prompt = buildPrompt(system, p.history);

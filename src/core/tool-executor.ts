@@ -127,6 +127,8 @@ async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResu
       }
     }
   }
+  // "Finished" means "stored": the outcome is committed before anything acknowledges it (the
+  // tool_result event below, the next model call after this step).
   if (scope.durable !== undefined && !reused) await scope.durable.toolCompleted(call.toolCallId, output, isError);
   if (isError && !denied && scope.errorMode === 'throw') {
     if (CorvidError.isInstance(cause) && cause.name === 'ToolExecutionError') throw cause;
@@ -167,6 +169,8 @@ async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: Tool
     path: scope.path,
     runId: scope.runId,
     toolCallId: call.toolCallId,
+    // Stable across a crash and resume: the durable run's id (a handoff target's loop has its own runId).
+    idempotencyKey: `${scope.durable?.runId ?? scope.runId}:${call.toolCallId}`,
     messages: scope.messages,
     emit: scope.sink,
     state: scope.state,

@@ -2,14 +2,14 @@ import type { RunState } from '../core/run-state.js';
 import type { Message } from '../types/message.js';
 import type { PendingApproval, ToolCallRecord } from '../types/result.js';
 import type { Store } from '../storage/types/store.js';
-import type { RunStatus } from '../storage/types/runs.js';
+import type { CheckpointAppend, CheckpointInput, RunStatus } from '../storage/types/runs.js';
 import type { SessionEntryInput } from '../storage/types/sessions.js';
 import { emptyUsage, type Usage } from '../types/usage.js';
 import type { CheckpointOptions } from './durable-types.js';
 import type { CompletedCall, InFlightStep, RunStateV1 } from './run-state-v1.js';
 
-/** Where in the loop a checkpoint is offered. */
-export type CheckpointPoint = 'model' | 'response' | 'tool';
+/** Where in the loop the strategy decides on a checkpoint (tool results are always checkpointed). */
+export type CheckpointPoint = 'model' | 'response';
 
 /** How a `requireApproval` call stands in a durable run. */
 export type ApprovalVerdict =
@@ -79,6 +79,8 @@ export class DurableRun {
   private lastSave = Number.NEGATIVE_INFINITY;
   private inFlightSaved = false;
   private writes: Promise<unknown> = Promise.resolve();
+  /** A `saveLatest()` checkpoint waiting for its turn to be written. */
+  private queued: Promise<void> | undefined;
   private readonly usageOf = new WeakMap<Message, Usage>();
 
   constructor(init: DurableRunInit) {
@@ -109,10 +111,20 @@ export class DurableRun {
     return this.resumeFrom !== undefined;
   }
 
-  /** First checkpoint (the run exists from here on), then the input goes to the session. */
-  async start(): Promise<void> {
-    await this.save('running');
-    await this.flush();
+  /**
+   * The run's start: its first checkpoint and its input (`input`, the messages the loop is about
+   * to add to the history) in the session, in one transaction — from then on the run is listed and
+   * resumable, and the session has the user's message; before it, neither exists.
+   */
+  async start(input: readonly Message[]): Promise<void> {
+    const id = this.sessionId;
+    if (id === undefined) return this.save('running', input);
+    const expectedLastSeq = this.sessionLastSeq;
+    // The checkpoint describes the state after the append: the input is in the session, not pending.
+    this.appended += input.length;
+    this.sessionLastSeq += input.length;
+    const entries = input.map((message): SessionEntryInput => ({ message, agent: this.agent, runId: this.runId }));
+    return this.save('running', [], { entries, expectedLastSeq });
   }
 
   /** Remembers a step's usage for the session entry of its assistant message. */
@@ -147,11 +159,15 @@ export class DurableRun {
     return this.inFlight?.completed[toolCallId];
   }
 
-  /** A tool call finished: its outcome is recorded (and checkpointed, by strategy). */
+  /**
+   * A tool call finished: its outcome is checkpointed, whatever the strategy, and this resolves
+   * once that checkpoint is committed — only then is the call acknowledged (`tool_result`, the
+   * next model call). Calls finishing while a checkpoint waits to be written share it.
+   */
   async toolCompleted(toolCallId: string, output: unknown, isError: boolean): Promise<void> {
     if (this.inFlight === undefined) return;
     this.inFlight.completed[toolCallId] = { output, isError };
-    if (this.due('tool')) await this.save('running');
+    await this.saveLatest();
   }
 
   /** The step's messages are in the history: nothing is in flight. */
@@ -248,24 +264,46 @@ export class DurableRun {
 
   private due(point: CheckpointPoint): boolean {
     if (this.strategy === 'event') return true;
-    if (this.strategy === 'hybrid' && point !== 'model') return true;
+    if (this.strategy === 'hybrid' && point === 'response') return true;
     return performance.now() - this.lastSave >= this.intervalMs;
   }
 
-  private save(status: RunStatus): Promise<void> {
-    const state = this.snapshot();
+  /** Queues a checkpoint of the state as it is now (`input`: messages about to join the history; `append`: entries written with it). */
+  private save(status: RunStatus, input: readonly Message[] = [], append?: CheckpointAppend): Promise<void> {
+    const state = this.snapshot(input);
     if (this.inFlight !== undefined) this.inFlightSaved = true;
     this.lastSave = performance.now();
-    return this.write(async () => {
-      await this.store.checkpoints.save({
-        runId: this.runId,
-        sessionId: this.sessionId,
-        agent: this.rootAgent,
-        status,
-        state,
-        expiresAt: this.ttlMs !== undefined ? new Date(Date.now() + this.ttlMs) : undefined,
-      });
+    return this.write(() => this.writeCheckpoint(status, state, append));
+  }
+
+  /**
+   * Queues a `running` checkpoint of the state as it is when the write begins: calls made while
+   * it waits behind earlier writes share it (parallel tools finishing together: one write).
+   */
+  private saveLatest(): Promise<void> {
+    if (this.queued !== undefined) return this.queued;
+    const queued = this.write(() => {
+      this.queued = undefined;
+      const state = this.snapshot([]);
+      if (this.inFlight !== undefined) this.inFlightSaved = true;
+      this.lastSave = performance.now();
+      return this.writeCheckpoint('running', state);
     });
+    this.queued = queued;
+    return queued;
+  }
+
+  private async writeCheckpoint(status: RunStatus, state: RunStateV1, append?: CheckpointAppend): Promise<void> {
+    const input: CheckpointInput = {
+      runId: this.runId,
+      sessionId: this.sessionId,
+      agent: this.rootAgent,
+      status,
+      state,
+      expiresAt: this.ttlMs !== undefined ? new Date(Date.now() + this.ttlMs) : undefined,
+    };
+    if (append !== undefined) input.append = append;
+    await this.store.checkpoints.save(input);
   }
 
   /** Store writes of one run happen one at a time, in call order. */
@@ -275,7 +313,7 @@ export class DurableRun {
     return next;
   }
 
-  private snapshot(): RunStateV1 {
+  private snapshot(input: readonly Message[]): RunStateV1 {
     const s: RunStateV1 = {
       v: 1,
       rootAgent: this.rootAgent,
@@ -291,7 +329,7 @@ export class DurableRun {
       if (this.history.length > from) s.pending = this.history.slice(from);
       if (this.userId !== undefined) s.userId = this.userId;
     } else {
-      s.messages = this.history.slice();
+      s.messages = input.length > 0 ? [...this.history, ...input] : this.history.slice();
       s.baseLength = this.baseLength;
     }
     if (this.inFlight !== undefined) {

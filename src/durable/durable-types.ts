@@ -8,12 +8,11 @@ export type StoreSource = Store | (() => Promise<Store>);
 
 /**
  * When a durable run writes checkpoints:
- * - `event` (default): after each model response that asks for tools, after each tool result and
- *   before each model call;
+ * - `event` (default): after each model response that asks for tools and before each model call;
  * - `interval`: at those same points, but at most once every `intervalMs`;
- * - `hybrid`: after each model response and tool result (nothing completed is redone), the
- *   others at most once every `intervalMs`.
- * Pauses, completion, failure and handoffs are always checkpointed.
+ * - `hybrid`: after each model response, before model calls at most once every `intervalMs`.
+ * The start (with the user's input), each tool result (before it is acknowledged), pauses,
+ * completion, failure and handoffs are always checkpointed.
  */
 export interface CheckpointOptions {
   strategy?: 'event' | 'interval' | 'hybrid';

@@ -4,7 +4,7 @@ import { findAgent, type Runnable } from '../core/runnable.js';
 import { RunState, toRunState } from '../core/run-state.js';
 import type { Store } from '../storage/types/store.js';
 import type { Message, RunInput } from '../types/message.js';
-import { messageText } from '../types/message.js';
+import { messageText, userMessage } from '../types/message.js';
 import type { RunResult } from '../types/result.js';
 import { DurableRun } from './durable-run.js';
 import { openRunStore, sessionRefOf, type DurableDefaults } from './open-run-store.js';
@@ -77,12 +77,13 @@ async function runStarted(
     state,
   });
   const runOptions: RunOptions = { ...options, state, durableRun: d };
+  // Before anything else (model, instructions): the run and the user's input are stored together.
+  await d.start(typeof input === 'string' ? [userMessage(input)] : input);
   let result: RunResult;
   if (runner.kind === 'llm') result = await runner.execute(history, input, runOptions, stream);
   else {
-    // Workflow agents: checkpointed at start and end; the session gets the input and the answer.
+    // Workflow agents: checkpointed at start and end; the session gets the input, then the answer.
     runOptions.durableRun = undefined;
-    await d.start();
     try {
       result = await runner.execute(history, input, runOptions, stream);
     } catch (err) {

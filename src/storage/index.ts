@@ -38,6 +38,7 @@ export type {
   ApprovalStatus,
   ApprovalStore,
   Checkpoint,
+  CheckpointAppend,
   CheckpointInput,
   CheckpointStore,
   RunListOptions,

@@ -27,8 +27,17 @@ export interface ToolContext {
   agent: string;
   /** Agent path from the top-level run. */
   path: readonly string[];
+  /** The run the call belongs to (events carry it too). */
   runId: string;
+  /** The model's id for this call. */
   toolCallId: string;
+  /**
+   * `<run id>:<toolCallId>`: the same every time this call is executed — in a durable run also
+   * when a resumed run executes a call again whose result had not been stored before the process
+   * died (the durable run's id, also for tools of a handoff target). Tools with side effects use
+   * it to do them once: e.g. as the idempotency key of a payment API, or a unique key in a table.
+   */
+  idempotencyKey: string;
   /** The conversation so far (read-only view). */
   messages: readonly Message[];
   /** Forwards events into the caller's stream; used by agent tools for nested runs. */

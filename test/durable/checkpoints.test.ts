@@ -23,7 +23,7 @@ describe('checkpoint strategies', () => {
     const states = saved.map((c) => c.state as RunStateV1);
     expect(saved.map((c) => c.status)).toEqual([...Array(8).fill('running'), 'completed']);
     expect(states.map((s) => (s.inFlight ? `step${s.inFlight.step}:${Object.keys(s.inFlight.completed).join(',') || '-'}` : `step${s.step}`))).toEqual([
-      'step0', // start: the run exists, the input is pending
+      'step0', // start: the run exists, the input is in the session (one transaction)
       'step1', // before the first model call
       'step1:-', // the model asked for echo(1)
       'step1:a', // echo(1) finished: its result is recorded
@@ -34,15 +34,21 @@ describe('checkpoint strategies', () => {
       'step3',
     ]);
     expect(states[3].inFlight!.completed.a).toEqual({ output: 'echo 1', isError: false });
-    expect(states[0].pending).toEqual([{ role: 'user', content: [{ type: 'text', text: 'go' }] }]);
+    // The first checkpoint was written with the user's message: the session has it, nothing is pending.
+    expect(saved[0].append).toEqual({ entries: [{ message: { role: 'user', content: [{ type: 'text', text: 'go' }] }, agent: 'e', runId: r.runId }], expectedLastSeq: 0 });
+    expect(states[0].pending).toBeUndefined();
+    expect(states[0].sessionLastSeq).toBe(1);
     expect(states.every((s) => s.v === 1 && s.rootAgent === 'e')).toBe(true);
     expect((await store.checkpoints.getRun(r.runId))?.checkpoints).toBe(9);
   });
 
-  it('interval: at most one checkpoint per interval (plus the first and the last)', async () => {
+  it('interval: at most one checkpoint per interval (plus the first, each tool result and the last)', async () => {
     const { store, saved } = await recordingStore();
     await new Agent({ name: 'i', model: twoSteps(), tools: [echo], store, checkpoints: { strategy: 'interval', intervalMs: 60_000 } }).run('go', { session: 's' });
-    expect(saved.map((c) => c.status)).toEqual(['running', 'completed']);
+    // A finished tool is stored before it is acknowledged, whatever the strategy (with its step's calls).
+    const states = saved.map((c) => c.state as RunStateV1);
+    expect(saved.map((c) => c.status)).toEqual(['running', 'running', 'running', 'completed']);
+    expect(states.slice(1, 3).map((s) => s.inFlight && Object.keys(s.inFlight.completed))).toEqual([['a'], ['b']]);
     // The session still got every message as it happened.
     expect((await store.sessions.messages('s')).map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
   });

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/storage/index.js';
+import { startNodeChild, type ChildRun } from './child-process.js';
 import { promptText } from './support.js';
 
 const CHILD = new URL('./fixtures/crash-child.mjs', import.meta.url).pathname;
@@ -17,41 +16,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface ChildRun {
-  lines: string[];
-  /** Resolves with the first line starting with `prefix` (rejects if the child exits first). */
-  waitFor(prefix: string): Promise<string>;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  child: ChildProcess;
-  stderr: () => string;
-}
-
 function startChild(env: Record<string, string>): ChildRun {
-  const child = spawn(process.execPath, [CHILD], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  const waiters: Array<{ prefix: string; resolve: (l: string) => void; reject: (e: Error) => void }> = [];
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  const rl = createInterface({ input: child.stdout! });
-  rl.on('line', (line) => {
-    lines.push(line);
-    for (const w of [...waiters]) if (line.startsWith(w.prefix)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(line));
-  });
-  rl.on('close', () => {
-    for (const w of waiters.splice(0)) w.reject(new Error(`child exited before "${w.prefix}": ${lines.join(' | ')} ${err}`));
-  });
-  return {
-    lines,
-    child,
-    exited,
-    stderr: () => err,
-    waitFor: (prefix) => {
-      const found = lines.find((l) => l.startsWith(prefix));
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => waiters.push({ prefix, resolve, reject }));
-    },
-  };
+  return startNodeChild(CHILD, env);
 }
 
 /** Starts (or resumes) the run and kills the child with SIGKILL at `point`; resolves with the run id. */

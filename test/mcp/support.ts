@@ -73,6 +73,7 @@ export async function runTool(t: Tool, input: unknown, signal?: AbortSignal): Pr
     path: ['tester'],
     runId: 'run_1',
     toolCallId: 'call_1',
+    idempotencyKey: 'run_1:call_1',
     messages: [],
     emit: (e) => events.push(e),
     state: new RunState(),

@@ -128,12 +128,15 @@ export class ToolRunner {
     const checked = await validateToolInput(t, args ?? {});
     if (!checked.ok) return { ok: false, kind: 'validation', message: `Invalid arguments for tool "${name}": ${checked.message}` };
     const signal = options.signal ?? new AbortController().signal;
+    const runId = `mcp_${randomUUID()}`;
+    const toolCallId = options.callId ?? randomUUID();
     const context: ToolContext & ServedHooks = {
       signal,
       agent: this.serverName,
       path: [this.serverName],
-      runId: `mcp_${randomUUID()}`,
-      toolCallId: options.callId ?? randomUUID(),
+      runId,
+      toolCallId,
+      idempotencyKey: `${runId}:${toolCallId}`,
       messages: [],
       state: new RunState(),
       progress: options.onProgress,

@@ -4,7 +4,7 @@ import { newId } from '../shared/ids.js';
 import { decodeJson, encodeJson } from '../shared/json-codec.js';
 import { checkAnswer, checkApproval, checkCheckpoint, checkLimit, checkStatus } from '../shared/validate.js';
 import type { MemApproval, MemRun } from './data.js';
-import type { MemContext } from './sessions.js';
+import { appendEntries, type MemContext } from './sessions.js';
 
 function toRun(r: MemRun): RunRecord {
   const out: RunRecord = { runId: r.runId, agent: r.agent, status: r.status, checkpoints: r.checkpoints, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) };
@@ -33,6 +33,9 @@ export class MemoryCheckpointStore implements CheckpointStore {
     checkCheckpoint(input);
     const d = this.c.data;
     if (input.sessionId !== undefined && !d.sessions.has(input.sessionId)) throw unknownSession(input.sessionId, this.c.location);
+    const state = encodeJson(input.state);
+    // Checked in full before it writes; the checkpoint below cannot fail: both or neither.
+    if (input.append !== undefined) appendEntries(this.c, input.sessionId!, input.append.entries, { expectedLastSeq: input.append.expectedLastSeq });
     const now = this.c.now();
     const expiresAt = input.expiresAt?.getTime();
     let run = d.runs.get(input.runId);
@@ -48,7 +51,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
     run.order = d.next();
     run.expiresAt = expiresAt;
     if (input.sessionId !== undefined) run.sessionId = input.sessionId;
-    const row = { seq: run.checkpoints, status: input.status, state: encodeJson(input.state), createdAt: now, expiresAt };
+    const row = { seq: run.checkpoints, status: input.status, state, createdAt: now, expiresAt };
     d.checkpoints.get(input.runId)!.push(row);
     return this.toCheckpoint(run, row);
   }

@@ -125,31 +125,8 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async appendMany(sessionId: string, entries: SessionEntryInput[], options: AppendOptions = {}): Promise<number[]> {
-    const rows = entries.map((e) => ({ e, type: checkEntry(e) }));
-    const s = this.need(sessionId);
-    if (options.expectedLastSeq !== undefined && options.expectedLastSeq !== s.lastSeq) {
-      throw seqConflict(sessionId, options.expectedLastSeq, s.lastSeq, this.c.location);
-    }
-    const list = this.c.data.entries.get(sessionId)!;
-    const now = this.c.now();
-    const seqs: number[] = [];
-    for (const { e, type } of rows) {
-      const seq = ++s.lastSeq;
-      const row: MemEntry = { seq, type, createdAt: now };
-      if (e.agent !== undefined) row.agent = e.agent;
-      if (e.runId !== undefined) row.runId = e.runId;
-      if (e.message !== undefined) {
-        row.message = encodeJson(e.message);
-        row.role = e.message.role;
-        row.text = messageSearchText(e.message);
-      }
-      if (e.usage !== undefined) row.usage = JSON.stringify(e.usage);
-      if (e.data !== undefined) row.data = encodeJson(e.data);
-      list.push(row);
-      seqs.push(seq);
-    }
-    if (seqs.length > 0) s.updatedAt = now;
-    return seqs;
+    this.c.check();
+    return appendEntries(this.c, sessionId, entries, options);
   }
 
   async entries(sessionId: string, query: EntryQuery = {}): Promise<SessionEntry[]> {
@@ -190,4 +167,37 @@ export class MemorySessionStore implements SessionStore {
     for (const r of this.c.data.entries.get(sessionId)!) if (r.type === 'message') n++;
     return n;
   }
+}
+
+/**
+ * Appends entries at once (no await: nothing else runs in between); everything is checked
+ * before anything is written. Shared with checkpoints saved with entries.
+ */
+export function appendEntries(c: MemContext, sessionId: string, entries: SessionEntryInput[], options: AppendOptions = {}): number[] {
+  const rows = entries.map((e) => ({ e, type: checkEntry(e) }));
+  const s = c.data.sessions.get(sessionId);
+  if (!s) throw unknownSession(sessionId, c.location);
+  if (options.expectedLastSeq !== undefined && options.expectedLastSeq !== s.lastSeq) {
+    throw seqConflict(sessionId, options.expectedLastSeq, s.lastSeq, c.location);
+  }
+  const list = c.data.entries.get(sessionId)!;
+  const now = c.now();
+  const seqs: number[] = [];
+  for (const { e, type } of rows) {
+    const seq = ++s.lastSeq;
+    const row: MemEntry = { seq, type, createdAt: now };
+    if (e.agent !== undefined) row.agent = e.agent;
+    if (e.runId !== undefined) row.runId = e.runId;
+    if (e.message !== undefined) {
+      row.message = encodeJson(e.message);
+      row.role = e.message.role;
+      row.text = messageSearchText(e.message);
+    }
+    if (e.usage !== undefined) row.usage = JSON.stringify(e.usage);
+    if (e.data !== undefined) row.data = encodeJson(e.data);
+    list.push(row);
+    seqs.push(seq);
+  }
+  if (seqs.length > 0) s.updatedAt = now;
+  return seqs;
 }

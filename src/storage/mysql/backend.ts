@@ -3,7 +3,7 @@ import type { MessageSearchOptions } from '../types/memories.js';
 import type { MemoryRow } from '../shared/rows.js';
 import { AppendBatcher, type AppendRequest, type AppendResult } from '../sql/append-batcher.js';
 import { bm25Scores, escapeLike } from '../shared/text-search.js';
-import type { EntryInsert, EntryTextRow, MemorySearchFilter, SqlBackend, SqlValue } from '../sql/sql-client.js';
+import type { EntryInsert, EntryTextRow, MemorySearchFilter, SqlBackend, SqlClient, SqlValue } from '../sql/sql-client.js';
 import { MEMORY_COLUMNS, memoryConditions } from '../sql/sql-memories.js';
 import type { MysqlClient } from './driver.js';
 
@@ -58,43 +58,49 @@ export class MysqlBackend implements SqlBackend {
     return this.batcher.submit({ sessionId, rows, now, expectedLastSeq });
   }
 
+  async appendInTransaction(tx: SqlClient, sessionId: string, rows: EntryInsert[], now: number, expectedLastSeq?: number): Promise<number[] | undefined> {
+    return (await this.appendIn(tx, [{ sessionId, rows, now, expectedLastSeq }]))[0];
+  }
+
   /** One transaction: lock the sessions (in id order, so concurrent flushes cannot deadlock), bump them, insert the entries. */
   private flush(requests: AppendRequest[]): Promise<AppendResult[]> {
-    return this.db.transaction(async (tx) => {
-      const ids = [...new Set(requests.map((r) => r.sessionId))];
-      const locked = await tx.all<{ id: string; last_seq: number }>(
-        `SELECT id, last_seq FROM corvid_sessions WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id FOR UPDATE`,
-        ids,
-      );
-      const last = new Map(locked.map((r) => [r.id, Number(r.last_seq)]));
-      const touched = new Map<string, number>();
-      const values: SqlValue[][] = [];
-      const results = requests.map((r): AppendResult => {
-        const current = last.get(r.sessionId);
-        if (current === undefined || (r.expectedLastSeq !== undefined && r.expectedLastSeq !== current)) return undefined;
-        const seqs = r.rows.map((row, i) => {
-          values.push([r.sessionId, current + 1 + i, row.type, row.agent, row.role, row.run_id, row.message, row.usage_json, row.data, row.search_text, r.now]);
-          return current + 1 + i;
-        });
-        last.set(r.sessionId, current + r.rows.length);
-        touched.set(r.sessionId, Math.max(touched.get(r.sessionId) ?? 0, r.now));
-        return seqs;
+    return this.db.transaction((tx) => this.appendIn(tx, requests));
+  }
+
+  private async appendIn(tx: SqlClient, requests: AppendRequest[]): Promise<AppendResult[]> {
+    const ids = [...new Set(requests.map((r) => r.sessionId))];
+    const locked = await tx.all<{ id: string; last_seq: number }>(
+      `SELECT id, last_seq FROM corvid_sessions WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id FOR UPDATE`,
+      ids,
+    );
+    const last = new Map(locked.map((r) => [r.id, Number(r.last_seq)]));
+    const touched = new Map<string, number>();
+    const values: SqlValue[][] = [];
+    const results = requests.map((r): AppendResult => {
+      const current = last.get(r.sessionId);
+      if (current === undefined || (r.expectedLastSeq !== undefined && r.expectedLastSeq !== current)) return undefined;
+      const seqs = r.rows.map((row, i) => {
+        values.push([r.sessionId, current + 1 + i, row.type, row.agent, row.role, row.run_id, row.message, row.usage_json, row.data, row.search_text, r.now]);
+        return current + 1 + i;
       });
-      if (touched.size > 0) {
-        const ids = [...touched.keys()];
-        const cases = ids.map(() => 'WHEN ? THEN ?').join(' ');
-        await tx.run(`UPDATE corvid_sessions SET last_seq = CASE id ${cases} END, updated_at = CASE id ${cases} END WHERE id IN (${ids.map(() => '?').join(', ')})`, [
-          ...ids.flatMap((id) => [id, last.get(id)!]),
-          ...ids.flatMap((id) => [id, touched.get(id)!]),
-          ...ids,
-        ]);
-      }
-      for (let start = 0; start < values.length; start += INSERT_CHUNK) {
-        const chunk = values.slice(start, start + INSERT_CHUNK);
-        await tx.run(`INSERT INTO corvid_entries (${ENTRY_COLUMNS}) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`, chunk.flat());
-      }
-      return results;
+      last.set(r.sessionId, current + r.rows.length);
+      touched.set(r.sessionId, Math.max(touched.get(r.sessionId) ?? 0, r.now));
+      return seqs;
     });
+    if (touched.size > 0) {
+      const ids = [...touched.keys()];
+      const cases = ids.map(() => 'WHEN ? THEN ?').join(' ');
+      await tx.run(`UPDATE corvid_sessions SET last_seq = CASE id ${cases} END, updated_at = CASE id ${cases} END WHERE id IN (${ids.map(() => '?').join(', ')})`, [
+        ...ids.flatMap((id) => [id, last.get(id)!]),
+        ...ids.flatMap((id) => [id, touched.get(id)!]),
+        ...ids,
+      ]);
+    }
+    for (let start = 0; start < values.length; start += INSERT_CHUNK) {
+      const chunk = values.slice(start, start + INSERT_CHUNK);
+      await tx.run(`INSERT INTO corvid_entries (${ENTRY_COLUMNS}) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`, chunk.flat());
+    }
+    return results;
   }
 
   /** The terms a FULLTEXT index holds; empty when the LIKE fallback must answer. */

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { MessageSearchOptions } from '../types/memories.js';
 import type { MemoryRow } from '../shared/rows.js';
 import { AppendBatcher, type AppendRequest, type AppendResult } from '../sql/append-batcher.js';
-import type { EntryInsert, EntryTextRow, MemorySearchFilter, SqlBackend, SqlValue } from '../sql/sql-client.js';
+import type { EntryInsert, EntryTextRow, MemorySearchFilter, SqlBackend, SqlClient, SqlValue } from '../sql/sql-client.js';
 import { MEMORY_COLUMNS, memoryConditions } from '../sql/sql-memories.js';
 import type { PgClient } from './driver.js';
 
@@ -89,8 +89,12 @@ export class PostgresBackend implements SqlBackend {
     return this.batcher.submit({ sessionId, rows, now, expectedLastSeq });
   }
 
+  appendInTransaction(tx: SqlClient, sessionId: string, rows: EntryInsert[], now: number, expectedLastSeq?: number): Promise<number[] | undefined> {
+    return this.appendOne({ sessionId, rows, now, expectedLastSeq }, tx as PgClient);
+  }
+
   private async flush(requests: AppendRequest[]): Promise<AppendResult[]> {
-    if (requests.length === 1) return [await this.appendOne(requests[0])];
+    if (requests.length === 1) return [await this.appendOne(requests[0], this.db)];
     if (requests.every((r) => r.expectedLastSeq === undefined)) return this.appendBatch(requests);
     return this.db.transaction(async (tx) => {
       const pg = tx as PgClient;
@@ -148,14 +152,14 @@ export class PostgresBackend implements SqlBackend {
     });
   }
 
-  /** One request alone: a single statement, no explicit transaction. */
-  private async appendOne(r: AppendRequest): Promise<AppendResult> {
+  /** One request alone: a single statement (on `client`: the pool, or a transaction's connection). */
+  private async appendOne(r: AppendRequest, client: PgClient): Promise<AppendResult> {
     const params: unknown[] = [r.rows.length, r.now, r.sessionId];
     if (r.expectedLastSeq !== undefined) params.push(r.expectedLastSeq);
     params.push(r.sessionId, r.rows.length, r.now);
     for (const f of ENTRY_FIELDS) params.push(r.rows.map((row) => row[f]));
     const expected = r.expectedLastSeq !== undefined;
-    const result = await this.db.query(expected ? APPEND_EXPECTED : APPEND, params, expected ? 'corvid_append_expected' : 'corvid_append');
+    const result = await client.query(expected ? APPEND_EXPECTED : APPEND, params, expected ? 'corvid_append_expected' : 'corvid_append');
     if (result.rows.length === 0) return undefined;
     return (result.rows as { seq: number }[]).map((row) => Number(row.seq)).sort((a, b) => a - b);
   }

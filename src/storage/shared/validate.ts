@@ -94,6 +94,14 @@ export function checkCheckpoint(input: CheckpointInput): void {
   if (input.expiresAt !== undefined && !(input.expiresAt instanceof Date && !isNaN(input.expiresAt.getTime()))) {
     throw new ValidationError('Checkpoint expiresAt must be a valid Date');
   }
+  const a = input.append;
+  if (a !== undefined) {
+    if (input.sessionId === undefined) throw new ValidationError('Checkpoint append needs the checkpoint\'s sessionId (the session the entries go to)');
+    if (!a || typeof a !== 'object' || !Array.isArray(a.entries)) throw new ValidationError('Checkpoint append is { entries: [...], expectedLastSeq? }');
+    if (a.expectedLastSeq !== undefined && !(Number.isInteger(a.expectedLastSeq) && a.expectedLastSeq >= 0)) {
+      throw new ValidationError(`Checkpoint append expectedLastSeq must be a whole number >= 0 (got ${describe(a.expectedLastSeq)})`);
+    }
+  }
 }
 
 export function checkStatus(status: unknown): RunStatus {

@@ -61,6 +61,8 @@ export interface SqlBackend {
    * session does not exist or its last seq is not `expectedLastSeq`.
    */
   appendEntries(sessionId: string, rows: EntryInsert[], now: number, expectedLastSeq?: number): Promise<number[] | undefined>;
+  /** Like `appendEntries`, inside the caller's open transaction `tx` (committed or rolled back with it). */
+  appendInTransaction(tx: SqlClient, sessionId: string, rows: EntryInsert[], now: number, expectedLastSeq?: number): Promise<number[] | undefined>;
   /** Memories of one scope matching any term, best first. */
   searchMemories(scope: { userId: string; agent: string }, terms: string[], filter: MemorySearchFilter, limit: number): Promise<{ row: MemoryRow; score: number }[]>;
   /** Messages matching any term, best first. */

@@ -1,11 +1,11 @@
 import type { Approval, ApprovalInput, ApprovalStore, Checkpoint, CheckpointInput, CheckpointStore, RunListOptions, RunRecord } from '../types/runs.js';
-import { approvalIdTaken, approvalNotPending, unknownRun, unknownSession } from '../shared/errors.js';
+import { approvalIdTaken, approvalNotPending, seqConflict, unknownRun, unknownSession } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { encodeJson } from '../shared/json-codec.js';
 import { toApproval, toCheckpoint, toRun, type ApprovalRow, type CheckpointRow, type RunRow } from '../shared/rows.js';
-import { checkAnswer, checkApproval, checkCheckpoint, checkLimit, checkStatus } from '../shared/validate.js';
+import { checkAnswer, checkApproval, checkCheckpoint, checkEntry, checkLimit, checkStatus } from '../shared/validate.js';
 import type { SqlValue } from './sql-client.js';
-import type { SqlContext } from './sql-sessions.js';
+import { entryInsert, type SqlContext } from './sql-sessions.js';
 
 const RUN_COLUMNS = 'run_id, session_id, agent, status, checkpoints, created_at, updated_at, expires_at';
 const APPROVAL_COLUMNS = 'id, run_id, session_id, tool_call_id, tool_name, args, prompt, status, reason, created_at, answered_at';
@@ -21,10 +21,22 @@ export class SqlCheckpointStore implements CheckpointStore {
     const now = this.c.now();
     const expiresAt = input.expiresAt?.getTime() ?? null;
     const state = encodeJson(input.state);
+    const append = input.append;
+    const entryRows = append?.entries.map((e) => entryInsert(e, checkEntry(e)));
     const seq = await b.db.transaction(async (tx) => {
       if (input.sessionId !== undefined) {
-        const found = await tx.all('SELECT id FROM corvid_sessions WHERE id = ?', [input.sessionId]);
+        const found = await tx.all<{ last_seq: number }>('SELECT last_seq FROM corvid_sessions WHERE id = ?', [input.sessionId]);
         if (found.length === 0) throw unknownSession(input.sessionId, b.location);
+        // The entries first (this locks the session row), then the checkpoint: one commit for both.
+        if (entryRows !== undefined && entryRows.length > 0) {
+          const seqs = await b.appendInTransaction(tx, input.sessionId, entryRows, now, append!.expectedLastSeq);
+          if (seqs === undefined) {
+            const expected = append!.expectedLastSeq;
+            throw expected === undefined ? unknownSession(input.sessionId, b.location) : seqConflict(input.sessionId, expected, Number(found[0].last_seq), b.location);
+          }
+        } else if (append?.expectedLastSeq !== undefined && append.expectedLastSeq !== Number(found[0].last_seq)) {
+          throw seqConflict(input.sessionId, append.expectedLastSeq, Number(found[0].last_seq), b.location);
+        }
       }
       await tx.run(b.insertIgnore('corvid_runs', RUN_COLUMNS.split(', '), ['run_id']), [
         input.runId,

@@ -1,6 +1,7 @@
+import { StorageError } from '../../errors/storage-error.js';
 import type { MessageSearchOptions } from '../types/memories.js';
 import type { MemoryRow } from '../shared/rows.js';
-import type { EntryInsert, EntryTextRow, MemorySearchFilter, SqlBackend, SqlValue } from '../sql/sql-client.js';
+import type { EntryInsert, EntryTextRow, MemorySearchFilter, SqlBackend, SqlClient, SqlValue } from '../sql/sql-client.js';
 import { MEMORY_COLUMNS, memoryConditions } from '../sql/sql-memories.js';
 import type { SqliteClient } from './driver.js';
 
@@ -40,29 +41,37 @@ export class SqliteBackend implements SqlBackend {
   }
 
   appendEntries(sessionId: string, rows: EntryInsert[], now: number, expectedLastSeq?: number): Promise<number[] | undefined> {
+    return this.db.immediate(() => this.appendSync(sessionId, rows, now, expectedLastSeq));
+  }
+
+  /** `tx` is this connection's open transaction (SQLite has one writer): the statements run in it. */
+  async appendInTransaction(_tx: SqlClient, sessionId: string, rows: EntryInsert[], now: number, expectedLastSeq?: number): Promise<number[] | undefined> {
+    if (!this.db.db.inTransaction) throw new StorageError(`${this.location}: appendInTransaction needs an open transaction`, { kind: 'failed', location: this.location });
+    return this.appendSync(sessionId, rows, now, expectedLastSeq);
+  }
+
+  private appendSync(sessionId: string, rows: EntryInsert[], now: number, expectedLastSeq?: number): number[] | undefined {
     const db = this.db;
-    return db.immediate(() => {
-      const bump =
-        expectedLastSeq === undefined
-          ? db.allSync<{ last_seq: number }>('UPDATE corvid_sessions SET last_seq = last_seq + ?, updated_at = ? WHERE id = ? RETURNING last_seq', [rows.length, now, sessionId])
-          : db.allSync<{ last_seq: number }>('UPDATE corvid_sessions SET last_seq = last_seq + ?, updated_at = ? WHERE id = ? AND last_seq = ? RETURNING last_seq', [
-              rows.length,
-              now,
-              sessionId,
-              expectedLastSeq,
-            ]);
-      if (bump.length === 0) return undefined;
-      const first = bump[0].last_seq - rows.length + 1;
-      const insert = db.prepare(INSERT_ENTRY);
-      const seqs = new Array<number>(rows.length);
-      for (let i = 0; i < rows.length; i++) {
-        const r = rows[i];
-        insert.run(sessionId, first + i, r.type, r.agent, r.role, r.run_id, r.message, r.usage_json, r.data, r.search_text, now);
-        seqs[i] = first + i;
-      }
-      if (rows.some((r) => r.search_text !== null)) db.prepare(INDEX_ENTRIES).run(sessionId, first, first + rows.length - 1);
-      return seqs;
-    });
+    const bump =
+      expectedLastSeq === undefined
+        ? db.allSync<{ last_seq: number }>('UPDATE corvid_sessions SET last_seq = last_seq + ?, updated_at = ? WHERE id = ? RETURNING last_seq', [rows.length, now, sessionId])
+        : db.allSync<{ last_seq: number }>('UPDATE corvid_sessions SET last_seq = last_seq + ?, updated_at = ? WHERE id = ? AND last_seq = ? RETURNING last_seq', [
+            rows.length,
+            now,
+            sessionId,
+            expectedLastSeq,
+          ]);
+    if (bump.length === 0) return undefined;
+    const first = bump[0].last_seq - rows.length + 1;
+    const insert = db.prepare(INSERT_ENTRY);
+    const seqs = new Array<number>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      insert.run(sessionId, first + i, r.type, r.agent, r.role, r.run_id, r.message, r.usage_json, r.data, r.search_text, now);
+      seqs[i] = first + i;
+    }
+    if (rows.some((r) => r.search_text !== null)) db.prepare(INDEX_ENTRIES).run(sessionId, first, first + rows.length - 1);
+    return seqs;
   }
 
   async searchMemories(scope: { userId: string; agent: string }, terms: string[], filter: MemorySearchFilter, limit: number): Promise<{ row: MemoryRow; score: number }[]> {

@@ -1,3 +1,5 @@
+import type { SessionEntryInput } from './sessions.js';
+
 /** Where a run stands. */
 export type RunStatus = 'running' | 'paused' | 'completed' | 'failed';
 
@@ -12,6 +14,19 @@ export interface CheckpointInput {
   state: unknown;
   /** When the checkpoint may be removed by `deleteExpired()`; never when absent. */
   expiresAt?: Date;
+  /**
+   * Entries appended to the session (`sessionId`, required then) in the same transaction as the
+   * checkpoint — e.g. a run's input with its first checkpoint: both are stored or neither. They
+   * get the session's next seqs; with `expectedLastSeq` (as in `sessions.appendMany`) a session
+   * that has moved on fails the save with a `storage_conflict` error and nothing is written.
+   */
+  append?: CheckpointAppend;
+}
+
+/** Session entries written with a checkpoint (`CheckpointInput.append`). */
+export interface CheckpointAppend {
+  entries: SessionEntryInput[];
+  expectedLastSeq?: number;
 }
 
 /** A stored checkpoint. `seq` counts the run's checkpoints: 1, 2, 3… */
@@ -50,7 +65,7 @@ export interface RunListOptions {
 
 /** Run checkpoints, for resumable runs. Expired checkpoints are invisible and removed by `deleteExpired()`. */
 export interface CheckpointStore {
-  /** Saves the run's next checkpoint (creating the run on its first one). */
+  /** Saves the run's next checkpoint (creating the run on its first one), with `input.append`'s session entries atomically. */
   save(input: CheckpointInput): Promise<Checkpoint>;
   /** The run's latest unexpired checkpoint, or undefined. */
   latest(runId: string): Promise<Checkpoint | undefined>;

@@ -34,6 +34,37 @@ export function runCases(ctx: SuiteContext): void {
       await expectCode(checkpoints.save({ runId: unique('run'), agent: 'a', status: 'sleeping' as never, state: {} }), 'validation_failed');
     });
 
+    it('saves a checkpoint with session entries in one transaction: both or neither', async () => {
+      const { sessions, checkpoints } = ctx.store();
+      const { id: sessionId } = await sessions.create({ agent: 'a' });
+      await sessions.append(sessionId, { message: { role: 'user', content: [{ type: 'text', text: 'earlier' }] } });
+      const runId = unique('run');
+      const word = unique('word').replace(/[^a-z0-9]/gi, '');
+      const hello = { role: 'user' as const, content: [{ type: 'text' as const, text: `hello ${word}` }] };
+      const saved = await checkpoints.save({ runId, sessionId, agent: 'a', status: 'running', state: { step: 0 }, append: { entries: [{ message: hello, agent: 'a', runId }], expectedLastSeq: 1 } });
+      expect(saved).toMatchObject({ runId, seq: 1, status: 'running' });
+      expect((await sessions.entries(sessionId)).map((e) => [e.seq, e.runId, e.message])).toEqual([
+        [1, undefined, { role: 'user', content: [{ type: 'text', text: 'earlier' }] }],
+        [2, runId, hello],
+      ]);
+      expect((await sessions.get(sessionId))?.lastSeq).toBe(2);
+      // Indexed for conversation search like any append.
+      expect((await ctx.store().conversations.search(word, { sessionId })).map((h) => h.seq)).toEqual([2]);
+
+      // A session that moved on: a conflict, and neither the run nor the entries are written.
+      const late = unique('run');
+      await expectCode(checkpoints.save({ runId: late, sessionId, agent: 'a', status: 'running', state: {}, append: { entries: [{ message: hello }], expectedLastSeq: 1 } }), 'storage_conflict', sessionId);
+      expect(await checkpoints.getRun(late)).toBeUndefined();
+      expect((await sessions.get(sessionId))?.lastSeq).toBe(2);
+      // A bad entry or a missing session: nothing written either.
+      await expectCode(checkpoints.save({ runId: late, sessionId, agent: 'a', status: 'running', state: {}, append: { entries: [{ message: { role: 'nobody' } as never }] } }), 'validation_failed');
+      await expectCode(checkpoints.save({ runId: late, agent: 'a', status: 'running', state: {}, append: { entries: [{ message: hello }] } }), 'validation_failed');
+      const missing = unique('missing');
+      await expectCode(checkpoints.save({ runId: late, sessionId: missing, agent: 'a', status: 'running', state: {}, append: { entries: [{ message: hello }] } }), 'not_found', missing);
+      expect(await checkpoints.getRun(late)).toBeUndefined();
+      expect(await sessions.countMessages(sessionId)).toBe(2);
+    });
+
     it('lists runs by status, session and agent, most recently updated first', async () => {
       const { sessions, checkpoints } = ctx.store();
       const agent = unique('agent');
