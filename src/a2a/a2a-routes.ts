@@ -15,7 +15,7 @@ import type { A2ALogger } from './guarded-push-sender.js';
 import { checkEnvelope, checkLegacyParams, checkV1SendParams, defaultLegacyParams } from './check-params.js';
 import { legacyAnswerJson } from './legacy-answer-json.js';
 import { legacySendRequest } from './legacy-send.js';
-import { readBody } from './read-body.js';
+import { bodyTypeProblem, readBody } from './read-body.js';
 import { legacyRestAvailable, mountLegacyRest } from './legacy-rest-bridge.js';
 import { mountRestRoutes } from './rest-routes.js';
 import { sseError, sseResponse } from './sse-response.js';
@@ -106,11 +106,11 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
   app.post('/a2a/:name', async (c) => {
     const name = c.req.param('name');
     if (!visible(name)) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
-    const contentType = requestHeader(c, 'content-type')?.split(';', 1)[0].trim().toLowerCase();
-    if (contentType && contentType !== 'application/json' && contentType !== 'application/a2a+json') {
-      const e = JsonRpcTransportHandler.mapToJSONRPCError(new ContentTypeNotSupportedError(`Unsupported Content-Type "${contentType}"; expected application/json`));
-      return c.json({ jsonrpc: '2.0', id: null, error: e }, 200);
-    }
+    const legacy = wantsLegacy(c);
+    const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+    // A body that is not JSON (a form, text/plain: what a page of another site can send) is refused with 415.
+    const badType = bodyTypeProblem(c.req.raw, c.env);
+    if (badType) return c.json({ jsonrpc: '2.0', id: null, error: mapError(new ContentTypeNotSupportedError(badType)) }, 415);
     const body = await readBody(c.req.raw, maxBody, c.env);
     if (!body.ok) return rpcError(c, -32600, body.reason === 'too_large' ? `Request body larger than ${maxBody} bytes` : 'Could not read the request body', body.reason === 'too_large' ? 413 : 200);
     let request: unknown;
@@ -124,9 +124,7 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     const id = typeof rawId === 'string' || (typeof rawId === 'number' && Number.isInteger(rawId)) ? rawId : null;
     const invalid = checkEnvelope(request as Record<string, unknown>);
     if (invalid) return rpcError(c, -32600, `Invalid Request: ${invalid}`, 200, typeof rawId === 'string' || typeof rawId === 'number' ? id : null);
-    const legacy = wantsLegacy(c);
     const method = (request as { method?: unknown }).method;
-    const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
     const entry = registry.ready(name) ?? (await registry.get(name));
     if (!entry) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
     const context = callContext(c, legacy);

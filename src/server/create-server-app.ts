@@ -17,6 +17,7 @@ import { principalUser } from './principal.js';
 import { RateLimiter, type RateCounter } from './rate-limiter.js';
 import { checkContentLength } from './read-body.js';
 import { requestHeader } from './request-header.js';
+import { RequestGuards } from './request-guards.js';
 import type { ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';
 import { ServerMetrics } from './server-metrics.js';
@@ -47,8 +48,13 @@ export interface ServerAppOptions {
   store?: () => Promise<Store>;
   /** Where chat sessions live when there is no `store` (it wins over `store` when both are given). Default in memory. */
   sessions?: ChatSessions;
-  /** Extra routes (e.g. A2A) mounted at `/`, behind authentication. */
+  /** Extra routes (e.g. A2A) mounted at `/`, behind authentication and the CSRF guards (see `RequestGuards`). */
   mount?: Hono<any>;
+  /**
+   * Paths whose routes check a request body's `Content-Type` themselves, in their own protocol's
+   * error format (`serve()`: the A2A routes under `/a2a/`). Default none: the server checks every path.
+   */
+  ownBodyCheck?: (path: string) => boolean;
   /** Registers more routes before the fallbacks (the WebSocket route uses it). */
   extend?: (app: Hono<ServerEnv>, parts: ServerAppParts) => void;
   /**
@@ -95,7 +101,8 @@ function socketAddress(c: import('hono').Context): string | undefined {
 }
 
 /**
- * Builds the server's hono app: request ids and JSON logs, metrics, CORS, the body limit, auth,
+ * Builds the server's hono app: request ids and JSON logs, metrics, CORS, the body limit, the
+ * Origin and body-type checks against cross-site requests (`RequestGuards`), auth,
  * rate limits, health and readiness, `/metrics`, the chat API and its OpenAPI document, and
  * mounted extras (A2A). Every error is answered as `{ error: { code, message } }`.
  */
@@ -159,13 +166,14 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   }
 
   const maxBody = server.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const guards = new RequestGuards({ server, ownBodyCheck: options.ownBodyCheck });
   const allowedHosts = options.allowedHosts ?? (auth.enabled ? undefined : ['localhost', '127.0.0.1', '[::1]']);
   const allowed = allowedHosts && !allowedHosts.includes('*') ? new Set(allowedHosts.map((h) => h.toLowerCase())) : undefined;
   let lastHost: string | undefined;
   let lastHostAllowed = false;
 
-  // One middleware for every guard, in order: body size, Host, authentication, visibility of
-  // A2A agents, rate limits.
+  // One middleware for every guard, in order: body size, Host, Origin and body type (CSRF),
+  // authentication, visibility of A2A agents, rate limits.
   app.use(async (c, next) => {
     // A declared content-length over the limit is refused here; every body is read where it is
     // used, from the socket and with the same limit (read-body.ts), so bodies sent without a
@@ -184,6 +192,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
         throw new HttpError(403, 'host_not_allowed', `Host "${header.slice(0, 100)}" is not allowed: without server.auth the server only answers requests for localhost, 127.0.0.1 and [::1] (DNS rebinding protection)`);
       }
     }
+    guards.check(c);
     const path = c.req.path;
     const open = !auth.enabled || auth.isPublic(path) || method === 'OPTIONS';
     // Without auth every caller is anonymous (set above): no credential to look at.

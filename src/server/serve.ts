@@ -253,6 +253,8 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
     sessions: options.sessions,
     store: storeFn,
     mount: a2a,
+    // The A2A routes check their bodies' Content-Type themselves, answering in the protocol's error format.
+    ownBodyCheck: a2a ? (path) => path.startsWith('/a2a/') : undefined,
     extend: (app, parts) => {
       const nodeWs = createNodeWebSocket({ app });
       injectWebSocket = nodeWs.injectWebSocket as (s: never) => void;

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent } from '../../src/index.js';
+import { echoModel, fakeRuntime, startServer, type TestServer } from './harness.js';
+
+// What the A2A routes check before anything runs, served on their own (without `corvid serve`):
+// bodies must be JSON (415 otherwise, in each binding's error format).
+
+const model = echoModel();
+const echo = new Agent({ name: 'echo', instructions: 'Echo.', model });
+let server: TestServer;
+
+beforeAll(async () => {
+  const runtime = fakeRuntime([echo]);
+  server = await startServer({ runtime: () => runtime, visibility: () => 'public' });
+});
+afterAll(() => server.close());
+
+const v03Send = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm-1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } } });
+const v1Send = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm-2', role: 'ROLE_USER', parts: [{ text: 'hi' }] } } });
+const restSend = JSON.stringify({ message: { messageId: 'm-3', role: 'ROLE_USER', parts: [{ text: 'hi' }] } });
+
+/** A body sent as `type`; `undefined`: bytes without any Content-Type. */
+function body(text: string, type: string | undefined): { headers: Record<string, string>; body: BodyInit } {
+  return type === undefined ? { headers: {}, body: new TextEncoder().encode(text) } : { headers: { 'content-type': type }, body: text };
+}
+
+const NOT_JSON = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz', undefined];
+
+describe('A2A request bodies must be JSON', () => {
+  it('answers 415 on JSON-RPC (v0.3 and v1.0), REST v1.0 and REST v0.3 for forms, text/plain and a missing type, and runs nothing', async () => {
+    const before = model.calls.length;
+    for (const type of NOT_JSON) {
+      const v03 = await fetch(`${server.url}/a2a/echo`, { method: 'POST', ...body(v03Send, type) });
+      expect({ type, status: v03.status }).toEqual({ type, status: 415 });
+      const v03Body = await v03.json();
+      expect(v03Body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32005 } });
+      expect(v03Body.error.message).toContain('application/json');
+
+      const b = body(v1Send, type);
+      const v1 = await fetch(`${server.url}/a2a/echo`, { method: 'POST', headers: { ...b.headers, 'A2A-Version': '1.0' }, body: b.body });
+      expect({ type, status: v1.status }).toEqual({ type, status: 415 });
+      expect(await v1.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32005 } });
+
+      const r = body(restSend, type);
+      const rest = await fetch(`${server.url}/a2a/echo/rest/message:send`, { method: 'POST', headers: { ...r.headers, 'A2A-Version': '1.0' }, body: r.body });
+      expect({ type, status: rest.status }).toEqual({ type, status: 415 });
+      expect((await rest.json()).error).toMatchObject({ code: 415, message: expect.stringContaining('application/json') });
+
+      const legacy = await fetch(`${server.url}/a2a/echo/rest/v1/message:send`, { method: 'POST', ...body(v03Send, type) });
+      expect({ type, status: legacy.status }).toEqual({ type, status: 415 });
+      expect(await legacy.json()).toMatchObject({ code: -32005, message: expect.stringContaining('application/json') });
+    }
+    // Nothing reached the agent, and no task was made.
+    expect(model.calls.length).toBe(before);
+    const tasks = await fetch(`${server.url}/a2a/echo/rest/tasks`, { headers: { 'A2A-Version': '1.0' } });
+    expect(tasks.status).toBe(200);
+    // An empty list is left out of the JSON (proto3 form).
+    expect((await tasks.json()).tasks ?? []).toEqual([]);
+  });
+
+  it('accepts application/json with a charset and application/a2a+json', async () => {
+    const v03 = await fetch(`${server.url}/a2a/echo`, { method: 'POST', headers: { 'content-type': 'Application/JSON; charset=utf-8' }, body: v03Send });
+    expect((await v03.json()).result.status.state).toBe('completed');
+    const v1 = await fetch(`${server.url}/a2a/echo`, { method: 'POST', headers: { 'content-type': 'application/a2a+json', 'A2A-Version': '1.0' }, body: v1Send.replace('m-2', 'm-2b') });
+    expect((await v1.json()).result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    const rest = await fetch(`${server.url}/a2a/echo/rest/message:send`, { method: 'POST', headers: { 'content-type': 'application/a2a+json', 'A2A-Version': '1.0' }, body: restSend });
+    expect(rest.status).toBe(200);
+    const tasks = await (await fetch(`${server.url}/a2a/echo/rest/tasks`, { headers: { 'A2A-Version': '1.0' } })).json();
+    expect(tasks.tasks.length).toBe(3);
+  });
+
+  it('lets a POST without a body through (a cancel), whatever its Content-Type', async () => {
+    const cancel = await fetch(`${server.url}/a2a/echo/rest/tasks/no-such-task:cancel`, { method: 'POST', headers: { 'A2A-Version': '1.0' } });
+    expect(cancel.status).toBe(404);
+    const typed = await fetch(`${server.url}/a2a/echo/rest/tasks/no-such-task:cancel`, { method: 'POST', headers: { 'A2A-Version': '1.0', 'content-type': 'text/plain' } });
+    expect(typed.status).toBe(404);
+  });
+});
