@@ -133,6 +133,11 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
       const hint = legacy ? 'a v1.0 method: send the header "A2A-Version: 1.0"' : 'a v0.3 method: send "A2A-Version: 0.3" or no A2A-Version header';
       return rpcError(c, -32601, `Method not found: ${method} (${hint})`, 200, id);
     }
+    // Unknown methods are refused before their params are looked at (the SDK's handlers check the
+    // params first, which made a call without params a -32602).
+    if (typeof method !== 'string' || !(legacy ? isLegacyJsonRpcMethod(method) : isV1JsonRpcMethod(method))) {
+      return rpcError(c, -32601, `Method not found: ${String(method).slice(0, 100)}`, 200, id);
+    }
     const params = (request as { params?: unknown }).params;
     const problem = legacy ? checkLegacyParams(method, params) : method === 'SendMessage' || method === 'SendStreamingMessage' ? checkV1SendParams(params) : undefined;
     if (problem) return rpcError(c, -32602, `Invalid params: ${problem}`, 200, id);

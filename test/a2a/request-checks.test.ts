@@ -3,7 +3,8 @@ import { Agent } from '../../src/index.js';
 import { echoModel, fakeRuntime, startServer, type TestServer } from './harness.js';
 
 // What the A2A routes check before anything runs, served on their own (without `corvid serve`):
-// bodies must be JSON (415 otherwise, in each binding's error format).
+// bodies must be JSON (415 otherwise, in each binding's error format), and unknown JSON-RPC
+// methods are -32601 whatever their params.
 
 const model = echoModel();
 const echo = new Agent({ name: 'echo', instructions: 'Echo.', model });
@@ -74,5 +75,30 @@ describe('A2A request bodies must be JSON', () => {
     expect(cancel.status).toBe(404);
     const typed = await fetch(`${server.url}/a2a/echo/rest/tasks/no-such-task:cancel`, { method: 'POST', headers: { 'A2A-Version': '1.0', 'content-type': 'text/plain' } });
     expect(typed.status).toBe(404);
+  });
+});
+
+describe('unknown JSON-RPC methods', () => {
+  const call = async (request: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${server.url}/a2a/echo`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(request) });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it('are -32601 Method not found, with or without params, on v0.3 and v1.0', async () => {
+    for (const headers of [{}, { 'A2A-Version': '0.3' }, { 'A2A-Version': '1.0' }] as Record<string, string>[]) {
+      for (const request of [
+        { jsonrpc: '2.0', id: 1, method: 'nope' },
+        { jsonrpc: '2.0', id: 2, method: 'nope', params: {} },
+        { jsonrpc: '2.0', id: 3, method: 'nope', params: 'not an object' },
+      ]) {
+        const r = await call(request, headers);
+        expect({ headers, request, status: r.status, body: r.body }).toEqual({ headers, request, status: 200, body: { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: 'Method not found: nope' } } });
+      }
+    }
+  });
+
+  it('known methods with bad params are still -32602', async () => {
+    expect((await call({ jsonrpc: '2.0', id: 1, method: 'tasks/get' })).body.error.code).toBe(-32602);
+    expect((await call({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: 'x' }, { 'A2A-Version': '1.0' })).body.error.code).toBe(-32602);
   });
 });
