@@ -40,6 +40,13 @@ export interface A2ARoutesOptions {
    * with a valid token). Default: public agents only. Private agents are never listed.
    */
   listAgent?: (agent: string, request: Request) => boolean;
+  /**
+   * Whether this request may use an agent that is not private — e.g. internal agents only for
+   * authenticated callers (`corvid serve` reads the principal its middleware set). An agent the
+   * request may not reach answers exactly like an unknown one (404), card included. Default: every
+   * agent that is not private.
+   */
+  reachable?: (agent: string, c: Context) => boolean;
   /** Security schemes advertised on the cards: OpenAPI form (`{ bearer: { type: 'http', scheme: 'bearer' } }`) or v1.0 JSON form (`{ bearer: { httpAuthSecurityScheme: { scheme: 'bearer' } } }`). */
   securitySchemes?: Record<string, unknown>;
   /** Security requirements advertised on the cards (scheme name → scopes). */
@@ -81,12 +88,13 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
   const registry = new A2AAgentRegistry({ ...options, legacyRest });
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const app = new Hono();
-  const visible = (name: string) => options.runtime().agents.has(name) && options.visibility(name) !== 'private';
+  const reachable = options.reachable;
+  const visible = (name: string, c: Context) => options.runtime().agents.has(name) && options.visibility(name) !== 'private' && (reachable === undefined || reachable(name, c));
   const unknownAgent = (c: Context, name: string) => c.json({ error: { code: 'not_found', message: `Unknown agent "${name}"` } }, 404);
 
   const cardResponse = (c: Context, name: string): Response => {
     const input = registry.cardInput(name);
-    if (!input || !visible(name)) return unknownAgent(c, name);
+    if (!input || !visible(name, c)) return unknownAgent(c, name);
     c.header('Vary', A2A_VERSION_HEADER);
     c.header('Cache-Control', 'no-cache');
     return c.json((wantsLegacy(c) ? legacyAgentCardJson(input) : agentCardJson(buildAgentCard(input))) as object);
@@ -98,14 +106,14 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     // The list is v1.0 unless v0.3 is asked for explicitly.
     const legacy = requestHeader(c, A2A_VERSION_HEADER.toLowerCase()) !== undefined && wantsLegacy(c);
     const listed = options.listAgent ?? ((n: string) => options.visibility(n) === 'public');
-    const names = [...options.runtime().agents.keys()].filter((n) => visible(n) && listed(n, c.req.raw));
+    const names = [...options.runtime().agents.keys()].filter((n) => options.visibility(n) !== 'private' && listed(n, c.req.raw));
     c.header('Vary', A2A_VERSION_HEADER);
     return c.json({ agents: names.map((n) => (legacy ? legacyAgentCardJson(registry.cardInput(n)!) : agentCardJson(buildAgentCard(registry.cardInput(n)!)))) });
   });
 
   app.post('/a2a/:name', async (c) => {
     const name = c.req.param('name');
-    if (!visible(name)) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
+    if (!visible(name, c)) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
     const legacy = wantsLegacy(c);
     const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
     // A body that is not JSON (a form, text/plain: what a page of another site can send) is refused with 415.

@@ -32,7 +32,7 @@ function restError(status: number, message: string): Response {
  * Express, so it gets a Node request (a copy with the body replayed) and the Node response of
  * @hono/node-server, and the hono response is marked as already sent.
  */
-export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; visible: (name: string) => boolean; maxBody: number }): void {
+export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; visible: (name: string, c: Context) => boolean; maxBody: number }): void {
   const routers = new WeakMap<A2AAgentEntry, Promise<NodeHandler>>();
   const routerFor = (entry: A2AAgentEntry): Promise<NodeHandler> => {
     let router = routers.get(entry);
@@ -56,7 +56,7 @@ export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; v
   app.all('/a2a/:name/rest/v1/*', async (c: Context, next) => {
     if (!wantsLegacy(c)) return next();
     const name = c.req.param('name') ?? '';
-    if (!deps.visible(name)) return restError(404, `Unknown agent "${name}"`);
+    if (!deps.visible(name, c)) return restError(404, `Unknown agent "${name}"`);
     const badType = c.req.method === 'GET' ? undefined : bodyTypeProblem(c.req.raw, c.env);
     if (badType) return restError(415, badType);
     const entry = await deps.registry.get(name);

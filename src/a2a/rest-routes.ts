@@ -23,7 +23,8 @@ import { sseResponse } from './sse-response.js';
 
 interface RestDeps {
   registry: A2AAgentRegistry;
-  visible: (name: string) => boolean;
+  /** Whether this request may use the agent (unknown, private and unreachable agents answer 404). */
+  visible: (name: string, c: Context) => boolean;
   maxBody: number;
 }
 
@@ -158,7 +159,7 @@ const routes: Array<[string, RegExp, Handler]> = [
 export function mountRestRoutes(app: Hono, deps: RestDeps): void {
   app.all('/a2a/:name/rest/*', async (c) => {
     const name = c.req.param('name');
-    if (!deps.visible(name)) return errorResponse(new HttpError(404, `Unknown agent "${name}"`));
+    if (!deps.visible(name, c)) return errorResponse(new HttpError(404, `Unknown agent "${name}"`));
     const prefix = `/a2a/${encodeURIComponent(name)}/rest`;
     const rawPath = new URL(c.req.url).pathname;
     let path: string;

@@ -48,7 +48,11 @@ export interface ServerAppOptions {
   store?: () => Promise<Store>;
   /** Where chat sessions live when there is no `store` (it wins over `store` when both are given). Default in memory. */
   sessions?: ChatSessions;
-  /** Extra routes (e.g. A2A) mounted at `/`, behind authentication and the CSRF guards (see `RequestGuards`). */
+  /**
+   * Extra routes (e.g. A2A) mounted at `/`, behind authentication and the CSRF guards (see
+   * `RequestGuards`). Agent visibility on them is theirs to apply (`serve()` gives the A2A routes
+   * a `reachable` check: internal agents answer as unknown to anonymous callers).
+   */
   mount?: Hono<any>;
   /**
    * Paths whose routes check a request body's `Content-Type` themselves, in their own protocol's
@@ -86,15 +90,6 @@ export interface ServerApp {
   logger: Logger;
 }
 
-function safeDecode(s: string | undefined): string | undefined {
-  if (s === undefined || !s.includes('%')) return s;
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
 function socketAddress(c: import('hono').Context): string | undefined {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return incoming?.socket?.remoteAddress;
@@ -111,7 +106,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const logger = options.logger ?? createServerLogger({ level: server.logging?.level });
   const metrics = options.metrics ?? new ServerMetrics();
   const auth = new Authenticator(server.auth);
-  const access = new AgentAccess(options.runtime, auth);
+  const access = new AgentAccess(options.runtime);
   const backend: ChatBackend =
     options.sessions === undefined && options.store !== undefined
       ? { kind: 'store', sessions: new StoreChatSessions(options.store), store: options.store }
@@ -173,7 +168,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   let lastHostAllowed = false;
 
   // One middleware for every guard, in order: body size, Host, Origin and body type (CSRF),
-  // authentication, visibility of A2A agents, rate limits.
+  // authentication, rate limits.
   app.use(async (c, next) => {
     // A declared content-length over the limit is refused here; every body is read where it is
     // used, from the socket and with the same limit (read-body.ts), so bodies sent without a
@@ -207,10 +202,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       if (principal) c.set('principal', principal);
     }
     if (!open) auth.require(c.get('principal'), path);
-    const a2aAgent = safeDecode(A2A_AGENT_PATH.exec(path)?.[1]);
-    if (a2aAgent !== undefined && options.runtime().agents.has(a2aAgent) && access.visibility(a2aAgent) === 'internal') {
-      auth.require(c.get('principal'), `the internal agent "${a2aAgent}"`);
-    }
+    const a2a = A2A_AGENT_PATH.test(path);
     const p = c.get('principal');
     const ip = address(c) ?? 'unknown';
     const client = by === 'ip' ? `ip:${ip}` : by === 'key' && p.kind === 'api_key' ? `key:${p.name}` : (principalUser(p) && `user:${principalUser(p)}`) || `ip:${ip}`;
@@ -218,7 +210,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     if (limiter && !(auth.isPublic(path) && (path === '/health' || path === '/ready'))) {
       await limiter.hit(client);
       // A2A calls may run the agent (their tokens are charged when the run ends): refused once the client used its tokens.
-      if (a2aAgent !== undefined && c.req.method === 'POST') await limiter.checkTokens(client);
+      if (a2a && c.req.method === 'POST') await limiter.checkTokens(client);
     }
     await next();
   });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { DestinationStream } from 'pino';
 import type { ServerConfig } from '../config/corvid-config.js';
@@ -13,6 +13,7 @@ import type { ChatSessions } from './chat-sessions.js';
 import type { RunTracing } from './chat-service.js';
 import { createServerApp, type ServerAppParts } from './create-server-app.js';
 import { runtimeOf, type ServedRuntime } from './served-runtime.js';
+import type { Principal } from './principal.js';
 import type { ServerEnv } from './server-env.js';
 import { createServerLogger } from './server-logger.js';
 import type { Tracing } from './tracing.js';
@@ -154,6 +155,10 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
   } else if (!authOn) {
     logger.warn({ host }, 'auth is off (no server.auth): serving on loopback only');
   }
+  const internal = [...runtime.agents.keys()].filter((n) => runtime.config.agents[n]?.visibility === 'internal');
+  if (!authOn && internal.length > 0) {
+    logger.warn({ agents: internal }, `internal agents (${internal.join(', ')}) cannot be reached over HTTP without server.auth: they answer as unknown agents`);
+  }
   const port = options.port ?? server.port ?? 8080;
   const configDir = runtime.configPath ? dirname(runtime.configPath) : process.cwd();
 
@@ -199,6 +204,8 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
       baseUrl: () => baseUrl!,
       store: storeFn,
       visibility: (name: string) => parts!.access.visibility(name),
+      // Internal agents answer as unknown to anonymous callers (the principal is set by the app's middleware).
+      reachable: (name: string, c: Context) => parts!.access.reachable(name, (c.get('principal' as never) as Principal | undefined) ?? { kind: 'anonymous' }),
       listAgent: (name: string, request: Request) => {
         const v = parts!.access.visibility(name);
         if (v === 'public') return true;

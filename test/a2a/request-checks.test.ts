@@ -3,16 +3,23 @@ import { Agent } from '../../src/index.js';
 import { echoModel, fakeRuntime, startServer, type TestServer } from './harness.js';
 
 // What the A2A routes check before anything runs, served on their own (without `corvid serve`):
-// bodies must be JSON (415 otherwise, in each binding's error format), and unknown JSON-RPC
-// methods are -32601 whatever their params.
+// bodies must be JSON (415 otherwise, in each binding's error format), unknown JSON-RPC methods
+// are -32601 whatever their params, and an agent the request may not reach answers like an
+// unknown one.
 
 const model = echoModel();
 const echo = new Agent({ name: 'echo', instructions: 'Echo.', model });
+const inside = new Agent({ name: 'inside', instructions: 'Echo.', model: echoModel() });
 let server: TestServer;
 
 beforeAll(async () => {
-  const runtime = fakeRuntime([echo]);
-  server = await startServer({ runtime: () => runtime, visibility: () => 'public' });
+  const runtime = fakeRuntime([echo, inside]);
+  server = await startServer({
+    runtime: () => runtime,
+    visibility: (n) => (n === 'inside' ? 'internal' : 'public'),
+    // The embedder's rule: `inside` only for requests with the right token.
+    reachable: (n, c) => n !== 'inside' || c.req.header('authorization') === 'Bearer ok',
+  });
 });
 afterAll(() => server.close());
 
@@ -100,5 +107,26 @@ describe('unknown JSON-RPC methods', () => {
   it('known methods with bad params are still -32602', async () => {
     expect((await call({ jsonrpc: '2.0', id: 1, method: 'tasks/get' })).body.error.code).toBe(-32602);
     expect((await call({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: 'x' }, { 'A2A-Version': '1.0' })).body.error.code).toBe(-32602);
+  });
+});
+
+describe('agents the request may not reach', () => {
+  it('answer exactly like unknown agents: card, JSON-RPC, REST v1.0 and REST v0.3', async () => {
+    const same = async (path: (agent: string) => string, init: RequestInit = {}) => {
+      const a = await fetch(`${server.url}${path('inside')}`, init);
+      const b = await fetch(`${server.url}${path('nobody')}`, init);
+      const seen = async (res: Response, name: string) => ({ status: res.status, type: res.headers.get('content-type'), body: (await res.text()).replaceAll(name, '<agent>') });
+      const [x, y] = [await seen(a, 'inside'), await seen(b, 'nobody')];
+      expect(x).toEqual(y);
+      expect(x.status).toBe(404);
+    };
+    await same((n) => `/agents/${n}/.well-known/agent-card.json`);
+    await same((n) => `/a2a/${n}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: v03Send });
+    await same((n) => `/a2a/${n}`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: v1Send });
+    await same((n) => `/a2a/${n}/rest/message:send`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: restSend });
+    await same((n) => `/a2a/${n}/rest/v1/message:send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: v03Send });
+    // With the embedder's token it is there.
+    const card = await fetch(`${server.url}/agents/inside/.well-known/agent-card.json`, { headers: { authorization: 'Bearer ok' } });
+    expect((await card.json()).name).toBe('inside');
   });
 });
