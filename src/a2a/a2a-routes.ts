@@ -16,7 +16,7 @@ import type { A2ALogger } from './guarded-push-sender.js';
 import { checkEnvelope, checkLegacyParams, checkV1SendParams, defaultLegacyParams } from './check-params.js';
 import { legacyAnswerJson } from './legacy-answer-json.js';
 import { legacySendRequest } from './legacy-send.js';
-import { readBody } from './read-body.js';
+import { bodyTypeProblem, readBody } from './read-body.js';
 import { legacyRestAvailable, mountLegacyRest } from './legacy-rest-bridge.js';
 import { mountRestRoutes } from './rest-routes.js';
 import { sseError, sseResponse } from './sse-response.js';
@@ -41,6 +41,13 @@ export interface A2ARoutesOptions {
    * with a valid token). Default: public agents only. Private agents are never listed.
    */
   listAgent?: (agent: string, request: Request) => boolean;
+  /**
+   * Whether this request may use an agent that is not private — e.g. internal agents only for
+   * authenticated callers (`corvid serve` reads the principal its middleware set). An agent the
+   * request may not reach answers exactly like an unknown one (404), card included. Default: every
+   * agent that is not private.
+   */
+  reachable?: (agent: string, c: Context) => boolean;
   /** Security schemes advertised on the cards: OpenAPI form (`{ bearer: { type: 'http', scheme: 'bearer' } }`) or v1.0 JSON form (`{ bearer: { httpAuthSecurityScheme: { scheme: 'bearer' } } }`). */
   securitySchemes?: Record<string, unknown>;
   /** Security requirements advertised on the cards (scheme name → scopes). */
@@ -98,12 +105,13 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
   const registry = new A2AAgentRegistry({ ...options, legacyRest });
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const app = new Hono();
-  const visible = (name: string) => options.runtime().agents.has(name) && options.visibility(name) !== 'private';
+  const reachable = options.reachable;
+  const visible = (name: string, c: Context) => options.runtime().agents.has(name) && options.visibility(name) !== 'private' && (reachable === undefined || reachable(name, c));
   const unknownAgent = (c: Context, name: string) => c.json({ error: { code: 'not_found', message: `Unknown agent "${name}"` } }, 404);
 
   const cardResponse = (c: Context, name: string): Response => {
     const input = registry.cardInput(name);
-    if (!input || !visible(name)) return unknownAgent(c, name);
+    if (!input || !visible(name, c)) return unknownAgent(c, name);
     c.header('Vary', A2A_VERSION_HEADER);
     c.header('Cache-Control', 'no-cache');
     return c.json((wantsLegacy(c) ? legacyAgentCardJson(input) : agentCardJson(buildAgentCard(input))) as object);
@@ -115,19 +123,19 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     // The list is v1.0 unless v0.3 is asked for explicitly.
     const legacy = requestHeader(c, A2A_VERSION_HEADER.toLowerCase()) !== undefined && wantsLegacy(c);
     const listed = options.listAgent ?? ((n: string) => options.visibility(n) === 'public');
-    const names = [...options.runtime().agents.keys()].filter((n) => visible(n) && listed(n, c.req.raw));
+    const names = [...options.runtime().agents.keys()].filter((n) => options.visibility(n) !== 'private' && listed(n, c.req.raw));
     c.header('Vary', A2A_VERSION_HEADER);
     return c.json({ agents: names.map((n) => (legacy ? legacyAgentCardJson(registry.cardInput(n)!) : agentCardJson(buildAgentCard(registry.cardInput(n)!)))) });
   });
 
   app.post('/a2a/:name', async (c) => {
     const name = c.req.param('name');
-    if (!visible(name)) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
-    const contentType = requestHeader(c, 'content-type')?.split(';', 1)[0].trim().toLowerCase();
-    if (contentType && contentType !== 'application/json' && contentType !== 'application/a2a+json') {
-      const e = JsonRpcTransportHandler.mapToJSONRPCError(new ContentTypeNotSupportedError(`Unsupported Content-Type "${contentType}"; expected application/json`));
-      return c.json({ jsonrpc: '2.0', id: null, error: e }, 200);
-    }
+    if (!visible(name, c)) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
+    const legacy = wantsLegacy(c);
+    const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+    // A body that is not JSON (a form, text/plain: what a page of another site can send) is refused with 415.
+    const badType = bodyTypeProblem(c.req.raw, c.env);
+    if (badType) return c.json({ jsonrpc: '2.0', id: null, error: mapError(new ContentTypeNotSupportedError(badType)) }, 415);
     const body = await readBody(c.req.raw, maxBody, c.env);
     if (!body.ok) return rpcError(c, -32600, body.reason === 'too_large' ? `Request body larger than ${maxBody} bytes` : 'Could not read the request body', body.reason === 'too_large' ? 413 : 200);
     let request: unknown;
@@ -141,9 +149,7 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     const id = typeof rawId === 'string' || (typeof rawId === 'number' && Number.isInteger(rawId)) ? rawId : null;
     const invalid = checkEnvelope(request as Record<string, unknown>);
     if (invalid) return rpcError(c, -32600, `Invalid Request: ${invalid}`, 200, typeof rawId === 'string' || typeof rawId === 'number' ? id : null);
-    const legacy = wantsLegacy(c);
     const method = (request as { method?: unknown }).method;
-    const mapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
     const entry = registry.ready(name) ?? (await registry.get(name));
     if (!entry) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
     const context = callContext(c, legacy, options.owner?.(c));
@@ -151,6 +157,11 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     if (typeof method === 'string' && (legacy ? isV1JsonRpcMethod(method) : isLegacyJsonRpcMethod(method))) {
       const hint = legacy ? 'a v1.0 method: send the header "A2A-Version: 1.0"' : 'a v0.3 method: send "A2A-Version: 0.3" or no A2A-Version header';
       return rpcError(c, -32601, `Method not found: ${method} (${hint})`, 200, id);
+    }
+    // Unknown methods are refused before their params are looked at (the SDK's handlers check the
+    // params first, which made a call without params a -32602).
+    if (typeof method !== 'string' || !(legacy ? isLegacyJsonRpcMethod(method) : isV1JsonRpcMethod(method))) {
+      return rpcError(c, -32601, `Method not found: ${String(method).slice(0, 100)}`, 200, id);
     }
     const params = (request as { params?: unknown }).params;
     const problem = legacy ? checkLegacyParams(method, params) : method === 'SendMessage' || method === 'SendStreamingMessage' ? checkV1SendParams(params) : undefined;

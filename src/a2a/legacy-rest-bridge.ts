@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Context, Hono } from 'hono';
 import type { A2AAgentEntry, A2AAgentRegistry } from './a2a-agent-registry.js';
 import { wantsLegacy } from './call-context.js';
-import { readBody } from './read-body.js';
+import { bodyTypeProblem, readBody } from './read-body.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
@@ -21,7 +21,9 @@ export async function legacyRestAvailable(): Promise<boolean> {
 }
 
 function restError(status: number, message: string): Response {
-  return new Response(JSON.stringify({ code: status === 404 ? -32601 : -32600, message }), { status, headers: { 'content-type': 'application/json' } });
+  // v0.3 errors carry JSON-RPC style codes: -32005 is "content type not supported".
+  const code = status === 404 ? -32601 : status === 415 ? -32005 : -32600;
+  return new Response(JSON.stringify({ code, message }), { status, headers: { 'content-type': 'application/json' } });
 }
 
 /**
@@ -30,7 +32,7 @@ function restError(status: number, message: string): Response {
  * Express, so it gets a Node request (a copy with the body replayed) and the Node response of
  * @hono/node-server, and the hono response is marked as already sent.
  */
-export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; visible: (name: string) => boolean; maxBody: number; owner?: (c: Context) => string | undefined }): void {
+export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; visible: (name: string, c: Context) => boolean; maxBody: number; owner?: (c: Context) => string | undefined }): void {
   const routers = new WeakMap<A2AAgentEntry, Promise<NodeHandler>>();
   // The caller of each replayed request, for the SDK's user builder (express hands it the request).
   const owners = new WeakMap<IncomingMessage, string>();
@@ -61,7 +63,9 @@ export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; v
   app.all('/a2a/:name/rest/v1/*', async (c: Context, next) => {
     if (!wantsLegacy(c)) return next();
     const name = c.req.param('name') ?? '';
-    if (!deps.visible(name)) return restError(404, `Unknown agent "${name}"`);
+    if (!deps.visible(name, c)) return restError(404, `Unknown agent "${name}"`);
+    const badType = c.req.method === 'GET' ? undefined : bodyTypeProblem(c.req.raw, c.env);
+    if (badType) return restError(415, badType);
     const entry = await deps.registry.get(name);
     if (!entry) return restError(404, `Unknown agent "${name}"`);
     const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { jsonBodyProblem } from '../core/json-content-type.js';
 import { readIncoming } from '../server/read-incoming.js';
 
 /** A request body read with a size cap. */
@@ -53,4 +54,15 @@ export async function readBody(request: Request, maxBytes: number, env?: unknown
     return { ok: false, reason: 'unreadable' };
   }
   return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/**
+ * Why a request's body may not be read as JSON, or undefined when it may (`jsonBodyProblem`: a
+ * body needs `application/json` or `application/*+json`). The routes answer it with 415.
+ */
+export function bodyTypeProblem(request: Request, env?: unknown): string | undefined {
+  const headers = (env as { incoming?: IncomingMessage } | undefined)?.incoming?.headers;
+  if (headers) return jsonBodyProblem({ 'content-type': headers['content-type'], 'content-length': headers['content-length'], 'transfer-encoding': headers['transfer-encoding'] });
+  const get = (name: string) => request.headers.get(name) ?? undefined;
+  return jsonBodyProblem({ 'content-type': get('content-type'), 'content-length': get('content-length'), 'transfer-encoding': get('transfer-encoding') });
 }

@@ -18,12 +18,13 @@ import type { A2AAgentEntry, A2AAgentRegistry } from './a2a-agent-registry.js';
 import { callContext } from './call-context.js';
 import { checkV1SendParams } from './check-params.js';
 import { STREAMING_STATE_KEY } from './corvid-agent-executor.js';
-import { readBody } from './read-body.js';
+import { bodyTypeProblem, readBody } from './read-body.js';
 import { sseResponse } from './sse-response.js';
 
 interface RestDeps {
   registry: A2AAgentRegistry;
-  visible: (name: string) => boolean;
+  /** Whether this request may use the agent (unknown, private and unreachable agents answer 404). */
+  visible: (name: string, c: Context) => boolean;
   maxBody: number;
   /** The owner of a request's caller (see `A2ARoutesOptions.owner`). */
   owner?: (c: Context) => string | undefined;
@@ -44,10 +45,11 @@ function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': A2A_CONTENT_TYPE } });
 }
 
-function errorResponse(err: unknown): Response {
+/** An error as the HTTP+JSON binding answers it; `status` overrides the SDK's (415 for a body that is not JSON). */
+function errorResponse(err: unknown, status?: number): Response {
   if (err instanceof HttpError) return json({ error: { code: err.status, status: err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'NOT_FOUND', message: err.message } }, err.status);
-  const status = restStatusFor(err);
-  return json(toRestErrorBody(err, status), status);
+  const code = status ?? restStatusFor(err);
+  return json(toRestErrorBody(err, code), code);
 }
 
 function nonNegativeInt(value: string | undefined, what: string): number | undefined {
@@ -159,7 +161,7 @@ const routes: Array<[string, RegExp, Handler]> = [
 export function mountRestRoutes(app: Hono, deps: RestDeps): void {
   app.all('/a2a/:name/rest/*', async (c) => {
     const name = c.req.param('name');
-    if (!deps.visible(name)) return errorResponse(new HttpError(404, `Unknown agent "${name}"`));
+    if (!deps.visible(name, c)) return errorResponse(new HttpError(404, `Unknown agent "${name}"`));
     const prefix = `/a2a/${encodeURIComponent(name)}/rest`;
     const rawPath = new URL(c.req.url).pathname;
     let path: string;
@@ -173,6 +175,9 @@ export function mountRestRoutes(app: Hono, deps: RestDeps): void {
     if (candidates.length === 0) return errorResponse(new HttpError(404, `No A2A REST operation at ${path.slice(0, 200)}`));
     const route = candidates.find(([method]) => method === c.req.method);
     if (!route) return json({ error: { code: 405, status: 'METHOD_NOT_ALLOWED', message: `${c.req.method} is not allowed on ${path.slice(0, 200)}` } }, 405);
+    // Every body must be JSON, on each method that changes state (cancel and subscribe too).
+    const badType = c.req.method === 'GET' ? undefined : bodyTypeProblem(c.req.raw, c.env);
+    if (badType) return errorResponse(new ContentTypeNotSupportedError(badType), 415);
     const entry = await deps.registry.get(name);
     if (!entry) return errorResponse(new HttpError(404, `Unknown agent "${name}"`));
     try {
@@ -180,8 +185,6 @@ export function mountRestRoutes(app: Hono, deps: RestDeps): void {
       if (path === '/message:stream') context.state.set(STREAMING_STATE_KEY, true);
       validateVersion(context.requestedVersion, entry.card, 'HTTP+JSON');
       const body = async (): Promise<unknown> => {
-        const type = c.req.header('content-type')?.split(';', 1)[0].trim().toLowerCase();
-        if (type && type !== 'application/json' && type !== A2A_CONTENT_TYPE) throw new ContentTypeNotSupportedError(`Unsupported Content-Type "${type}"; expected application/json`);
         const read = await readBody(c.req.raw, deps.maxBody, c.env);
         if (!read.ok) {
           if (read.reason === 'too_large') throw new HttpError(413, `Request body larger than ${deps.maxBody} bytes`);

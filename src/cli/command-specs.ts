@@ -420,7 +420,7 @@ Exit codes: 0 stopped by a signal, 1 failed to start, 2 bad usage.
 Examples:
   corvid serve
   corvid serve -c team.yaml --port 9000 --watch
-  curl -s localhost:8080/api/v1/agents/assistant/chat -d '{"message":"hi"}'`,
+  curl -s localhost:8080/api/v1/agents/assistant/chat -H 'content-type: application/json' -d '{"message":"hi"}'`,
   },
   {
     name: 'hash-key',

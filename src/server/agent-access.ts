@@ -1,6 +1,5 @@
 import type { AgentVisibility } from '../config/corvid-config.js';
 import type { Runnable } from '../core/runnable.js';
-import type { Authenticator } from './authenticator.js';
 import { HttpError } from './http-error.js';
 import type { Principal } from './principal.js';
 import type { ServedRuntime } from './served-runtime.js';
@@ -9,13 +8,9 @@ import type { ServedRuntime } from './served-runtime.js';
 export class AgentAccess {
   constructor(
     private readonly runtime: () => ServedRuntime,
-    private readonly auth: Authenticator,
+    /** Whether the server authenticates callers (`server.auth`): then what callers create is theirs alone. */
+    readonly authEnabled = false,
   ) {}
-
-  /** Whether the server authenticates callers (`server.auth`): then what callers create is theirs alone. */
-  get authEnabled(): boolean {
-    return this.auth.enabled;
-  }
 
   /** The visibility of an agent (`public` unless its config says otherwise). */
   visibility(name: string): AgentVisibility {
@@ -38,17 +33,25 @@ export class AgentAccess {
   }
 
   /**
-   * The agent `name` if this principal may use it: 404 for unknown and private agents (the same
-   * answer, so private agents cannot be discovered), 401 for internal ones without a valid token.
+   * Whether this principal may use the agent `name` (it exists, is not private, and is public or
+   * internal with an authenticated caller).
+   */
+  reachable(name: string, principal: Principal): boolean {
+    if (!this.runtime().agents.has(name)) return false;
+    const v = this.visibility(name);
+    return v === 'public' || (v === 'internal' && principal.kind !== 'anonymous');
+  }
+
+  /**
+   * The agent `name` if this principal may use it, else 404 — the same answer for unknown and
+   * private agents, and for internal ones to anonymous callers, so none can be discovered.
    */
   resolve(name: string, principal: Principal): Runnable {
     const agent = this.runtime().agents.get(name);
-    const v = agent ? this.visibility(name) : 'private';
-    if (!agent || v === 'private') {
+    if (!agent || !this.reachable(name, principal)) {
       const names = this.listed(principal).map((a) => a.name);
       throw new HttpError(404, 'agent_not_found', `Unknown agent "${name.slice(0, 100)}".${names.length ? ` Available agents: ${names.join(', ')}` : ''}`);
     }
-    if (v === 'internal') this.auth.require(principal, `the internal agent "${name}"`);
     return agent;
   }
 }

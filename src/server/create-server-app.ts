@@ -17,6 +17,7 @@ import { principalUser } from './principal.js';
 import { RateLimiter, type RateCounter } from './rate-limiter.js';
 import { checkContentLength } from './read-body.js';
 import { requestHeader } from './request-header.js';
+import { RequestGuards } from './request-guards.js';
 import type { ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';
 import { ServerMetrics } from './server-metrics.js';
@@ -47,8 +48,17 @@ export interface ServerAppOptions {
   store?: () => Promise<Store>;
   /** Where chat sessions live when there is no `store` (it wins over `store` when both are given). Default in memory. */
   sessions?: ChatSessions;
-  /** Extra routes (e.g. A2A) mounted at `/`, behind authentication. */
+  /**
+   * Extra routes (e.g. A2A) mounted at `/`, behind authentication and the CSRF guards (see
+   * `RequestGuards`). Agent visibility on them is theirs to apply (`serve()` gives the A2A routes
+   * a `reachable` check: internal agents answer as unknown to anonymous callers).
+   */
   mount?: Hono<any>;
+  /**
+   * Paths whose routes check a request body's `Content-Type` themselves, in their own protocol's
+   * error format (`serve()`: the A2A routes under `/a2a/`). Default none: the server checks every path.
+   */
+  ownBodyCheck?: (path: string) => boolean;
   /** Registers more routes before the fallbacks (the WebSocket route uses it). */
   extend?: (app: Hono<ServerEnv>, parts: ServerAppParts) => void;
   /**
@@ -80,22 +90,14 @@ export interface ServerApp {
   logger: Logger;
 }
 
-function safeDecode(s: string | undefined): string | undefined {
-  if (s === undefined || !s.includes('%')) return s;
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
 function socketAddress(c: import('hono').Context): string | undefined {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return incoming?.socket?.remoteAddress;
 }
 
 /**
- * Builds the server's hono app: request ids and JSON logs, metrics, CORS, the body limit, auth,
+ * Builds the server's hono app: request ids and JSON logs, metrics, CORS, the body limit, the
+ * Origin and body-type checks against cross-site requests (`RequestGuards`), auth,
  * rate limits, health and readiness, `/metrics`, the chat API and its OpenAPI document, and
  * mounted extras (A2A). Every error is answered as `{ error: { code, message } }`.
  */
@@ -104,7 +106,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const logger = options.logger ?? createServerLogger({ level: server.logging?.level });
   const metrics = options.metrics ?? new ServerMetrics();
   const auth = new Authenticator(server.auth);
-  const access = new AgentAccess(options.runtime, auth);
+  const access = new AgentAccess(options.runtime, auth.enabled);
   const backend: ChatBackend =
     options.sessions === undefined && options.store !== undefined
       ? { kind: 'store', sessions: new StoreChatSessions(options.store), store: options.store }
@@ -159,13 +161,14 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   }
 
   const maxBody = server.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const guards = new RequestGuards({ server, ownBodyCheck: options.ownBodyCheck });
   const allowedHosts = options.allowedHosts ?? (auth.enabled ? undefined : ['localhost', '127.0.0.1', '[::1]']);
   const allowed = allowedHosts && !allowedHosts.includes('*') ? new Set(allowedHosts.map((h) => h.toLowerCase())) : undefined;
   let lastHost: string | undefined;
   let lastHostAllowed = false;
 
-  // One middleware for every guard, in order: body size, Host, authentication, visibility of
-  // A2A agents, rate limits.
+  // One middleware for every guard, in order: body size, Host, Origin and body type (CSRF),
+  // authentication, rate limits.
   app.use(async (c, next) => {
     // A declared content-length over the limit is refused here; every body is read where it is
     // used, from the socket and with the same limit (read-body.ts), so bodies sent without a
@@ -184,6 +187,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
         throw new HttpError(403, 'host_not_allowed', `Host "${header.slice(0, 100)}" is not allowed: without server.auth the server only answers requests for localhost, 127.0.0.1 and [::1] (DNS rebinding protection)`);
       }
     }
+    guards.check(c);
     const path = c.req.path;
     const open = !auth.enabled || auth.isPublic(path) || method === 'OPTIONS';
     // Without auth every caller is anonymous (set above): no credential to look at.
@@ -198,10 +202,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       if (principal) c.set('principal', principal);
     }
     if (!open) auth.require(c.get('principal'), path);
-    const a2aAgent = safeDecode(A2A_AGENT_PATH.exec(path)?.[1]);
-    if (a2aAgent !== undefined && options.runtime().agents.has(a2aAgent) && access.visibility(a2aAgent) === 'internal') {
-      auth.require(c.get('principal'), `the internal agent "${a2aAgent}"`);
-    }
+    const a2a = A2A_AGENT_PATH.test(path);
     const p = c.get('principal');
     const ip = address(c) ?? 'unknown';
     const client = by === 'ip' ? `ip:${ip}` : by === 'key' && p.kind === 'api_key' ? `key:${p.name}` : (principalUser(p) && `user:${principalUser(p)}`) || `ip:${ip}`;
@@ -209,7 +210,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     if (limiter && !(auth.isPublic(path) && (path === '/health' || path === '/ready'))) {
       await limiter.hit(client);
       // A2A calls may run the agent (their tokens are charged when the run ends): refused once the client used its tokens.
-      if (a2aAgent !== undefined && c.req.method === 'POST') await limiter.checkTokens(client);
+      if (a2a && c.req.method === 'POST') await limiter.checkTokens(client);
     }
     await next();
   });

@@ -28,6 +28,8 @@ function build(): Record<string, unknown> {
   const nameParam = { name: 'name', in: 'path', required: true, description: 'Agent name', schema: { type: 'string' } };
   const idParam = { name: 'id', in: 'path', required: true, description: 'Session id', schema: { type: 'string' } };
   const common = { '401': error('Missing or invalid credentials'), '429': error('Rate limited (see Retry-After)') };
+  const foreignOrigin = { '403': error('A browser request whose `Origin` is neither the server\'s nor in `server.cors.origins` (`origin_not_allowed`)') };
+  const guarded = { ...foreignOrigin, '415': error('A body that is not JSON: send `Content-Type: application/json` (`unsupported_media_type`)') };
   const turnAnswer = {
     description: 'The answer (JSON), or `text/event-stream`: `session`, then one event per run event (`event: <type>`, JSON data), then `done` (`status`: completed, paused or failed).',
     content: { ...json(ref('ChatResponse')), 'text/event-stream': { schema: { type: 'string', description: `Event names: session, ${AGENT_EVENT_TYPES.join(', ')}, done` } } },
@@ -58,6 +60,7 @@ function build(): Record<string, unknown> {
             '404': error('Unknown agent or session'),
             '409': error('The session is busy or belongs to another agent'),
             '413': error('Body too large'),
+            ...guarded,
             ...common,
             '502': error('The model provider failed'),
           },
@@ -68,7 +71,7 @@ function build(): Record<string, unknown> {
           operationId: 'chatWebSocket',
           summary: 'WebSocket: send `WsClientMessage`s, receive run events as JSON (`session`, events, `done`, `error`)',
           parameters: [nameParam],
-          responses: { '101': { description: 'Switching protocols' }, '404': error('Unknown agent'), ...common },
+          responses: { '101': { description: 'Switching protocols' }, '404': error('Unknown agent'), ...foreignOrigin, ...common },
         },
       },
       '/api/v1/sessions': {
@@ -90,7 +93,7 @@ function build(): Record<string, unknown> {
       },
       '/api/v1/sessions/{id}': {
         get: { operationId: 'getSession', summary: 'A session with its messages', parameters: [idParam], responses: { '200': { description: 'The session', content: json(ref('Session')) }, '404': error('Unknown session'), ...common } },
-        delete: { operationId: 'deleteSession', summary: 'Delete a session', parameters: [idParam], responses: { '204': { description: 'Deleted' }, '404': error('Unknown session'), '409': error('A turn is running'), ...common } },
+        delete: { operationId: 'deleteSession', summary: 'Delete a session', parameters: [idParam], responses: { '204': { description: 'Deleted' }, '404': error('Unknown session'), '409': error('A turn is running'), ...foreignOrigin, ...common } },
       },
       '/api/v1/approvals': {
         get: {
@@ -122,6 +125,7 @@ function build(): Record<string, unknown> {
             '400': error('Malformed JSON or a wrong field'),
             '404': noStore,
             '409': error('Answered already, or the session is busy'),
+            ...guarded,
             ...common,
           },
         },
@@ -148,7 +152,7 @@ function build(): Record<string, unknown> {
           summary: 'Continue an interrupted (or failed) run from its last checkpoint; answered like a chat turn',
           parameters: [recordParam('Run')],
           requestBody: { required: false, content: json(ref('ResumeRequest')) },
-          responses: { '200': turnAnswer, '202': paused, '400': error('A wrong field'), '404': noStore, '409': error('The run has completed, or its session is busy'), ...common },
+          responses: { '200': turnAnswer, '202': paused, '400': error('A wrong field'), '404': noStore, '409': error('The run has completed, or its session is busy'), ...guarded, ...common },
         },
       },
       '/health': { get: { operationId: 'health', summary: 'Liveness', responses: { '200': { description: 'Alive', content: json({ type: 'object', properties: { status: { const: 'ok' } } }) } } } },

@@ -156,6 +156,10 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
   } else if (!authOn) {
     logger.warn({ host }, 'auth is off (no server.auth): serving on loopback only');
   }
+  const internal = [...runtime.agents.keys()].filter((n) => runtime.config.agents[n]?.visibility === 'internal');
+  if (!authOn && internal.length > 0) {
+    logger.warn({ agents: internal }, `internal agents (${internal.join(', ')}) cannot be reached over HTTP without server.auth: they answer as unknown agents`);
+  }
   const port = options.port ?? server.port ?? 8080;
   const configDir = runtime.configPath ? dirname(runtime.configPath) : process.cwd();
 
@@ -201,6 +205,8 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
       baseUrl: () => baseUrl!,
       store: storeFn,
       visibility: (name: string) => parts!.access.visibility(name),
+      // Internal agents answer as unknown to anonymous callers (the principal is set by the app's middleware).
+      reachable: (name: string, c: Context) => parts!.access.reachable(name, (c.get('principal' as never) as Principal | undefined) ?? { kind: 'anonymous' }),
       listAgent: (name: string, request: Request) => {
         const v = parts!.access.visibility(name);
         if (v === 'public') return true;
@@ -257,6 +263,8 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
     sessions: options.sessions,
     store: storeFn,
     mount: a2a,
+    // The A2A routes check their bodies' Content-Type themselves, answering in the protocol's error format.
+    ownBodyCheck: a2a ? (path) => path.startsWith('/a2a/') : undefined,
     extend: (app, parts) => {
       const nodeWs = createNodeWebSocket({ app });
       injectWebSocket = nodeWs.injectWebSocket as (s: never) => void;

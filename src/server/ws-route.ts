@@ -23,7 +23,9 @@ const MAX_MESSAGE = 1024 * 1024;
  * `{type:'approval_required', approvalId, toolName, input, prompt}` and wait for the answer
  * (inline: the run does not pause). With a store, an `approval` message naming a stored approval
  * (of a run paused over HTTP) answers it and streams the resumed run on this socket.
- * Problems are `{type:'error', error:{code, message}}`; the socket stays open.
+ * Problems are `{type:'error', error:{code, message}}`; the socket stays open. The upgrade
+ * request goes through the server's middleware first: authentication, and the `Origin` check of
+ * `RequestGuards` (a foreign origin gets 403 before the socket opens).
  */
 export function registerWebSocketRoute(app: Hono<ServerEnv>, parts: ServerAppParts, upgradeWebSocket: UpgradeWebSocket<unknown>): void {
   const { chat, access, metrics, limiter, server } = parts;

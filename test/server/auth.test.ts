@@ -105,8 +105,10 @@ describe('authentication, visibility and rate limits', () => {
     expect((await fetch(`${url}/api/v1/agents/secret`, { headers: auth })).status).toBe(404);
     expect((await fetch(`${url}/agents/secret/.well-known/agent-card.json`)).status).toBe(404);
     expect((await chat(url, 'ops', { message: 'hi' }, auth)).status).toBe(200);
-    // The card paths are public, but an internal agent's card still needs a token.
-    expect((await fetch(`${url}/agents/ops/.well-known/agent-card.json`)).status).toBe(401);
+    // The card paths are public, but an internal agent's card still needs a token: without one it
+    // answers exactly like an unknown agent's (see also test/server/agent-enumeration.test.ts).
+    expect((await fetch(`${url}/agents/ops/.well-known/agent-card.json`)).status).toBe(404);
+    expect((await fetch(`${url}/agents/ops/.well-known/agent-card.json`, { headers: auth })).status).toBe(200);
     expect((await fetch(`${url}/agents/helper/.well-known/agent-card.json`)).status).toBe(200);
     // A2A discovery: GET /agents lists internal agents only to callers with a token, never private ones.
     const cards = async (headers: Record<string, string>) =>
@@ -127,14 +129,17 @@ describe('authentication, visibility and rate limits', () => {
 });
 
 describe('internal agents without auth configured', () => {
-  it('cannot be reached at all, public ones can', async () => {
+  it('cannot be reached at all (they answer like unknown agents), public ones can', async () => {
     const runtime = runtimeOf([scriptedAgent('pub'), scriptedAgent('int')], { config: { agents: { int: agentConfig('int', 'internal') } } });
-    const { server, url } = await startServer([], { runtime });
+    const { server, url, logs } = await startServer([], { runtime });
     try {
       expect((await chat(url, 'pub', { message: 'x' })).status).toBe(200);
       const res = await chat(url, 'int', { message: 'x' });
-      expect(res.status).toBe(401);
-      expect((await res.json()).error.message).toContain('no auth configured');
+      expect(res.status).toBe(404);
+      const unknown = await chat(url, 'nobody', { message: 'x' });
+      expect((await res.json()).error).toEqual({ ...(await unknown.json()).error, message: expect.stringMatching(/^Unknown agent "int"\. Available agents: pub$/) });
+      // The operator is told at start-up.
+      expect(logs.lines.some((l) => String(l.msg).includes('internal agents (int) cannot be reached over HTTP without server.auth'))).toBe(true);
       expect((await (await fetch(`${url}/api/v1/agents`)).json()).agents.map((a: { name: string }) => a.name)).toEqual(['pub']);
     } finally {
       await server.close();

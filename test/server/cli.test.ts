@@ -39,10 +39,10 @@ describe('corvid serve (child process)', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(p.stderr).toContain('agents: alpha');
     expect(p.stderr).not.toMatch(/agents:.*hidden/);
-    const res = await fetch(`${url}/api/v1/agents/alpha/chat`, { method: 'POST', body: JSON.stringify({ message: 'hi' }) });
+    const res = await fetch(`${url}/api/v1/agents/alpha/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'hi' }) });
     expect(res.status).toBe(200);
     expect((await res.json()).answer).toBe('fake answer');
-    expect((await fetch(`${url}/api/v1/agents/hidden/chat`, { method: 'POST', body: '{"message":"x"}' })).status).toBe(404);
+    expect((await fetch(`${url}/api/v1/agents/hidden/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message":"x"}' })).status).toBe(404);
     const card = await fetch(`${url}/.well-known/agent-card.json`);
     expect(card.status).toBe(200);
     expect(await card.json()).toMatchObject({ name: 'alpha' });
@@ -53,7 +53,7 @@ describe('corvid serve (child process)', () => {
     expect(lines.filter((l) => l.msg === 'request').every((l) => typeof l.reqId === 'string')).toBe(true);
     // SIGTERM lets a request in flight finish before the process exits.
     const before = llm.requests.length;
-    const inflight = fetch(`${url}/api/v1/agents/alpha/chat`, { method: 'POST', body: JSON.stringify({ message: 'slow please' }) });
+    const inflight = fetch(`${url}/api/v1/agents/alpha/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'slow please' }) });
     await vi.waitFor(() => expect(llm.requests.length).toBeGreaterThan(before));
     p.child.kill('SIGTERM');
     const slow = await inflight;
@@ -68,7 +68,7 @@ describe('corvid serve (child process)', () => {
     const p = spawnCli(['serve', '--port', '0', '--watch'], { cwd: dir, env: cliEnv(dir) });
     children.push(p);
     const url = await started(p);
-    const post = (agent: string, message: string) => fetch(`${url}/api/v1/agents/${agent}/chat`, { method: 'POST', body: JSON.stringify({ message }) });
+    const post = (agent: string, message: string) => fetch(`${url}/api/v1/agents/${agent}/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message }) });
     expect((await post('beta', 'x')).status).toBe(404);
 
     const before = llm.requests.length;

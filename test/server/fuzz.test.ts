@@ -27,7 +27,7 @@ describe('fuzzing the server routes', () => {
 
   beforeAll(async () => {
     ({ server, url } = await startServer([scriptedAgent('helper', { text: 'ok', usage: { inputTokens: 1, outputTokens: 1 } }), scriptedAgent('other')], { server: { maxBodyBytes: 64 * 1024 } }));
-    const res = await fetch(`${url}/api/v1/agents/helper/chat`, { method: 'POST', body: JSON.stringify({ message: 'seed' }) });
+    const res = await fetch(`${url}/api/v1/agents/helper/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'seed' }) });
     sessionId = (await res.json()).sessionId;
   });
   afterAll(() => server.close());
@@ -138,7 +138,7 @@ describe('fuzzing the server routes', () => {
     // A healthy mix of outcomes, not one status for everything.
     for (const s of [200, 400, 404, 413]) expect(statuses.get(s) ?? 0, `status ${s} in ${JSON.stringify([...statuses])}`).toBeGreaterThan(0);
     expect((await fetch(`${url}/health`)).status).toBe(200);
-    const ok = await fetch(`${url}/api/v1/agents/helper/chat`, { method: 'POST', body: JSON.stringify({ message: 'still alive?' }) });
+    const ok = await fetch(`${url}/api/v1/agents/helper/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'still alive?' }) });
     expect(ok.status).toBe(200);
   }, 120_000);
 });
