@@ -157,7 +157,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 
   if (server.cors) {
     const origins = server.cors.origins;
-    app.use(cors({ origin: origins.includes('*') ? '*' : origins, allowHeaders: ['authorization', 'content-type', 'x-api-key', 'x-request-id'], exposeHeaders: ['x-request-id', 'retry-after'], maxAge: 600 }));
+    app.use(cors({ origin: origins.includes('*') ? '*' : origins, allowHeaders: ['authorization', 'content-type', 'x-api-key', 'x-request-id', 'a2a-version', 'a2a-extensions', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'], exposeHeaders: ['x-request-id', 'retry-after', 'mcp-session-id'], maxAge: 600 }));
   }
 
   const maxBody = server.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
