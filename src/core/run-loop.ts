@@ -12,7 +12,8 @@ import type { FinishReason, PendingApproval, RunResult, StepResult, ToolResultRe
 import type { Tool } from '../types/tool.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 import { compactContext, type ContextBudget } from './context-budget.js';
-import { generateStep, streamStep, type ModelStepOutput } from './model-step.js';
+import { generateStep, type ModelStepOutput } from './model-step.js';
+import { streamStep } from './stream-step.js';
 import type { ParentLink, RunOptions } from './run-options.js';
 import type { Runnable } from './runnable.js';
 import { RunState } from './run-state.js';
