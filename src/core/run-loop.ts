@@ -150,6 +150,9 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
         }
       }
       call.prompt = prompt;
+      // A forced tool choice (`required`, `{ tool }`) applies to the run's first step: later steps
+      // may answer (forced every time, the model could never stop calling tools).
+      if (step > 1 && call.toolChoice !== undefined && call.toolChoice.type !== 'auto' && call.toolChoice.type !== 'none') delete call.toolChoice;
       const onRetry = sink
         ? (r: { attempt: number; delayMs: number; error: { name: string; code: string; message: string } }) =>
             sink({ runId, agent: agentName, path, type: 'retry', step, ...r })
