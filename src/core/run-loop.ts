@@ -24,6 +24,7 @@ import type { DurableRun } from '../durable/durable-run.js';
 import type { InFlightStep } from '../durable/run-state-v1.js';
 import { stepFromInFlight } from '../durable/step-from-in-flight.js';
 import { pausedResult } from './paused-result.js';
+import { emitWarnings } from './provider-warnings.js';
 
 /** The agent-level settings a run needs (prepared once per agent, reused by every run). */
 export interface PreparedAgent {
@@ -103,6 +104,9 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
   let state = p.state;
   /** Per-agent usage reported by nested runs (agent tools, handoff targets). */
   let nestedUsage: Record<string, Usage> | undefined;
+  /** Provider warnings reported so far (each distinct one once per run). */
+  let warned: Set<string> | undefined;
+  const modelName = `${model.provider}:${model.modelId}`;
 
   const inputMessages = typeof p.input === 'string' ? [userMessage(p.input)] : p.input;
   const historyLength = p.history.length;
@@ -163,6 +167,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
       }
       addUsage(usage, out.usage);
       if (tree !== undefined) tree.addTokens(out.usage, agent.name, path);
+      if (out.warnings !== undefined && sink) warned = emitWarnings(out.warnings, warned, (w) => sink({ runId, agent: agentName, path, type: 'warning', step, model: modelName, ...w }));
       const record: StepResult = {
         step,
         text: out.text,

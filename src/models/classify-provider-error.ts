@@ -39,7 +39,7 @@ export function classifyProviderError(
     if (status === 401 || status === 403) {
       return {
         error: new AuthenticationError(
-          `${info.provider} refused the credentials for model "${info.modelId}" (HTTP ${status}): ${providerMessage}. Check the API key (env var or api_key in config).`,
+          `${info.provider} refused the credentials for model "${info.modelId}" (HTTP ${status}): ${providerMessage.replace(/[\s.]+$/, '')}. Check the API key (env var or api_key in config).`,
           { provider: info.provider, status, cause: err },
         ),
         retryable: false,

@@ -92,7 +92,8 @@ describe.each(both)('%s faults (stream=%s)', (path, stream) => {
     expect(o.error).toBeInstanceOf(AuthenticationError);
     const e = o.error as AuthenticationError;
     expect(e).toMatchObject({ code: 'authentication_failed', status: 401, provider: PROVIDER_NAMES[path] });
-    expect(e.message).toContain('Incorrect API key provided: test.');
+    expect(e.message).toContain('Incorrect API key provided: test. Check the API key');
+    expect(e.message).not.toContain('..');
     expect(s.requests).toHaveLength(1);
     expect(ofType(o.events, 'error')[0].error).toMatchObject({ name: 'AuthenticationError', code: 'authentication_failed' });
   });
