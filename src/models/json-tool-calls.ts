@@ -58,6 +58,8 @@ export class JsonToolCallScanner {
   /** Whitespace not written yet: dropped when it borders a call. */
   private held = '';
   private wroteText = false;
+  /** How far the JSON value still open at the end of the text has been read. */
+  private open: OpenValue | undefined;
 
   constructor(options: ToolCallTextOptions = {}) {
     this.tools = options.tools === undefined ? undefined : new Set(options.tools);
@@ -65,7 +67,12 @@ export class JsonToolCallScanner {
 
   /** Adds model text; returns the answer text decided by it (may be empty). */
   push(delta: string): string {
+    const before = this.buf.length;
     this.buf += delta;
+    // Waiting on an open JSON value that has read everything before: read only the new piece (a
+    // long value arriving in many small pieces is read once, and the held text is not re-read).
+    const v = this.open;
+    if (v !== undefined && v.end === -1 && v.at === before && balancedEnd(delta, v, before) === -1) return '';
     return this.advance(false);
   }
 
@@ -110,8 +117,29 @@ export class JsonToolCallScanner {
         this.held = '';
       }
       this.pos = v.end;
+      if (this.open !== undefined && this.open.start < v.end) this.open = undefined;
     }
+    this.compact();
     return out;
+  }
+
+  /** Drops the decided text, so the buffer holds only what is still undecided. */
+  private compact(): void {
+    const n = this.pos;
+    if (n === 0) return;
+    this.buf = this.buf.slice(n);
+    this.pos = 0;
+    const v = this.open;
+    if (v === undefined) return;
+    v.start -= n;
+    v.at -= n;
+    if (v.end !== -1) v.end -= n;
+  }
+
+  /** Where the JSON value starting at `start` ends (exclusive), reading on from the last look; -1 while open. */
+  private valueEnd(start: number): number {
+    if (this.open?.start !== start) this.open = { start, at: start, depth: 0, inString: false, end: -1 };
+    return this.open.end !== -1 ? this.open.end : balancedEnd(this.buf, this.open, 0);
   }
 
   /** Records answer text; returns what may be written now (trailing whitespace is held back). */
@@ -142,7 +170,7 @@ export class JsonToolCallScanner {
     while (next < buf.length && isSpace(buf.charCodeAt(next))) next++;
     if (next === buf.length) return final ? { kind: 'text', end: buf.length } : PENDING;
     if (buf[next] !== (buf[start] === '{' ? '"' : '{')) return { kind: 'text', end: start + 1 };
-    const end = balancedEnd(buf, start);
+    const end = this.valueEnd(start);
     if (end === -1) {
       if (!final) return PENDING;
       // Cut off at the end: a truncated call is still reported to the model.
@@ -168,7 +196,8 @@ export class JsonToolCallScanner {
     while (first < buf.length && isSpace(buf.charCodeAt(first))) first++;
     if (first === buf.length) return final ? { kind: 'text', end: buf.length } : PENDING;
     if (buf[first] !== '{' && buf[first] !== '[') return this.openFence(start);
-    const close = buf.indexOf(FENCE, first);
+    const valueEnd = this.valueEnd(first);
+    const close = valueEnd === -1 ? -1 : buf.indexOf(FENCE, valueEnd);
     // Not closed yet; at the end, the JSON inside is looked at on its own (a truncated call).
     if (close === -1) return final ? { kind: 'text', end: first } : PENDING;
     const verdict = this.decide(buf.slice(first, close).trim(), close + 3);
@@ -246,22 +275,46 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
 }
 
-function balancedEnd(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
+/** Progress through a JSON value (`{…}` or `[…]`) that may not be complete yet (indexes into the buffer). */
+interface OpenValue {
+  start: number;
+  /** Next index to read. */
+  at: number;
+  depth: number;
+  inString: boolean;
+  /** Where the value ends (exclusive) once it is closed, else -1. */
+  end: number;
+}
+
+/**
+ * Reads `text` (which starts at buffer index `offset`) on from `v.at`, and returns where the value
+ * ends (exclusive, a buffer index), or -1 while it is still open.
+ */
+function balancedEnd(text: string, v: OpenValue, offset: number): number {
+  let { depth, inString } = v;
+  let i = v.at - offset;
+  for (; i < text.length; i++) {
     const c = text[i];
     if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
+      if (c === '\\') {
+        // An escape split across pushes is finished on the next one.
+        if (i + 1 >= text.length) break;
+        i++;
+      } else if (c === '"') inString = false;
       continue;
     }
     if (c === '"') inString = true;
     else if (c === '{' || c === '[') depth++;
     else if (c === '}' || c === ']') {
       depth--;
-      if (depth === 0) return i + 1;
+      if (depth === 0) {
+        v.end = offset + i + 1;
+        return v.end;
+      }
     }
   }
+  v.at = offset + i;
+  v.depth = depth;
+  v.inString = inString;
   return -1;
 }

@@ -98,6 +98,12 @@ describe('JsonToolCallScanner', () => {
     expect(r.pieces.slice(0, answer.indexOf('};') + 2).join('')).toContain('const o = { a: 1 }');
   });
 
+  it('reads strings with escaped quotes and brackets across pieces', () => {
+    const r = scan('Saying it: {"tool": "add", "arguments": {"a": 1, "b": 2, "note": "a \\"}\\" and ] inside"}}');
+    expect(r.text).toBe('Saying it:');
+    expect(r.calls).toEqual(['add({"a":1,"b":2,"note":"a \\"}\\" and ] inside"})']);
+  });
+
   it('reports a malformed or truncated call to an offered tool', () => {
     expect(scan('{"tool": "add", "arguments": {"a": 1,').calls).toEqual(['add({"tool": "add", "arguments": {"a": 1,)']);
     expect(scan('{"tool": "nope", "arguments": {"a": 1,').calls).toEqual([]);
