@@ -50,4 +50,4 @@ export type * from './types/result.js';
 export type * from './types/tool.js';
 export { emptyUsage, addUsage, type Usage } from './types/usage.js';
 export { jsonToolModel } from './models/json-tool-model.js';
-export { parseToolCallsFromText } from './models/json-tool-calls.js';
+export { parseToolCallsFromText, type ToolCallTextOptions } from './models/json-tool-calls.js';

@@ -62,6 +62,8 @@ export function progressMetadata(event: CorvidEvent): Record<string, unknown> | 
       return { type: event.type, task: event.task, target: event.target };
     case 'route':
       return { type: event.type, route: event.route, target: event.target };
+    case 'warning':
+      return { type: event.type, agent: event.agent, model: event.model, kind: event.kind, ...(event.feature ? { feature: event.feature } : {}), message: event.message };
     default:
       return undefined;
   }

@@ -22,8 +22,8 @@ const MAX_VALUE = 200;
 
 /**
  * Turns the event stream into readable, optionally colored text: step headers, dimmed thinking,
- * tool calls with compact arguments, truncated results (errors in red), the streamed answer and
- * errors. Events of nested agents (path longer than one) are indented and labelled `boss > geo`.
+ * tool calls with compact arguments, truncated results (errors in red), the streamed answer,
+ * dimmed provider warnings (each distinct one once per run) and errors. Events of nested agents (path longer than one) are indented and labelled `boss > geo`.
  * Used by `corvid chat` and `corvid run --verbose`.
  */
 export class EventRenderer {
@@ -40,6 +40,8 @@ export class EventRenderer {
    * top-level agent, a handoff target or a workflow's last part) it is not printed again.
    */
   private lastStepText = '';
+  /** Provider warnings shown in the current top-level run (each distinct one once). */
+  private warned = new Set<string>();
 
   constructor(options: EventRendererOptions) {
     this.out = options.out;
@@ -55,6 +57,7 @@ export class EventRenderer {
     const label = nested ? `${c.magenta(e.path.join(' > '))} ` : '';
     switch (e.type) {
       case 'run_start':
+        if (!nested) this.warned.clear();
         if (e.resumed) this.line(`${indent}${label}${c.dim(`resuming run ${e.runId}`)}`);
         if (nested) this.line(`${indent}${label}${c.dim('◀')} ${compact(e.input, MAX_VALUE)}`);
         else if (this.options.showInput) this.line(`${c.cyan(c.bold(`${e.agent} ◀`))} ${e.input}`);
@@ -88,6 +91,13 @@ export class EventRenderer {
           `${indent}${label}${c.yellow(`↻ retry ${e.attempt} in ${formatDuration(e.delayMs)}: ${compact(e.error.message, MAX_VALUE)}`)}`,
         );
         break;
+      case 'warning': {
+        const key = `${e.model}|${e.message}`;
+        if (this.warned.has(key)) break;
+        this.warned.add(key);
+        this.line(`${indent}${label}${c.dim(`warning: ${e.model}: ${compact(e.message, MAX_VALUE)}`)}`);
+        break;
+      }
       case 'context_compacted':
         this.line(
           `${indent}${label}${c.dim(`context compacted (${e.strategy}): ${e.removedMessages} messages removed, ~${e.tokensBefore} → ~${e.tokensAfter} tokens`)}`,

@@ -96,7 +96,7 @@ export const toolChoiceSchema = z
   .union([z.enum(['auto', 'none', 'required']), z.strictObject({ tool: z.string().min(1).describe('Name of the tool the model must call.') })], {
     error: 'must be auto, none, required or { tool: <tool name> }',
   })
-  .describe('Whether the model may, must not, or must call a tool, or which one.');
+  .describe('Whether the model may, must not, or must call a tool, or which one. required and { tool } apply to the first step of a run only.');
 
 /** `context:` of an agent. */
 export const contextSchema = z

@@ -64,6 +64,10 @@ export interface AgentOptions {
   maxTokens?: number;
   topP?: number;
   reasoning?: ReasoningSettings;
+  /**
+   * `auto` (default), `none`, `required` or `{ tool: name }`. A forced choice (`required`, `{ tool }`)
+   * applies to the first step of a run only, so the model can answer after the tool results.
+   */
   toolChoice?: ToolChoice;
   /** Tool calls of one model response run at most this many at once. Default 8. */
   toolConcurrency?: number;

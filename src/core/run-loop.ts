@@ -12,7 +12,8 @@ import type { FinishReason, PendingApproval, RunResult, StepResult, ToolResultRe
 import type { Tool } from '../types/tool.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 import { compactContext, type ContextBudget } from './context-budget.js';
-import { generateStep, streamStep, type ModelStepOutput } from './model-step.js';
+import { generateStep, type ModelStepOutput } from './model-step.js';
+import { streamStep } from './stream-step.js';
 import type { ParentLink, RunOptions } from './run-options.js';
 import type { Runnable } from './runnable.js';
 import { RunState } from './run-state.js';
@@ -23,6 +24,7 @@ import type { DurableRun } from '../durable/durable-run.js';
 import type { InFlightStep } from '../durable/run-state-v1.js';
 import { stepFromInFlight } from '../durable/step-from-in-flight.js';
 import { pausedResult } from './paused-result.js';
+import { emitWarnings } from './provider-warnings.js';
 
 /** The agent-level settings a run needs (prepared once per agent, reused by every run). */
 export interface PreparedAgent {
@@ -102,6 +104,9 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
   let state = p.state;
   /** Per-agent usage reported by nested runs (agent tools, handoff targets). */
   let nestedUsage: Record<string, Usage> | undefined;
+  /** Provider warnings reported so far (each distinct one once per run). */
+  let warned: Set<string> | undefined;
+  const modelName = `${model.provider}:${model.modelId}`;
 
   const inputMessages = typeof p.input === 'string' ? [userMessage(p.input)] : p.input;
   const historyLength = p.history.length;
@@ -148,6 +153,9 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
         }
       }
       call.prompt = prompt;
+      // A forced tool choice (`required`, `{ tool }`) applies to the run's first step: later steps
+      // may answer (forced every time, the model could never stop calling tools).
+      if (step > 1 && call.toolChoice !== undefined && call.toolChoice.type !== 'auto' && call.toolChoice.type !== 'none') delete call.toolChoice;
       const onRetry = sink
         ? (r: { attempt: number; delayMs: number; error: { name: string; code: string; message: string } }) =>
             sink({ runId, agent: agentName, path, type: 'retry', step, ...r })
@@ -158,6 +166,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
       }
       addUsage(usage, out.usage);
       if (tree !== undefined) tree.addTokens(out.usage, agent.name, path);
+      if (out.warnings !== undefined && sink) warned = emitWarnings(out.warnings, warned, (w) => sink({ runId, agent: agentName, path, type: 'warning', step, model: modelName, ...w }));
       const record: StepResult = {
         step,
         text: out.text,

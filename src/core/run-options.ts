@@ -20,6 +20,7 @@ export interface RunOptions {
   maxTokens?: number;
   topP?: number;
   reasoning?: ReasoningSettings;
+  /** `required` and `{ tool }` force a tool call on the run's first step only. */
   toolChoice?: ToolChoice;
   /** Receives every event of the run, including nested agent runs (also with `run()`). */
   onEvent?: EventSink;

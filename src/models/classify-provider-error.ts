@@ -12,23 +12,34 @@ export interface ClassifiedError {
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
 
-/** Classifies an error thrown by a provider call. `timedOut` says the per-request timeout fired. */
+/**
+ * Classifies an error thrown by a provider call. `timedOut` says the per-request timeout
+ * (`timeoutMs`) fired.
+ */
 export function classifyProviderError(
   err: unknown,
-  info: { provider: string; modelId: string; timedOut?: boolean; attempts?: number },
+  info: { provider: string; modelId: string; timedOut?: boolean; timeoutMs?: number; attempts?: number },
 ): ClassifiedError {
   if (CorvidError.isInstance(err)) return { error: err, retryable: false };
   const base = { provider: info.provider, model: info.modelId, attempts: info.attempts, cause: err };
   if (info.timedOut) {
-    return { error: new ProviderError({ ...base, kind: 'timeout', providerMessage: 'no response within the request timeout' }), retryable: true };
+    const within = info.timeoutMs ? `${info.timeoutMs} ms` : 'the request timeout';
+    return { error: new ProviderError({ ...base, kind: 'timeout', providerMessage: `no response within ${within}` }), retryable: true };
   }
   if (APICallError.isInstance(err)) {
     const status = err.statusCode;
+    if (status !== undefined && status >= 200 && status < 300) {
+      // The provider answered, then its response could not be read to the end (the AI SDK's
+      // "Failed to process successful response"): say what is under it.
+      const lost = networkCause(err);
+      const providerMessage = lost ? 'the connection was closed before the response was complete' : `the response could not be read: ${deepestMessage(err)}`;
+      return { error: new ProviderError({ ...base, kind: lost ? 'network' : 'bad_response', providerMessage }), retryable: true };
+    }
     const providerMessage = extractMessage(err.responseBody) ?? err.message;
     if (status === 401 || status === 403) {
       return {
         error: new AuthenticationError(
-          `${info.provider} refused the credentials for model "${info.modelId}" (HTTP ${status}): ${providerMessage}. Check the API key (env var or api_key in config).`,
+          `${info.provider} refused the credentials for model "${info.modelId}" (HTTP ${status}): ${providerMessage.replace(/[\s.]+$/, '')}. Check the API key (env var or api_key in config).`,
           { provider: info.provider, status, cause: err },
         ),
         retryable: false,
@@ -66,13 +77,21 @@ function extractMessage(body: string | undefined): string | undefined {
   return body.length > 300 ? `${body.slice(0, 300)}…` : body;
 }
 
-function networkCause(err: unknown): boolean {
+/** True when `err` or one of its causes is a lost connection (reset, refused, closed mid-response). */
+export function networkCause(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: string }).code;
     if (code && NETWORK_CODES.has(code)) return true;
     if (e instanceof TypeError && /fetch failed|terminated|network/i.test(e.message)) return true;
   }
   return false;
+}
+
+/** The message of the innermost cause of `err`. */
+export function deepestMessage(err: unknown): string {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && (e as { cause?: unknown } | undefined)?.cause !== undefined; depth++) e = (e as { cause?: unknown }).cause;
+  return e instanceof Error ? e.message : String(e);
 }
 
 function describeNetwork(err: unknown): string {

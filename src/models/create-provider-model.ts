@@ -71,7 +71,12 @@ export async function createProviderModel(config: ModelConfig, label = config.mo
     }
     case 'openai-compatible': {
       if (!config.baseURL) {
-        throw new ConfigError(`Model "${label}" uses provider openai-compatible but has no base_url (e.g. http://127.0.0.1:8000/v1)`);
+        const of = label === `${config.provider}:${config.model}` ? '' : ` (${label})`;
+        throw new ConfigError(
+          `The openai-compatible model "${config.model}"${of} has no base URL. Give it in corvid.yaml ` +
+            `(models: { local: { provider: openai-compatible, model: ${config.model}, base_url: "http://127.0.0.1:8000/v1" } }, defaults: { model: local }) ` +
+            `or as baseURL in code; CORVID_MODEL=openai-compatible:<model> cannot carry a URL yet.`,
+        );
       }
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({

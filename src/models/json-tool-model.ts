@@ -7,8 +7,9 @@ import type {
   LanguageModelV3Message,
   LanguageModelV3StreamPart,
   LanguageModelV3StreamResult,
+  LanguageModelV3ToolCall,
 } from '@ai-sdk/provider';
-import { parseToolCallsFromText } from './json-tool-calls.js';
+import { JsonToolCallScanner, parseToolCallsFromText, type ParsedToolCall } from './json-tool-calls.js';
 
 /** Instructions added to the system prompt in JSON tool-call mode. */
 export function jsonToolInstructions(tools: LanguageModelV3FunctionTool[], required: boolean): string {
@@ -29,83 +30,71 @@ export function jsonToolInstructions(tools: LanguageModelV3FunctionTool[], requi
 /**
  * Wraps a model that has no native tool calling: tools are described in the system prompt,
  * earlier calls and results are written into the conversation as text, and calls are parsed out
- * of the model's JSON replies (code fences and prose around them are tolerated).
+ * of the model's JSON replies (code fences and prose around them are tolerated). Only JSON naming
+ * an offered tool is a call; other JSON is answer text. While streaming, text before a call streams
+ * at once and the call's JSON is never streamed as text.
  */
 export function jsonToolModel(inner: LanguageModelV3): LanguageModelV3 {
   let seq = 0;
-  const transform = (options: LanguageModelV3CallOptions): LanguageModelV3CallOptions => {
+  /** The call options for the inner model, and the names of the tools offered in them. */
+  const transform = (options: LanguageModelV3CallOptions): { call: LanguageModelV3CallOptions; tools: string[] } => {
     const tools = (options.tools ?? []).filter((t): t is LanguageModelV3FunctionTool => t.type === 'function');
     const choice = options.toolChoice?.type;
     const { tools: _t, toolChoice: _c, ...rest } = options;
     const prompt = toTextPrompt(options.prompt);
-    if (tools.length > 0 && choice !== 'none') {
-      const usable = choice === 'tool' ? tools.filter((t) => t.name === (options.toolChoice as { toolName: string }).toolName) : tools;
-      const block = jsonToolInstructions(usable, choice === 'required' || choice === 'tool');
-      const first = prompt[0];
-      if (first?.role === 'system') prompt[0] = { role: 'system', content: `${first.content}\n\n${block}` };
-      else prompt.unshift({ role: 'system', content: block });
-    }
-    return { ...rest, prompt };
+    if (tools.length === 0 || choice === 'none') return { call: { ...rest, prompt }, tools: [] };
+    const usable = choice === 'tool' ? tools.filter((t) => t.name === (options.toolChoice as { toolName: string }).toolName) : tools;
+    const block = jsonToolInstructions(usable, choice === 'required' || choice === 'tool');
+    const first = prompt[0];
+    if (first?.role === 'system') prompt[0] = { role: 'system', content: `${first.content}\n\n${block}` };
+    else prompt.unshift({ role: 'system', content: block });
+    return { call: { ...rest, prompt }, tools: usable.map((t) => t.name) };
   };
-  const toContent = (text: string): { content: LanguageModelV3Content[]; hasCalls: boolean } => {
-    const parsed = parseToolCallsFromText(text);
-    if (parsed.calls.length === 0) return { content: text ? [{ type: 'text', text }] : [], hasCalls: false };
-    const content: LanguageModelV3Content[] = [];
-    if (parsed.prose) content.push({ type: 'text', text: parsed.prose });
-    for (const c of parsed.calls) content.push({ type: 'tool-call', toolCallId: `json_call_${++seq}`, toolName: c.toolName, input: c.input });
-    return { content, hasCalls: true };
-  };
+  const toolCall = (c: ParsedToolCall): LanguageModelV3ToolCall => ({ type: 'tool-call', toolCallId: `json_call_${++seq}`, toolName: c.toolName, input: c.input });
   return {
     specificationVersion: 'v3',
     provider: inner.provider,
     modelId: inner.modelId,
     supportedUrls: inner.supportedUrls,
     async doGenerate(options): Promise<LanguageModelV3GenerateResult> {
-      const res = await inner.doGenerate(transform(options));
+      const { call, tools } = transform(options);
+      const res = await inner.doGenerate(call);
       let text = '';
       const other: LanguageModelV3Content[] = [];
       for (const part of res.content) {
         if (part.type === 'text') text += part.text;
         else if (part.type !== 'tool-call') other.push(part);
       }
-      const { content, hasCalls } = toContent(text);
-      return {
-        ...res,
-        content: [...other, ...content],
-        finishReason: hasCalls ? { unified: 'tool-calls', raw: res.finishReason.raw } : res.finishReason,
-      };
+      const parsed = parseToolCallsFromText(text, { tools });
+      const content: LanguageModelV3Content[] = [...other];
+      if (parsed.prose) content.push({ type: 'text', text: parsed.prose });
+      for (const c of parsed.calls) content.push(toolCall(c));
+      const hasCalls = parsed.calls.length > 0;
+      return { ...res, content, finishReason: hasCalls ? { unified: 'tool-calls', raw: res.finishReason.raw } : res.finishReason };
     },
     async doStream(options): Promise<LanguageModelV3StreamResult> {
-      const res = await inner.doStream(transform(options));
-      let text = '';
-      let mode: 'undecided' | 'pass' | 'buffer' = 'undecided';
+      const { call, tools } = transform(options);
+      const res = await inner.doStream(call);
+      // Text streams as it is known to be answer text; call JSON is held back and becomes tool calls.
+      const scanner = new JsonToolCallScanner({ tools });
+      let open = false;
+      const write = (controller: TransformStreamDefaultController<LanguageModelV3StreamPart>, delta: string) => {
+        if (delta === '') return;
+        if (!open) controller.enqueue({ type: 'text-start', id: 'json-text' });
+        open = true;
+        controller.enqueue({ type: 'text-delta', id: 'json-text', delta });
+      };
       const stream = res.stream.pipeThrough(
         new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
           transform(part, controller) {
             if (part.type === 'text-start' || part.type === 'text-end') return;
-            if (part.type === 'text-delta') {
-              text += part.delta;
-              if (mode === 'undecided') {
-                const head = text.trimStart();
-                if (head.length === 0) return;
-                mode = head.startsWith('{') || head.startsWith('[') || head.startsWith('`') ? 'buffer' : 'pass';
-                if (mode === 'pass') controller.enqueue({ type: 'text-delta', id: 'json-text', delta: text });
-                return;
-              }
-              if (mode === 'pass') controller.enqueue(part.id === 'json-text' ? part : { ...part, id: 'json-text' });
-              return;
-            }
-            if (part.type === 'finish') {
-              const { content, hasCalls } = toContent(text);
-              if (mode !== 'pass') {
-                for (const c of content) if (c.type === 'text') controller.enqueue({ type: 'text-delta', id: 'json-text', delta: c.text });
-              }
-              if (text) controller.enqueue({ type: 'text-end', id: 'json-text' });
-              for (const c of content) if (c.type === 'tool-call') controller.enqueue(c);
-              controller.enqueue(hasCalls ? { ...part, finishReason: { unified: 'tool-calls', raw: part.finishReason.raw } } : part);
-              return;
-            }
-            controller.enqueue(part);
+            if (part.type === 'text-delta') return write(controller, scanner.push(part.delta));
+            if (part.type !== 'finish') return controller.enqueue(part);
+            write(controller, scanner.finish());
+            if (open) controller.enqueue({ type: 'text-end', id: 'json-text' });
+            for (const c of scanner.calls) controller.enqueue(toolCall(c));
+            const hasCalls = scanner.calls.length > 0;
+            controller.enqueue(hasCalls ? { ...part, finishReason: { unified: 'tool-calls', raw: part.finishReason.raw } } : part);
           },
         }),
       );

@@ -11,7 +11,9 @@ function effortFor(r: ReasoningSettings): 'minimal' | 'low' | 'medium' | 'high' 
 /**
  * Maps Corvid's reasoning settings to each provider's options:
  * OpenAI `reasoningEffort` (+ summaries so reasoning is visible), Anthropic `thinking.budgetTokens`,
- * Gemini `thinkingConfig`, OpenAI-compatible servers `reasoningEffort`.
+ * Gemini `thinkingConfig`, OpenAI-compatible servers `reasoningEffort` (sent as `reasoning_effort`).
+ * Ollama's `/v1` turns `reasoning_effort` into its `think` option and accepts only `low`, `medium`
+ * and `high` (and `none`), so `minimal` is sent to it as `low`.
  */
 export function reasoningProviderOptions(provider: string, r: ReasoningSettings): Record<string, Record<string, unknown>> {
   const family = provider.split('.')[0];
@@ -22,6 +24,10 @@ export function reasoningProviderOptions(provider: string, r: ReasoningSettings)
       return { anthropic: { thinking: { type: 'enabled', budgetTokens: r.budgetTokens ?? BUDGETS[effortFor(r)] } } };
     case 'google':
       return { google: { thinkingConfig: { thinkingBudget: r.budgetTokens ?? BUDGETS[effortFor(r)], includeThoughts: true } } };
+    case 'ollama': {
+      const effort = effortFor(r) === 'minimal' ? 'low' : effortFor(r);
+      return { ollama: { reasoningEffort: effort }, openaiCompatible: { reasoningEffort: effort } };
+    }
     default:
       return { [family]: { reasoningEffort: effortFor(r) }, openaiCompatible: { reasoningEffort: effortFor(r) } };
   }

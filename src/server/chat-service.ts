@@ -13,6 +13,7 @@ import type { AgentAccess } from './agent-access.js';
 import type { ChatSession, ChatSessions, SessionDirectory } from './chat-sessions.js';
 import { ChatTurn, type TurnExecutor } from './chat-turn.js';
 import { HttpError } from './http-error.js';
+import { logRunWarning, type WarnLogger } from './log-run-warning.js';
 import { modelLabels } from './model-label.js';
 import { canSeeOwner, principalUser, type Principal } from './principal.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -57,6 +58,8 @@ export interface ChatServiceOptions {
   /** Set when tracing is configured: a span recorder for one turn. */
   tracing?: RunTracing;
   limiter?: RateLimiter;
+  /** Where provider warnings of turns are logged (at warn level). */
+  logger?: WarnLogger;
 }
 
 
@@ -211,9 +214,11 @@ export class ChatService {
     const { metrics, tracing, limiter } = this.options;
     const labels = modelLabels(agent);
     const runTracer = tracing?.(labels, { 'corvid.session_id': sessionId });
+    const { logger } = this.options;
     const onEvent: EventSink = (e) => {
       metrics.event(e, labels);
       runTracer?.event(e);
+      if (e.type === 'warning') logRunWarning(logger, e);
     };
     const settle = async (result: RunResult | undefined): Promise<void> => {
       runTracer?.endAll();

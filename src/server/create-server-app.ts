@@ -113,7 +113,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       : { kind: 'memory', sessions: options.sessions ?? new MemoryChatSessions() };
   const sessions = backend.sessions;
   const limiter = createRateLimiter(server.rateLimit, options.store, logger);
-  const chat = new ChatService({ access, backend, metrics, tracing: options.tracing, limiter });
+  const chat = new ChatService({ access, backend, metrics, tracing: options.tracing, limiter, logger });
   const address = options.clientAddress ?? socketAddress;
   const by = server.rateLimit?.by ?? 'user';
   const parts: ServerAppParts = { chat, access, auth, metrics, sessions, limiter, server, runtime: options.runtime };

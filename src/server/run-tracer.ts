@@ -3,7 +3,8 @@ import type { AgentEvent } from '../types/events.js';
 
 /**
  * Turns one run's events into OpenTelemetry spans: `agent.run` for each (nested) agent run,
- * `model.call` for each model step (model, tokens, latency), `tool.call` for each tool call.
+ * `model.call` for each model step (model, tokens, latency; provider warnings as `corvid.warning`
+ * span events), `tool.call` for each tool call.
  * One tracer per run; spans still open when the run ends are ended with it.
  */
 export class RunTracer {
@@ -60,6 +61,11 @@ export class RunTracer {
         if (e.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: typeof e.output === 'string' ? e.output : 'tool failed' });
         span.setAttribute('corvid.duration_ms', e.durationMs);
         span.end();
+        return;
+      }
+      case 'warning': {
+        const span = this.steps.get(`${e.runId}#${e.step}`) ?? this.runs.get(runKey);
+        span?.addEvent('corvid.warning', { 'corvid.warning.kind': e.kind, 'corvid.warning.message': e.message, ...(e.feature ? { 'corvid.warning.feature': e.feature } : {}) });
         return;
       }
       case 'error': {

@@ -23,6 +23,7 @@ import type { A2ARunStart } from '../a2a/corvid-agent-executor.js';
 import type { AgentEvent } from '../types/events.js';
 import { watchConfig } from './watch-config.js';
 import { ServerMetrics } from './server-metrics.js';
+import { logRunWarning } from './log-run-warning.js';
 import type { StoreSource } from '../durable/durable-types.js';
 import type { Store } from '../storage/types/store.js';
 
@@ -232,6 +233,7 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
           onEvent: (e: AgentEvent) => {
             metrics.event(e, labels);
             tracer?.event(e);
+            if (e.type === 'warning') logRunWarning(logger, e);
             if (e.type === 'step_end') tokens += (e.usage.inputTokens ?? 0) + (e.usage.outputTokens ?? 0);
           },
           end: () => {

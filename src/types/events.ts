@@ -33,7 +33,8 @@ export type TaskStatus = 'completed' | 'failed' | 'aborted' | 'skipped';
  * Nested agent runs (agent tools, handoff targets, workflow parts) emit the same events with a
  * longer `path`, but no `answer`: only the top-level run reports the final answer.
  * Workflow agents emit `task_start` / `task_end` around each part they run, routers a `route`,
- * and an agent handing the conversation over a `handoff`.
+ * and an agent handing the conversation over a `handoff`. A `warning` reports what a provider
+ * ignored or changed in a request (an unsupported setting), once per distinct warning per run.
  */
 export type AgentEvent =
   | (EventBase & {
@@ -57,6 +58,18 @@ export type AgentEvent =
     })
   | (EventBase & { type: 'step_end'; step: number; text: string; reasoning: string; finishReason: FinishReason; usage: Usage })
   | (EventBase & { type: 'retry'; step: number; attempt: number; delayMs: number; error: EventError })
+  | (EventBase & {
+      type: 'warning';
+      step: number;
+      /** The model the warning is about, as `provider:model`. */
+      model: string;
+      /** `unsupported`: a setting the model does not support was left out; `compatibility`: a feature runs in a compatibility mode; `other`. */
+      kind: 'unsupported' | 'compatibility' | 'other';
+      /** The setting or feature concerned (`temperature`, `reasoningEffort` …), when there is one. */
+      feature?: string;
+      /** What happened, e.g. `temperature is not supported for reasoning models`. */
+      message: string;
+    })
   | (EventBase & {
       type: 'context_compacted';
       strategy: 'window' | 'summarize';
@@ -145,6 +158,7 @@ export const AGENT_EVENT_TYPES: readonly AgentEventType[] = [
   'tool_result',
   'step_end',
   'retry',
+  'warning',
   'context_compacted',
   'handoff',
   'task_start',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, jsonToolModel, parseToolCallsFromText, tool, type AgentEvent } from '../../src/index.js';
+import { JsonToolCallScanner } from '../../src/models/json-tool-calls.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 
 const add = tool({
@@ -61,5 +62,50 @@ describe('JSON tool-call mode', () => {
     expect(JSON.stringify(inner.calls[1].prompt.at(-1))).toContain('Tool add failed: Invalid JSON');
     const text = events.filter((e) => e.type === 'text_delta').map((e) => (e as { delta: string }).delta).join('');
     expect(text).toBe('Let me fix that.');
+  });
+});
+
+describe('JsonToolCallScanner', () => {
+  /** Feeds `text` one character at a time; returns what was written after each push, and the calls. */
+  function scan(text: string, tools = ['add']): { pieces: string[]; text: string; calls: string[] } {
+    const s = new JsonToolCallScanner({ tools });
+    const pieces = [...text].map((c) => s.push(c));
+    pieces.push(s.finish());
+    return { pieces, text: pieces.join(''), calls: s.calls.map((c) => `${c.toolName}(${c.input})`) };
+  }
+
+  it('streams the prose before a call at once and never writes the call JSON', () => {
+    const r = scan('Let me compute that. {"tool": "add", "arguments": {"a": 2, "b": 3}}');
+    expect(r.text).toBe('Let me compute that.');
+    expect(r.calls).toEqual(['add({"a":2,"b":3})']);
+    // The prose was written while the JSON was still arriving, not at the end.
+    const firstJson = 'Let me compute that. '.length;
+    expect(r.pieces.slice(0, firstJson).join('')).toBe('Let me compute that.');
+  });
+
+  it('takes only offered tools as calls; other JSON is answer text', () => {
+    expect(scan('{"name":"Ann","age":3}')).toMatchObject({ text: '{"name":"Ann","age":3}', calls: [] });
+    expect(scan('Here: ```json\n{"tool": "weather", "arguments": {}}\n```')).toMatchObject({ calls: [] });
+    expect(scan('```json\n{"tool": "add", "arguments": {"a": 1, "b": 1}}\n```\nDone.')).toMatchObject({ text: 'Done.', calls: ['add({"a":1,"b":1})'] });
+    expect(parseToolCallsFromText('{"name":"Ann","age":3}', { tools: ['add'] })).toEqual({ calls: [], prose: '{"name":"Ann","age":3}' });
+  });
+
+  it('leaves answers with braces, brackets and code blocks unchanged, streaming code as it comes', () => {
+    const answer = 'Sets look like {1, 2} and [links](x). Code:\n```ts\nconst o = { a: 1 };\n```\nEnd `x`.\n';
+    const r = scan(answer);
+    expect(r).toMatchObject({ text: answer, calls: [] });
+    // The code block streamed before the end of the text.
+    expect(r.pieces.slice(0, answer.indexOf('};') + 2).join('')).toContain('const o = { a: 1 }');
+  });
+
+  it('reads strings with escaped quotes and brackets across pieces', () => {
+    const r = scan('Saying it: {"tool": "add", "arguments": {"a": 1, "b": 2, "note": "a \\"}\\" and ] inside"}}');
+    expect(r.text).toBe('Saying it:');
+    expect(r.calls).toEqual(['add({"a":1,"b":2,"note":"a \\"}\\" and ] inside"})']);
+  });
+
+  it('reports a malformed or truncated call to an offered tool', () => {
+    expect(scan('{"tool": "add", "arguments": {"a": 1,').calls).toEqual(['add({"tool": "add", "arguments": {"a": 1,)']);
+    expect(scan('{"tool": "nope", "arguments": {"a": 1,').calls).toEqual([]);
   });
 });

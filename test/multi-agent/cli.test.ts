@@ -52,6 +52,8 @@ describe('the CLI with multi-agent configs', () => {
     expect(err).toMatch(/ {2}article > researcher Crows use tools\./);
     expect(err).toMatch(/✓ researcher \(\d+ ms\)/);
     expect(err).toMatch(/ {2}article > writer A short article\./);
+    // The summary counts the parts the workflow ran, as run_end does in --json.
+    expect(err).toMatch(/\n2 steps · \d+ in · \d+ out tokens/);
     expect(s.requests[1].body.messages[0]).toEqual({ role: 'system', content: 'Write from: Crows use tools.' });
   });
 

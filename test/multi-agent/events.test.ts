@@ -15,6 +15,7 @@ function describeEvent(e: AgentEvent): string {
     case 'tool_result':
     case 'step_end':
     case 'retry':
+    case 'warning':
     case 'context_compacted':
     case 'mcp_notification':
     case 'approval_required':

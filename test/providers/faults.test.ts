@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthenticationError, ProviderError } from '../../src/index.js';
-import { closedPort, startFakeLlmServer, type FakeLlmServer, type FakeScript } from '../support/fake-llm-server.js';
-import { ALL_PATHS, calcAgent, drive, MODEL_IDS, modelConfig, ofType, PROVIDER_NAMES, type ProviderPath } from '../support/provider-harness.js';
+import { closedPort, startFakeLlmServer, type FakeLlmServer, type FakeReply, type FakeScript } from '../support/fake-llm-server.js';
+import { ALL_PATHS, calcAgent, deltas, drive, MODEL_IDS, modelConfig, ofType, PROVIDER_NAMES, type ProviderPath } from '../support/provider-harness.js';
 
 let server: FakeLlmServer | undefined;
 afterEach(async () => {
@@ -28,6 +28,20 @@ const MID_STREAM: Record<ProviderPath, number> = {
   anthropic: 4,
   // first text chunk
   google: 1,
+};
+
+/** SSE events each API sends before its first text delta (where a cut or stall leaves nothing visible). */
+const BEFORE_TEXT: Record<ProviderPath, number> = {
+  // response.created, response.in_progress, output_item.added, content_part.added
+  'openai-responses': 4,
+  // role chunk
+  'openai-chat': 1,
+  'openai-compatible': 1,
+  ollama: 1,
+  // message_start, ping, content_block_start
+  anthropic: 3,
+  // the first chunk already carries text
+  google: 0,
 };
 
 const both = ALL_PATHS.flatMap((p) => [
@@ -78,7 +92,8 @@ describe.each(both)('%s faults (stream=%s)', (path, stream) => {
     expect(o.error).toBeInstanceOf(AuthenticationError);
     const e = o.error as AuthenticationError;
     expect(e).toMatchObject({ code: 'authentication_failed', status: 401, provider: PROVIDER_NAMES[path] });
-    expect(e.message).toContain('Incorrect API key provided: test.');
+    expect(e.message).toContain('Incorrect API key provided: test. Check the API key');
+    expect(e.message).not.toContain('..');
     expect(s.requests).toHaveLength(1);
     expect(ofType(o.events, 'error')[0].error).toMatchObject({ name: 'AuthenticationError', code: 'authentication_failed' });
   });
@@ -125,12 +140,49 @@ describe.each(both)('%s faults (stream=%s)', (path, stream) => {
       expect(o.error).toBeInstanceOf(ProviderError);
       const e = o.error as ProviderError;
       expect(e).toMatchObject({ kind: 'stream_interrupted', code: 'provider_error', provider: PROVIDER_NAMES[path], model: MODEL_IDS[path] });
-      expect(e.message).toContain('stream broke off');
+      expect(e.providerMessage).toMatch(/^the connection was closed after \d+ events$/);
+      expect(e.message).not.toContain('Failed to process');
       // Part of the answer had streamed out; the step is not silently retried.
       expect(ofType(o.events, 'text_delta').length).toBeGreaterThan(0);
       expect(s.requests).toHaveLength(1);
       expect(ofType(o.events, 'error')).toHaveLength(1);
       expect(o.events.at(-1)).toMatchObject({ type: 'run_end', status: 'failed' });
+    });
+
+    it('retries a stream cut before the first text delta, and succeeds', async () => {
+      const cut: FakeReply = BEFORE_TEXT[path] === 0 ? { cutAfterHeaders: true } : { cutAfterChunks: BEFORE_TEXT[path] };
+      const s = await start([{ text: 'Lost answer.', ...cut }, { text: 'Second time lucky.' }]);
+      const o = await drive(calcAgent(modelConfig(path, s.url, { retry: FAST_RETRY })), 'hi', stream);
+      expect(o.error).toBeUndefined();
+      expect(o.result!.text).toBe('Second time lucky.');
+      expect(deltas(o.events, 'text_delta')).toBe('Second time lucky.');
+      expect(s.requests).toHaveLength(2);
+      expect(s.requests[1].body).toEqual(s.requests[0].body);
+      const retries = ofType(o.events, 'retry');
+      expect(retries).toHaveLength(1);
+      expect(retries[0].error).toMatchObject({ name: 'ProviderError', code: 'provider_error' });
+      // Where the cut is found depends on the provider package (some read up to the first output before answering).
+      expect(retries[0].error.message).toMatch(/stream interrupted\): the connection was closed (after \d+ events?|before any output arrived)$/);
+    });
+
+    it('retries a stream that stalls before the first text delta, and succeeds', async () => {
+      const s = await start([{ text: 'Stuck answer.', stallAfterChunks: BEFORE_TEXT[path] }, { text: 'Unstuck.' }]);
+      const o = await drive(calcAgent(modelConfig(path, s.url, { timeoutMs: 300, retry: FAST_RETRY })), 'hi', stream);
+      expect(o.error).toBeUndefined();
+      expect(o.result!.text).toBe('Unstuck.');
+      expect(s.requests).toHaveLength(2);
+      expect(ofType(o.events, 'retry').map((r) => r.error.message)).toEqual([expect.stringMatching(/: no (data|response) (for|within) 300 ms$/)]);
+    });
+
+    it('gives a stream_interrupted ProviderError when every attempt breaks off before any text', async () => {
+      const s = await start(() => ({ text: 'Never arrives.', cutAfterHeaders: true }));
+      const o = await drive(calcAgent(modelConfig(path, s.url, { retry: FAST_RETRY })), 'hi', stream);
+      expect(o.error).toBeInstanceOf(ProviderError);
+      expect(o.error).toMatchObject({ kind: 'stream_interrupted', attempts: 3 });
+      expect((o.error as ProviderError).providerMessage).toMatch(/^the connection was closed (after 0 events|before any output arrived)$/);
+      expect((o.error as Error).message).toContain('after 3 attempts');
+      expect(s.requests).toHaveLength(3);
+      expect(ofType(o.events, 'text_delta')).toEqual([]);
     });
 
     it('gives a stream_interrupted ProviderError when a stream stalls', async () => {

@@ -75,3 +75,20 @@ describe.each(cases)('%s over Chat Completions (stream=%s)', (path, stream) => {
     expect(s.requests[0].body.top_k).toBe(20);
   });
 });
+
+describe.each([false, true])('ollama reasoning (stream=%s)', (stream) => {
+  // Ollama's /v1/chat/completions maps reasoning_effort to its `think` option and rejects any value
+  // but high, medium, low and none ("invalid reasoning value").
+  it.each([
+    [{ effort: 'medium' as const }, 'medium'],
+    [{ effort: 'minimal' as const }, 'low'],
+    [{ budgetTokens: 512 }, 'low'],
+    [{ budgetTokens: 30_000 }, 'high'],
+  ])('sends reasoning %j as reasoning_effort %s', async (reasoning, effort) => {
+    const s = await start([{ reasoning: 'Thinking it over.', reasoningField: 'reasoning', text: 'Done.' }]);
+    const { result } = await mustDrive(calcAgent(modelConfig('ollama', s.url, { reasoning })), 'think', stream);
+    expect(result.steps[0].reasoning).toBe('Thinking it over.');
+    expect(s.requests[0].path).toBe('/v1/chat/completions');
+    expect(s.requests[0].body.reasoning_effort).toBe(effort);
+  });
+});

@@ -37,6 +37,8 @@ export interface FakeReply {
   errorMessage?: string;
   /** Streaming: destroy the socket after this many SSE events. Non-streaming (or 0): destroy it without answering. */
   cutAfterChunks?: number;
+  /** Streaming: answer 200 with the SSE headers, then destroy the socket before the first event. */
+  cutAfterHeaders?: boolean;
   /** Streaming: stop sending after this many SSE events but keep the connection open (a stalled stream). */
   stallAfterChunks?: number;
   /** Streaming: after this many SSE events, send the provider's in-stream error event (with `errorMessage`) and end. */
@@ -201,6 +203,11 @@ export async function startFakeLlmServer(script: FakeScript, options: FakeLlmSer
       ...reply.headers,
     });
     res.flushHeaders();
+    if (reply.cutAfterHeaders) {
+      await new Promise<void>((resolve) => res.write('', () => resolve()));
+      res.socket?.destroy();
+      return;
+    }
     const eol = api === 'gemini' ? '\r\n' : '\n';
     let sent = 0;
     res.on('close', () => {

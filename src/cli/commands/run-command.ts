@@ -64,14 +64,18 @@ export async function runCommand(context: CliContext): Promise<number> {
     const run = session !== undefined ? agent.stream(question, { maxSteps, session }) : agent.stream(question, { maxSteps });
     stream = run;
     const renderer = verbose ? new EventRenderer({ out: stderr, colors, showInput: true, topLevelErrors: false }) : undefined;
+    // The top-level run_end's step count, as --json shows it (a workflow counts the parts it ran).
+    let stepCount: number | undefined;
     for await (const e of run) {
       sawEvent = true;
       if (json) emit(e);
       renderer?.render(e);
+      if (e.type === 'run_end' && e.path.length === 1) stepCount = e.steps;
     }
     const result = await run.result;
     if (verbose) {
-      const steps = `${result.steps.length} step${result.steps.length === 1 ? '' : 's'}`;
+      const n = stepCount ?? result.steps.length;
+      const steps = `${n} step${n === 1 ? '' : 's'}`;
       stderr.write(`${colors.dim(`${steps} · ${formatUsage(result.usage)} tokens · ${formatDuration(result.durationMs)}`)}\n`);
     }
     if (result.status === 'paused') {
