@@ -1,6 +1,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelConfig, ModelInput } from '../types/model.js';
 import { createProviderModel } from './create-provider-model.js';
+import { withBaseUrlFromEnv } from './base-url-env.js';
 import { detectDefaultModel } from './default-model.js';
 import { parseModelId } from './parse-model-id.js';
 import { DEFAULT_RETRY, type ResolvedModel } from './resolved-model.js';
@@ -32,7 +33,9 @@ export async function resolveModel(input: ModelInput | undefined, label?: string
       timeoutMs: 0,
     };
   }
-  const config: ModelConfig = input === undefined ? await detectDefaultModel() : typeof input === 'string' ? parseModelId(input) : input;
+  const given: ModelConfig = input === undefined ? await detectDefaultModel() : typeof input === 'string' ? parseModelId(input) : input;
+  // A base URL from the environment (OPENAI_BASE_URL, GOOGLE_GENERATIVE_AI_BASE_URL, CORVID_BASE_URL for openai-compatible…).
+  const config = withBaseUrlFromEnv(given, process.env);
   let model = await createProviderModel(config, label ?? `${config.provider}:${config.model}`);
   const toolMode = config.toolMode ?? 'native';
   if (toolMode === 'json') {
