@@ -3,6 +3,7 @@ import type { ModelConfig, ModelInput } from '../types/model.js';
 import { createProviderModel } from './create-provider-model.js';
 import { withBaseUrlFromEnv } from './base-url-env.js';
 import { detectDefaultModel } from './default-model.js';
+import { firstByteTimeoutFor, withFirstByteTimeout } from './first-byte-timeout.js';
 import { parseModelId } from './parse-model-id.js';
 import { DEFAULT_RETRY, type ResolvedModel } from './resolved-model.js';
 
@@ -42,6 +43,9 @@ export async function resolveModel(input: ModelInput | undefined, label?: string
     const { jsonToolModel } = await import('./json-tool-model.js');
     model = jsonToolModel(model);
   }
+  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const firstByteMs = firstByteTimeoutFor(config, timeoutMs);
+  if (firstByteMs > 0) model = withFirstByteTimeout(model, firstByteMs);
   return {
     model,
     provider: config.provider,
@@ -52,7 +56,7 @@ export async function resolveModel(input: ModelInput | undefined, label?: string
     reasoning: config.reasoning,
     toolMode,
     retry: { ...DEFAULT_RETRY, ...config.retry },
-    timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs,
     providerOptions: config.providerOptions,
   };
 }
