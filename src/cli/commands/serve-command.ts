@@ -9,6 +9,13 @@ function parsePort(value: string | boolean | undefined): number | undefined {
   return Number(value);
 }
 
+/** `$PORT` as a port number; `undefined` when unset or empty. */
+function portFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) > 65535) throw new UsageError(`PORT must be a port number (0-65535), got "${value}"`, 'serve');
+  return Number(value);
+}
+
 /** The server's optional peer packages: `npm install corvid` leaves them out (the install stays small). */
 const SERVER_PACKAGES = ['hono', '@hono/node-server', '@hono/node-ws', 'pino', 'prom-client'];
 
@@ -35,8 +42,10 @@ export async function serveCommand(context: CliContext): Promise<number> {
   const runtime = await loadCliRuntime(context);
   const c = colorsFor(stderr, context.globals);
   try {
+    // --port, else server.port, else $PORT (as hosting platforms set it), else 8080.
+    const envPort = port === undefined && runtime.config.server?.port === undefined ? portFromEnv(context.env.PORT) : undefined;
     const { serve } = await importServer(() => import('../../server/serve.js'));
-    const server = await importServer(() => serve({ runtime, port, host, watch: values.watch === true, load: { cwd: context.cwd } }));
+    const server = await importServer(() => serve({ runtime, port: port ?? envPort, host, watch: values.watch === true, load: { cwd: context.cwd } }));
     const agents = [...runtime.agents.keys()].filter((n) => (runtime.config.agents[n]?.visibility ?? 'public') !== 'private');
     stderr.write(`${c.bold('corvid serve')}: listening on ${server.url}\n`);
     stderr.write(`  agents: ${agents.join(', ') || '(none)'}\n`);
