@@ -25,8 +25,10 @@ async function importServer<T>(load: () => Promise<T>): Promise<T> {
     return await load();
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const pkg = e?.code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find (?:package|module) '([^']+)'/.exec(e.message ?? '')?.[1] : undefined;
-    if (pkg !== undefined && SERVER_PACKAGES.some((p) => pkg === p || pkg.startsWith(`${p}/`))) {
+    const specifier = e?.code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find (?:package|module) '([^']+)'/.exec(e.message ?? '')?.[1] : undefined;
+    // The package, not the subpath that happened to be resolved first (`hono/cors` → `hono`).
+    const pkg = specifier?.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+    if (pkg !== undefined && SERVER_PACKAGES.includes(pkg)) {
       throw new ConfigError(`corvid serve needs the optional server packages (${pkg} is missing): npm install ${SERVER_PACKAGES.join(' ')} @a2a-js/sdk`, { cause: err });
     }
     throw err;
