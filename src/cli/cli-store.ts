@@ -14,8 +14,9 @@ export interface CliStore {
 
 /**
  * Opens the store of the config (the `-c` file, else the one found in the working directory;
- * SQLite at ./.corvid/corvid.db without either). Only the config is read: no agents are built,
- * no MCP servers started. With `create: false` (reading commands) a missing SQLite file is not created.
+ * SQLite at ./.corvid/corvid.db without either). Only the config's `storage:` section is read
+ * (other sections' `${VAR}`s need not be set): no agents are built, no MCP servers started. With
+ * `create: false` (reading commands) a missing SQLite file is not created.
  */
 export async function openCliStore(context: CliContext, options: { create: boolean }): Promise<CliStore> {
   const [{ loadConfig }, { storeOptionsFromConfig }, { openStore, maskUrl }] = await Promise.all([
@@ -23,7 +24,8 @@ export async function openCliStore(context: CliContext, options: { create: boole
     import('../runtime/store-options.js'),
     import('../storage/index.js'),
   ]);
-  const { config } = await loadConfig({ path: context.globals.config, cwd: context.cwd, env: context.env, allowUnknownTools: true });
+  // Only `storage:` matters here: an unset API key elsewhere is no reason to refuse a listing.
+  const { config } = await loadConfig({ path: context.globals.config, cwd: context.cwd, env: context.env, sections: ['storage'] });
   const storeOptions: StoreOptions = storeOptionsFromConfig(config.storage, context.cwd);
   const location = storeOptions.path ?? (storeOptions.url ? maskUrl(storeOptions.url) : storeOptions.driver ?? 'sqlite');
   if (!options.create && storeOptions.driver === 'sqlite' && storeOptions.path !== ':memory:' && !existsSync(storeOptions.path!)) {

@@ -112,15 +112,20 @@ Examples:
     summary: 'Check a config file and report every problem',
     options: {
       'print-config': { type: 'boolean' },
+      'allow-unknown-tools': { type: 'boolean' },
     },
     maxPositionals: 1,
     help: `Usage: corvid validate [file] [options]
 
 Checks a config file (default: the -c file, else ./corvid.yaml or ./corvid.yml) and lists every
-problem as file:line:col  path: message.
+problem as file:line:col  path: message. It checks what corvid run / chat / serve check: every
+tool an agent names must be built in or come from the config's tool modules (tools:), which are
+imported.
 
 Options:
-  --print-config   Also print the resolved config as YAML (secrets masked)
+  --print-config          Also print the resolved config as YAML (secrets masked)
+  --allow-unknown-tools   Tools not defined in the config are registered by a program
+                          (loadRuntime({ tools })): report them as warnings, not errors
 
 ${GLOBAL_HELP}
 

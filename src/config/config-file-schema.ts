@@ -83,6 +83,9 @@ export const modelSchema = z
     reasoning: reasoningSchema.optional(),
     tool_mode: toolMode().optional(),
     timeout_ms: positiveInt().optional().describe('Per-request timeout in ms. Default 120000.'),
+    first_byte_timeout_ms: positiveInt()
+      .optional()
+      .describe('Streaming calls: how long the response may take to start before the call is aborted and retried, in ms. Default 60000 (ollama: timeout_ms).'),
     retry: retrySchema.optional(),
     provider_options: z
       .record(z.string(), z.record(z.string(), z.unknown()))

@@ -22,6 +22,12 @@ export interface LoadConfigOptions extends ToolNameOptions {
   dotenv?: boolean;
   /** Copy `.env` values into `process.env` (never overriding what is set). Default false. */
   applyDotEnv?: boolean;
+  /**
+   * Read only these top-level sections (e.g. `['storage']`), plus the agent names and
+   * `defaults.agent`: the others are not validated and their `${VAR}`s need not be set. For
+   * commands that list stored data without running an agent. Default: every section.
+   */
+  sections?: readonly string[];
 }
 
 /** A loaded, validated config. */
@@ -82,6 +88,7 @@ async function readConfig(options: LoadConfigOptions): Promise<ReadResult> {
     env: dot.env,
     knownTools: options.knownTools,
     allowUnknownTools: options.allowUnknownTools,
+    sections: options.sections,
   });
   return { path, validation, env: dot.env, envFiles: dot.files };
 }

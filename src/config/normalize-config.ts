@@ -36,6 +36,7 @@ function model(m: FileModel): ModelConfig {
     reasoning: reasoning(m.reasoning),
     toolMode: m.tool_mode,
     timeoutMs: m.timeout_ms,
+    firstByteTimeoutMs: m.first_byte_timeout_ms,
     retry: m.retry && compact({ maxRetries: m.retry.max_retries, initialDelayMs: m.retry.initial_delay_ms, maxDelayMs: m.retry.max_delay_ms }),
     providerOptions: m.provider_options,
   });

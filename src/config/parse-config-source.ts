@@ -49,9 +49,14 @@ export function formatConfigPath(path: ConfigPath): string {
  * Parses config YAML keeping source ranges, interpolates `${VAR}` per scalar on the AST (never
  * in keys, never on raw text), and records where every key and value came from. An empty value
  * (`key:` or `key: null`, or an unquoted `${VAR:-}` that comes out empty) counts as absent,
- * except for an entry of `agents:` or `models:`, which is an empty mapping.
+ * except for an entry of `agents:` or `models:`, which is an empty mapping. With `requireEnv`, an
+ * unset variable is an issue only at the paths it accepts.
  */
-export function parseConfigSource(text: string, env: Record<string, string | undefined>): ConfigSource {
+export function parseConfigSource(
+  text: string,
+  env: Record<string, string | undefined>,
+  options: { requireEnv?: (path: ConfigPath) => boolean } = {},
+): ConfigSource {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true, uniqueKeys: true });
   const valuePos = new Map<string, SourcePosition>();
@@ -99,6 +104,8 @@ export function parseConfigSource(text: string, env: Record<string, string | und
     if (isScalar(n)) {
       if (typeof n.value !== 'string' || !hasInterpolation(n.value)) return n.value;
       const r = interpolateEnv(n.value, env);
+      // Outside the paths a caller needs, an unset variable is not a problem (the value reads as empty).
+      if (options.requireEnv && !options.requireEnv(path)) r.missing = [];
       for (const name of r.missing) {
         issues.push({ path, message: `environment variable ${name} is not set (give a default with \${${name}:-value}, or set it in the environment or a .env file)` });
       }

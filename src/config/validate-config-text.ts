@@ -5,7 +5,7 @@ import type { CorvidConfig } from './corvid-config.js';
 import { coercionFor, mapZodIssues } from './map-zod-issues.js';
 import { normalizeConfig } from './normalize-config.js';
 import { SECRET_MASK } from './print-config.js';
-import { formatConfigPath, parseConfigSource, setAtPath, type ConfigSource, type RawIssue } from './parse-config-source.js';
+import { formatConfigPath, parseConfigSource, setAtPath, type ConfigPath, type ConfigSource, type RawIssue } from './parse-config-source.js';
 
 /** Options for `validateConfigText`. */
 export interface ValidateConfigTextOptions extends ToolNameOptions {
@@ -13,6 +13,12 @@ export interface ValidateConfigTextOptions extends ToolNameOptions {
   file?: string;
   /** Variables for `${VAR}` interpolation. Default: none (every `${VAR}` without default is an issue). */
   env?: Record<string, string | undefined>;
+  /**
+   * Validate only these top-level sections (e.g. `['storage']`), for a command that uses part of
+   * the config: the others are left out of the result except the agent names and
+   * `defaults.agent`, and their `${VAR}`s need not be set. Default: every section.
+   */
+  sections?: readonly string[];
 }
 
 /** Outcome of validating a config: never throws. */
@@ -32,8 +38,10 @@ export interface ConfigValidation {
  * Synchronous and side-effect free; `loadConfig`/`validateConfig` add files and `.env` handling.
  */
 export function validateConfigText(text: string, options: ValidateConfigTextOptions = {}): ConfigValidation {
-  const source = parseConfigSource(text, options.env ?? {});
+  const sections = options.sections;
+  const source = parseConfigSource(text, options.env ?? {}, sections ? { requireEnv: (path) => isKept(path, sections) } : {});
   const secrets = secretValues(source.data);
+  if (sections && source.data !== undefined) source.data = keepSections(source.data, sections);
   const finish = (errors: RawIssue[], warnings: RawIssue[] = []): ConfigValidation => ({
     ok: false,
     issues: toConfigIssues(errors, source, options.file, secrets),
@@ -57,6 +65,31 @@ export function validateConfigText(text: string, options: ValidateConfigTextOpti
   const errors = [...source.issues, ...[...schemaIssues, ...refs.errors].filter(afterFailure)];
   if (errors.length > 0 || !parsed.success) return finish(errors, refs.warnings);
   return { ok: true, issues: [], warnings: toConfigIssues(refs.warnings, source, options.file, secrets), config: normalizeConfig(parsed.data) };
+}
+
+/** Whether a path survives `keepSections`: inside a kept section, or `defaults.agent`. */
+function isKept(path: ConfigPath, sections: readonly string[]): boolean {
+  const top = path[0];
+  if (top === undefined) return true;
+  if (typeof top === 'string' && sections.includes(top)) return true;
+  return top === 'defaults' && (path.length === 1 || path[1] === 'agent');
+}
+
+/** The data of the kept sections, plus the agent names (as agents with every default) and `defaults.agent`. */
+function keepSections(data: unknown, sections: readonly string[]): unknown {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+  const all = data as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const s of sections) if (s in all) out[s] = all[s];
+  const agents = all.agents;
+  if (!sections.includes('agents') && typeof agents === 'object' && agents !== null && !Array.isArray(agents)) {
+    out.agents = Object.fromEntries(Object.keys(agents).map((name) => [name, {}]));
+  }
+  const defaults = all.defaults as Record<string, unknown> | undefined;
+  if (!sections.includes('defaults') && typeof defaults === 'object' && defaults !== null && defaults.agent !== undefined) {
+    out.defaults = { agent: defaults.agent };
+  }
+  return out;
 }
 
 /** Coerces interpolated unquoted scalars the schema wants as numbers/booleans; true if any changed. */

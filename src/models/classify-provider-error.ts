@@ -2,6 +2,7 @@ import { APICallError } from '@ai-sdk/provider';
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { CorvidError } from '../errors/corvid-error.js';
 import { ProviderError, type ProviderErrorKind } from '../errors/provider-error.js';
+import { isFirstByteTimeout } from './first-byte-timeout.js';
 
 /** A provider failure turned into a Corvid error, with whether it is worth retrying and any server-given delay. */
 export interface ClassifiedError {
@@ -22,9 +23,10 @@ export function classifyProviderError(
 ): ClassifiedError {
   if (CorvidError.isInstance(err)) return { error: err, retryable: false };
   const base = { provider: info.provider, model: info.modelId, attempts: info.attempts, cause: err };
-  if (info.timedOut) {
+  if (info.timedOut || isFirstByteTimeout(err)) {
     const within = info.timeoutMs ? `${info.timeoutMs} ms` : 'the request timeout';
-    return { error: new ProviderError({ ...base, kind: 'timeout', providerMessage: `no response within ${within}` }), retryable: true };
+    const providerMessage = info.timedOut ? `no response within ${within}` : (err as Error).message;
+    return { error: new ProviderError({ ...base, kind: 'timeout', providerMessage }), retryable: true };
   }
   if (APICallError.isInstance(err)) {
     const status = err.statusCode;

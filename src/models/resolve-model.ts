@@ -1,7 +1,9 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ModelConfig, ModelInput } from '../types/model.js';
 import { createProviderModel } from './create-provider-model.js';
+import { withBaseUrlFromEnv } from './base-url-env.js';
 import { detectDefaultModel } from './default-model.js';
+import { firstByteTimeoutFor, withFirstByteTimeout } from './first-byte-timeout.js';
 import { parseModelId } from './parse-model-id.js';
 import { DEFAULT_RETRY, type ResolvedModel } from './resolved-model.js';
 
@@ -32,13 +34,18 @@ export async function resolveModel(input: ModelInput | undefined, label?: string
       timeoutMs: 0,
     };
   }
-  const config: ModelConfig = input === undefined ? await detectDefaultModel() : typeof input === 'string' ? parseModelId(input) : input;
+  const given: ModelConfig = input === undefined ? await detectDefaultModel() : typeof input === 'string' ? parseModelId(input) : input;
+  // A base URL from the environment (OPENAI_BASE_URL, GOOGLE_GENERATIVE_AI_BASE_URL, CORVID_BASE_URL for openai-compatible…).
+  const config = withBaseUrlFromEnv(given, process.env);
   let model = await createProviderModel(config, label ?? `${config.provider}:${config.model}`);
   const toolMode = config.toolMode ?? 'native';
   if (toolMode === 'json') {
     const { jsonToolModel } = await import('./json-tool-model.js');
     model = jsonToolModel(model);
   }
+  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const firstByteMs = firstByteTimeoutFor(config, timeoutMs);
+  if (firstByteMs > 0) model = withFirstByteTimeout(model, firstByteMs);
   return {
     model,
     provider: config.provider,
@@ -49,7 +56,7 @@ export async function resolveModel(input: ModelInput | undefined, label?: string
     reasoning: config.reasoning,
     toolMode,
     retry: { ...DEFAULT_RETRY, ...config.retry },
-    timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs,
     providerOptions: config.providerOptions,
   };
 }

@@ -37,6 +37,11 @@ export interface ModelConfig {
   retry?: RetrySettings;
   /** Per-request timeout. Default 120 s. */
   timeoutMs?: number;
+  /**
+   * Streaming calls: how long the response may take to start (its headers) before the call is
+   * aborted and retried. Default 60 s (Ollama: the per-request timeout, as it may load the model first).
+   */
+  firstByteTimeoutMs?: number;
   /** Passed through to the provider (`providerOptions[provider]`). */
   providerOptions?: Record<string, Record<string, unknown>>;
 }

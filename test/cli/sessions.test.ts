@@ -200,6 +200,68 @@ describe('corvid sessions: where the data is', () => {
   });
 });
 
+describe('listing commands: read-only, the same for sessions, memories, runs and approvals', () => {
+  const LISTINGS = [
+    ['sessions', 'list'],
+    ['memories', 'list'],
+    ['runs', 'list'],
+    ['approvals', 'list'],
+  ];
+  /** A config whose models need keys that are not set, and a storage section that needs nothing. */
+  const NEEDS_KEYS = [
+    'models:',
+    '  main: { provider: openai, model: gpt-4.1-mini, api_key: "${OPENAI_API_KEY}" }',
+    '  other: { provider: openai-compatible, base_url: "${VLLM_URL}", model: m }',
+    'mcp_servers:',
+    '  files: { command: "${MCP_COMMAND}" }',
+    'storage: { path: data/app.db }',
+    'agents:',
+    '  helper: { model: main, tools: [files] }',
+    '',
+  ].join('\n');
+
+  it('need no ${VAR} outside storage:, create no database and each say there is nothing', async () => {
+    const p = await project('read-only', NEEDS_KEYS);
+    const db = join(p.dir, 'data', 'app.db');
+    for (const args of LISTINGS) {
+      const r = await p.run(...args);
+      expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: expect.stringMatching(/^No .+ in .+\n$/) });
+      expect(r.stderr).toContain(db);
+      expect(r.stdout).toBe('');
+      expect(existsSync(join(p.dir, 'data')), args.join(' ')).toBe(false);
+    }
+  });
+
+  it('with --json: an empty list on stdout', async () => {
+    const p = await project('read-only-json', NEEDS_KEYS);
+    for (const args of [['sessions', 'list'], ['runs', 'list'], ['approvals', 'list']]) {
+      const r = await p.run(...args, '--json');
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(JSON.stringify(JSON.parse(r.stdout))).toMatch(/^(\[\]|\{"sessions":\[\]\})$/);
+    }
+  });
+
+  it('read the data once the database exists', async () => {
+    const p = await project('read-only-data', NEEDS_KEYS);
+    const store = await openStore({ path: join(p.dir, 'data', 'app.db') });
+    await store.sessions.create({ id: 'kept', agent: 'helper' });
+    await store.close();
+    const r = await p.run('sessions', 'list');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^kept\s+helper\s/m);
+    expect((await p.run('runs', 'list')).stderr).toBe(`No runs in ${join(p.dir, 'data', 'app.db')}\n`);
+  });
+
+  it('a ${VAR} in storage: itself must still be set', async () => {
+    const p = await project('read-only-storage-var', 'storage:\n  url: "postgres://app:${DB_PASSWORD}@127.0.0.1:1/app"\n');
+    for (const args of LISTINGS) {
+      const r = await p.run(...args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toContain('environment variable DB_PASSWORD is not set');
+    }
+  });
+});
+
 describe('corvid sessions: broken or unreachable databases', () => {
   const oneLine = (r: { code: number | null; stderr: string; stdout: string }) => {
     expect(r.code).toBe(1);

@@ -98,3 +98,55 @@ agents:
     expect(printed.agents.helper).toMatchObject({ instructions: 'Help.', max_steps: 4 });
   });
 });
+
+describe('corvid validate agrees with corvid run about tools', () => {
+  const TOOLS = `import { tool } from ${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)};
+export const add = tool({ name: 'add', description: 'Add', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }, execute: ({ a, b }) => a + b });
+`;
+  const agree = async (dir: string, file: string) => {
+    const validate = await runCli(['validate', file], { ...opts, cwd: dir });
+    const run = await runCli(['run', '-c', file, '-q', 'hi'], { ...opts, cwd: dir, env: cliEnv(dir, { OPENAI_API_KEY: 'sk-test' }) });
+    return { validate, run };
+  };
+
+  it('a tool defined nowhere the CLI can see: both fail; --allow-unknown-tools makes it a warning for programs', async () => {
+    const dir = tempDir();
+    try {
+      writeConfig(dir.dir, 'agents:\n  calc:\n    model: openai:gpt-4.1-mini\n    tools: [add]\n');
+      const { validate, run } = await agree(dir.dir, 'corvid.yaml');
+      expect(validate.code).toBe(1);
+      expect(validate.stderr).toMatch(/^corvid\.yaml:4:13 +agents\.calc\.tools\[0\]: tool "add"/m);
+      expect(validate.stderr).toContain('--allow-unknown-tools');
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('"add"');
+      const loose = await runCli(['validate', '--allow-unknown-tools'], { ...opts, cwd: dir.dir });
+      expect(loose.code).toBe(0);
+      expect(loose.stderr).toMatch(/^warning: corvid\.yaml:4:13 +agents\.calc\.tools\[0\]/m);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('tool modules are imported and module.tool names checked, as when running', async () => {
+    const dir = tempDir();
+    try {
+      writeConfig(dir.dir, TOOLS, 'tools.mjs');
+      writeConfig(dir.dir, 'tools:\n  math: { module: ./tools.mjs }\nagents:\n  calc:\n    model: openai:gpt-4.1-mini\n    tools: [math.add, math.sub]\n');
+      const { validate, run } = await agree(dir.dir, 'corvid.yaml');
+      expect(validate.code).toBe(1);
+      expect(validate.stderr).toMatch(/^corvid\.yaml:6:23 +agents\.calc\.tools\[1\]: tool module "math" has no tool "sub"; its tools: add$/m);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('tool module "math" has no tool "sub"');
+
+      writeConfig(dir.dir, 'tools:\n  math: { module: ./missing.mjs }\nagents:\n  calc: { tools: [math] }\n', 'broken.yaml');
+      const broken = await runCli(['validate', 'broken.yaml'], { ...opts, cwd: dir.dir });
+      expect(broken.code).toBe(1);
+      expect(broken.stderr).toMatch(/^broken\.yaml:2:\d+ +tools\.math\.module: cannot import "\.\/missing\.mjs": module not found$/m);
+
+      writeConfig(dir.dir, 'tools:\n  math: { module: ./tools.mjs }\nagents:\n  calc:\n    model: openai:gpt-4.1-mini\n    tools: [math.add]\n', 'good.yaml');
+      expect((await runCli(['validate', 'good.yaml'], { ...opts, cwd: dir.dir })).stdout).toBe('✓ good.yaml is valid (0 models, 1 agent)\n');
+    } finally {
+      dir.cleanup();
+    }
+  });
+});

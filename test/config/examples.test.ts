@@ -3,10 +3,11 @@ import { dirname, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tool } from '../../src/index.js';
 import { formatConfigIssue, loadRuntime, validateConfig } from '../../src/config/index.js';
-import { declaredTools, EXAMPLES_DIR, exampleFiles } from './example-files.js';
+import { declaredTools, EXAMPLES_DIR, exampleFiles, headerCommands } from './example-files.js';
 
 /** The variables the examples need, with fake values. No network is used. */
-const ENV = { OPENAI_API_KEY: 'sk-test', ANTHROPIC_API_KEY: 'sk-ant-test', GEMINI_API_KEY: 'g-test' };
+// TRACKER_MCP_URL: the mcp example's remote server, on a closed loopback port (no other address is contacted).
+const ENV = { OPENAI_API_KEY: 'sk-test', ANTHROPIC_API_KEY: 'sk-ant-test', GEMINI_API_KEY: 'g-test', TRACKER_MCP_URL: 'http://127.0.0.1:9/mcp' };
 
 describe('examples', () => {
   const files = exampleFiles();
@@ -17,6 +18,20 @@ describe('examples', () => {
       const text = readFileSync(file, 'utf8');
       expect(text.startsWith('# '), relative(EXAMPLES_DIR, file)).toBe(true);
       expect(text, relative(EXAMPLES_DIR, file)).toMatch(/^# Shows: /m);
+    }
+  });
+
+  it('each has header commands to run it (examples/<name>/corvid.yaml, run from the repository root)', () => {
+    for (const file of files) {
+      const name = relative(EXAMPLES_DIR, file);
+      const commands = headerCommands(readFileSync(file, 'utf8'));
+      expect(commands.length, name).toBeGreaterThan(0);
+      for (const c of commands) {
+        // A config other than the example's own, or none at all, would not run this example.
+        if (/^corvid (run|chat|serve|validate|sessions|memories|runs|approvals|mcp|call)/.test(c.line)) {
+          expect(c.line, name).toMatch(/ -c examples\/[\w-]+\/corvid\.yaml\b/);
+        }
+      }
     }
   });
 

@@ -191,3 +191,31 @@ describe('validateConfig', () => {
     expect(r.config?.agents.a.tools).toEqual(['x']);
   });
 });
+
+describe('loadConfig with sections', () => {
+  const text = lines(
+    'models:',
+    '  main: { provider: openai, model: gpt-4.1-mini, api_key: "${OPENAI_API_KEY}" }',
+    'defaults: { agent: b, model: main }',
+    'storage: { path: "${DATA_DIR:-data}/app.db" }',
+    'agents:',
+    '  a: { model: main, tools: [not_registered] }',
+    '  b: { instructions: "${PROMPT}" }',
+  );
+
+  it('reads storage:, the agent names and defaults.agent, without the other sections\' variables', async () => {
+    await expect(loadConfig({ text, env: {}, dotenv: false })).rejects.toThrow(/OPENAI_API_KEY is not set/);
+    const { config } = await loadConfig({ text, env: {}, dotenv: false, sections: ['storage'] });
+    expect(config.storage?.path).toBe('data/app.db');
+    expect(Object.keys(config.agents)).toEqual(['a', 'b']);
+    expect(config.defaults.agent).toBe('b');
+    expect(config.models).toEqual({});
+  });
+
+  it('still reports the problems of the sections it reads', async () => {
+    const bad = `${text}\nstorage: { path: 3, busy_timeout_ms: "\${WAIT}" }\n`.replace(/^storage: \{ path: "[^\n]*\n/m, '');
+    const err = await loadConfig({ text: bad, env: {}, dotenv: false, sections: ['storage'] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).issues.map((i) => i.message).join('\n')).toMatch(/WAIT is not set/);
+  });
+});

@@ -140,6 +140,6 @@ describe('approvals from the CLI', () => {
     const badStatus = await runCli(['runs', 'list', '--status', 'done'], opts);
     expect(badStatus.code).toBe(2);
     expect(badStatus.stderr).toContain('--status must be running, paused, completed, failed');
-    expect((await runCli(['runs', 'list'], opts)).stdout).toContain('No runs.');
+    expect((await runCli(['runs', 'list'], opts)).stderr).toContain('No runs in ');
   });
 });

@@ -92,4 +92,25 @@ describe('detectDefaultModel', () => {
     expect(server.requests[1].body.model).toBe('llama3.2:latest');
     expect(server.requests[2].body.messages.at(-1)).toMatchObject({ role: 'tool', content: '42' });
   });
+
+  it('CORVID_BASE_URL (and CORVID_API_KEY) complete the CORVID_MODEL model; openai-compatible needs the URL', async () => {
+    expect(await detectDefaultModel({ CORVID_MODEL: 'openai-compatible:m1', CORVID_BASE_URL: 'http://127.0.0.1:8000/v1', CORVID_API_KEY: 'k' })).toEqual({
+      provider: 'openai-compatible',
+      model: 'm1',
+      baseURL: 'http://127.0.0.1:8000/v1',
+      apiKey: 'k',
+    });
+    expect(await detectDefaultModel({ CORVID_MODEL: 'openai:gpt-4o', CORVID_BASE_URL: 'http://proxy/v1' })).toEqual({ provider: 'openai', model: 'gpt-4o', baseURL: 'http://proxy/v1' });
+    await expect(detectDefaultModel({ CORVID_MODEL: 'openai-compatible:m1' })).rejects.toThrow(/set CORVID_BASE_URL/);
+  });
+
+  it('an agent given "openai-compatible:<model>" or "google:<model>" finds its base URL in the environment', async () => {
+    server = await startFakeLlmServer([{ text: 'compatible' }, { text: 'gemini' }]);
+    vi.stubEnv('CORVID_BASE_URL', `${server.url}/v1`);
+    vi.stubEnv('GOOGLE_GENERATIVE_AI_BASE_URL', `${server.url}/v1beta`);
+    vi.stubEnv('GOOGLE_GENERATIVE_AI_API_KEY', 'g-test');
+    expect((await new Agent({ name: 'a', model: 'openai-compatible:m1' }).run('hi')).text).toBe('compatible');
+    expect((await new Agent({ name: 'b', model: 'google:gemini-2.5-flash' }).run('hi')).text).toBe('gemini');
+    expect(server.requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1beta/models/gemini-2.5-flash:generateContent']);
+  });
 });

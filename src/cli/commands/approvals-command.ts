@@ -4,6 +4,7 @@ import { colorsFor } from '../colors.js';
 import { compact } from '../format.js';
 import { formatError } from '../format-error.js';
 import { loadCliRuntime } from '../load-cli-runtime.js';
+import { openCliStore, type CliStore } from '../cli-store.js';
 import { resumeAndPrint } from './runs-command.js';
 
 /** `corvid approvals list|approve|deny`. */
@@ -24,20 +25,22 @@ export async function approvalsCommand(context: CliContext): Promise<number> {
   const colors = colorsFor(stdout, context.globals);
   const errColors = colorsFor(stderr, context.globals);
   let runtime: Runtime | undefined;
+  let cli: CliStore | undefined;
   try {
-    runtime = await loadCliRuntime(context);
-    const store = await runtime.store();
     if (sub === 'list') {
-      const pending = await store.approvals.listPending({
+      // Listing reads the store only: no agents are built, and a missing database is not created.
+      cli = await openCliStore(context, { create: false });
+      const filter = {
         sessionId: typeof values.session === 'string' ? values.session : undefined,
         runId: typeof values.run === 'string' ? values.run : undefined,
-      });
+      };
+      const pending = cli.store ? await cli.store.approvals.listPending(filter) : [];
       if (values.json === true) {
         stdout.write(`${JSON.stringify(pending, null, 2)}\n`);
         return EXIT.ok;
       }
       if (pending.length === 0) {
-        stdout.write(`${colors.dim('No pending approvals.')}\n`);
+        stderr.write(`No pending approvals${filter.sessionId || filter.runId ? ' match' : ''} in ${cli.location}\n`);
         return EXIT.ok;
       }
       for (const a of pending) {
@@ -46,6 +49,8 @@ export async function approvalsCommand(context: CliContext): Promise<number> {
       }
       return EXIT.ok;
     }
+    runtime = await loadCliRuntime(context);
+    const store = await runtime.store();
     const approved = sub === 'approve';
     const answered = await store.approvals.answer(id!, reason !== undefined ? { approved, reason } : { approved });
     stderr.write(`${errColors.dim(`${approved ? 'Approved' : 'Denied'} ${answered.id} (${answered.toolName}) of run ${answered.runId}.`)}\n`);
@@ -67,5 +72,6 @@ export async function approvalsCommand(context: CliContext): Promise<number> {
     return EXIT.failure;
   } finally {
     await runtime?.close().catch(() => undefined);
+    await cli?.close().catch(() => undefined);
   }
 }

@@ -18,7 +18,7 @@ async function scopeOf(context: CliContext): Promise<MemoryScope> {
   const userId = stringFlag(context.values.user) ?? 'default';
   if (agent !== undefined) return { userId, agent };
   const { loadConfig } = await import('../../config/load-config.js');
-  const { config } = await loadConfig({ path: context.globals.config, cwd: context.cwd, env: context.env, allowUnknownTools: true });
+  const { config } = await loadConfig({ path: context.globals.config, cwd: context.cwd, env: context.env, sections: ['storage'] });
   return { userId, agent: config.defaults.agent ?? Object.keys(config.agents)[0] ?? 'assistant' };
 }
 

@@ -8,6 +8,7 @@ import { formatDuration, formatUsage, safeJson } from '../format.js';
 import { loadCliRuntime } from '../load-cli-runtime.js';
 import { formatError } from '../format-error.js';
 import { readAll } from '../read-all.js';
+import { WaitSpinner } from '../wait-spinner.js';
 
 function parseMaxSteps(value: string | boolean | undefined): number | undefined {
   if (value === undefined || typeof value === 'boolean') return undefined;
@@ -47,6 +48,7 @@ export async function runCommand(context: CliContext): Promise<number> {
 
   let runtime: Runtime | undefined;
   let stream: RunStream | undefined;
+  let spinner: WaitSpinner | undefined;
   let sawEvent = false;
   let interrupted = false;
   const onSigint = (): void => {
@@ -66,12 +68,17 @@ export async function runCommand(context: CliContext): Promise<number> {
     const renderer = verbose ? new EventRenderer({ out: stderr, colors, showInput: true, topLevelErrors: false }) : undefined;
     // The top-level run_end's step count, as --json shows it (a workflow counts the parts it ran).
     let stepCount: number | undefined;
+    // On a terminal, a status line on stderr while nothing else shows progress (the wait for the model, retries).
+    spinner = new WaitSpinner({ out: stderr, colors, env: context.env, busyStates: !verbose });
     for await (const e of run) {
       sawEvent = true;
+      if (json || renderer) spinner.clear();
       if (json) emit(e);
       renderer?.render(e);
       if (e.type === 'run_end' && e.path.length === 1) stepCount = e.steps;
+      spinner.update(e);
     }
+    spinner.stop();
     const result = await run.result;
     if (verbose) {
       const n = stepCount ?? result.steps.length;
@@ -86,6 +93,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     if (!json) stdout.write(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
     return EXIT.ok;
   } catch (err) {
+    spinner?.stop();
     if (json && !sawEvent) {
       // Failed before the run started (config, unknown agent): still end the NDJSON with error + run_end.
       const base = { runId: '', agent: agentName ?? '', path: agentName ? [agentName] : [] };
@@ -107,6 +115,7 @@ export async function runCommand(context: CliContext): Promise<number> {
     stderr.write(formatError(err, { debug: context.globals.debug, colors }));
     return EXIT.failure;
   } finally {
+    spinner?.stop();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
     await runtime?.close().catch(() => undefined);

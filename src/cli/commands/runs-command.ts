@@ -9,6 +9,7 @@ import { EventRenderer } from '../event-renderer.js';
 import { formatError } from '../format-error.js';
 import { formatUsage, safeJson } from '../format.js';
 import { loadCliRuntime } from '../load-cli-runtime.js';
+import { openCliStore, type CliStore } from '../cli-store.js';
 
 /** Exit code of a command whose run paused (again) for approval. */
 export const EXIT_PAUSED = 3;
@@ -77,28 +78,33 @@ export async function runsCommand(context: CliContext): Promise<number> {
   const limit = parseLimit(values.limit);
   const colors = colorsFor(stdout, context.globals);
   let runtime: Runtime | undefined;
+  let cli: CliStore | undefined;
   try {
-    runtime = await loadCliRuntime(context);
     if (sub === 'resume') {
+      runtime = await loadCliRuntime(context);
       const { agentForRun } = await import('../../durable/runtime-runs.js');
       const { agent } = await agentForRun(runtime, id!);
       return await resumeAndPrint(agent, id!, context, { json: values.json === true, verbose: values.verbose === true });
     }
-    const store = await runtime.store();
+    // Listing reads the store only: no agents are built, and a missing database is not created.
+    cli = await openCliStore(context, { create: false });
+    const store = cli.store;
     // Checkpoints past their ttl are gone for good: remove them (and runs left without any) first.
-    await store.checkpoints.deleteExpired();
-    const runs = await store.checkpoints.listRuns({
+    if (store) await store.checkpoints.deleteExpired();
+    const filter = {
       status,
       sessionId: typeof values.session === 'string' ? values.session : undefined,
       agent: typeof values.agent === 'string' ? values.agent : undefined,
       limit: limit ?? 50,
-    });
+    };
+    const runs = store ? await store.checkpoints.listRuns(filter) : [];
     if (values.json === true) {
       stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
       return EXIT.ok;
     }
     if (runs.length === 0) {
-      stdout.write(`${colors.dim('No runs.')}\n`);
+      const filtered = filter.status || filter.sessionId || filter.agent;
+      stderr.write(`No runs${filtered ? ' match' : ''} in ${cli.location}\n`);
       return EXIT.ok;
     }
     const paint = (s: RunStatus): string =>
@@ -118,5 +124,6 @@ export async function runsCommand(context: CliContext): Promise<number> {
     return EXIT.failure;
   } finally {
     await runtime?.close().catch(() => undefined);
+    await cli?.close().catch(() => undefined);
   }
 }

@@ -9,6 +9,13 @@ function parsePort(value: string | boolean | undefined): number | undefined {
   return Number(value);
 }
 
+/** `$PORT` as a port number; `undefined` when unset or empty. */
+function portFromEnv(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) > 65535) throw new UsageError(`PORT must be a port number (0-65535), got "${value}"`, 'serve');
+  return Number(value);
+}
+
 /** The server's optional peer packages: `npm install corvid` leaves them out (the install stays small). */
 const SERVER_PACKAGES = ['hono', '@hono/node-server', '@hono/node-ws', 'pino', 'prom-client'];
 
@@ -18,8 +25,10 @@ async function importServer<T>(load: () => Promise<T>): Promise<T> {
     return await load();
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const pkg = e?.code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find (?:package|module) '([^']+)'/.exec(e.message ?? '')?.[1] : undefined;
-    if (pkg !== undefined && SERVER_PACKAGES.some((p) => pkg === p || pkg.startsWith(`${p}/`))) {
+    const specifier = e?.code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find (?:package|module) '([^']+)'/.exec(e.message ?? '')?.[1] : undefined;
+    // The package, not the subpath that happened to be resolved first (`hono/cors` → `hono`).
+    const pkg = specifier?.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+    if (pkg !== undefined && SERVER_PACKAGES.includes(pkg)) {
       throw new ConfigError(`corvid serve needs the optional server packages (${pkg} is missing): npm install ${SERVER_PACKAGES.join(' ')} @a2a-js/sdk`, { cause: err });
     }
     throw err;
@@ -35,8 +44,10 @@ export async function serveCommand(context: CliContext): Promise<number> {
   const runtime = await loadCliRuntime(context);
   const c = colorsFor(stderr, context.globals);
   try {
+    // --port, else server.port, else $PORT (as hosting platforms set it), else 8080.
+    const envPort = port === undefined && runtime.config.server?.port === undefined ? portFromEnv(context.env.PORT) : undefined;
     const { serve } = await importServer(() => import('../../server/serve.js'));
-    const server = await importServer(() => serve({ runtime, port, host, watch: values.watch === true, load: { cwd: context.cwd } }));
+    const server = await importServer(() => serve({ runtime, port: port ?? envPort, host, watch: values.watch === true, load: { cwd: context.cwd } }));
     const agents = [...runtime.agents.keys()].filter((n) => (runtime.config.agents[n]?.visibility ?? 'public') !== 'private');
     stderr.write(`${c.bold('corvid serve')}: listening on ${server.url}\n`);
     stderr.write(`  agents: ${agents.join(', ') || '(none)'}\n`);

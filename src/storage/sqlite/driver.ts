@@ -18,9 +18,40 @@ export async function loadSqlite(): Promise<typeof BetterSqlite3> {
   }
 }
 
+/**
+ * True when better-sqlite3's compiled module could not be loaded: never built (`npm install
+ * --ignore-scripts`, a failed build), built for another Node.js version, or not at the given path.
+ */
+function isNativeModuleError(err: unknown): boolean {
+  const code = String((err as { code?: unknown })?.code ?? '');
+  const message = (err as Error)?.message ?? '';
+  return (
+    /Could not locate the bindings file|NODE_MODULE_VERSION|compiled against a different Node\.js version|better_sqlite3\.node/.test(message) ||
+    code === 'ERR_DLOPEN_FAILED' ||
+    (code === 'MODULE_NOT_FOUND' && /\.node\b/.test(message))
+  );
+}
+
+/**
+ * One line with the fix for a native module that failed to load, instead of the loader's list
+ * of every path it tried; `undefined` for other errors.
+ */
+export function nativeModuleError(err: unknown): StorageError | undefined {
+  if (!isNativeModuleError(err)) return undefined;
+  const first = ((err as Error)?.message ?? '').split('\n')[0]!;
+  const detail = /Could not locate the bindings file/.test(first) ? 'no compiled module found' : first.slice(0, 200);
+  return new StorageError(
+    `The SQLite driver's native module (better-sqlite3) is missing or was built for another Node.js version (${detail}; this is Node ${process.version}, module ABI ${process.versions.modules}): ` +
+      'run "npm rebuild better-sqlite3" where Corvid is installed (it compiles when no prebuilt binary fits, which needs Python and a C++ compiler)',
+    { kind: 'driver_missing', cause: err },
+  );
+}
+
 /** Turns a better-sqlite3 error into a StorageError that names the file. */
 export function sqliteError(err: unknown, location: string, busyTimeoutMs: number): unknown {
   if (StorageError.isInstance(err)) return err;
+  const native = nativeModuleError(err);
+  if (native) return native;
   const code = String((err as { code?: unknown })?.code ?? '');
   const message = (err as Error)?.message ?? String(err);
   if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT')) {

@@ -31,7 +31,8 @@ export async function openSqliteStore(options: StoreOptions = {}): Promise<Store
   }
   let db;
   try {
-    db = new Database(file, { timeout: busyTimeoutMs });
+    const nativeBinding = options.nativeBinding ?? (process.env.CORVID_SQLITE_BINDING || undefined);
+    db = new Database(file, nativeBinding ? { timeout: busyTimeoutMs, nativeBinding } : { timeout: busyTimeoutMs });
   } catch (err) {
     throw sqliteError(err, location, busyTimeoutMs);
   }

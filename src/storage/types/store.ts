@@ -21,6 +21,11 @@ export interface StoreOptions {
   poolSize?: number;
   /** SQLite: how long to wait for a lock held by another process before failing. Default 5000 ms. */
   busyTimeoutMs?: number;
+  /**
+   * SQLite: path of better-sqlite3's compiled module (`better_sqlite3.node`) when it is not where
+   * the package looks for it (bundled apps). Default: `CORVID_SQLITE_BINDING`, else the package's own.
+   */
+  nativeBinding?: string;
   /** Postgres / MySQL: connection timeout. Default 10000 ms. */
   connectTimeoutMs?: number;
   /** The clock used for timestamps (tests). */
