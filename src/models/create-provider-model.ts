@@ -75,7 +75,7 @@ export async function createProviderModel(config: ModelConfig, label = config.mo
         throw new ConfigError(
           `The openai-compatible model "${config.model}"${of} has no base URL. Give it in corvid.yaml ` +
             `(models: { local: { provider: openai-compatible, model: ${config.model}, base_url: "http://127.0.0.1:8000/v1" } }, defaults: { model: local }) ` +
-            `or as baseURL in code; CORVID_MODEL=openai-compatible:<model> cannot carry a URL yet.`,
+            `or as baseURL in code; with CORVID_MODEL=openai-compatible:<model>, set CORVID_BASE_URL.`,
         );
       }
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');

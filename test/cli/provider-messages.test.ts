@@ -92,14 +92,13 @@ describe('provider error messages in the CLI', () => {
     );
   });
 
-  it('an openai-compatible model from CORVID_MODEL says it needs base_url in corvid.yaml', async () => {
+  it('an openai-compatible model from CORVID_MODEL says it needs CORVID_BASE_URL', async () => {
     const empty = tempDir();
     try {
       const r = await runCli(['run', '-q', 'hi'], { cwd: empty.dir, env: cliEnv(empty.dir, { CORVID_MODEL: 'openai-compatible:qwen3-8b' }) });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/^error: The openai-compatible model "qwen3-8b" \(agent "assistant"\) has no base URL\./);
-      expect(r.stderr).toContain('base_url: "http://127.0.0.1:8000/v1"');
-      expect(r.stderr).toContain('CORVID_MODEL=openai-compatible:<model> cannot carry a URL yet');
+      expect(r.stderr).toContain('CORVID_MODEL=openai-compatible:qwen3-8b names an OpenAI-compatible server: set CORVID_BASE_URL');
+      expect(r.stderr).toContain('CORVID_BASE_URL=http://127.0.0.1:8000/v1');
       expect(r.stderr).not.toContain('""');
       expect(r.stderr).not.toMatch(STACK_LINE);
     } finally {
