@@ -16,7 +16,7 @@ import type { A2ALogger } from './guarded-push-sender.js';
 import { checkEnvelope, checkLegacyParams, checkV1SendParams, defaultLegacyParams } from './check-params.js';
 import { legacyAnswerJson } from './legacy-answer-json.js';
 import { legacySendRequest } from './legacy-send.js';
-import { bodyTypeProblem, readBody } from './read-body.js';
+import { bodyTypeProblem, DEFAULT_MAX_BODY_BYTES, readBody } from './read-body.js';
 import { legacyRestAvailable, mountLegacyRest } from './legacy-rest-bridge.js';
 import { mountRestRoutes } from './rest-routes.js';
 import { sseError, sseResponse } from './sse-response.js';
@@ -63,7 +63,7 @@ export interface A2ARoutesOptions {
    * opened when a first token is saved or read.
    */
   secrets?: () => Promise<TextSealer>;
-  /** Largest request body in bytes. Default 4 MiB. */
+  /** Largest request body in bytes, on every route. Default `DEFAULT_MAX_BODY_BYTES` (1 MiB), as `corvid serve`'s `server.max_body_bytes`. */
   maxBodyBytes?: number;
   /**
    * The caller of a request as the server's auth knows it (e.g. `key:ci`, a JWT's user). Tasks,
@@ -80,7 +80,6 @@ export interface A2ARoutesOptions {
   observe?: A2ARunObserver;
 }
 
-const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 /** JSON-RPC methods answered with a stream (v1.0 and v0.3). */
 const STREAMING_METHODS = new Set(['SendStreamingMessage', 'SubscribeToTask', 'message/stream', 'tasks/resubscribe']);
 
@@ -103,7 +102,7 @@ function rpcError(c: Context, code: number, message: string, status: 200 | 404 |
 export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> {
   const legacyRest = await legacyRestAvailable();
   const registry = new A2AAgentRegistry({ ...options, legacyRest });
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const app = new Hono();
   const reachable = options.reachable;
   const visible = (name: string, c: Context) => options.runtime().agents.has(name) && options.visibility(name) !== 'private' && (reachable === undefined || reachable(name, c));

@@ -26,6 +26,23 @@ function restError(status: number, message: string): Response {
   return new Response(JSON.stringify({ code, message }), { status, headers: { 'content-type': 'application/json' } });
 }
 
+/** An error out of the Express app as a v0.3 REST error (JSON, never Express's HTML page with a stack). */
+function expressError(err: unknown, res: ServerResponse): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const e = err as { status?: unknown; type?: unknown; message?: unknown };
+  const status = typeof e?.status === 'number' && e.status >= 400 && e.status < 500 ? e.status : 500;
+  const body =
+    e?.type === 'entity.parse.failed'
+      ? { code: -32700, message: 'Invalid JSON payload.' }
+      : status === 500
+        ? { code: -32603, message: 'Internal error' }
+        : { code: -32600, message: typeof e.message === 'string' ? e.message : 'Bad request' };
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
 /**
  * The HTTP+JSON binding of protocol v0.3 (`/a2a/:name/rest/v1/...`, requests without
  * `A2A-Version` or with 0.3), served by the SDK's own v0.3 REST router — only published for
@@ -48,6 +65,9 @@ export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; v
         ]);
         const expressApp = express();
         expressApp.disable('x-powered-by');
+        // The body is parsed here with the server's limit, as the SDK's router would (its own
+        // parser, which then skips the parsed body, has Express's 100 KB default).
+        expressApp.use(express.json({ type: 'application/json', strict: false, limit: deps.maxBody }));
         expressApp.use(legacyRestRouter({ requestHandler: entry.handler, userBuilder: async (req: IncomingMessage) => {
               const owner = owners.get(req);
               return owner ? new OwnerUser(owner) : new UnauthenticatedUser();
@@ -88,8 +108,9 @@ export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; v
     await new Promise<void>((resolve) => {
       outgoing.once('close', resolve);
       outgoing.once('finish', resolve);
-      handler(request, outgoing, () => {
-        if (!outgoing.headersSent) outgoing.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ code: -32601, message: `No A2A v0.3 REST operation at ${request.url?.slice(0, 200)}` }));
+      handler(request, outgoing, (err) => {
+        if (err !== undefined) expressError(err, outgoing);
+        else if (!outgoing.headersSent) outgoing.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ code: -32601, message: `No A2A v0.3 REST operation at ${request.url?.slice(0, 200)}` }));
         resolve();
       });
     });

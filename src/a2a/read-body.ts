@@ -1,9 +1,11 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonBodyProblem } from '../core/json-content-type.js';
-import { readIncoming } from '../server/read-incoming.js';
+import { DEFAULT_MAX_BODY_BYTES, readIncoming, readStreamText, type IncomingBody } from '../server/read-incoming.js';
+
+export { DEFAULT_MAX_BODY_BYTES };
 
 /** A request body read with a size cap. */
-export type BodyResult = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'unreadable' };
+export type BodyResult = IncomingBody;
 
 /** node-server's symbol under which its lightweight request keeps the Node request (found once). */
 let incomingKey: symbol | undefined;
@@ -28,32 +30,16 @@ function findIncomingKey(request: Request): symbol | undefined {
   return undefined;
 }
 
-/** Reads a request body as UTF-8 text, giving up past `maxBytes` (checked on the header first). */
+/**
+ * Reads a request body as UTF-8 text, giving up past `maxBytes` (checked on the header first).
+ * An untouched Node request is read directly and, past the limit, refused while it streams in
+ * (its connection closes shortly after the answer; `env.outgoing` is the Node response).
+ */
 export async function readBody(request: Request, maxBytes: number, env?: unknown): Promise<BodyResult> {
   const incoming = untouchedIncoming(request, env);
-  const length = incoming ? incoming.headers['content-length'] : request.headers.get('content-length');
-  const declared = Number(length ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) return { ok: false, reason: 'too_large' };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (incoming) return readIncoming(incoming, maxBytes);
-  if (!request.body) return { ok: true, text: '' };
-  const reader = request.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        return { ok: false, reason: 'too_large' };
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return { ok: false, reason: 'unreadable' };
-  }
-  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+  if (incoming) return readIncoming(incoming, maxBytes, (env as { outgoing?: ServerResponse }).outgoing);
+  if (Number(request.headers.get('content-length')) > maxBytes) return { ok: false, reason: 'too_large' };
+  return readStreamText(request.body, maxBytes);
 }
 
 /**

@@ -104,8 +104,10 @@ export function registerApprovalRoutes(app: Hono<ServerEnv>, options: ApprovalRo
 
   app.post('/api/v1/approvals/:id', async (c) => {
     const id = idParam(c.req.param('id'), 'approval');
+    // The body first: one over the limit is refused (413) whatever the approval.
+    const text = await readBodyText(c, options.maxBodyBytes);
     await visibleApproval(chat, id, c.get('principal'));
-    const body = parseOr400(approvalAnswerSchema, parseJsonBody(await readBodyText(c, options.maxBodyBytes)), 'approval answer');
+    const body = parseOr400(approvalAnswerSchema, parseJsonBody(text), 'approval answer');
     const answer = body.reason === undefined ? { approved: body.approved } : { approved: body.approved, reason: body.reason };
     const outcome = await answerApproval(chat, { approvalId: id, principal: c.get('principal'), client: c.get('client'), answer });
     if (outcome.kind === 'waiting') return c.json(outcome.body, 202);

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { newId } from '../core/new-id.js';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
@@ -16,6 +17,8 @@ import { openApiDocument } from './openapi.js';
 import { principalUser } from './principal.js';
 import { RateLimiter, type RateCounter } from './rate-limiter.js';
 import { checkContentLength } from './read-body.js';
+import { DEFAULT_MAX_BODY_BYTES } from './read-incoming.js';
+import { limitUnreadBody } from './refuse-body.js';
 import { requestHeader } from './request-header.js';
 import { RequestGuards } from './request-guards.js';
 import type { ServedRuntime } from './served-runtime.js';
@@ -25,8 +28,7 @@ import { createServerLogger } from './server-logger.js';
 import { StoreChatSessions } from './store-chat-sessions.js';
 import type { Store } from '../storage/types/store.js';
 
-/** Default largest request body: 1 MiB. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export { DEFAULT_MAX_BODY_BYTES };
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** A2A paths naming an agent: `/a2a/{name}…` and `/agents/{name}/…`. */
 const A2A_AGENT_PATH = /^\/(?:a2a|agents)\/([^/]+)/;
@@ -80,6 +82,8 @@ export interface ServerAppParts {
   sessions: SessionDirectory;
   limiter: RateLimiter | undefined;
   server: ServerConfig;
+  /** The largest request body (and WebSocket message) of every route: `server.maxBodyBytes`, else `DEFAULT_MAX_BODY_BYTES`. */
+  maxBodyBytes: number;
   runtime: () => ServedRuntime;
 }
 
@@ -116,7 +120,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const chat = new ChatService({ access, backend, metrics, tracing: options.tracing, limiter, logger });
   const address = options.clientAddress ?? socketAddress;
   const by = server.rateLimit?.by ?? 'user';
-  const parts: ServerAppParts = { chat, access, auth, metrics, sessions, limiter, server, runtime: options.runtime };
+  const maxBody = server.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const parts: ServerAppParts = { chat, access, auth, metrics, sessions, limiter, server, maxBodyBytes: maxBody, runtime: options.runtime };
 
   const app = new Hono<ServerEnv>();
 
@@ -131,10 +136,12 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     c.set('client', 'anonymous');
     // On Node the header goes on the socket's response directly: no web `Headers` object for
     // each response (`c.header()` after the handler would even rebuild the Response).
-    const outgoing = (c.env as { outgoing?: { setHeader?: (name: string, value: string) => void; headersSent?: boolean } } | undefined)?.outgoing;
+    const { incoming, outgoing } = (c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined) ?? {};
     const direct = typeof outgoing?.setHeader === 'function';
-    if (direct) outgoing!.setHeader!('x-request-id', requestId);
+    if (direct) outgoing!.setHeader('x-request-id', requestId);
     await next();
+    // A body the route did not read (all of) is still limited: dropped as it comes, refused past the limit.
+    if (incoming && direct && !incoming.complete) limitUnreadBody(incoming, outgoing!, maxBody);
     if (!direct) {
       try {
         c.res.headers.set('x-request-id', requestId);
@@ -160,7 +167,6 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     app.use(cors({ origin: origins.includes('*') ? '*' : origins, allowHeaders: ['authorization', 'content-type', 'x-api-key', 'x-request-id', 'a2a-version', 'a2a-extensions', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'], exposeHeaders: ['x-request-id', 'retry-after', 'mcp-session-id'], maxAge: 600 }));
   }
 
-  const maxBody = server.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const guards = new RequestGuards({ server, ownBodyCheck: options.ownBodyCheck });
   const allowedHosts = options.allowedHosts ?? (auth.enabled ? undefined : ['localhost', '127.0.0.1', '[::1]']);
   const allowed = allowedHosts && !allowedHosts.includes('*') ? new Set(allowedHosts.map((h) => h.toLowerCase())) : undefined;
@@ -170,12 +176,15 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   // One middleware for every guard, in order: body size, Host, Origin and body type (CSRF),
   // authentication, rate limits.
   app.use(async (c, next) => {
-    // A declared content-length over the limit is refused here; every body is read where it is
-    // used, from the socket and with the same limit (read-body.ts), so bodies sent without a
-    // content-length are limited too. (hono's bodyLimit would build a web Request and stream for
-    // every request, the largest cost of a small one.)
+    // A declared content-length over the limit is refused here (routes with their own body check,
+    // the A2A routes, answer it in their protocol's format). Every body is read where it is used,
+    // from the socket and with the same limit (read-incoming.ts), so bodies sent without a
+    // content-length are limited too, and one a route does not read is limited after its answer
+    // (limitUnreadBody, above). (hono's bodyLimit would build a web Request and stream for every
+    // request, the largest cost of a small one.)
     const method = c.req.method;
-    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') checkContentLength(c, maxBody);
+    const path = c.req.path;
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && !options.ownBodyCheck?.(path)) checkContentLength(c, maxBody);
     if (allowed) {
       const header = requestHeader(c, 'host') ?? '';
       // Clients send the same Host on every request: the last answer is kept.
@@ -188,7 +197,6 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       }
     }
     guards.check(c);
-    const path = c.req.path;
     const open = !auth.enabled || auth.isPublic(path) || method === 'OPTIONS';
     // Without auth every caller is anonymous (set above): no credential to look at.
     if (auth.enabled) {

@@ -144,6 +144,8 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
 
 async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: () => Promise<void>): Promise<RunningServer> {
   const server: ServerConfig = { ...runtime.config.server, ...options.server };
+  // One body limit for every route: chat, approvals, A2A (JSON-RPC, REST, the v0.3 bridge), WebSocket messages.
+  server.maxBodyBytes ??= DEFAULT_MAX_BODY_BYTES;
   const logger = options.logger ?? createServerLogger({ level: server.logging?.level, destination: options.logDestination });
   const authOn = Boolean(server.auth?.jwt || server.auth?.apiKeys?.length);
   const host = options.host ?? server.host ?? '127.0.0.1';
@@ -269,10 +271,15 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
     ownBodyCheck: a2a ? (path) => path.startsWith('/a2a/') : undefined,
     extend: (app, parts) => {
       const nodeWs = createNodeWebSocket({ app });
+      // Larger messages close the socket (1009) before they are buffered (ws's own default is 100 MiB).
+      nodeWs.wss.options.maxPayload = parts.maxBodyBytes;
       injectWebSocket = nodeWs.injectWebSocket as (s: never) => void;
       wss = nodeWs.wss as unknown as typeof wss;
-      registerWebSocketRoute(app, parts, nodeWs.upgradeWebSocket as never);
-      registerMcpRoutes(app, parts, { maxBodyBytes: server.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, cwd: options.load?.cwd });
+      // A socket's errors (a message over the limit, a bad frame) end it (onClose runs); logged
+      // here, not on stderr (@hono/node-ws's default, which on Node 20 fails to build an ErrorEvent).
+      const onError = (err: unknown) => logger.debug({ error: (err as Error)?.message }, 'websocket error');
+      registerWebSocketRoute(app, parts, ((createEvents: never, upgradeOptions?: object) => nodeWs.upgradeWebSocket(createEvents, { onError, ...upgradeOptions })) as never);
+      registerMcpRoutes(app, parts, { maxBodyBytes: parts.maxBodyBytes, cwd: options.load?.cwd });
     },
   });
   setParts?.(built.parts);

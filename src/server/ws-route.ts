@@ -12,9 +12,6 @@ import { doneEvent, failedEvent } from './turn-response.js';
 import type { ServerAppParts } from './create-server-app.js';
 import type { ServerEnv } from './server-env.js';
 
-/** Largest WebSocket message accepted from a client, in characters. */
-const MAX_MESSAGE = 1024 * 1024;
-
 /**
  * `GET /api/v1/agents/{name}/ws`: an interactive session. The client sends
  * `{type:'message', message, sessionId?}`, `{type:'approval', approvalId, approved, reason?}` or
@@ -25,10 +22,11 @@ const MAX_MESSAGE = 1024 * 1024;
  * (of a run paused over HTTP) answers it and streams the resumed run on this socket.
  * Problems are `{type:'error', error:{code, message}}`; the socket stays open. The upgrade
  * request goes through the server's middleware first: authentication, and the `Origin` check of
- * `RequestGuards` (a foreign origin gets 403 before the socket opens).
+ * `RequestGuards` (a foreign origin gets 403 before the socket opens). A message over the body
+ * limit (`ServerAppParts.maxBodyBytes`) closes the socket with 1009 under `serve()`.
  */
 export function registerWebSocketRoute(app: Hono<ServerEnv>, parts: ServerAppParts, upgradeWebSocket: UpgradeWebSocket<unknown>): void {
-  const { chat, access, metrics, limiter, server } = parts;
+  const { chat, access, metrics, limiter, server, maxBodyBytes } = parts;
   app.get(
     '/api/v1/agents/:name/ws',
     async (c, next) => {
@@ -88,7 +86,8 @@ export function registerWebSocketRoute(app: Hono<ServerEnv>, parts: ServerAppPar
             try {
               const raw = typeof event.data === 'string' ? event.data : undefined;
               if (raw === undefined) throw new HttpError(400, 'invalid_message', 'Send JSON text messages');
-              if (raw.length > MAX_MESSAGE) throw new HttpError(413, 'payload_too_large', `Messages are limited to ${MAX_MESSAGE} characters`);
+              // serve() has ws refuse larger frames before buffering them; this holds with any other server.
+              if (raw.length > maxBodyBytes) throw new HttpError(413, 'payload_too_large', `Messages are limited to ${maxBodyBytes} bytes (server.max_body_bytes)`);
               let data: unknown;
               try {
                 data = JSON.parse(raw);
