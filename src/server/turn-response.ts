@@ -1,5 +1,7 @@
+import type { ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { NodeSseStream, type SseSink } from './node-sse-stream.js';
 import type { RunResult } from '../types/result.js';
 import type { ChatTurn } from './chat-turn.js';
 import type { ServerEnv } from './server-env.js';
@@ -56,9 +58,28 @@ export function failedEvent(err: { code?: string; message?: string } | undefined
   return { status: 'failed' as const, sessionId, error: { code: err?.code ?? 'internal', message: err?.message ?? String(err) } };
 }
 
+/** @hono/node-server's answer for a response written directly (loaded once, with the first stream). */
+let alreadySent: Response | undefined;
+
+/** The Node response of a request served by @hono/node-server, not yet started. */
+function nodeResponse(c: Context<ServerEnv>): ServerResponse | undefined {
+  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  return typeof outgoing?.writeHead === 'function' && !outgoing.headersSent ? outgoing : undefined;
+}
+
+/** Headers middleware set on the context (CORS), for a response written directly. */
+function contextHeaders(c: Context<ServerEnv>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  c.res.headers.forEach((value, name) => (headers[name] = value));
+  const origin = headers['access-control-allow-origin'];
+  if (origin !== undefined && origin !== '*') headers.vary = headers.vary ? `${headers.vary}, Origin` : 'Origin';
+  return headers;
+}
+
 /**
  * Runs `turn` and answers: JSON (200 completed, 202 paused for approvals), or an SSE stream of
  * `session`, every run event (`event: <type>`), then `done` (`completed`, `paused` or `failed`).
+ * On Node the stream is written to the socket's response directly (`NodeSseStream`).
  */
 export async function respondWithTurn(c: Context<ServerEnv>, turn: ChatTurn, streaming: boolean, options: TurnResponseOptions): Promise<Response> {
   const sessionId = turn.sessionId;
@@ -68,7 +89,7 @@ export async function respondWithTurn(c: Context<ServerEnv>, turn: ChatTurn, str
     return result.status === 'paused' ? c.json(pausedAnswer(result, sessionId), 202) : c.json(chatAnswer(result, sessionId));
   }
   const log = c.get('log');
-  return streamSSE(c, async (stream) => {
+  const write = async (stream: SseSink): Promise<void> => {
     const closed = options.metrics.streamOpened();
     const run = turn.stream();
     let gone = false;
@@ -97,5 +118,13 @@ export async function respondWithTurn(c: Context<ServerEnv>, turn: ChatTurn, str
       clearInterval(heartbeat);
       closed();
     }
-  });
+  };
+  const outgoing = nodeResponse(c);
+  if (!outgoing) return streamSSE(c, write);
+  alreadySent ??= (await import('@hono/node-server/utils/response')).RESPONSE_ALREADY_SENT;
+  const stream = new NodeSseStream(outgoing, contextHeaders(c));
+  void write(stream)
+    .catch((err: unknown) => log.error({ err }, 'stream failed'))
+    .finally(() => stream.end());
+  return alreadySent;
 }
