@@ -136,6 +136,21 @@ const endpoints: Endpoint[] = [
       expect(JSON.parse(a.text)).toMatchObject({ code: -32600, message: expect.stringContaining(`${LIMIT} bytes`) });
     },
   },
+  {
+    name: 'MCP tool gateway',
+    path: '/execute',
+    json: () => ({ tool: 'no_such_tool', arguments: {} }),
+    accepted: (a) => expect([a.status, JSON.parse(a.text).error.type]).toEqual([404, 'not_found']),
+    refused: chatRefused,
+  },
+  {
+    name: 'MCP',
+    path: '/mcp',
+    headers: { accept: 'application/json, text/event-stream' },
+    json: () => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }),
+    accepted: (a) => expect([a.status, a.text]).toEqual([200, expect.stringContaining('"serverInfo"')]),
+    refused: chatRefused,
+  },
 ];
 
 describe('the body limit (server.max_body_bytes, default 1 MiB) on every endpoint', () => {
@@ -161,7 +176,7 @@ describe('the body limit (server.max_body_bytes, default 1 MiB) on every endpoin
       new Promise<{ status: number; closedEarly: boolean }>((resolve, reject) => {
         let status = 0;
         const body = Buffer.alloc(size, ' ');
-        const req = http.request(`${url}/health`, { method: 'POST', headers: { 'transfer-encoding': 'chunked' }, agent: false }, (res) => {
+        const req = http.request(`${url}/health`, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, agent: false }, (res) => {
           status = res.statusCode!;
           res.resume();
         });
