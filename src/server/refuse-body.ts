@@ -26,6 +26,10 @@ export function refuseBody(incoming: IncomingMessage, outgoing: ServerResponse |
     // this listener runs after its own, in the same tick, before any data flows.
     incoming.pause();
     if (socket.destroyed) return;
+    // For a `Connection: close` exchange Node has just called `destroySoon()`: destroyed as soon as
+    // the answer is flushed, which with the client still sending is a reset that can reach the
+    // client before it read the 413. The read side stays open for the linger instead.
+    socket.removeListener('finish', socket.destroy);
     socket.end();
     const timer = setTimeout(() => socket.destroy(), LINGER_MS);
     timer.unref();
