@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import http from 'node:http';
+import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/server/create-server-app.js';
@@ -242,6 +244,17 @@ describe('the body limit (server.max_body_bytes, default 1 MiB) on every endpoin
       expect(peakRss - before.rss).toBeLessThan(total);
     });
   }
+
+  it('eight clients (another process) sending 20 MB at once with Connection: close all get their 413', async () => {
+    // Node resets such a connection as soon as the answer is out; with the client still sending,
+    // the reset could reach it before the 413 unless the connection lingers.
+    const client = spawn(process.execPath, [fileURLToPath(new URL('fixtures/upload-clients.mjs', import.meta.url)), url, '/api/v1/agents/echo/chat,/a2a/echo', '8', '3']);
+    let out = '';
+    client.stdout.on('data', (d) => (out += d));
+    const code = await new Promise((resolve) => client.once('exit', resolve));
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toEqual(Array(24).fill(413));
+  });
 
   it(`WebSocket: a message of ${LIMIT} bytes is handled, a larger one closes the socket (1009)`, async () => {
     const ws = new WebSocket(`${url.replace('http', 'ws')}/api/v1/agents/echo/ws`);
