@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context } from 'hono';
 import { HttpError } from './http-error.js';
-import { readIncoming, readStreamText } from './read-incoming.js';
+import { readIncoming, readStreamText, type IncomingBody } from './read-incoming.js';
 import { refuseBody } from './refuse-body.js';
 import { requestHeader } from './request-header.js';
 
@@ -20,7 +20,14 @@ function nodeOf(c: Context): { incoming?: IncomingMessage; outgoing?: ServerResp
  */
 export async function readBodyText(c: Context, limit: number): Promise<string> {
   const { incoming, outgoing } = nodeOf(c);
-  const body = !incoming || incoming.readableEnded || incoming.readableDidRead ? await readStreamText(c.req.raw.body, limit) : await readIncoming(incoming, limit, outgoing);
+  let body: IncomingBody;
+  if (incoming && !incoming.readableEnded && !incoming.readableDidRead) body = await readIncoming(incoming, limit, outgoing);
+  else if (c.req.raw.bodyUsed) {
+    // Read before (hono keeps what it read): the limit still holds.
+    const text = await c.req.text();
+    if (Buffer.byteLength(text) > limit) throw tooLarge(limit);
+    return text;
+  } else body = await readStreamText(c.req.raw.body, limit);
   if (body.ok) return body.text;
   if (body.reason === 'too_large') throw tooLarge(limit);
   throw new HttpError(400, 'invalid_request', 'The request body could not be read');
