@@ -75,7 +75,7 @@ export function addRatios(out) {
   for (const r of out.install.rows) if (smallest) r.ratioToBestPeer = r.apparentBytes / smallest.value;
 }
 
-/** Every target of issue 7 with Corvid's figure, the reference and met / not met / n/a. */
+/** Every target with Corvid's figure, the reference and met / not met / n/a. */
 export function computeTargets(out) {
   const t = [];
   const label = (f) => out.frameworks[f]?.label ?? f;
@@ -264,7 +264,7 @@ function installTable(out) {
 }
 
 function targetsTable(out) {
-  const lines = ['## Targets (issue 7)', '', '| Target | Goal | Corvid | Reference | Corvid ÷ reference | Status |', '| --- | --- | ---: | --- | ---: | --- |'];
+  const lines = ['## Targets', '', '| Target | Goal | Corvid | Reference | Corvid ÷ reference | Status |', '| --- | --- | ---: | --- | ---: | --- |'];
   for (const t of out.targets) {
     const status = t.status === 'met' ? '✅ met' : t.status === 'not met' ? '❌ not met' : t.status;
     lines.push(`| ${t.target} | ${t.goal} | ${t.corvid} | ${t.reference} | ${t.ratio === undefined ? '' : `${fmt(t.ratio)}×`} | ${status} |`);
