@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, askUser, askUserTool, type AgentEvent } from '../../src/index.js';
 import { loadRuntime } from '../../src/config/index.js';
+import { mcpServedParts } from '../../src/runtime/mcp-served-parts.js';
 import { openStore } from '../../src/storage/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { ASK_USER_RESULT } from '../../src/tools/ask-user.js';
@@ -73,14 +74,16 @@ describe('ask_user', () => {
     }
   });
 
-  it('is a built-in tool of config agents (tools: [ask_user])', async () => {
-    const cwd = tempDir({ 'corvid.yaml': lines('agents:', '  booker:', '    model: "ollama:llama3.2"', '    tools: [ask_user]') });
+  it('is a built-in tool of config agents (tools: [ask_user]), not served over MCP', async () => {
+    const cwd = tempDir({ 'corvid.yaml': lines('agents:', '  booker:', '    model: "ollama:llama3.2"', '    tools: [ask_user, get_memories]') });
     const runtime = await loadRuntime({ cwd, env: {}, dotenv: false });
     try {
       const agent = runtime.agent<Agent>('booker');
       agent.setModel(new ScriptedModel([ask('Where to?')]));
       const result = await agent.run('Book a flight');
       expect(result.needsInput?.question).toBe('Where to?');
+      const served = await mcpServedParts(runtime, { baseDir: cwd });
+      expect(served.tools.map((t) => t.name)).toEqual(['get_memories']);
     } finally {
       await runtime.close();
     }
