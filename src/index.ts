@@ -29,6 +29,8 @@ export {
   type SearchMemoriesOutput,
   type SearchConversationsOutput,
 } from './tools/index.js';
+export { askUserTool, askUser, ASK_USER_TOOL, type AskUserArgs, type AskUserToolOptions } from './tools/ask-user.js';
+export type { QuestionTool } from './core/asks-user.js';
 export type { AgentToolOptions } from './core/agent-tool.js';
 export type { RunOptions } from './core/run-options.js';
 export { CancelSource, type RunSignal } from './core/cancel-source.js';

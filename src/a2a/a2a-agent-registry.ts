@@ -56,6 +56,8 @@ export interface A2AAgentRegistryOptions {
   observe?: A2ARunObserver;
   /** The v0.3 HTTP+JSON binding is served (cards advertise it). */
   legacyRest?: boolean;
+  /** Serve the extended agent card (see `A2ARoutesOptions.extendedCard`). */
+  extendedCard?: boolean;
 }
 
 const packageVersion = (() => {
@@ -108,6 +110,7 @@ export class A2AAgentRegistry {
       securitySchemes: this.options.securitySchemes,
       security: this.options.security,
       legacyRest: this.options.legacyRest,
+      extendedCard: this.options.extendedCard,
     };
   }
 

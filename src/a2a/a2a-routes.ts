@@ -17,6 +17,7 @@ import { checkEnvelope, checkLegacyParams, checkV1SendParams, defaultLegacyParam
 import { legacyAnswerJson } from './legacy-answer-json.js';
 import { legacySendRequest } from './legacy-send.js';
 import { bodyTypeProblem, DEFAULT_MAX_BODY_BYTES, readBody } from './read-body.js';
+import { CardCache } from './card-cache.js';
 import { legacyRestAvailable, mountLegacyRest } from './legacy-rest-bridge.js';
 import { mountRestRoutes } from './rest-routes.js';
 import { sseError, sseResponse } from './sse-response.js';
@@ -52,6 +53,14 @@ export interface A2ARoutesOptions {
   securitySchemes?: Record<string, unknown>;
   /** Security requirements advertised on the cards (scheme name → scopes). */
   security?: Record<string, string[]>[];
+  /**
+   * Serve the authenticated extended agent card (`GetExtendedAgentCard`,
+   * `agent/getAuthenticatedExtendedCard`, REST `GET extendedAgentCard`), and say so on the cards
+   * (`capabilities.extendedAgentCard`, v0.3 `supportsAuthenticatedExtendedCard`). The extended
+   * card is the agent's card as a v1.0 request gets it. `corvid serve` turns it on with auth.
+   * Default false: those calls answer "unsupported operation".
+   */
+  extendedCard?: boolean;
   /**
    * Hosts push notifications may be delivered to (`*`: any). Default: loopback only. Push configs
    * for other hosts, other schemes than http(s) or with credentials in the URL are refused.
@@ -92,8 +101,9 @@ function rpcError(c: Context, code: number, message: string, status: 200 | 404 |
  * HTTP+JSON) and v0.3 (JSON-RPC). Layout:
  * - `GET /.well-known/agent-card.json` — the default agent's card; `GET /agents` — every public agent's card;
  *   `GET /agents/:name/.well-known/agent-card.json` — one agent's card. Cards are v1.0 when the request
- *   sends `A2A-Version: 1.0`, else v0.3 (with the v1.0 interfaces under `supportedInterfaces`).
- * - `POST /a2a/:name` — JSON-RPC; `A2A-Version: 1.0` selects v1.0 methods (`SendMessage`, …), no header
+ *   sends `A2A-Version: 1.0`, else v0.3 (with the v1.0 interfaces under `supportedInterfaces`), with
+ *   caching headers (`ETag`, `Last-Modified`, `Cache-Control`; 304 for a matching `If-None-Match`).
+ * - `POST /a2a/:name` (or `/a2a/:name/`) — JSON-RPC; `A2A-Version: 1.0` selects v1.0 methods (`SendMessage`, …), no header
  *   or 0.3 the v0.3 ones (`message/send`, …).
  * - `/a2a/:name/rest/...` — HTTP+JSON v1.0 (`POST message:send`, `GET tasks/:id`, …), and v0.3
  *   (`/a2a/:name/rest/v1/...`) when the optional package express is installed.
@@ -108,12 +118,18 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
   const visible = (name: string, c: Context) => options.runtime().agents.has(name) && options.visibility(name) !== 'private' && (reachable === undefined || reachable(name, c));
   const unknownAgent = (c: Context, name: string) => c.json({ error: { code: 'not_found', message: `Unknown agent "${name}"` } }, 404);
 
+  const cards = new CardCache();
   const cardResponse = (c: Context, name: string): Response => {
     const input = registry.cardInput(name);
     if (!input || !visible(name, c)) return unknownAgent(c, name);
-    c.header('Vary', A2A_VERSION_HEADER);
-    c.header('Cache-Control', 'no-cache');
-    return c.json((wantsLegacy(c) ? legacyAgentCardJson(input) : agentCardJson(buildAgentCard(input))) as object);
+    const legacy = wantsLegacy(c);
+    return cards.respond({
+      key: `${legacy ? '0.3' : '1.0'} ${name}`,
+      card: legacy ? legacyAgentCardJson(input) : agentCardJson(buildAgentCard(input)),
+      shared: options.visibility(name) === 'public',
+      ifNoneMatch: requestHeader(c, 'if-none-match'),
+      ifModifiedSince: requestHeader(c, 'if-modified-since'),
+    });
   };
 
   app.get('/.well-known/agent-card.json', (c) => cardResponse(c, options.runtime().defaultAgent));
@@ -127,7 +143,8 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     return c.json({ agents: names.map((n) => (legacy ? legacyAgentCardJson(registry.cardInput(n)!) : agentCardJson(buildAgentCard(registry.cardInput(n)!)))) });
   });
 
-  app.post('/a2a/:name', async (c) => {
+  // The agent's URL with or without a trailing slash (clients join "/" to it).
+  app.on('POST', ['/a2a/:name', '/a2a/:name/'], async (c) => {
     const name = c.req.param('name');
     if (!visible(name, c)) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
     const legacy = wantsLegacy(c);
@@ -182,8 +199,9 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
       try {
         first = await iterator.next();
       } catch (err) {
-        // A streaming method answers as a stream even when it fails at once (unknown or finished
-        // task on resubscribe): one error event, as the SDKs' own servers do.
+        // Refused before the first event (unknown or finished task): v1.0 answers with the
+        // JSON-RPC error as a JSON body; v0.3 as a stream of one error event, as the v0.3 TCK expects.
+        if (!legacy) return c.json({ jsonrpc: '2.0', id, error: mapError(err) }, 200);
         return sseError({ jsonrpc: '2.0', id, error: mapError(err) });
       }
       return sseResponse(first, iterator, { encode: (v) => v, onError: (err) => ({ jsonrpc: '2.0', id, error: mapError(err) }) });

@@ -23,6 +23,8 @@ export interface AgentCardInput {
   security?: Record<string, string[]>[];
   /** Advertise the v0.3 HTTP+JSON binding too (served when express is installed). */
   legacyRest?: boolean;
+  /** The agent serves an extended card to authenticated callers (`capabilities.extendedAgentCard`). */
+  extendedCard?: boolean;
 }
 
 /** The URLs an agent is reachable at. */
@@ -60,7 +62,7 @@ export function buildAgentCard(input: AgentCardInput): AgentCard {
     ],
     provider: undefined,
     version: input.version,
-    capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: input.extendedCard === true },
     securitySchemes: Object.fromEntries(Object.entries(input.securitySchemes ?? {}).map(([k, v]) => [k, toV1Scheme(v)])),
     securityRequirements: (input.security ?? []).map((req) => ({
       schemes: Object.fromEntries(Object.entries(req).map(([k, scopes]) => [k, { list: scopes }])),
@@ -102,7 +104,7 @@ export function legacyAgentCardJson(input: AgentCardInput): Record<string, unkno
       tags: s.tags ?? [],
       ...(s.examples?.length ? { examples: s.examples } : {}),
     })),
-    supportsAuthenticatedExtendedCard: false,
+    supportsAuthenticatedExtendedCard: input.extendedCard === true,
     supportedInterfaces: v1.supportedInterfaces,
   };
   if (input.securitySchemes && Object.keys(input.securitySchemes).length > 0) {

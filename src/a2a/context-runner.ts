@@ -8,8 +8,8 @@ import type { EventSink } from '../types/events.js';
 import type { Message } from '../types/message.js';
 import type { PendingApproval, RunResult } from '../types/result.js';
 
-/** How a turn ended: with an answer, or paused until tool calls are approved. */
-export type TurnOutcome = { kind: 'answer'; text: string } | { kind: 'approval'; runId: string; approvals: PendingApproval[] };
+/** How a turn ended: with an answer, with a question for the user (`ask_user`), or paused until tool calls are approved. */
+export type TurnOutcome = { kind: 'answer'; text: string } | { kind: 'question'; question: string } | { kind: 'approval'; runId: string; approvals: PendingApproval[] };
 
 /** One turn of a context's conversation. */
 export interface TurnRequest {
@@ -69,7 +69,7 @@ export class ContextRunner {
   turn(req: TurnRequest): Promise<TurnOutcome> {
     return this.exclusive(req.contextId, async () => {
       if (!req.newContext && (await this.ownedByOther(req.contextId, req.owner))) throw contextNotFound(req.contextId);
-      if (!this.options.store) return { kind: 'answer', text: await this.memoryTurn(req) };
+      if (!this.options.store) return outcome(await this.memoryTurn(req));
       const { startDurableRun } = await import('../durable/start-durable-run.js');
       const store = this.options.store;
       const session = req.owner ? { id: req.contextId, userId: req.owner } : req.contextId;
@@ -89,14 +89,14 @@ export class ContextRunner {
     });
   }
 
-  private async memoryTurn(req: TurnRequest): Promise<string> {
+  private async memoryTurn(req: TurnRequest): Promise<RunResult> {
     const kept = req.newContext ? undefined : this.memory.get(req.contextId);
     const history: Message[] = kept === undefined ? [] : unpackMessages(kept[1]);
     // The agent appends the turn to `history` when it succeeds (and leaves it as it was if not).
     const result = await req.agent.execute(history, req.input, { signal: req.signal, onEvent: req.onEvent }, req.streaming);
     // Packed: thousands of kept conversations cost the garbage collector little.
     this.memory.set(req.contextId, [req.owner, packMessages(history)]);
-    return result.text;
+    return result;
   }
 
   /** Runs `fn` after earlier turns of the same context. */
@@ -120,5 +120,6 @@ export function contextNotFound(contextId: string): TaskNotFoundError {
 
 function outcome(result: RunResult): TurnOutcome {
   if (result.status === 'paused') return { kind: 'approval', runId: result.runId, approvals: result.pendingApprovals ?? [] };
+  if (result.needsInput) return { kind: 'question', question: result.needsInput.question };
   return { kind: 'answer', text: result.text };
 }

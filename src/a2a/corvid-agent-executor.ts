@@ -9,7 +9,7 @@ import type { AgentEvent as CorvidEvent } from '../types/events.js';
 import type { CancelMarks } from './cancel-marks.js';
 import { callerOf } from './call-owner.js';
 import { ContextRunner, type TurnOutcome } from './context-runner.js';
-import { agentMessage, approvalMessage, errorText, messageToText, parseDecision, pausedRunOf, progressMetadata, textPart } from './task-messages.js';
+import { agentMessage, approvalMessage, errorText, messageToText, parseDecision, pausedRunOf, progressMetadata, questionMessage, textPart } from './task-messages.js';
 import { BusSink, type TaskSink } from './task-sink.js';
 
 export { messageToText, parseDecision } from './task-messages.js';
@@ -95,7 +95,8 @@ export interface TaskRunStart {
 /**
  * Runs a Corvid agent (LLM or workflow) for A2A tasks. Each message becomes one run on the
  * conversation of its context (`contextId`): the task goes `submitted` → `working` →
- * `completed` / `failed` / `canceled`; top-level text deltas stream as chunks of the `answer`
+ * `completed` / `failed` / `canceled`, or `input-required` when the agent asks the user something
+ * (`ask_user`, answered by the next message on the same task) or a tool call awaits approval; top-level text deltas stream as chunks of the `answer`
  * artifact, replaced by the final answer at the end (which is also the completed status's message);
  * tool calls and other progress arrive as `working` status updates with the Corvid event in
  * `metadata.corvid`. Cancelling a task aborts its run.
@@ -185,6 +186,12 @@ export class CorvidAgentExecutor implements AgentExecutor {
       if (result.kind === 'approval') {
         paused = true;
         sink.status(TaskState.TASK_STATE_INPUT_REQUIRED, approvalMessage(result.runId, result.approvals, taskId, contextId));
+        return;
+      }
+      if (result.kind === 'question') {
+        // The agent asked the user (ask_user): the reply on this task is the conversation's next turn.
+        paused = true;
+        sink.status(TaskState.TASK_STATE_INPUT_REQUIRED, questionMessage(result.question, taskId, contextId));
         return;
       }
       sink.artifact({

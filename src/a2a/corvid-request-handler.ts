@@ -1,4 +1,17 @@
-import { Role, TaskState, type AgentCard, type CancelTaskRequest, type Message, type SendMessageRequest, type StreamResponse, type Task, type TaskPushNotificationConfig } from '@a2a-js/sdk';
+import {
+  Role,
+  TaskState,
+  type AgentCard,
+  type CancelTaskRequest,
+  type DeleteTaskPushNotificationConfigRequest,
+  type GetTaskPushNotificationConfigRequest,
+  type Message,
+  type SendMessageRequest,
+  type StreamResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+  type TaskPushNotificationConfig,
+} from '@a2a-js/sdk';
 import { DefaultRequestHandler, type PushNotificationStore, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { newId } from '../core/new-id.js';
@@ -9,6 +22,10 @@ import type { CorvidAgentExecutor } from './corvid-agent-executor.js';
 import { DirectTask } from './direct-task.js';
 import type { GuardedPushSender } from './guarded-push-sender.js';
 import type { LightEventBusManager } from './light-event-bus.js';
+import { withStateNames } from './state-names.js';
+
+/** The config id the v0.3 TCK reads a config set without an id by (see `configIdFor`). */
+const DEFAULT_CONFIG_ID = 'default';
 
 /** The parts a `CorvidRequestHandler` is built from. */
 export interface CorvidRequestHandlerParts {
@@ -31,13 +48,16 @@ export interface CorvidRequestHandlerParts {
  * The changes of one tick are saved together, and the answer is sent once the last save is done.
  * Push configs — set on their own or inline in a send, over every binding — are refused with an
  * invalid-params error when their URL could never be delivered to (`pushUrlProblem`).
+ * A config set over v0.3 without an id (stored under the task id) is also found as `"default"`.
+ * Error messages name task states (`completed`, or `TASK_STATE_COMPLETED` in v1.0) instead of
+ * the SDK's enum numbers. When the card says `extendedAgentCard`, the extended card is the card.
  * Every other call goes to the SDK unchanged.
  */
 export class CorvidRequestHandler extends DefaultRequestHandler {
   private readonly parts: CorvidRequestHandlerParts;
 
   constructor(parts: CorvidRequestHandlerParts) {
-    super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushStore, parts.sender);
+    super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushStore, parts.sender, parts.card.capabilities?.extendedAgentCard ? parts.card : undefined);
     this.parts = parts;
   }
 
@@ -71,7 +91,37 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
   override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
     this.checkPushConfig(params.configuration?.taskPushNotificationConfig, context, 'inline');
     await this.checkContext(params.message, context);
-    yield* super.sendMessageStream(params, context);
+    try {
+      yield* super.sendMessageStream(params, context);
+    } catch (err) {
+      throw withStateNames(err, isLegacy(context));
+    }
+  }
+
+  override async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+    try {
+      yield* super.resubscribe(params, context);
+    } catch (err) {
+      throw withStateNames(err, isLegacy(context));
+    }
+  }
+
+  override async getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    return super.getTaskPushNotificationConfig({ ...params, id: await this.configIdFor(params.taskId, params.id, context) }, context);
+  }
+
+  override async deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<void> {
+    return super.deleteTaskPushNotificationConfig({ ...params, id: await this.configIdFor(params.taskId, params.id, context) }, context);
+  }
+
+  /**
+   * The id a get or delete means: `"default"` names the config set without an id (v0.3 stores
+   * it under the task id, as the v0.3 SDKs do) unless a config is really called `"default"`.
+   */
+  private async configIdFor(taskId: string, id: string, context: ServerCallContext): Promise<string> {
+    if (id !== DEFAULT_CONFIG_ID || !taskId) return id;
+    const ids = new Set((await this.parts.pushStore.load(taskId, context)).map((c) => c.id));
+    return !ids.has(DEFAULT_CONFIG_ID) && ids.has(taskId) ? taskId : id;
   }
 
   /** Refuses a push config whose URL can never be delivered to (bad scheme, credentials, host not allowed). */
@@ -89,7 +139,9 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
     this.checkPushConfig(config?.taskPushNotificationConfig, context, 'inline');
     await this.checkContext(message, context);
     if (!message?.messageId || message.taskId || message.referenceTaskIds?.length || config?.returnImmediately || config?.taskPushNotificationConfig || context.requestedExtensions?.length) {
-      return super.sendMessage(params, context);
+      return super.sendMessage(params, context).catch((err: unknown) => {
+        throw withStateNames(err, isLegacy(context));
+      });
     }
     const taskId = newId();
     const contextId = message.contextId || newId();
@@ -110,6 +162,10 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
     if (historyLength !== undefined) result.history = historyLength <= 0 ? [] : task.history.slice(-historyLength);
     return result;
   }
+}
+
+function isLegacy(context: ServerCallContext): boolean {
+  return context.requestedVersion.startsWith('0.');
 }
 
 function agentText(text: string, taskId: string, contextId: string): Message {

@@ -83,6 +83,7 @@ export class DirectTask implements TaskSink {
     if (waiting) {
       // Waiting for the caller's reply: its bus stays open for it, as on the SDK's path.
       this.bus ??= buses.createOrGetByTaskId(taskId, context);
+      buses.keepWaiting(taskId, context);
       return;
     }
     if (this.bus) {

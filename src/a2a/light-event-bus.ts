@@ -1,3 +1,4 @@
+import { TaskState } from '@a2a-js/sdk';
 import type { AgentExecutionEvent, EventListener, ExecutionEventBus, ExecutionEventBusManager, ExecutionEventName, FinishedListener, ServerCallContext } from '@a2a-js/sdk/server';
 
 /** One registration (the same function may be registered more than once). */
@@ -104,12 +105,31 @@ function call<T>(listener: (arg: T) => void, arg: T): void {
   }
 }
 
+/** States in which a task waits for its caller: its bus is kept for the reply. */
+const WAITING_STATES = new Set<TaskState>([TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK_STATE_AUTH_REQUIRED]);
+
+/** Options of `LightEventBusManager`. */
+export interface LightEventBusManagerOptions {
+  /** Buses kept for tasks waiting for input (a question, an approval); beyond it the oldest is closed. Default 10000. */
+  maxWaiting?: number;
+}
+
 /**
  * Keeps one `LightEventBus` per task, scoped like the SDK's default manager by tenant and user,
- * so one caller's task ids never reach another caller's bus.
+ * so one caller's task ids never reach another caller's bus. A task that waits for its caller
+ * (input-required) keeps its bus for the reply, as the SDK does, but at most `maxWaiting` of them:
+ * the bus of the task that has waited longest is then closed (a reply, cancel or resubscription
+ * of that task still works; a resubscriber only stops receiving its later events).
  */
 export class LightEventBusManager implements ExecutionEventBusManager {
   private readonly buses = new Map<string, LightEventBus>();
+  /** Keys of buses kept for waiting tasks, the longest-waiting first. */
+  private readonly waiting = new Set<string>();
+  private readonly maxWaiting: number;
+
+  constructor(options: LightEventBusManagerOptions = {}) {
+    this.maxWaiting = options.maxWaiting ?? 10_000;
+  }
   /** Tasks running without a bus (blocking sends), by task id: a bus is made when asked for. */
   private readonly expected = new Map<string, { context: ServerCallContext | undefined; attach: (bus: ExecutionEventBus) => void }>();
 
@@ -120,6 +140,8 @@ export class LightEventBusManager implements ExecutionEventBusManager {
       bus = new LightEventBus();
       this.buses.set(key, bus);
     }
+    // The task runs again (a reply): it no longer waits.
+    this.waiting.delete(key);
     return bus;
   }
 
@@ -132,6 +154,30 @@ export class LightEventBusManager implements ExecutionEventBusManager {
     const key = scopeKey(taskId, context);
     this.buses.get(key)?.removeAllListeners();
     this.buses.delete(key);
+    this.waiting.delete(key);
+  }
+
+  /** The SDK's run ended: a task waiting for its caller keeps its bus (counted, see `keepWaiting`); others are cleaned up by the SDK. */
+  settleByTaskId(taskId: string, _bus: ExecutionEventBus, lastState: TaskState | undefined, context: ServerCallContext): boolean {
+    if (lastState === undefined || !WAITING_STATES.has(lastState)) return false;
+    this.keepWaiting(taskId, context);
+    return true;
+  }
+
+  /** Keeps the bus of a task now waiting for its caller; beyond `maxWaiting`, closes the longest-waiting one. */
+  keepWaiting(taskId: string, context?: ServerCallContext): void {
+    const key = scopeKey(taskId, context);
+    if (!this.buses.has(key)) return;
+    this.waiting.delete(key);
+    this.waiting.add(key);
+    for (const oldest of this.waiting) {
+      if (this.waiting.size <= this.maxWaiting) break;
+      this.waiting.delete(oldest);
+      const bus = this.buses.get(oldest);
+      this.buses.delete(oldest);
+      bus?.finished();
+      bus?.removeAllListeners();
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import {
   A2A_CONTENT_TYPE,
+  AgentCard,
   ListTaskPushNotificationConfigsResponse,
   ListTasksResponse,
   SendMessageRequest,
@@ -89,7 +90,7 @@ async function stream(iterable: AsyncGenerator<StreamResponse, void, undefined>)
 
 const TASK = '([^/:]+)';
 const routes: Array<[string, RegExp, Handler]> = [
-  ['GET', /^\/extendedAgentCard$/, async (_c, e, ctx) => json(await e.handler.getAuthenticatedExtendedAgentCard({ tenant: '' }, ctx))],
+  ['GET', /^\/extendedAgentCard$/, async (_c, e, ctx) => json(AgentCard.toJSON(await e.handler.getAuthenticatedExtendedAgentCard({ tenant: '' }, ctx)))],
   [
     'POST',
     /^\/message:send$/,
@@ -157,8 +158,23 @@ const routes: Array<[string, RegExp, Handler]> = [
   ],
 ];
 
+/**
+ * The content type of JSON answers: `application/a2a+json` (what the v1.0 spec recommends) for
+ * clients that name it in `Accept` — the SDKs' clients do — else `application/json`, which every
+ * JSON client (and the A2A TCK) expects.
+ */
+function negotiateContentType(c: Context): void {
+  if (c.res.headers.get('content-type') !== A2A_CONTENT_TYPE) return;
+  const accept = c.req.header('accept')?.toLowerCase() ?? '';
+  if (!accept.includes(A2A_CONTENT_TYPE)) c.res.headers.set('content-type', 'application/json');
+}
+
 /** Mounts the HTTP+JSON (REST) binding of protocol v1.0 under `/a2a/:name/rest`. */
 export function mountRestRoutes(app: Hono, deps: RestDeps): void {
+  app.use('/a2a/:name/rest/*', async (c, next) => {
+    await next();
+    negotiateContentType(c);
+  });
   app.all('/a2a/:name/rest/*', async (c) => {
     const name = c.req.param('name');
     if (!deps.visible(name, c)) return errorResponse(new HttpError(404, `Unknown agent "${name}"`));
@@ -171,6 +187,8 @@ export function mountRestRoutes(app: Hono, deps: RestDeps): void {
       return errorResponse(new RequestMalformedError('The URL path is not valid percent-encoding'));
     }
     void prefix;
+    // The agent's URL with a trailing slash: `rest//message:send`, `rest/tasks/x/`.
+    if (path.length > 1) path = `/${path.replace(/^\/+|\/+$/g, '')}`;
     const candidates = routes.filter(([, re]) => re.test(path));
     if (candidates.length === 0) return errorResponse(new HttpError(404, `No A2A REST operation at ${path.slice(0, 200)}`));
     const route = candidates.find(([method]) => method === c.req.method);

@@ -95,3 +95,14 @@ export function approvalMessage(runId: string, approvals: PendingApproval[], tas
   message.metadata = { corvid: { type: 'approval_required', runId, approvals: approvals.map((a) => ({ approvalId: a.approvalId, toolCallId: a.toolCallId, toolName: a.toolName, input: a.input, prompt: a.prompt })) } };
   return message;
 }
+
+/**
+ * The input-required status message of a turn that asked the user something (`ask_user`): the
+ * question, with `metadata.corvid` `{ type: "input_required", question }`. The reply on the
+ * same task continues the conversation.
+ */
+export function questionMessage(question: string, taskId: string, contextId: string): A2AMessage {
+  const message = agentMessage(question, taskId, contextId);
+  message.metadata = { corvid: { type: 'input_required', question } };
+  return message;
+}

@@ -42,6 +42,8 @@ export class EventRenderer {
   private lastStepText = '';
   /** Provider warnings shown in the current top-level run (each distinct one once). */
   private warned = new Set<string>();
+  /** The top-level `answer` was written out (not only streamed before it). */
+  private answerWritten = false;
 
   constructor(options: EventRendererOptions) {
     this.out = options.out;
@@ -132,7 +134,8 @@ export class EventRenderer {
         this.line(`${indent}${label}${c.yellow('⏸')} ${c.bold(e.toolName)} needs approval: ${e.prompt} ${c.dim(`(${e.approvalId})`)}`);
         break;
       case 'answer':
-        if (!nested && this.lastStepText === '' && e.text) this.stream(`t|${e.path.join('>')}`, '', '', e.text, (t) => t);
+        this.answerWritten = !nested && this.lastStepText === '' && e.text !== '';
+        if (this.answerWritten) this.stream(`t|${e.path.join('>')}`, '', '', e.text, (t) => t);
         this.endLine();
         break;
       case 'error':
@@ -145,6 +148,8 @@ export class EventRenderer {
         if (nested) {
           this.line(`${indent}${label}${c.dim(`${e.status} · ${e.steps} step${e.steps === 1 ? '' : 's'} · ${formatUsage(e.usage)} tokens`)}`);
         } else if (e.status === 'paused') this.line(c.yellow('paused: waiting for approval (corvid approvals list)'));
+        // A question (ask_user) after text the model wrote in the same step: the question still shows.
+        else if (e.needsInput !== undefined && !this.answerWritten) this.line(c.yellow(e.needsInput.question));
         else this.endLine();
         break;
       default: {

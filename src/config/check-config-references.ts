@@ -4,7 +4,7 @@ import { agentTypeOf, checkAgentTypes, transferName, type AgentEdge } from './ch
 import { MEMORY_TOOL_NAMES } from '../tools/builtin-tool-names.js';
 
 /** Tools every config can use without registering them. */
-export const BUILTIN_TOOLS = ['exit_loop', ...MEMORY_TOOL_NAMES] as const;
+export const BUILTIN_TOOLS = ['exit_loop', 'ask_user', ...MEMORY_TOOL_NAMES] as const;
 
 /** How tool names in `agents.*.tools` are checked. */
 export interface ToolNameOptions {

@@ -8,7 +8,7 @@ import { mergeProviderOptions, reasoningProviderOptions } from '../models/reason
 import type { AgentEvent, EventSink } from '../types/events.js';
 import { type Message, type RunInput, userMessage } from '../types/message.js';
 import { toProviderToolChoice, type ReasoningSettings, type ToolChoice } from '../types/model.js';
-import type { FinishReason, PendingApproval, RunResult, StepResult, ToolResultRecord } from '../types/result.js';
+import type { FinishReason, InputRequest, PendingApproval, RunResult, StepResult, ToolResultRecord } from '../types/result.js';
 import type { Tool } from '../types/tool.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 import { compactContext, type ContextBudget } from './context-budget.js';
@@ -25,6 +25,7 @@ import type { InFlightStep } from '../durable/run-state-v1.js';
 import { stepFromInFlight } from '../durable/step-from-in-flight.js';
 import { pausedResult } from './paused-result.js';
 import { emitWarnings } from './provider-warnings.js';
+import { askedQuestion } from './asks-user.js';
 
 /** The agent-level settings a run needs (prepared once per agent, reused by every run). */
 export interface PreparedAgent {
@@ -77,7 +78,8 @@ export function newRunId(): string {
 
 /**
  * The agent loop: call the model, run the tools it asked for, feed the results back, until the
- * model answers without tool calls or `maxSteps` is reached. Emits the event sequence documented
+ * model answers without tool calls, a tool call asks the user a question (`ask_user`: the turn
+ * ends after that step, the question as its answer), or `maxSteps` is reached. Emits the event sequence documented
  * on `AgentEvent`. On failure or cancellation the conversation is left as it was.
  */
 export async function runLoop(p: RunParams): Promise<RunResult> {
@@ -126,6 +128,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
   let activeAgent: string | undefined;
   let toolScope: ToolRunScope | undefined;
   let paused: PendingApproval[] | undefined;
+  let needsInput: InputRequest | undefined;
   try {
     const call = buildCallOptions(p);
     const system: Message | undefined = p.system ? { role: 'system', content: p.system } : undefined;
@@ -239,7 +242,9 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
       }
       if (d !== undefined) d.stepDone();
       record.toolResults = results;
-      const target = agent.handoffs !== undefined ? pickHandoff(agent.handoffs, out.calls, results) : undefined;
+      // A question for the user ends the turn after this step (a handoff in the same step does not happen).
+      needsInput = askedQuestion(agent.tools, out.calls, results);
+      const target = agent.handoffs !== undefined && needsInput === undefined ? pickHandoff(agent.handoffs, out.calls, results) : undefined;
       const toolMessage: Message = { role: 'tool', content: new Array(results.length) };
       for (let i = 0; i < results.length; i++) {
         const r = results[i];
@@ -253,6 +258,11 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
       p.history.push(assistant, toolMessage);
       prompt.push(assistant, toolMessage);
       if (sink) sink({ runId, agent: agentName, path, type: 'step_end', step, text: out.text, reasoning: out.reasoning, finishReason: out.finishReason, usage: out.usage });
+      if (needsInput !== undefined) {
+        text = needsInput.question;
+        finishReason = out.finishReason;
+        break;
+      }
       if (target !== undefined) {
         // Handoff: the target carries on with the same conversation; its answer is this run's answer.
         if (sink) sink({ runId, agent: agentName, path, type: 'handoff', from: agent.name, to: target.agent.name, toolCallId: target.toolCallId });
@@ -273,6 +283,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
         finishReason = r.finishReason;
         activeAgent = r.activeAgent ?? target.agent.name;
         if (r.status === 'paused') paused = r.pendingApprovals ?? [];
+        if (r.needsInput !== undefined) needsInput = r.needsInput;
         break;
       }
     }
@@ -312,7 +323,8 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
   const byAgent = usageByAgent(agent.name, usage, steps, nestedUsage);
   if (sink) {
     if (!nested) sink({ runId, agent: agentName, path, type: 'answer', text });
-    sink({ runId, agent: agentName, path, type: 'run_end', status: 'completed', steps: steps.length, usage, durationMs: performance.now() - started });
+    if (needsInput === undefined) sink({ runId, agent: agentName, path, type: 'run_end', status: 'completed', steps: steps.length, usage, durationMs: performance.now() - started });
+    else sink({ runId, agent: agentName, path, type: 'run_end', status: 'completed', steps: steps.length, usage, durationMs: performance.now() - started, needsInput });
   }
   if (parent?.reportUsage) parent.reportUsage(usage, byAgent);
   const result: RunResult = {
@@ -328,6 +340,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
     status: 'completed',
   };
   if (activeAgent !== undefined) result.activeAgent = activeAgent;
+  if (needsInput !== undefined) result.needsInput = needsInput;
   return result;
 }
 

@@ -2,6 +2,7 @@ import { Agent, type AgentOptions, type ContextOptions } from '../core/agent.js'
 import type { Runnable } from '../core/runnable.js';
 import type { RunLimits } from '../core/run-tree.js';
 import { exitLoop, EXIT_LOOP_TOOL } from '../agents/exit-loop.js';
+import { askUser, ASK_USER_TOOL } from '../tools/ask-user.js';
 import { LoopAgent, type LoopAgentOptions } from '../agents/loop-agent.js';
 import { Orchestrator } from '../agents/orchestrator.js';
 import { ParallelAgent } from '../agents/parallel-agent.js';
@@ -178,6 +179,10 @@ export function buildAgents({ config, tools, toolModules = new Map(), env, file,
     def.tools.forEach((ref, i) => {
       if (ref === EXIT_LOOP_TOOL && !tools.has(ref) && !toolModules.has(ref)) {
         codeTools.push(exitLoop);
+        return;
+      }
+      if (ref === ASK_USER_TOOL && !tools.has(ref) && !toolModules.has(ref)) {
+        codeTools.push(askUser);
         return;
       }
       const r = resolveToolRef(ref, tools, toolModules);

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { McpContentConfig, McpPromptConfig, McpResourceConfig } from '../config/corvid-config.js';
 import { Agent } from '../core/agent.js';
+import { ASKS_USER } from '../core/asks-user.js';
 import type { Runnable } from '../core/runnable.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { McpServedPrompt } from '../mcp/server/served-prompt.js';
@@ -36,7 +37,7 @@ const MIME_TYPES: Record<string, string> = { '.md': 'text/markdown', '.json': 'a
  * What a config serves over MCP (`corvid mcp serve`, and `corvid serve` at `/mcp`): every tool
  * of its tool modules, every tool its agents use (built-in memory tools, tools of its MCP
  * servers, code tools), every tool of its MCP servers (proxied), its agents as tools, and the
- * resources and prompts of its `mcp:` section. A tool name is served once (the first one wins,
+ * resources and prompts of its `mcp:` section (not `ask_user`, which ends an agent's turn). A tool name is served once (the first one wins,
  * in that order).
  * @throws ConfigError when a module of `mcp.modules` cannot be loaded or exports nothing usable.
  */
@@ -44,7 +45,8 @@ export async function mcpServedParts(runtime: Runtime, options: McpServedPartsOp
   const content = runtime.config.mcp;
   const agents = options.agents ?? [...runtime.agents.values()];
   const tools = new Map<string, Tool>();
-  const add = (t: Tool) => void (tools.has(t.name) ? undefined : tools.set(t.name, t));
+  // ask_user only means something inside an agent's turn: it is not served.
+  const add = (t: Tool) => void (tools.has(t.name) || ASKS_USER in t ? undefined : tools.set(t.name, t));
   const modules = await loadToolModules(runtime.config.toolModules, options.baseDir);
   for (const m of modules.modules.values()) for (const t of m.values()) add(t);
   for (const agent of runtime.agents.values()) if (agent instanceof Agent) for (const t of agent.tools) add(t);

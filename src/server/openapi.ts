@@ -31,7 +31,7 @@ function build(): Record<string, unknown> {
   const foreignOrigin = { '403': error('A browser request whose `Origin` is neither the server\'s nor in `server.cors.origins` (`origin_not_allowed`)') };
   const guarded = { ...foreignOrigin, '415': error('A body that is not JSON: send `Content-Type: application/json` (`unsupported_media_type`)') };
   const turnAnswer = {
-    description: 'The answer (JSON), or `text/event-stream`: `session`, then one event per run event (`event: <type>`, JSON data), then `done` (`status`: completed, paused or failed).',
+    description: 'The answer (JSON), or `text/event-stream`: `session`, then one event per run event (`event: <type>`, JSON data), then `done` (`status`: completed, input_required, paused or failed).',
     content: { ...json(ref('ChatResponse')), 'text/event-stream': { schema: { type: 'string', description: `Event names: session, ${AGENT_EVENT_TYPES.join(', ')}, done` } } },
   };
   const paused = { description: 'The run paused: a tool call waits for approval (servers with a store). Answer with POST /api/v1/approvals/{id}.', content: json(ref('PausedResponse')) };
@@ -166,8 +166,9 @@ function build(): Record<string, unknown> {
         ChatResponse: {
           type: 'object',
           properties: {
-            status: { const: 'completed' },
+            status: { enum: ['completed', 'input_required'], description: '`input_required`: the agent asked the user something (`ask_user`); `question` (also `answer`) is it, and the next message answers it.' },
             answer: { type: 'string' },
+            question: { type: 'string' },
             sessionId: { type: 'string' },
             runId: { type: 'string' },
             agent: { type: 'string' },

@@ -221,7 +221,7 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
       pushAllowedHosts: server.a2a?.pushAllowedHosts,
       maxBodyBytes: server.maxBodyBytes,
       ...(server.auth?.jwt || server.auth?.apiKeys?.length
-        ? { securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } }, security: [{ bearer: [] }] }
+        ? { securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } }, security: [{ bearer: [] }], extendedCard: true }
         : {}),
       logger: { warn: (message: string) => logger.warn(message) },
       ...(typeof options.a2a === 'object' && options.a2a.beforeTask ? { beforeTask: options.a2a.beforeTask } : {}),

@@ -16,10 +16,13 @@ export interface TurnResponseOptions {
   heartbeatSeconds?: number;
 }
 
-/** The JSON answer of a completed chat turn. */
+/**
+ * The JSON answer of a completed chat turn: `status: "input_required"` (with `question`, also
+ * the `answer`) when the turn ended by asking the user (`ask_user`); the next message answers it.
+ */
 export function chatAnswer(result: RunResult, sessionId: string) {
   return {
-    status: 'completed' as const,
+    ...turnStatus(result),
     answer: result.text,
     sessionId,
     runId: result.runId,
@@ -30,6 +33,11 @@ export function chatAnswer(result: RunResult, sessionId: string) {
     finishReason: result.finishReason,
     durationMs: result.durationMs,
   };
+}
+
+/** `completed`, or `input_required` with the question when the turn asked the user something. */
+function turnStatus(result: RunResult): { status: 'completed' } | { status: 'input_required'; question: string } {
+  return result.needsInput ? { status: 'input_required', question: result.needsInput.question } : { status: 'completed' };
 }
 
 /** The JSON answer of a turn that paused for approvals (HTTP 202). */
@@ -50,7 +58,7 @@ export function doneEvent(result: RunResult, sessionId: string) {
     const p = pausedAnswer(result, sessionId);
     return { status: 'paused' as const, sessionId, runId: p.runId, pendingApprovals: p.pendingApprovals, usage: p.usage };
   }
-  return { status: 'completed' as const, sessionId, runId: result.runId, answer: result.text, usage: result.usage };
+  return { ...turnStatus(result), sessionId, runId: result.runId, answer: result.text, usage: result.usage };
 }
 
 /** The `done` event of a streamed turn that failed. */
@@ -78,8 +86,8 @@ function contextHeaders(c: Context<ServerEnv>): Record<string, string> {
 
 /**
  * Runs `turn` and answers: JSON (200 completed, 202 paused for approvals), or an SSE stream of
- * `session`, every run event (`event: <type>`), then `done` (`completed`, `paused` or `failed`).
- * On Node the stream is written to the socket's response directly (`NodeSseStream`).
+ * `session`, every run event (`event: <type>`), then `done` (`completed`, `input_required`, `paused`
+ * or `failed`). On Node the stream is written to the socket's response directly (`NodeSseStream`).
  */
 export async function respondWithTurn(c: Context<ServerEnv>, turn: ChatTurn, streaming: boolean, options: TurnResponseOptions): Promise<Response> {
   const sessionId = turn.sessionId;

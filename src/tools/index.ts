@@ -20,6 +20,7 @@ export { searchMemories, createSearchMemories, type SearchMemoriesArgs, type Sea
 export { searchConversations, createSearchConversations, type SearchConversationsArgs, type SearchConversationsOutput, type ConversationHitView } from './search-conversations.js';
 export type { MemoryView } from './memory-view.js';
 export { MEMORY_TOOL_NAMES, isMemoryToolName, type MemoryToolName } from './builtin-tool-names.js';
+export { askUserTool, askUser, ASK_USER_TOOL, ASK_USER_RESULT, type AskUserArgs, type AskUserToolOptions } from './ask-user.js';
 export { DEFAULT_MEMORY_USER, type MemoryToolOptions, type MemoryStoreSource } from './tool-store.js';
 
 /** The memory tools and conversation search by name. */

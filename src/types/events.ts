@@ -1,4 +1,4 @@
-import type { FinishReason } from './result.js';
+import type { FinishReason, InputRequest } from './result.js';
 import type { Usage } from './usage.js';
 
 /** Fields every event carries. */
@@ -30,6 +30,8 @@ export type TaskStatus = 'completed' | 'failed' | 'aborted' | 'skipped';
  * then `answer` (success) or `error`; always `run_end` last. A durable run that needs a human's
  * approval emits `approval_required` (one per call) and ends with `run_end` status `paused`;
  * `agent.resume()` continues it with `run_start` (`resumed: true`) and the same `runId`.
+ * A run whose model called `ask_user` ends its turn after that step: `answer` carries the
+ * question, and `run_end` (status `completed`) carries it under `needsInput`.
  * Nested agent runs (agent tools, handoff targets, workflow parts) emit the same events with a
  * longer `path`, but no `answer`: only the top-level run reports the final answer.
  * Workflow agents emit `task_start` / `task_end` around each part they run, routers a `route`,
@@ -143,6 +145,8 @@ export type AgentEvent =
       steps: number;
       usage: Usage;
       durationMs: number;
+      /** Set when the turn ended with a question for the user (`ask_user`); the status is `completed`. */
+      needsInput?: InputRequest;
     });
 
 /** The `type` of every event. */

@@ -71,6 +71,17 @@ export interface PendingApproval {
   prompt: string;
 }
 
+/**
+ * The question a run ended its turn with (the model called `ask_user`): the turn is over, and
+ * the user's answer is the next message of the conversation.
+ */
+export interface InputRequest {
+  /** The question for the user (also the run's `text`). */
+  question: string;
+  /** The `ask_user` call that asked it. */
+  toolCallId: string;
+}
+
 /** What `agent.run()` resolves to. */
 export interface RunResult {
   runId: string;
@@ -102,6 +113,11 @@ export interface RunResult {
   status?: 'completed' | 'paused';
   /** The approvals a paused run waits for. */
   pendingApprovals?: PendingApproval[];
+  /**
+   * Set when the run ended its turn by asking the user something (`ask_user`): `text` is the
+   * question, and the answer goes in the conversation's next message. The run is `completed`.
+   */
+  needsInput?: InputRequest;
   /** The session the run read and wrote, for session runs. */
   sessionId?: string;
 }

@@ -135,4 +135,29 @@ describe('LightEventBusManager', () => {
     expect(attached).toEqual([]);
     expect(manager.size).toBe(0);
   });
+
+  it('keeps the buses of tasks waiting for input up to maxWaiting, closing the longest-waiting one beyond', () => {
+    const manager = new LightEventBusManager({ maxWaiting: 2 });
+    const anonymous = new ServerCallContext({ user: new UnauthenticatedUser() });
+    const closed: string[] = [];
+    for (const id of ['w1', 'w2']) {
+      manager.createOrGetByTaskId(id, anonymous).on('finished', () => closed.push(id));
+      manager.keepWaiting(id, anonymous);
+    }
+    // A task that finishes is not counted (the SDK cleans it up); one that waits through the SDK's settle is.
+    const done = manager.createOrGetByTaskId('done', anonymous);
+    expect(manager.settleByTaskId('done', done, TaskState.TASK_STATE_COMPLETED, anonymous)).toBe(false);
+    manager.cleanupByTaskId('done', anonymous);
+    // w1 gets a reply (it runs again), then waits again: now w2 has waited longest.
+    manager.createOrGetByTaskId('w1', anonymous);
+    manager.keepWaiting('w1', anonymous);
+    const w3 = manager.createOrGetByTaskId('w3', anonymous);
+    expect(manager.settleByTaskId('w3', w3, TaskState.TASK_STATE_INPUT_REQUIRED, anonymous)).toBe(true);
+    expect(closed).toEqual(['w2']);
+    expect(manager.getByTaskId('w2', anonymous)).toBeUndefined();
+    expect(manager.getByTaskId('w1', anonymous)).toBeDefined();
+    expect(manager.size).toBe(2);
+    // A reply to the closed task gets a new bus.
+    expect(manager.createOrGetByTaskId('w2', anonymous)).toBeDefined();
+  });
 });

@@ -79,6 +79,35 @@ describe('corvid chat on a terminal', () => {
     expect(history).toBe('Hi, I am Ann\nTell me slowly\nAgain\n');
   });
 
+  it('shows the question of ask_user (after text the model wrote first), and the next line answers it', async () => {
+    server = await startFakeLlmServer([
+      { text: 'One thing first.', toolCalls: [{ name: 'ask_user', arguments: { question: 'Which city?' } }] },
+      { text: 'Booked Lima.' },
+    ]);
+    const s = server;
+    const config = writeConfig(tmp.dir, `models:\n${fakeModel(s.url)}agents:\n  helper:\n    model: fake\n    tools: [ask_user]\n`);
+    const cmd = `${quote(process.execPath)} ${quote(CLI)} chat -c ${quote(config)}`;
+    const p = spawnCommand('script', ['-qfec', cmd, '/dev/null'], { cwd: tmp.dir, env: cliEnv(tmp.dir, { TERM: 'xterm-256color', NO_COLOR: '1' }) });
+    try {
+      await p.waitFor(/helper › $/);
+      let mark = p.mark();
+      p.write('Book a flight\r');
+      const out = await p.waitFor(/↳[^\n]*tokens[\s\S]*helper › $/, { since: mark });
+      // The question on a line of its own (not only inside the tool call's arguments).
+      expect(out).toMatch(/One thing first\.[\s\S]*\nWhich city\?\r?\n/);
+      mark = p.mark();
+      p.write('Lima\r');
+      await p.waitFor(/Booked Lima\.[\s\S]*helper › $/, { since: mark });
+      const second = s.requests[1].body as { messages: Array<{ role: string; content: unknown }> };
+      expect(second.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+      expect(JSON.stringify(second.messages[3].content)).toContain('Lima');
+      p.write('\u0004');
+      expect(await p.exit(5000)).toBe(0);
+    } finally {
+      p.child.kill('SIGKILL');
+    }
+  });
+
   it('exits on a second Ctrl-C at the empty prompt, without colors under NO_COLOR', async () => {
     server = await startFakeLlmServer([]);
     const config = writeConfig(tmp.dir, `models:\n${fakeModel(server.url)}agents:\n  helper:\n    model: fake\n`);

@@ -56,6 +56,16 @@ describe('corvid chat with piped stdin', () => {
     expect(r.stdout).not.toContain('\u001b[');
   });
 
+  it('prints the question of ask_user as the answer; the next line answers it', async () => {
+    server = await startFakeLlmServer([{ toolCalls: [{ name: 'ask_user', arguments: { question: 'Which city?' } }] }, { text: 'Booked Lima.' }]);
+    writeConfig(tmp.dir, `models:\n${fakeModel(server.url)}agents:\n  helper:\n    model: fake\n    tools: [ask_user]\n`);
+    const r = await runCli(['chat'], { ...opts, input: 'Book a flight\nLima\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Which city?\nBooked Lima.\n');
+    const second = server.requests[1].body as ChatBody;
+    expect(roles(second)).toEqual(['user', 'assistant', 'tool', 'user']);
+  });
+
   it('chats with the named agent, switches with /agent, and exits on /exit', async () => {
     const s = await serve([{ text: 'Roses.' }, { text: 'Sure.' }]);
     const r = await runCli(['chat', 'poet'], { ...opts, input: 'A poem\n/agent helper\nHelp me\n/exit\nnever sent\n' });

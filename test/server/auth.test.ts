@@ -117,6 +117,18 @@ describe('authentication, visibility and rate limits', () => {
     expect((await fetch(`${url}/agents`)).status).toBe(401);
   });
 
+  it('serves the A2A extended agent card to callers with a token, and says so on the public card', async () => {
+    const auth = { authorization: `Bearer ${API_KEY}` };
+    const card = await (await fetch(`${url}/agents/helper/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json();
+    expect(card.capabilities.extendedAgentCard).toBe(true);
+    expect((await (await fetch(`${url}/agents/helper/.well-known/agent-card.json`)).json()).supportsAuthenticatedExtendedCard).toBe(true);
+    const ask = (headers: Record<string, string>) =>
+      fetch(`${url}/a2a/helper`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard' }) });
+    expect((await ask({})).status).toBe(401);
+    const extended = await (await ask(auth)).json();
+    expect(extended.result).toMatchObject({ name: 'helper', capabilities: { extendedAgentCard: true }, securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } } });
+  });
+
   it('keeps sessions per user: another user cannot read them', async () => {
     const a = await (await chat(url, 'helper', { message: 'mine' }, { authorization: `Bearer ${await token({ sub: 'alice' })}` })).json();
     const bob = { authorization: `Bearer ${await token({ sub: 'bob' })}` };
