@@ -2,6 +2,7 @@ import { Role, type Artifact, type Message, type Part, type Task } from '@a2a-js
 import { legacyPart, STATES } from './legacy-send.js';
 
 /** Characters `JSON.stringify` escapes in a string (surrogates: it escapes lone ones). */
+// eslint-disable-next-line no-control-regex -- C0 characters are what this pattern is for
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A string as JSON: ids, timestamps and most texts need no escaping, only quotes. */

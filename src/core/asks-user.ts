@@ -9,6 +9,7 @@ import type { PreparedCall } from './tool-executor.js';
 export const ASKS_USER: unique symbol = Symbol.for('corvid.asksUser');
 
 /** A tool carrying the `ASKS_USER` mark. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a default that accepts every tool's input type (`unknown` would reject them)
 export type QuestionTool<Input = any, Output = unknown> = Tool<Input, Output> & {
   readonly [ASKS_USER]: (input: unknown) => string | undefined;
 };

@@ -28,6 +28,7 @@ export interface ToolDefinition<Input, Output> {
  * const add = tool({ name: 'add', description: 'Add two numbers',
  *   input: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a default that accepts every tool's input type (`unknown` would reject them)
 export function tool<Input = any, Output = unknown>(definition: ToolDefinition<Input, Output>): Tool<Input, Output> {
   if (typeof definition?.name !== 'string' || !TOOL_NAME.test(definition.name)) {
     throw new ValidationError(

@@ -48,7 +48,7 @@ function sessionIdParam(id: string): string {
  * approval (store mode; see `registerApprovalRoutes`).
  */
 export function registerChatRoutes(app: Hono<ServerEnv>, options: ChatRoutesOptions & { defaultAgent: () => string }): void {
-  const { chat, sessions, access, metrics } = options;
+  const { chat, sessions, access } = options;
 
   app.get('/api/v1/agents', (c) => {
     const agents = access.listed(c.get('principal')).map((a) => agentInfo(a, access, options.defaultAgent()));

@@ -55,6 +55,7 @@ export interface ServerAppOptions {
    * `RequestGuards`). Agent visibility on them is theirs to apply (`serve()` gives the A2A routes
    * a `reachable` check: internal agents answer as unknown to anonymous callers).
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any app, whatever its Env type
   mount?: Hono<any>;
   /**
    * Paths whose routes check a request body's `Content-Type` themselves, in their own protocol's

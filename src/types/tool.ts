@@ -61,9 +61,11 @@ export interface ToolContext {
  * approver (`{field}` placeholders are filled from the input), or a function of the input
  * returning either. `false` / `undefined` = no approval.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a default that accepts every tool's input type (`unknown` would reject them)
 export type RequireApproval<Input = any> = boolean | string | ((input: Input) => boolean | string);
 
 /** A tool the model can call. Create one with `tool()`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a default that accepts every tool's input type (`unknown` would reject them)
 export interface Tool<Input = any, Output = unknown> {
   readonly kind: 'tool';
   /** Name the model sees; letters, digits, `_` and `-`, at most 64 characters. */

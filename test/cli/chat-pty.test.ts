@@ -123,6 +123,7 @@ describe('corvid chat on a terminal', () => {
       p.write('\u0003');
       expect(await p.exit(5000)).toBe(0);
       expect(server.requests).toHaveLength(0);
+      // eslint-disable-next-line no-control-regex -- matches ANSI escapes
       expect(p.stdout).not.toMatch(/\u001b\[[0-9;]*m/); // no SGR styling (readline's cursor moves remain)
     } finally {
       p.child.kill('SIGKILL');

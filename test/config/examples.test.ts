@@ -28,7 +28,7 @@ describe('examples', () => {
       expect(commands.length, name).toBeGreaterThan(0);
       for (const c of commands) {
         // A config other than the example's own, or none at all, would not run this example.
-        if (/^corvid (run|chat|serve|validate|sessions|memories|runs|approvals|mcp|call)/.test(c.line)) {
+        if (/^corvid (run|chat|serve|validate|sessions|memories|runs|approvals|mcp|call)\b/.test(c.line)) {
           expect(c.line, name).toMatch(/ -c examples\/[\w-]+\/corvid\.yaml\b/);
         }
       }

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer, type FakeScript } from '../support/fake-llm-server.js';
 import { ROOT, assertBuilt, cliEnv, fakeModel, runCli, tempDir, writeConfig } from '../cli/cli-harness.js';
 import { openStore } from '../../src/storage/index.js';

@@ -57,7 +57,7 @@ export function schemaCases(target: StoreTarget, snapshot?: (options: StoreOptio
       const location = await target.createLocation();
       try {
         const store = await openStore(location.options);
-        const { id } = await store.sessions.create({ agent: 'a' });
+        await store.sessions.create({ agent: 'a' });
         await store.close();
         await location.exec("INSERT INTO corvid_schema (version, name, applied_at) VALUES (99, 'from the future', 0)");
         const before = await snapshot?.(location.options);
