@@ -77,8 +77,9 @@ const key = (e) => `${e.from} -> ${e.to}`;
 const upward = edges.filter((e) => LAYERS[e.fromFolder] < LAYERS[e.toFolder]);
 
 // Folder cycles, over the edges that are not upward (an upward edge is already an error).
+// The edge that stands for a pair of folders is the first in path order, so reordering imports never changes it.
 const graph = new Map();
-for (const e of edges) {
+for (const e of [...edges].sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0))) {
   if (e.fromFolder === e.toFolder || LAYERS[e.fromFolder] < LAYERS[e.toFolder]) continue;
   if (!graph.has(e.fromFolder)) graph.set(e.fromFolder, new Map());
   const to = graph.get(e.fromFolder);
