@@ -153,7 +153,11 @@ export class Orchestrator extends WorkflowAgent {
         while (ready.length > 0 && active < this.maxParallel && !stop.aborted) {
           const t = tasks[ready.shift()!];
           active++;
-          this.runTask(run, t, outcomes, signal).then((o) => settle(t, o));
+          // runPart reports failures as outcomes; a rejection would be a bug, but it must not hang the graph.
+          this.runTask(run, t, outcomes, signal).then(
+            (o) => settle(t, o),
+            (err: unknown) => settle(t, { id: t.id, agent: t.agent.name, status: 'failed', error: err, durationMs: 0 }),
+          );
         }
         if (active === 0) resolve();
       };
