@@ -3,7 +3,8 @@
 # and 1.0-dev (A2A v1.0), each category run with Debian's python3 (`/usr/bin/python3 -m pytest`)
 # against scripts/a2a-tck-sut.mjs, the outcomes compared with test/a2a/fixtures/tck/baseline.yml.
 # Fails on an unexpected failure, and on a baseline entry that now passes.
-# Usage: bash scripts/a2a-tck.sh [0.3.x|1.0-dev|all]   (after npm run build; well under a minute)
+# Usage: bash scripts/a2a-tck.sh [0.3.x|1.0-dev|all]   (after npm run build; about 2 minutes, the
+# branches in parallel, each against its own SUT)
 # The TCK comes from a git mirror of the repository (A2A_TCK_MIRROR, default below), extracted into
 # node_modules/.cache/a2a-tck/<branch>. Python packages come from Debian (apt-get, when root);
 # what Debian lacks is shimmed by test/a2a/fixtures/tck/corvid_tck_plugin.py.
@@ -61,7 +62,7 @@ run() {
   shift 2
   (cd "$cache/$branch" && CORVID_TCK_RESULT="$results/$branch--$category.json" PYTHONPATH="$fixtures:$cache/$branch" \
     "$python" -m pytest -c "$fixtures/pytest-$branch.ini" --rootdir="$cache/$branch" -p corvid_tck_plugin -p no:cacheprovider -q --tb=line "$@" >"$results/$branch--$category.log" 2>&1)
-  [ -f "$results/$branch--$category.json" ] || { echo "A2A TCK: $branch $category did not run:" >&2; tail -20 "$results/$branch--$category.log" >&2; }
+  [ -f "$results/$branch--$category.json" ] || { echo "A2A TCK: $branch $category did not run:" >&2; tail -20 "$results/$branch--$category.log" >&2; touch "$results/$branch--$category.missing"; }
 }
 
 # run_branch <branch> <base URL>: every category of the branch.
@@ -102,4 +103,7 @@ for b in $branches; do
 done
 for j in "${jobs_[@]}"; do wait "$j"; done
 
-node "$fixtures/compare.mjs" "$fixtures/baseline.yml" "$results"
+status=0
+node "$fixtures/compare.mjs" "$fixtures/baseline.yml" "$results" || status=1
+if compgen -G "$results/*.missing" >/dev/null; then echo "A2A TCK: a category did not run (see above)"; status=1; fi
+exit "$status"
