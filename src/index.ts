@@ -12,6 +12,7 @@ export { agentToolName } from './core/agent-tool.js';
 export * from './agents/index.js';
 export { RemoteAgent, type RemoteAgentOptions } from './a2a/remote-agent.js';
 export { RemoteAgentError } from './a2a/remote-agent-error.js';
+export { toolArtifact, type ToolArtifact, type ToolArtifactPart } from './a2a/tool-artifact.js';
 export { tool, toolSpec, type ToolDefinition } from './core/tool.js';
 export {
   memoryTools,

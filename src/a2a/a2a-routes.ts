@@ -13,7 +13,7 @@ import { requestHeader } from '../server/request-header.js';
 import { A2AAgentRegistry } from './a2a-agent-registry.js';
 import { STREAMING_STATE_KEY, type A2ARunObserver, type A2ATaskHook } from './corvid-agent-executor.js';
 import type { A2ALogger } from './guarded-push-sender.js';
-import { checkEnvelope, checkLegacyParams, checkV1SendParams, defaultLegacyParams } from './check-params.js';
+import { checkEnvelope, checkLegacyParams, checkV1SendParams, defaultLegacyParams, historyLengthProblem } from './check-params.js';
 import { legacyAnswerJson } from './legacy-answer-json.js';
 import { legacySendRequest } from './legacy-send.js';
 import { bodyTypeProblem, DEFAULT_MAX_BODY_BYTES, readBody } from './read-body.js';
@@ -180,7 +180,13 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
       return rpcError(c, -32601, `Method not found: ${String(method).slice(0, 100)}`, 200, id);
     }
     const params = (request as { params?: unknown }).params;
-    const problem = legacy ? checkLegacyParams(method, params) : method === 'SendMessage' || method === 'SendStreamingMessage' ? checkV1SendParams(params) : undefined;
+    const problem = legacy
+      ? checkLegacyParams(method, params)
+      : method === 'SendMessage' || method === 'SendStreamingMessage'
+        ? checkV1SendParams(params)
+        : method === 'GetTask'
+          ? historyLengthProblem(params, 'params')
+          : undefined;
     if (problem) return rpcError(c, -32602, `Invalid params: ${problem}`, 200, id);
     if (legacy) defaultLegacyParams(method, params);
     try {

@@ -16,13 +16,20 @@ export function checkLegacyParams(method: unknown, params: unknown): string | un
       if (!p || !isObj(p.message)) return 'params.message must be an object';
       if (!Array.isArray(p.message.parts)) return 'params.message.parts must be an array';
       if (!p.message.parts.every(isObj)) return 'params.message.parts must be objects';
+      if (p.message.parts.length === 0) return 'params.message.parts must not be empty';
       if (p.configuration !== undefined && !isObj(p.configuration)) return 'params.configuration must be an object';
+      if (isObj(p.configuration)) {
+        const bad = historyLengthProblem(p.configuration, 'params.configuration');
+        if (bad) return bad;
+      }
       if (isObj(p.configuration) && p.configuration.pushNotificationConfig !== undefined && !(isObj(p.configuration.pushNotificationConfig) && str(p.configuration.pushNotificationConfig, 'url'))) {
         return 'params.configuration.pushNotificationConfig needs a url';
       }
       return undefined;
     }
     case 'tasks/get':
+      if (!p || !str(p, 'id')) return 'params.id (the task id) must be a non-empty string';
+      return historyLengthProblem(p, 'params');
     case 'tasks/cancel':
     case 'tasks/resubscribe':
     case 'tasks/pushNotificationConfig/list':
@@ -75,13 +82,28 @@ export function checkV1SendParams(params: unknown, where = 'params'): string | u
   if (!isObj(params)) return `${where} must be an object`;
   if (!isObj(params.message)) return `${where}.message must be an object`;
   const parts = params.message.parts;
-  if (parts !== undefined && !(Array.isArray(parts) && parts.every(isObj))) return `${where}.message.parts must be an array of objects`;
+  if (!(Array.isArray(parts) && parts.every(isObj))) return `${where}.message.parts must be an array of objects`;
+  if (parts.length === 0) return `${where}.message.parts must not be empty`;
   for (const key of ['configuration', 'metadata'] as const) {
     if (params[key] !== undefined && params[key] !== null && !isObj(params[key])) return `${where}.${key} must be an object`;
   }
   const config = params.configuration;
+  if (isObj(config)) {
+    const bad = historyLengthProblem(config, `${where}.configuration`);
+    if (bad) return bad;
+  }
   if (isObj(config) && config.taskPushNotificationConfig !== undefined && config.taskPushNotificationConfig !== null && !isObj(config.taskPushNotificationConfig)) {
     return `${where}.configuration.taskPushNotificationConfig must be an object`;
   }
   return undefined;
+}
+
+/**
+ * A `historyLength` (of `tasks/get` / `GetTask` params, or of a send's configuration) that is
+ * present but not a non-negative integer: the problem, naming `where`; undefined when fine.
+ */
+export function historyLengthProblem(o: unknown, where: string): string | undefined {
+  const n = isObj(o) ? o.historyLength : undefined;
+  if (n === undefined || n === null) return undefined;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? undefined : `${where}.historyLength must be a non-negative integer`;
 }

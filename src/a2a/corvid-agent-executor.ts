@@ -11,6 +11,7 @@ import { callerOf } from './call-owner.js';
 import { ContextRunner, type TurnOutcome } from './context-runner.js';
 import { agentMessage, approvalMessage, errorText, messageToText, parseDecision, pausedRunOf, progressMetadata, questionMessage, textPart } from './task-messages.js';
 import { BusSink, type TaskSink } from './task-sink.js';
+import { artifactFromToolOutput } from './tool-artifact.js';
 
 export { messageToText, parseDecision } from './task-messages.js';
 
@@ -154,6 +155,9 @@ export class CorvidAgentExecutor implements AgentExecutor {
         timer ??= setTimeout(flush, TEXT_FLUSH_MS);
       } else if (event.type === 'step_end') flush();
       else {
+        // A top-level tool's file or data result (`toolArtifact`) is an artifact of the task.
+        const artifact = event.type === 'tool_result' && event.path.length === 1 && !event.isError ? artifactFromToolOutput(event.output, `${taskId}-${event.toolCallId}`) : undefined;
+        if (artifact) sink.artifact({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined });
         const meta = progressMetadata(event);
         if (meta) sink.status(TaskState.TASK_STATE_WORKING, undefined, { corvid: meta });
       }

@@ -13,7 +13,7 @@ import {
   type TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
 import { DefaultRequestHandler, type PushNotificationStore, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
-import { RequestMalformedError } from '@a2a-js/sdk/errors';
+import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { newId } from '../core/new-id.js';
 import { callerOf } from './call-owner.js';
 import { contextNotFound } from './context-runner.js';
@@ -84,6 +84,8 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
   }
 
   override async createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+    // An unknown task is reported as such before the webhook URL is looked at.
+    if (this.parts.card.capabilities?.pushNotifications && params.taskId && !(await this.parts.taskStore.load(params.taskId, context))) throw new TaskNotFoundError(`Task not found: ${params.taskId.slice(0, 150)}`);
     this.checkPushConfig(params, context, 'set');
     return super.createTaskPushNotificationConfig(params, context);
   }

@@ -15,3 +15,4 @@ export { connectA2A, type A2AConnection, type ConnectA2AOptions } from './connec
 export { GuardedPushSender, type GuardedPushSenderOptions, type A2ALogger } from './guarded-push-sender.js';
 export { LOOPBACK_HOSTS, pushUrlProblem } from './push-url-policy.js';
 export { callerOf } from './call-owner.js';
+export { toolArtifact, artifactFromToolOutput, type ToolArtifact, type ToolArtifactPart } from './tool-artifact.js';
