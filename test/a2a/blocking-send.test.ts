@@ -345,11 +345,11 @@ describe('blocking sends and a store that copies what it saves', () => {
   // however the executor spaces its changes (the last ones may arrive while a save is finishing).
   it('stores the final state the send answers with, for any spacing of the last change', async () => {
     const { InMemoryPushNotificationStore, ServerCallContext } = await import('@a2a-js/sdk/server');
-    const { LightEventBusManager } = await import('../../src/a2a/light-event-bus.js');
+    const { LightEventBusManager } = await import('../../src/a2a/server/request-handler/light-event-bus.js');
     const { Task: TaskCodec } = await import('@a2a-js/sdk');
-    const { CorvidRequestHandler } = await import('../../src/a2a/corvid-request-handler.js');
-    const { GuardedPushSender } = await import('../../src/a2a/guarded-push-sender.js');
-    const { buildAgentCard } = await import('../../src/a2a/agent-card.js');
+    const { CorvidRequestHandler } = await import('../../src/a2a/server/request-handler/corvid-request-handler.js');
+    const { GuardedPushSender } = await import('../../src/a2a/server/push/guarded-push-sender.js');
+    const { buildAgentCard } = await import('../../src/a2a/server/agent-card.js');
     const saved = new Map<string, unknown>();
     const taskStore = {
       save: async (t: Task) => void saved.set(t.id, JSON.parse(JSON.stringify(TaskCodec.toJSON(t)))),
@@ -358,7 +358,7 @@ describe('blocking sends and a store that copies what it saves', () => {
     };
     let gap = 0;
     const executor = {
-      run: async (start: { taskId: string; contextId: string; userMessage: Message }, sink: import('../../src/a2a/task-sink.js').TaskSink) => {
+      run: async (start: { taskId: string; contextId: string; userMessage: Message }, sink: import('../../src/a2a/server/execution/task-sink.js').TaskSink) => {
         sink.start({ id: start.taskId, contextId: start.contextId, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [start.userMessage], metadata: undefined });
         for (let i = 0; i < gap; i++) await null;
         sink.status(TaskState.TASK_STATE_COMPLETED);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk';
-import { legacyAnswerJson } from '../../src/a2a/legacy-answer-json.js';
-import { legacyResult } from '../../src/a2a/legacy-send.js';
+import { legacyAnswerJson } from '../../src/a2a/compat/legacy-answer-json.js';
+import { legacyResult } from '../../src/a2a/compat/legacy-send.js';
 
 // What a v0.3 client receives for a blocking message/send must not change with the direct
 // writer: every shape below is held to JSON.stringify of the converted answer, byte for byte.

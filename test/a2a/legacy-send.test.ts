@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Role, TaskState, type Message, type SendMessageRequest, type Task } from '@a2a-js/sdk';
 import { defaultServerCallContextBuilder, UnauthenticatedUser } from '@a2a-js/sdk/server';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { legacyResult, legacySendRequest } from '../../src/a2a/legacy-send.js';
+import { legacyResult, legacySendRequest } from '../../src/a2a/compat/legacy-send.js';
 
 // Corvid answers v0.3 `message/send` without the SDK's generic dispatch (legacy-send.ts). The
 // SDK's own `LegacyJsonRpcTransportHandler`, over a handler that records what it is given and

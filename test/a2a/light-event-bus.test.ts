@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentEvent, DefaultExecutionEventBus, ServerCallContext, UnauthenticatedUser, type AgentExecutionEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
 import { TaskState } from '@a2a-js/sdk';
-import { LightEventBus, LightEventBusManager } from '../../src/a2a/light-event-bus.js';
+import { LightEventBus, LightEventBusManager } from '../../src/a2a/server/request-handler/light-event-bus.js';
 
 // The event bus every A2A task runs on (tasks/cancel, resubscription and push notifications listen
 // to it): it must deliver like the SDK's EventTarget bus.

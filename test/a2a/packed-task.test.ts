@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk';
-import { packTask, unpackTask } from '../../src/a2a/packed-task.js';
+import { packTask, unpackTask } from '../../src/a2a/server/store/packed-task.js';
 import { BoundedMemoryTaskStore } from '../../src/a2a/index.js';
 
 const text = (value: string, mediaType = 'text/plain'): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType });

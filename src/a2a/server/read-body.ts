@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jsonBodyProblem } from '../core/json-content-type.js';
-import { DEFAULT_MAX_BODY_BYTES, readIncoming, readStreamText, type IncomingBody } from '../server/read-incoming.js';
+import { jsonBodyProblem } from '../../core/json-content-type.js';
+import { DEFAULT_MAX_BODY_BYTES, readIncoming, readStreamText, type IncomingBody } from '../../server/read-incoming.js';
 
 export { DEFAULT_MAX_BODY_BYTES };
 

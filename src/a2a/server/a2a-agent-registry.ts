@@ -6,18 +6,18 @@ import {
 } from '@a2a-js/sdk/server';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import type { AgentCard } from '@a2a-js/sdk';
-import type { Runtime } from '../runtime/load-runtime.js';
-import type { TextSealer } from '../secrets/sealed-text.js';
-import type { Store } from '../storage/types/store.js';
+import type { Runtime } from '../../runtime/load-runtime.js';
+import type { TextSealer } from '../../secrets/sealed-text.js';
+import type { Store } from '../../storage/types/store.js';
 import { buildAgentCard, type A2ASkill, type AgentCardInput } from './agent-card.js';
-import { CorvidAgentExecutor, type A2ARunObserver, type A2ATaskHook } from './corvid-agent-executor.js';
-import { CorvidRequestHandler } from './corvid-request-handler.js';
-import { GuardedPushSender, type A2ALogger } from './guarded-push-sender.js';
-import { LightEventBusManager } from './light-event-bus.js';
-import { MemoryPushNotificationStore } from './memory-push-store.js';
-import { StorePushNotificationStore } from './store-push-notification-store.js';
-import { BoundedMemoryTaskStore, StoreTaskStore } from './store-task-store.js';
-import { StoreCancelMarks, type CancelMarks } from './cancel-marks.js';
+import { CorvidAgentExecutor, type A2ARunObserver, type A2ATaskHook } from './execution/corvid-agent-executor.js';
+import { CorvidRequestHandler } from './request-handler/corvid-request-handler.js';
+import { GuardedPushSender, type A2ALogger } from './push/guarded-push-sender.js';
+import { LightEventBusManager } from './request-handler/light-event-bus.js';
+import { MemoryPushNotificationStore } from './push/memory-push-store.js';
+import { StorePushNotificationStore } from './push/store-push-notification-store.js';
+import { BoundedMemoryTaskStore, StoreTaskStore } from './store/store-task-store.js';
+import { StoreCancelMarks, type CancelMarks } from './store/cancel-marks.js';
 
 /** Everything that serves one agent over A2A. */
 export interface A2AAgentEntry {
@@ -62,7 +62,7 @@ export interface A2AAgentRegistryOptions {
 
 const packageVersion = (() => {
   try {
-    return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+    return (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
   } catch {
     return '0.0.0';
   }
@@ -81,7 +81,7 @@ export class A2AAgentRegistry {
   private readonly sealer: () => Promise<TextSealer>;
 
   constructor(private readonly options: A2AAgentRegistryOptions) {
-    const open = options.secrets ?? (async () => (await import('../secrets/secret-store.js')).SecretStore.openDefault());
+    const open = options.secrets ?? (async () => (await import('../../secrets/secret-store.js')).SecretStore.openDefault());
     let opened: Promise<TextSealer> | undefined;
     this.sealer = () => {
       if (!opened) {

@@ -1,5 +1,5 @@
 import type { Artifact, Message, Part, Task } from '@a2a-js/sdk';
-import { hasExactKeys } from '../core/has-exact-keys.js';
+import { hasExactKeys } from '../../../core/has-exact-keys.js';
 
 /**
  * A task held compactly by the in-memory task store: its strings and numbers in one array, for a

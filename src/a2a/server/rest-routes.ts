@@ -18,7 +18,7 @@ import { ContentTypeNotSupportedError, PushNotificationNotSupportedError, Reques
 import type { A2AAgentEntry, A2AAgentRegistry } from './a2a-agent-registry.js';
 import { callContext } from './call-context.js';
 import { checkV1SendParams } from './check-params.js';
-import { STREAMING_STATE_KEY } from './corvid-agent-executor.js';
+import { STREAMING_STATE_KEY } from './execution/corvid-agent-executor.js';
 import { bodyTypeProblem, readBody } from './read-body.js';
 import { sseResponse } from './sse-response.js';
 

@@ -1,6 +1,6 @@
 import type { Message as A2AMessage, Task, TaskArtifactUpdateEvent, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
-import { isoNow } from '../core/iso-now.js';
+import { isoNow } from '../../../core/iso-now.js';
 
 /**
  * Where the changes of a task run go: the SDK's event bus (`BusSink`), or a task object folded

@@ -1,12 +1,12 @@
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
-import { RecentMap } from '../core/recent-map.js';
-import { packMessages, unpackMessages, type PackedMessages } from '../core/packed-messages.js';
-import type { RunSignal } from '../core/cancel-source.js';
-import type { Runnable } from '../core/runnable.js';
-import type { Store } from '../storage/types/store.js';
-import type { EventSink } from '../types/events.js';
-import type { Message } from '../types/message.js';
-import type { PendingApproval, RunResult } from '../types/result.js';
+import { RecentMap } from '../../../core/recent-map.js';
+import { packMessages, unpackMessages, type PackedMessages } from '../../../core/packed-messages.js';
+import type { RunSignal } from '../../../core/cancel-source.js';
+import type { Runnable } from '../../../core/runnable.js';
+import type { Store } from '../../../storage/types/store.js';
+import type { EventSink } from '../../../types/events.js';
+import type { Message } from '../../../types/message.js';
+import type { PendingApproval, RunResult } from '../../../types/result.js';
 
 /** How a turn ended: with an answer, with a question for the user (`ask_user`), or paused until tool calls are approved. */
 export type TurnOutcome = { kind: 'answer'; text: string } | { kind: 'question'; question: string } | { kind: 'approval'; runId: string; approvals: PendingApproval[] };
@@ -70,7 +70,7 @@ export class ContextRunner {
     return this.exclusive(req.contextId, async () => {
       if (!req.newContext && (await this.ownedByOther(req.contextId, req.owner))) throw contextNotFound(req.contextId);
       if (!this.options.store) return outcome(await this.memoryTurn(req));
-      const { startDurableRun } = await import('../durable/start-durable-run.js');
+      const { startDurableRun } = await import('../../../durable/start-durable-run.js');
       const store = this.options.store;
       const session = req.owner ? { id: req.contextId, userId: req.owner } : req.contextId;
       const result = await startDurableRun(req.agent, req.input, { signal: req.signal, onEvent: req.onEvent, session, store }, req.streaming, { store });
@@ -83,7 +83,7 @@ export class ContextRunner {
     return this.exclusive(req.contextId, async () => {
       const store = await this.options.store!();
       for (const a of await store.approvals.listPending({ runId: req.runId })) await store.approvals.answer(a.id, req.decision);
-      const { resumeDurableRun } = await import('../durable/resume-run.js');
+      const { resumeDurableRun } = await import('../../../durable/resume-run.js');
       const result = await resumeDurableRun(req.agent, req.runId, { signal: req.signal, onEvent: req.onEvent }, req.streaming, { store: this.options.store });
       return outcome(result);
     });

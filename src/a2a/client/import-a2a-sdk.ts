@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors/config-error.js';
+import { ConfigError } from '../../errors/config-error.js';
 
 /**
  * Runs an import of `@a2a-js/sdk` (an optional peer dependency); when it is not installed, fails

@@ -1,9 +1,9 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Context, Hono } from 'hono';
-import type { A2AAgentEntry, A2AAgentRegistry } from './a2a-agent-registry.js';
-import { wantsLegacy } from './call-context.js';
-import { bodyTypeProblem, readBody } from './read-body.js';
+import type { A2AAgentEntry, A2AAgentRegistry } from '../server/a2a-agent-registry.js';
+import { wantsLegacy } from '../server/call-context.js';
+import { bodyTypeProblem, readBody } from '../server/read-body.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
@@ -61,7 +61,7 @@ export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; v
           import('express'),
           import('@a2a-js/sdk/compat/v0_3/server/express'),
           import('@a2a-js/sdk/server'),
-          import('./call-owner.js'),
+          import('../server/call-owner.js'),
         ]);
         const expressApp = express();
         expressApp.disable('x-powered-by');

@@ -1,9 +1,9 @@
 import { Task, TaskState, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import { RecentMap } from '../core/recent-map.js';
-import type { StateStore } from '../storage/types/state.js';
-import { callerOf } from './call-owner.js';
+import { RecentMap } from '../../../core/recent-map.js';
+import type { StateStore } from '../../../storage/types/state.js';
+import { callerOf } from '../call-owner.js';
 import { packTask, unpackTask, type PackedTask } from './packed-task.js';
 
 const DEFAULT_PAGE_SIZE = 50;

@@ -1,9 +1,9 @@
 import { TaskState, type Message as A2AMessage, type StreamResponse, type Task, type TaskArtifactUpdateEvent, type TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutionEvent, type ExecutionEventBus, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
-import { isoNow } from '../core/iso-now.js';
-import type { GuardedPushSender } from './guarded-push-sender.js';
+import { isoNow } from '../../../core/iso-now.js';
+import type { GuardedPushSender } from '../push/guarded-push-sender.js';
 import type { LightEventBusManager } from './light-event-bus.js';
-import type { TaskSink } from './task-sink.js';
+import type { TaskSink } from '../execution/task-sink.js';
 
 const TERMINAL = new Set<TaskState>([TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED]);
 

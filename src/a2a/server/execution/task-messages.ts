@@ -1,7 +1,7 @@
-import { newId } from '../core/new-id.js';
+import { newId } from '../../../core/new-id.js';
 import { Role, type Message as A2AMessage, type Part, type Task } from '@a2a-js/sdk';
-import type { AgentEvent as CorvidEvent } from '../types/events.js';
-import type { PendingApproval } from '../types/result.js';
+import type { AgentEvent as CorvidEvent } from '../../../types/events.js';
+import type { PendingApproval } from '../../../types/result.js';
 
 /** A text part of an A2A message or artifact. */
 export function textPart(text: string): Part {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { TaskPushNotificationConfig } from '@a2a-js/sdk';
 import type { PushNotificationStore, ServerCallContext, StoredPushNotificationConfig } from '@a2a-js/sdk/server';
-import { CorvidError } from '../errors/corvid-error.js';
-import type { TextSealer } from '../secrets/sealed-text.js';
-import type { StateStore } from '../storage/types/state.js';
-import { callerOf } from './call-owner.js';
+import { CorvidError } from '../../../errors/corvid-error.js';
+import type { TextSealer } from '../../../secrets/sealed-text.js';
+import type { StateStore } from '../../../storage/types/state.js';
+import { callerOf } from '../call-owner.js';
 import { pushConfigFor, withoutPushSecrets } from './push-config-view.js';
 
 function key(agent: string, taskId: string): string {
@@ -45,7 +45,7 @@ export interface StorePushNotificationStoreOptions {
 }
 
 async function defaultSealer(): Promise<TextSealer> {
-  const { SecretStore } = await import('../secrets/secret-store.js');
+  const { SecretStore } = await import('../../../secrets/secret-store.js');
   return SecretStore.openDefault();
 }
 

@@ -1,4 +1,4 @@
-import { CorvidError } from '../errors/corvid-error.js';
+import { CorvidError } from '../../errors/corvid-error.js';
 
 /**
  * A remote (A2A) agent could not be reached, or its task failed, was rejected or canceled.

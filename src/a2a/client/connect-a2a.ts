@@ -1,6 +1,6 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { redactUrl, redactUrls } from '../core/redact-urls.js';
+import { redactUrl, redactUrls } from '../../core/redact-urls.js';
 import { importA2ASdk } from './import-a2a-sdk.js';
 import { RemoteAgentError } from './remote-agent-error.js';
 

@@ -14,13 +14,13 @@ import {
 } from '@a2a-js/sdk';
 import { DefaultRequestHandler, type PushNotificationStore, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import { newId } from '../core/new-id.js';
-import { callerOf } from './call-owner.js';
-import { contextNotFound } from './context-runner.js';
-import type { CancelMarks } from './cancel-marks.js';
-import type { CorvidAgentExecutor } from './corvid-agent-executor.js';
+import { newId } from '../../../core/new-id.js';
+import { callerOf } from '../call-owner.js';
+import { contextNotFound } from '../execution/context-runner.js';
+import type { CancelMarks } from '../store/cancel-marks.js';
+import type { CorvidAgentExecutor } from '../execution/corvid-agent-executor.js';
 import { DirectTask } from './direct-task.js';
-import type { GuardedPushSender } from './guarded-push-sender.js';
+import type { GuardedPushSender } from '../push/guarded-push-sender.js';
 import type { LightEventBusManager } from './light-event-bus.js';
 import { withStateNames } from './state-names.js';
 

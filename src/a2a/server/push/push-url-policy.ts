@@ -1,4 +1,4 @@
-import { redactUrl } from '../core/redact-urls.js';
+import { redactUrl } from '../../../core/redact-urls.js';
 
 /** The hosts push notifications go to when nothing is configured. */
 export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '[::1]', '::1'];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { InMemoryPushNotificationStore, type ServerCallContext, type StoredPushNotificationConfig } from '@a2a-js/sdk/server';
 import type { TaskPushNotificationConfig } from '@a2a-js/sdk';
-import { callerOf } from './call-owner.js';
+import { callerOf } from '../call-owner.js';
 import { pushConfigFor } from './push-config-view.js';
 
 /** Where the owner rides along in the SDK store's copies (stripped before anything is returned). */

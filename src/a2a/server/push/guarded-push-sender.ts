@@ -1,7 +1,7 @@
 import type { StreamResponse, Task } from '@a2a-js/sdk';
 import { V1PushNotificationSerializer, type PushNotificationSender, type PushNotificationSerializer, type PushNotificationStore, type ServerCallContext } from '@a2a-js/sdk/server';
 import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
-import { redactedErrorMessage, redactUrl, redactUrls } from '../core/redact-urls.js';
+import { redactedErrorMessage, redactUrl, redactUrls } from '../../../core/redact-urls.js';
 import { LOOPBACK_HOSTS, pushUrlProblem } from './push-url-policy.js';
 
 /** Where warnings about push notifications go. */
