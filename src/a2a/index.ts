@@ -3,6 +3,7 @@
  * (`RemoteAgent`). Loads `@a2a-js/sdk` only when imported.
  */
 export { createA2ARoutes, type A2ARoutesOptions, type A2AVisibility } from './server/a2a-routes.js';
+export type { A2ARuntime } from './server/a2a-runtime.js';
 export { buildAgentCard, legacyAgentCardJson, agentUrls, type A2ASkill, type AgentCardInput } from './server/agent-card.js';
 export { CorvidAgentExecutor, type CorvidAgentExecutorOptions, type A2ATaskHook, type A2ATaskStart, type A2ARunObserver, type A2ARunStart, type TaskRunStart } from './server/execution/corvid-agent-executor.js';
 export { BusSink, type TaskSink } from './server/execution/task-sink.js';

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Context, Hono } from 'hono';
 import type { A2AAgentEntry, A2AAgentRegistry } from '../server/a2a-agent-registry.js';
 import { wantsLegacy } from '../server/call-context.js';
-import { bodyTypeProblem, readBody } from '../server/read-body.js';
+import { bodyTypeProblem, readRequestBody } from '../../http/read-body.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
@@ -92,7 +92,7 @@ export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; v
     const incoming = env?.incoming;
     const outgoing = env?.outgoing;
     if (!incoming || !outgoing || outgoing.headersSent) return restError(501, 'The v0.3 HTTP+JSON binding is served only by a Node HTTP server (@hono/node-server); use JSON-RPC or v1.0 HTTP+JSON');
-    const body = await readBody(c.req.raw, deps.maxBody, c.env);
+    const body = await readRequestBody(c.req.raw, deps.maxBody, c.env);
     if (!body.ok) return restError(body.reason === 'too_large' ? 413 : 400, body.reason === 'too_large' ? `Request body larger than ${deps.maxBody} bytes` : 'Could not read the request body');
     let handler: NodeHandler;
     try {

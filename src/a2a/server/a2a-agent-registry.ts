@@ -6,7 +6,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import type { AgentCard } from '@a2a-js/sdk';
-import type { Runtime } from '../../runtime/load-runtime.js';
+import type { A2ARuntime } from './a2a-runtime.js';
 import type { TextSealer } from '../../secrets/sealed-text.js';
 import type { Store } from '../../storage/types/store.js';
 import { buildAgentCard, type A2ASkill, type AgentCardInput } from './agent-card.js';
@@ -42,7 +42,7 @@ interface LastingParts {
 
 /** Options for `A2AAgentRegistry`. */
 export interface A2AAgentRegistryOptions {
-  runtime: () => Runtime;
+  runtime: () => A2ARuntime;
   baseUrl: string | (() => string);
   store?: () => Promise<Store>;
   securitySchemes?: Record<string, unknown>;
@@ -75,7 +75,7 @@ const packageVersion = (() => {
  */
 export class A2AAgentRegistry {
   private readonly lasting = new Map<string, LastingParts>();
-  private readonly entries = new Map<string, { runtime: Runtime; entry: A2AAgentEntry }>();
+  private readonly entries = new Map<string, { runtime: A2ARuntime; entry: A2AAgentEntry }>();
 
   /** One key for every agent's push store, loaded when first needed (a failure is retried next time). */
   private readonly sealer: () => Promise<TextSealer>;

@@ -4,19 +4,20 @@ import { JsonRpcTransportHandler, validateVersion } from '@a2a-js/sdk/server';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
 import { ContentTypeNotSupportedError } from '@a2a-js/sdk/errors';
-import type { Runtime } from '../../runtime/load-runtime.js';
+import type { A2ARuntime } from './a2a-runtime.js';
 import type { TextSealer } from '../../secrets/sealed-text.js';
 import type { Store } from '../../storage/types/store.js';
 import { agentCardJson, buildAgentCard, legacyAgentCardJson } from './agent-card.js';
 import { callContext, wantsLegacy } from './call-context.js';
-import { requestHeader } from '../../server/request-header.js';
+import { requestHeader } from '../../http/request-header.js';
 import { A2AAgentRegistry } from './a2a-agent-registry.js';
 import { STREAMING_STATE_KEY, type A2ARunObserver, type A2ATaskHook } from './execution/corvid-agent-executor.js';
 import type { A2ALogger } from './push/guarded-push-sender.js';
 import { checkEnvelope, checkLegacyParams, checkV1SendParams, defaultLegacyParams } from './check-params.js';
 import { legacyAnswerJson } from '../compat/legacy-answer-json.js';
 import { legacySendRequest } from '../compat/legacy-send.js';
-import { bodyTypeProblem, DEFAULT_MAX_BODY_BYTES, readBody } from './read-body.js';
+import { bodyTypeProblem, readRequestBody } from '../../http/read-body.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../http/read-incoming.js';
 import { CardCache } from './card-cache.js';
 import { legacyRestAvailable, mountLegacyRest } from '../compat/legacy-rest-bridge.js';
 import { mountRestRoutes } from './rest-routes.js';
@@ -28,7 +29,7 @@ export type A2AVisibility = 'public' | 'internal' | 'private';
 /** Options for `createA2ARoutes`. */
 export interface A2ARoutesOptions {
   /** The current runtime (an accessor: a config reload swaps it). */
-  runtime: () => Runtime;
+  runtime: () => A2ARuntime;
   /**
    * Absolute URL the server is reachable at (cards advertise URLs under it), e.g.
    * `http://127.0.0.1:8080`; or a function giving it when asked (a server listening on port 0).
@@ -152,7 +153,7 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     // A body that is not JSON (a form, text/plain: what a page of another site can send) is refused with 415.
     const badType = bodyTypeProblem(c.req.raw, c.env);
     if (badType) return c.json({ jsonrpc: '2.0', id: null, error: mapError(new ContentTypeNotSupportedError(badType)) }, 415);
-    const body = await readBody(c.req.raw, maxBody, c.env);
+    const body = await readRequestBody(c.req.raw, maxBody, c.env);
     if (!body.ok) return rpcError(c, -32600, body.reason === 'too_large' ? `Request body larger than ${maxBody} bytes` : 'Could not read the request body', body.reason === 'too_large' ? 413 : 200);
     let request: unknown;
     try {

@@ -19,7 +19,7 @@ import type { A2AAgentEntry, A2AAgentRegistry } from './a2a-agent-registry.js';
 import { callContext } from './call-context.js';
 import { checkV1SendParams } from './check-params.js';
 import { STREAMING_STATE_KEY } from './execution/corvid-agent-executor.js';
-import { bodyTypeProblem, readBody } from './read-body.js';
+import { bodyTypeProblem, readRequestBody } from '../../http/read-body.js';
 import { sseResponse } from './sse-response.js';
 
 interface RestDeps {
@@ -203,7 +203,7 @@ export function mountRestRoutes(app: Hono, deps: RestDeps): void {
       if (path === '/message:stream') context.state.set(STREAMING_STATE_KEY, true);
       validateVersion(context.requestedVersion, entry.card, 'HTTP+JSON');
       const body = async (): Promise<unknown> => {
-        const read = await readBody(c.req.raw, deps.maxBody, c.env);
+        const read = await readRequestBody(c.req.raw, deps.maxBody, c.env);
         if (!read.ok) {
           if (read.reason === 'too_large') throw new HttpError(413, `Request body larger than ${deps.maxBody} bytes`);
           throw new RequestMalformedError('Could not read the request body');

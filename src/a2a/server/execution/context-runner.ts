@@ -1,5 +1,5 @@
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
-import { RecentMap } from '../../../core/recent-map.js';
+import { RecentMap } from '../recent-map.js';
 import { packMessages, unpackMessages, type PackedMessages } from '../../../core/packed-messages.js';
 import type { RunSignal } from '../../../core/cancel-source.js';
 import type { Runnable } from '../../../core/runnable.js';

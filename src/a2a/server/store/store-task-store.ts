@@ -1,7 +1,7 @@
 import { Task, TaskState, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import { RecentMap } from '../../../core/recent-map.js';
+import { RecentMap } from '../recent-map.js';
 import type { StateStore } from '../../../storage/types/state.js';
 import { callerOf } from '../call-owner.js';
 import { packTask, unpackTask, type PackedTask } from './packed-task.js';

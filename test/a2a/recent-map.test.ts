@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RecentMap } from '../../src/core/recent-map.js';
+import { RecentMap } from '../../src/a2a/server/recent-map.js';
 
 describe('RecentMap', () => {
   it('keeps at least the max most recently set keys and at most twice as many', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isJsonContentType, jsonBodyProblem } from '../../src/core/json-content-type.js';
+import { isJsonContentType, jsonBodyProblem } from '../../src/http/json-content-type.js';
 
 describe('isJsonContentType', () => {
   it('accepts application/json and application/*+json, with parameters, in any case', () => {
