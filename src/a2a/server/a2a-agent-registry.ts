@@ -13,7 +13,7 @@ import { buildAgentCard, type A2ASkill, type AgentCardInput } from './agent-card
 import { CorvidAgentExecutor, type A2ARunObserver, type A2ATaskHook } from './execution/corvid-agent-executor.js';
 import { CorvidRequestHandler } from './request-handler/corvid-request-handler.js';
 import { GuardedPushSender, type A2ALogger } from './push/guarded-push-sender.js';
-import { LightEventBusManager } from './request-handler/light-event-bus.js';
+import { WaitingBusManager } from './request-handler/waiting-bus-manager.js';
 import { MemoryPushNotificationStore } from './push/memory-push-store.js';
 import { StorePushNotificationStore } from './push/store-push-notification-store.js';
 import { BoundedMemoryTaskStore, StoreTaskStore } from './store/store-task-store.js';
@@ -36,7 +36,7 @@ interface LastingParts {
   taskStore: TaskStore;
   pushStore: PushNotificationStore;
   sender: GuardedPushSender;
-  buses: LightEventBusManager;
+  buses: WaitingBusManager;
   cancelMarks: CancelMarks | undefined;
 }
 
@@ -168,7 +168,7 @@ export class A2AAgentRegistry {
       taskStore,
       pushStore,
       sender: new GuardedPushSender({ store: pushStore, allowedHosts: this.options.pushAllowedHosts, logger: this.options.logger, ...(pushStore instanceof MemoryPushNotificationStore ? { unused: () => pushStore.unused } : {}) }),
-      buses: new LightEventBusManager(),
+      buses: new WaitingBusManager(),
       cancelMarks,
     };
     this.lasting.set(name, parts);

@@ -14,8 +14,6 @@ import { A2AAgentRegistry } from './a2a-agent-registry.js';
 import { STREAMING_STATE_KEY, type A2ARunObserver, type A2ATaskHook } from './execution/corvid-agent-executor.js';
 import type { A2ALogger } from './push/guarded-push-sender.js';
 import { checkEnvelope, checkLegacyParams, checkV1SendParams, defaultLegacyParams } from './check-params.js';
-import { legacyAnswerJson } from '../compat/legacy-answer-json.js';
-import { legacySendRequest } from '../compat/legacy-send.js';
 import { bodyTypeProblem, readRequestBody } from '../../http/read-body.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../http/read-incoming.js';
 import { CardCache } from './card-cache.js';
@@ -186,12 +184,6 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     if (legacy) defaultLegacyParams(method, params);
     try {
       validateVersion(context.requestedVersion, entry.card, 'JSONRPC');
-      if (legacy && method === 'message/send' && (rawId === undefined || rawId === null || rawId === id) && !('' in (params as object))) {
-        // The most common call, without the SDK's generic v0.3 dispatch (same answer; see legacy-send.ts).
-        const send = legacySendRequest(params as Record<string, unknown>);
-        // A new headers object each time: @hono/node-server adds the content length to it.
-        if (send) return c.body(legacyAnswerJson(id, await entry.handler.sendMessage(send, context)), 200, { 'content-type': 'application/json' });
-      }
       const handler = legacy ? entry.legacyJsonRpc : entry.jsonRpc;
       const result = await handler.handle(request as Record<string, unknown>, context);
       if (!isAsyncIterable(result)) return c.json(result, 200);

@@ -3,8 +3,8 @@ import { AgentEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
 import { isoNow } from '../../../core/iso-now.js';
 
 /**
- * Where the changes of a task run go: the SDK's event bus (`BusSink`), or a task object folded
- * in place for a blocking send (`DirectTask`). `CorvidAgentExecutor.run` writes to it.
+ * Where the changes of a task run go (`CorvidAgentExecutor.run` writes to it): on a server, the
+ * SDK's event bus (`BusSink`), which the SDK's result manager folds into the stored task.
  */
 export interface TaskSink {
   /** The task as the run starts: a new one (`submitted`), or a stored one it continues. */

@@ -1,5 +1,4 @@
 import {
-  Role,
   TaskState,
   type AgentCard,
   type CancelTaskRequest,
@@ -14,14 +13,12 @@ import {
 } from '@a2a-js/sdk';
 import { DefaultRequestHandler, type PushNotificationStore, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import { newId } from '../../../core/new-id.js';
 import { callerOf } from '../call-owner.js';
 import { contextNotFound } from '../execution/context-runner.js';
 import type { CancelMarks } from '../store/cancel-marks.js';
 import type { CorvidAgentExecutor } from '../execution/corvid-agent-executor.js';
-import { DirectTask } from './direct-task.js';
 import type { GuardedPushSender } from '../push/guarded-push-sender.js';
-import type { LightEventBusManager } from './light-event-bus.js';
+import type { WaitingBusManager } from './waiting-bus-manager.js';
 import { withStateNames } from './state-names.js';
 
 /** The config id the v0.3 TCK reads a config set without an id by (see `configIdFor`). */
@@ -32,7 +29,7 @@ export interface CorvidRequestHandlerParts {
   card: AgentCard;
   taskStore: TaskStore;
   executor: CorvidAgentExecutor;
-  buses: LightEventBusManager;
+  buses: WaitingBusManager;
   pushStore: PushNotificationStore;
   sender: GuardedPushSender;
   /** With a shared store: marks left for the instance running a task canceled here. */
@@ -40,14 +37,8 @@ export interface CorvidRequestHandlerParts {
 }
 
 /**
- * The SDK's `DefaultRequestHandler` with a direct path for the most common call: a blocking
- * `SendMessage` that starts a new task (no `taskId`, reference tasks or inline push config).
- * That path runs the executor into a `DirectTask`, which folds the run's changes into one task
- * object: no event bus unless someone asks for one (`tasks/cancel` and resubscription work the
- * same; push configs set meanwhile are served), no per-event store round trip, lock, or deep copy.
- * The changes of one tick are saved together, and the answer is sent once the last save is done.
- * Push configs — set on their own or inline in a send, over every binding — are refused with an
- * invalid-params error when their URL could never be delivered to (`pushUrlProblem`).
+ * The SDK's `DefaultRequestHandler` with Corvid's checks around it. Push configs — set on their
+ * own or inline in a send, over every binding — are refused with an invalid-params error when their URL could never be delivered to (`pushUrlProblem`).
  * A config set over v0.3 without an id (stored under the task id) is also found as `"default"`.
  * Error messages name task states (`completed`, or `TASK_STATE_COMPLETED` in v1.0) instead of
  * the SDK's enum numbers. When the card says `extendedAgentCard`, the extended card is the card.
@@ -134,40 +125,14 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
   }
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
-    const message = params.message;
-    const config = params.configuration;
-    this.checkPushConfig(config?.taskPushNotificationConfig, context, 'inline');
-    await this.checkContext(message, context);
-    if (!message?.messageId || message.taskId || message.referenceTaskIds?.length || config?.returnImmediately || config?.taskPushNotificationConfig || context.requestedExtensions?.length) {
-      return super.sendMessage(params, context).catch((err: unknown) => {
-        throw withStateNames(err, isLegacy(context));
-      });
-    }
-    const taskId = newId();
-    const contextId = message.contextId || newId();
-    const userMessage: Message = { ...message, contextId, taskId };
-    const { taskStore, sender, buses, executor } = this.parts;
-    const direct = new DirectTask({ taskId, context, store: taskStore, sender, buses });
-    try {
-      await executor.run({ taskId, contextId, userMessage, context, newContext: !message.contextId }, direct);
-    } catch (err) {
-      // As the SDK does: an executor that throws fails the task.
-      if (!direct.task) direct.start({ id: taskId, contextId, status: undefined, artifacts: [], history: [userMessage], metadata: {} });
-      direct.status(TaskState.TASK_STATE_FAILED, agentText(`Agent execution error: ${err instanceof Error ? err.message : String(err)}`, taskId, contextId));
-      direct.end(false);
-    }
-    const task = await direct.settled();
-    const result = { ...task };
-    const historyLength = config?.historyLength;
-    if (historyLength !== undefined) result.history = historyLength <= 0 ? [] : task.history.slice(-historyLength);
-    return result;
+    this.checkPushConfig(params.configuration?.taskPushNotificationConfig, context, 'inline');
+    await this.checkContext(params.message, context);
+    return super.sendMessage(params, context).catch((err: unknown) => {
+      throw withStateNames(err, isLegacy(context));
+    });
   }
 }
 
 function isLegacy(context: ServerCallContext): boolean {
   return context.requestedVersion.startsWith('0.');
-}
-
-function agentText(text: string, taskId: string, contextId: string): Message {
-  return { messageId: newId(), contextId, taskId, role: Role.ROLE_AGENT, parts: [{ content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: {} }], metadata: {}, extensions: [], referenceTaskIds: [] };
 }

@@ -4,7 +4,6 @@ import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { RecentMap } from '../recent-map.js';
 import type { StateStore } from '../../../storage/types/state.js';
 import { callerOf } from '../call-owner.js';
-import { packTask, unpackTask, type PackedTask } from './packed-task.js';
 
 const DEFAULT_PAGE_SIZE = 50;
 
@@ -71,16 +70,14 @@ function memoryKey(context: ServerCallContext | undefined, taskId: string): stri
 /**
  * An in-memory `TaskStore` for servers without a store. It keeps at least the `maxTasks` tasks
  * saved last at rest (finished, or waiting for input) and at most twice as many, forgetting older
- * ones in bulk (`RecentMap`); running tasks likewise, apart. A running task is kept as given (the
- * SDK saves a task it no longer changes; a blocking send's `DirectTask` changes its task only to
- * save it again), among the running ones only: few, so saving it as it changes stays cheap. A task
- * at rest is kept packed when its parts are plain text (`packTask`: one array instead of some 30
- * objects). Each `load` returns a new object, which the SDK may change before saving it back.
- * Tasks are held under their owner (`callerOf` the call context): nobody else finds them.
+ * ones in bulk (`RecentMap`); running tasks likewise, apart, so finished tasks never push out a
+ * running one. It holds copies: `save` keeps a copy of what it is given and each `load` returns a
+ * new one, which the SDK may change before saving it back. Tasks are held under their owner
+ * (`callerOf` the call context): nobody else finds them.
  */
 export class BoundedMemoryTaskStore implements TaskStore {
   private readonly running: RecentMap<string, Task>;
-  private readonly resting: RecentMap<string, Task | PackedTask>;
+  private readonly resting: RecentMap<string, Task>;
 
   constructor(maxTasks = 10_000) {
     this.running = new RecentMap(maxTasks);
@@ -90,55 +87,30 @@ export class BoundedMemoryTaskStore implements TaskStore {
   async save(task: Task, context?: ServerCallContext): Promise<void> {
     const key = memoryKey(context, task.id);
     const state = task.status?.state;
+    // A task running again (a reply to a question) may still be held at rest as it was: the
+    // running one is what loads and lists see, until it rests again.
     if (state === TaskState.TASK_STATE_SUBMITTED || state === TaskState.TASK_STATE_WORKING) {
-      // The same object saved again (a blocking send saves the task it folds its run into as it
-      // changes): already held, and it keeps its place.
-      // A task running again (a reply to a question) may still be held at rest as it was: the
-      // running one is what loads and lists see, until it rests again.
-      if (this.running.get(key) !== task) this.running.set(key, task);
+      this.running.set(key, structuredClone(task));
       return;
     }
     this.running.delete(key);
-    this.resting.set(key, packTask(task) ?? task);
+    this.resting.set(key, structuredClone(task));
   }
 
   async load(taskId: string, context?: ServerCallContext): Promise<Task | undefined> {
     const key = memoryKey(context, taskId);
     const held = this.running.get(key) ?? this.resting.get(key);
-    return held && fromHeld(held);
+    return held && structuredClone(held);
   }
 
   async list(params: ListTasksRequest, context?: ServerCallContext): Promise<ListTasksResponse> {
     const prefix = ownerPrefix(callerOf(context));
     const mine = (key: string) => key.startsWith(prefix);
     const all: Task[] = [];
-    for (const [key, held] of this.resting.entries()) if (mine(key) && !this.running.has(key)) all.push(fromHeld(held));
-    for (const [key, held] of this.running.entries()) if (mine(key)) all.push(fromHeld(held));
+    for (const [key, held] of this.resting.entries()) if (mine(key) && !this.running.has(key)) all.push(structuredClone(held));
+    for (const [key, held] of this.running.entries()) if (mine(key)) all.push(structuredClone(held));
     return listTasks(all, params);
   }
-}
-
-/** A new task object from what the store holds. */
-function fromHeld(held: Task | PackedTask): Task {
-  return Array.isArray(held) ? unpackTask(held) : (copy(held) as Task);
-}
-
-/**
- * A deep copy of protocol data (plain objects, arrays, primitives), several times faster than
- * `structuredClone` for tasks; binary parts and other objects go through `structuredClone`.
- */
-function copy(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    const out = new Array(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = copy(value[i]);
-    return out;
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) out[key] = copy((value as Record<string, unknown>)[key]);
-  return out;
 }
 
 /** Filters, sorts (newest status first) and pages tasks as `ListTasks` asks. */

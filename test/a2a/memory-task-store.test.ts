@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk';
-import { packTask, unpackTask } from '../../src/a2a/server/store/packed-task.js';
 import { BoundedMemoryTaskStore } from '../../src/a2a/index.js';
 
 const text = (value: string, mediaType = 'text/plain'): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType });
@@ -28,73 +27,7 @@ function expectSame(a: unknown, b: unknown): void {
   expect(keys(a)).toEqual(keys(b));
 }
 
-describe('packTask / unpackTask', () => {
-  it('rebuilds a finished task exactly, as new objects', () => {
-    const t = completed();
-    const packed = packTask(t)!;
-    expect(packed).toBeDefined();
-    const back = unpackTask(packed);
-    expectSame(back, t);
-    expect(back).not.toBe(t);
-    expect(back.history[1]).not.toBe(t.history[1]);
-    // Changing what came back changes neither the original nor the next unpacking.
-    back.history[0].parts[0].content = { $case: 'text', value: 'changed' };
-    back.status!.message!.extensions.push('x');
-    expectSame(unpackTask(packed), t);
-  });
-
-  it('holds tasks with several parts, artifacts and messages, no status message, a status message of its own, and no timestamp', () => {
-    const many = completed();
-    many.history.push(message('m3', Role.ROLE_USER, [text('a', ''), text('b', 'text/markdown'), text('')]));
-    many.artifacts.push({ artifactId: 'x', name: '', description: 'd', parts: [], metadata: undefined, extensions: [] });
-    expectSame(unpackTask(packTask(many)!), many);
-
-    const none = completed();
-    none.status = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: undefined };
-    expectSame(unpackTask(packTask(none)!), none);
-
-    const own = completed();
-    own.status = { state: TaskState.TASK_STATE_CANCELED, message: message('m9', Role.ROLE_AGENT, [text('The task was canceled.')]), timestamp: '2026-01-01T00:00:00.000Z' };
-    expectSame(unpackTask(packTask(own)!), own);
-
-    const empty = completed();
-    empty.history = [];
-    empty.artifacts = [];
-    expectSame(unpackTask(packTask(empty)!), empty);
-  });
-
-  it('leaves alone a task with anything the packed form does not hold', () => {
-    const variants: Array<(t: Task) => void> = [
-      (t) => (t.metadata = {}),
-      (t) => (t.history[0].metadata = { a: 1 }),
-      (t) => t.history[0].extensions.push('https://example.com/ext'),
-      (t) => t.history[0].referenceTaskIds.push('t0'),
-      (t) => (t.history[0].parts[0] = { ...t.history[0].parts[0], filename: 'a.txt' }),
-      (t) => (t.history[0].parts[0] = { ...t.history[0].parts[0], metadata: {} }),
-      (t) => (t.history[0].parts[0] = { content: { $case: 'data', value: { a: 1 } }, metadata: undefined, filename: '', mediaType: 'application/json' }),
-      (t) => (t.history[0].parts[0] = { content: { $case: 'url', value: 'https://example.com/f' }, metadata: undefined, filename: '', mediaType: '' }),
-      (t) => (t.history[0].parts[0] = { content: undefined, metadata: undefined, filename: '', mediaType: '' }),
-      (t) => (t.artifacts[0].metadata = { a: 1 }),
-      (t) => t.artifacts[0].extensions.push('e'),
-      (t) => ((t as unknown as Record<string, unknown>).extra = 1),
-      (t) => ((t.status as unknown as Record<string, unknown>).extra = 1),
-      (t) => (t.history[0] = { ...t.history[0], extra: 1 } as Message),
-      // The same fields in another order: rebuilt, its JSON would differ.
-      (t) => {
-        const { role, ...rest } = t.history[0];
-        t.history[0] = { role, ...rest };
-      },
-      (t) => (t.status = undefined),
-    ];
-    for (const change of variants) {
-      const t = completed();
-      change(t);
-      expect(packTask(t)).toBeUndefined();
-    }
-  });
-});
-
-describe('BoundedMemoryTaskStore with packed tasks', () => {
+describe('BoundedMemoryTaskStore, finished and running tasks', () => {
   it('answers loads and lists of finished tasks with equal new objects, and keeps running tasks as saved', async () => {
     const store = new BoundedMemoryTaskStore();
     const done = completed();
