@@ -1,6 +1,5 @@
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { RecentMap } from '../recent-map.js';
-import { packMessages, unpackMessages, type PackedMessages } from '../../../core/packed-messages.js';
 import type { RunSignal } from '../../../core/cancel-source.js';
 import type { Runnable } from '../../../core/runnable.js';
 import type { Store } from '../../../storage/types/store.js';
@@ -36,7 +35,7 @@ export interface ContextRunnerOptions {
 }
 
 /** A conversation kept in memory: its owner, then its messages. */
-type HeldConversation = readonly [owner: string, messages: PackedMessages];
+type HeldConversation = readonly [owner: string, messages: readonly Message[]];
 
 /**
  * Runs turns of A2A contexts, one at a time per context. With a store a context id is a session
@@ -91,11 +90,11 @@ export class ContextRunner {
 
   private async memoryTurn(req: TurnRequest): Promise<RunResult> {
     const kept = req.newContext ? undefined : this.memory.get(req.contextId);
-    const history: Message[] = kept === undefined ? [] : unpackMessages(kept[1]);
+    // A copy: the run appends to it, and kept messages are never changed through it.
+    const history: Message[] = kept === undefined ? [] : kept[1].map((m) => ({ ...m }) as Message);
     // The agent appends the turn to `history` when it succeeds (and leaves it as it was if not).
     const result = await req.agent.execute(history, req.input, { signal: req.signal, onEvent: req.onEvent }, req.streaming);
-    // Packed: thousands of kept conversations cost the garbage collector little.
-    this.memory.set(req.contextId, [req.owner, packMessages(history)]);
+    this.memory.set(req.contextId, [req.owner, [...history]]);
     return result;
   }
 
