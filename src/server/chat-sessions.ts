@@ -1,4 +1,4 @@
-import { newId } from '../core/new-id.js';
+import { newId } from '../http/new-id.js';
 import { RunState } from '../core/run-state.js';
 import type { Message } from '../types/message.js';
 import { emptyUsage, type Usage } from '../types/usage.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { newId } from '../core/new-id.js';
+import { newId } from '../http/new-id.js';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { routePath } from 'hono/route';

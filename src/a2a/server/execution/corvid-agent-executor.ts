@@ -1,4 +1,3 @@
-import { isoNow } from '../../../core/iso-now.js';
 import { TaskState, type Message as A2AMessage, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from '@a2a-js/sdk/server';
 import { CancelSource } from '../../../core/cancel-source.js';
@@ -122,7 +121,7 @@ export class CorvidAgentExecutor implements AgentExecutor {
   async run(start: TaskRunStart, sink: TaskSink): Promise<void> {
     const { taskId, contextId, userMessage } = start;
     const stored = start.task;
-    sink.start(stored ?? { id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: isoNow() }, artifacts: [], history: [userMessage], metadata: undefined });
+    sink.start(stored ?? { id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [userMessage], metadata: undefined });
     // Not an AbortController: a fast run then makes no AbortSignal at all (see CancelSource).
     const cancel = new CancelSource();
     this.running.set(taskId, cancel);
@@ -251,7 +250,7 @@ export class CorvidAgentExecutor implements AgentExecutor {
       AgentEvent.statusUpdate({
         taskId,
         contextId: '',
-        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: isoNow() },
+        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() },
         metadata: undefined,
       }),
     );

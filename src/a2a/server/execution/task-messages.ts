@@ -1,4 +1,4 @@
-import { newId } from '../../../core/new-id.js';
+import { newId } from '../../../http/new-id.js';
 import { Role, type Message as A2AMessage, type Part, type Task } from '@a2a-js/sdk';
 import type { AgentEvent as CorvidEvent } from '../../../types/events.js';
 import type { PendingApproval } from '../../../types/result.js';

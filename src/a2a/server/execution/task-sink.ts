@@ -1,6 +1,5 @@
 import type { Message as A2AMessage, Task, TaskArtifactUpdateEvent, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, type ExecutionEventBus } from '@a2a-js/sdk/server';
-import { isoNow } from '../../../core/iso-now.js';
 
 /**
  * Where the changes of a task run go (`CorvidAgentExecutor.run` writes to it): on a server, the
@@ -30,7 +29,7 @@ export class BusSink implements TaskSink {
   }
 
   status(state: TaskState, message?: A2AMessage, metadata?: Record<string, unknown>): void {
-    this.bus.publish(AgentEvent.statusUpdate({ taskId: this.taskId, contextId: this.contextId, status: { state, message, timestamp: isoNow() }, metadata }));
+    this.bus.publish(AgentEvent.statusUpdate({ taskId: this.taskId, contextId: this.contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata }));
   }
 
   artifact(update: TaskArtifactUpdateEvent): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../src/core/new-id.js';
+import { newId } from '../../src/http/new-id.js';
 
 describe('newId', () => {
   it('makes distinct RFC 4122 version 4 UUIDs, across pool refills', () => {
