@@ -237,7 +237,7 @@ describe('blocking message/send over v0.3 JSON-RPC', () => {
     }
   });
 
-  it('still serves sends outside the direct path: inline push config, and blocking: false', async () => {
+  it('serves sends with an inline push config, and with blocking: false, through the SDK handler', async () => {
     const sdkSend = vi.spyOn(DefaultRequestHandler.prototype, 'sendMessage');
     const hook = await receiver();
     try {
