@@ -4,6 +4,8 @@
 // guards, request ids, metrics), beside a bare `node:http` JSON echo measured in the same run. Servers run in a child process,
 // the load generator here (keep-alive connections, one per concurrent client).
 // Standalone: `npm run build`, then `node bench/a2a.mjs [--slices=16] [--json]`.
+// `--serve [--root=<tree>] [--model=instant|reply-200ms|stream-50x20ms]` only starts the servers
+// (the build of <tree>, default this one; the model of bench/lib/paced-model.mjs): see ab-a2a.mjs.
 // Targets (issue #5): >= 50% of the bare server's requests/s, < 2 ms p50 added latency.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -11,6 +13,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { MODEL_SCENARIOS, pacedModel } from './lib/paced-model.mjs';
 import { pairedLoad } from './lib/paired-load.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -18,10 +21,14 @@ const arg = (name, def) => process.argv.find((a) => a.startsWith(`--${name}=`))?
 
 if (process.argv.includes('--serve')) {
   // Child: both servers on 127.0.0.1, ports printed as one JSON line.
-  const { serve } = await import(pathToFileURL(join(ROOT, 'dist', 'server', 'index.js')).href);
-  const { Agent } = await import(pathToFileURL(join(ROOT, 'dist', 'index.js')).href);
-  const { ScriptedModel } = await import(pathToFileURL(join(ROOT, 'dist', 'testing', 'index.js')).href);
-  const agent = new Agent({ name: 'bench', instructions: '-', model: new ScriptedModel(() => ({ text: 'ok' }), { record: false }) });
+  const root = arg('root', ROOT);
+  const { serve } = await import(pathToFileURL(join(root, 'dist', 'server', 'index.js')).href);
+  const { Agent } = await import(pathToFileURL(join(root, 'dist', 'index.js')).href);
+  const { ScriptedModel } = await import(pathToFileURL(join(root, 'dist', 'testing', 'index.js')).href);
+  const scenario = arg('model', 'instant');
+  if (!(scenario in MODEL_SCENARIOS)) throw new Error(`--model: one of ${Object.keys(MODEL_SCENARIOS).join(', ')}`);
+  const model = scenario === 'instant' ? new ScriptedModel(() => ({ text: 'ok' }), { record: false }) : pacedModel(MODEL_SCENARIOS[scenario]);
+  const agent = new Agent({ name: 'bench', instructions: '-', model });
   const listen = (handler) => new Promise((resolve) => { const s = handler(); s.on('listening', () => resolve(s.address().port)); });
   const bare = await listen(() =>
     http

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The layer rule of src/: contracts (types, errors) → core → adapters (models, storage, secrets,
+// The layer rule of src/: contracts (types, errors) → core → adapters (models, storage, secrets, http,
 // durable, mcp, a2a, tools, agents, testing) → runtime, config → interfaces (cli, server) → the
 // package entry (src/index.ts). A file may import (statically or with `import()`) from its own
 // layer or below, never above, and the folders may not import each other in a cycle.
@@ -25,6 +25,7 @@ export const LAYERS = {
   durable: 2,
   mcp: 2,
   a2a: 2,
+  http: 2,
   tools: 2,
   agents: 2,
   testing: 2,

@@ -10,8 +10,8 @@ export { DEFAULT_MAX_DEPTH, type RunLimits } from './core/run-tree.js';
 export { transferToolName } from './core/handoff.js';
 export { agentToolName } from './core/agent-tool.js';
 export * from './agents/index.js';
-export { RemoteAgent, type RemoteAgentOptions } from './a2a/remote-agent.js';
-export { RemoteAgentError } from './a2a/remote-agent-error.js';
+export { RemoteAgent, type RemoteAgentOptions } from './a2a/client/remote-agent.js';
+export { RemoteAgentError } from './a2a/client/remote-agent-error.js';
 export { toolArtifact, type ToolArtifact, type ToolArtifactPart } from './a2a/tool-artifact.js';
 export { tool, toolSpec, type ToolDefinition } from './core/tool.js';
 export {

@@ -9,7 +9,7 @@ import { ParallelAgent } from '../agents/parallel-agent.js';
 import { Pipeline } from '../agents/pipeline.js';
 import { Router } from '../agents/router.js';
 import { SequentialAgent } from '../agents/sequential-agent.js';
-import { RemoteAgent } from '../a2a/remote-agent.js';
+import { RemoteAgent } from '../a2a/client/remote-agent.js';
 import type { AgentConfig, CorvidConfig, LimitsConfig, UntilConfig } from '../config/corvid-config.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import type { ModelConfig } from '../types/model.js';

@@ -1,6 +1,6 @@
 import type { AgentVisibility } from '../config/corvid-config.js';
 import type { Runnable } from '../core/runnable.js';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../http/http-error.js';
 import type { Principal } from './principal.js';
 import type { ServedRuntime } from './served-runtime.js';
 

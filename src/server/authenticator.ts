@@ -1,6 +1,6 @@
 import type { ServerConfig } from '../config/corvid-config.js';
 import { ApiKeyVerifier } from './api-keys.js';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../http/http-error.js';
 import { JwtVerifier } from './jwt-verifier.js';
 import type { Principal } from './principal.js';
 

@@ -12,7 +12,7 @@ import { addUsage } from '../types/usage.js';
 import type { AgentAccess } from './agent-access.js';
 import type { ChatSession, ChatSessions, SessionDirectory } from './chat-sessions.js';
 import { ChatTurn, type TurnExecutor } from './chat-turn.js';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../http/http-error.js';
 import { logRunWarning, type WarnLogger } from './log-run-warning.js';
 import { modelLabels } from './model-label.js';
 import { canSeeOwner, principalUser, type Principal } from './principal.js';

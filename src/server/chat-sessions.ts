@@ -1,8 +1,8 @@
-import { newId } from '../core/new-id.js';
+import { newId } from '../http/new-id.js';
 import { RunState } from '../core/run-state.js';
 import type { Message } from '../types/message.js';
 import { emptyUsage, type Usage } from '../types/usage.js';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../http/http-error.js';
 
 /** One chat session of the HTTP API: the history of a conversation with one agent. */
 export interface ChatSession {

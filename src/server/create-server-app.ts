@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { newId } from '../core/new-id.js';
+import { newId } from '../http/new-id.js';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { routePath } from 'hono/route';
@@ -12,14 +12,14 @@ import { ChatService, type ChatBackend, type RunTracing } from './chat-service.j
 import { registerChatRoutes } from './chat-routes.js';
 import { MemoryChatSessions, type ChatSessions, type SessionDirectory } from './chat-sessions.js';
 import { errorResponse } from './error-response.js';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../http/http-error.js';
 import { openApiDocument } from './openapi.js';
 import { principalUser } from './principal.js';
 import { RateLimiter, type RateCounter } from './rate-limiter.js';
-import { checkContentLength } from './read-body.js';
-import { DEFAULT_MAX_BODY_BYTES } from './read-incoming.js';
-import { limitUnreadBody } from './refuse-body.js';
-import { requestHeader } from './request-header.js';
+import { checkContentLength } from '../http/read-body.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../http/read-incoming.js';
+import { limitUnreadBody } from '../http/refuse-body.js';
+import { requestHeader } from '../http/request-header.js';
 import { RequestGuards } from './request-guards.js';
 import type { ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';

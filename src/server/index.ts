@@ -10,5 +10,5 @@ export { hashApiKey, generateApiKey } from './api-keys.js';
 export { MemoryChatSessions, type ChatSessions, type ChatSession, type ChatSessionSummary, type ListSessionsQuery } from './chat-sessions.js';
 export { StoreChatSessions } from './store-chat-sessions.js';
 export { openApiDocument } from './openapi.js';
-export { HttpError, type HttpErrorStatus } from './http-error.js';
+export { HttpError, type HttpErrorStatus } from '../http/http-error.js';
 export type { Principal } from './principal.js';

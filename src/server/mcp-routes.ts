@@ -4,8 +4,8 @@ import type { McpWebHandler } from '../mcp/server/mcp-web-handler.js';
 import type { Runtime } from '../runtime/load-runtime.js';
 import type { ServerAppParts } from './create-server-app.js';
 import { ConfigError } from '../errors/config-error.js';
-import { HttpError } from './http-error.js';
-import { readBodyText } from './read-body.js';
+import { HttpError } from '../http/http-error.js';
+import { readBodyText } from '../http/read-body.js';
 import type { ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';
 

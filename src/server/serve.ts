@@ -19,7 +19,7 @@ import { createServerLogger } from './server-logger.js';
 import { principalUser, type Principal } from './principal.js';
 import type { Tracing } from './tracing.js';
 import { modelLabels } from './model-label.js';
-import type { A2ARunStart } from '../a2a/corvid-agent-executor.js';
+import type { A2ARunStart } from '../a2a/server/execution/corvid-agent-executor.js';
 import type { AgentEvent } from '../types/events.js';
 import { watchConfig } from './watch-config.js';
 import { ServerMetrics } from './server-metrics.js';
@@ -66,7 +66,7 @@ export interface ServeOptions {
    * Mount the A2A endpoints (agent cards, `/a2a/{name}`). Default true. An object serves them
    * with options: `beforeTask`, a hook run for every task before its agent (`A2ATaskHook`).
    */
-  a2a?: boolean | { beforeTask?: (task: import('../a2a/corvid-agent-executor.js').A2ATaskStart) => void | Promise<void> };
+  a2a?: boolean | { beforeTask?: (task: import('../a2a/server/execution/corvid-agent-executor.js').A2ATaskStart) => void | Promise<void> };
 }
 
 /** A running server. */
@@ -98,7 +98,7 @@ export function isLoopback(host: string): boolean {
 
 /** The A2A routes, or why they are unavailable (the optional `@a2a-js/sdk` is not installed). */
 async function loadA2A(): Promise<{ create?: (o: Record<string, unknown>) => Promise<Hono>; missing?: string }> {
-  const specifier = '../a2a/a2a-routes.js';
+  const specifier = '../a2a/server/a2a-routes.js';
   try {
     const mod = (await import(specifier)) as { createA2ARoutes?: (o: Record<string, unknown>) => Promise<Hono> };
     return { create: mod.createA2ARoutes };

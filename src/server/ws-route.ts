@@ -4,7 +4,7 @@ import type { UpgradeWebSocket, WSContext } from 'hono/ws';
 import type { RunStream } from '../core/run-stream.js';
 import type { ApprovalDecision } from '../durable/durable-types.js';
 import { errorResponse } from './error-response.js';
-import { HttpError } from './http-error.js';
+import { HttpError } from '../http/http-error.js';
 import { answerApproval } from './approval-routes.js';
 import type { ChatTurn } from './chat-turn.js';
 import { invalid, RECORD_ID, wsClientMessageSchema } from './request-schemas.js';

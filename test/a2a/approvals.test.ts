@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Agent, tool } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { openStore, type Store } from '../../src/storage/index.js';
-import { parseDecision } from '../../src/a2a/task-messages.js';
+import { parseDecision } from '../../src/a2a/server/execution/task-messages.js';
 import { fakeRuntime, startServer, type TestServer } from './harness.js';
 
 // A tool that needs approval pauses the session run: the task goes input-required with the

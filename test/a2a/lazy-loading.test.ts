@@ -54,7 +54,7 @@ describe('A2A loads lazily', () => {
 
   it('no source file of the root entry imports the SDK at run time', () => {
     for (const file of ['remote-agent.ts', 'remote-agent-error.ts', 'connect-a2a.ts', 'import-a2a-sdk.ts']) {
-      const text = readFileSync(join(root, 'src', 'a2a', file), 'utf8');
+      const text = readFileSync(join(root, 'src', 'a2a', 'client', file), 'utf8');
       const runtimeImports = text.split('\n').filter((l) => /^import .*from '@a2a-js\/sdk/.test(l) && !/^import type /.test(l));
       expect(runtimeImports, file).toEqual([]);
     }

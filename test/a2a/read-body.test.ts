@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readBody } from '../../src/a2a/read-body.js';
+import { readRequestBody as readBody } from '../../src/http/read-body.js';
 
 // The A2A routes read request bodies straight from the Node request when nothing else has touched
 // it, and through the web Request otherwise. Either way the route must see the whole body, once.

@@ -76,8 +76,8 @@ export async function callCommand(context: CliContext): Promise<number> {
     const resolved = await resolveTarget(context, target, headerArgs);
     const timeoutMs = timeoutArg ?? resolved.timeoutMs ?? 300_000;
     const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]);
-    const { importA2ASdk } = await import('../../a2a/import-a2a-sdk.js');
-    const [{ connectA2A }, sdk] = await Promise.all([import('../../a2a/connect-a2a.js'), importA2ASdk(() => import('@a2a-js/sdk'), 'corvid call')]);
+    const { importA2ASdk } = await import('../../a2a/client/import-a2a-sdk.js');
+    const [{ connectA2A }, sdk] = await Promise.all([import('../../a2a/client/connect-a2a.js'), importA2ASdk(() => import('@a2a-js/sdk'), 'corvid call')]);
     client = (await connectA2A({ url: resolved.url, headers: resolved.headers, signal })).client;
     const request = {
       tenant: '',
