@@ -1,7 +1,7 @@
 import { Conversation } from '../core/conversation.js';
 import type { Runnable } from '../core/runnable.js';
 import type { RunStream } from '../core/run-stream.js';
-import type { Runtime } from '../config/index.js';
+import type { Runtime } from '../runtime/load-runtime.js';
 import type { RunResult } from '../types/result.js';
 import type { RunOptions } from '../core/run-options.js';
 import type { ApprovalDecision, ApprovalRequest } from '../durable/durable-types.js';

@@ -1,4 +1,4 @@
-import type { Runtime } from '../config/index.js';
+import type { Runtime } from '../runtime/load-runtime.js';
 import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
 import type { CliContext } from './cli-context.js';
 import { cliMcpOptions } from './mcp-cli-options.js';
@@ -8,6 +8,6 @@ import { cliMcpOptions } from './mcp-cli-options.js';
  * MCP warnings go to stderr unless other MCP options are given.
  */
 export async function loadCliRuntime(context: CliContext, mcp: McpRuntimeOptions = cliMcpOptions(context)): Promise<Runtime> {
-  const { loadRuntime } = await import('../config/index.js');
+  const { loadRuntime } = await import('../runtime/load-runtime.js');
   return loadRuntime({ configPath: context.globals.config, cwd: context.cwd, env: context.env, mcp });
 }

@@ -1,7 +1,6 @@
 /**
- * `corvid/config`: the `corvid.yaml` format, its loader and validator, and the runtime that builds
- * agents from it. Kept apart from the root `corvid` entry so programs that define agents in code
- * never load YAML or config code.
+ * The `corvid.yaml` format, its loader and validator. The `corvid/config` package entry
+ * (`src/runtime/index.ts`) re-exports all of it with the runtime that builds agents from it.
  */
 export { loadConfig, validateConfig, type LoadConfigOptions, type LoadedConfig, type ConfigFileValidation } from './load-config.js';
 export { validateConfigText, type ValidateConfigTextOptions, type ConfigValidation } from './validate-config-text.js';
@@ -14,7 +13,4 @@ export { configFileSchema, type CorvidConfigFile, type ModelFileEntry, type Agen
 export type { ToolNameOptions } from './check-config-references.js';
 export type { CorvidConfig, AgentConfig, AgentContextConfig, ConfigDefaults } from './corvid-config.js';
 export { formatConfigPath } from './parse-config-source.js';
-export { loadRuntime, type LoadRuntimeOptions, type Runtime } from '../runtime/load-runtime.js';
-export { resolveConfigModel } from '../runtime/resolve-config-model.js';
-export { DEFAULT_AGENT_NAME, DEFAULT_INSTRUCTIONS } from '../runtime/build-agents.js';
 export { ConfigError, formatConfigIssue, type ConfigIssue } from '../errors/config-error.js';

@@ -44,7 +44,7 @@ export {
   type ServedProgress,
   type ServedCallOptions,
 } from './server/tool-runner.js';
-export { attachMcp, mcpRefsByAgent, withoutMcpRefs, type McpRuntimeOptions } from './runtime-mcp.js';
+export { attachMcp, mcpRefsByAgent, withoutMcpRefs, type McpRuntimeOptions, type McpAgentsConfig } from './runtime-mcp.js';
 export {
   mcpResult,
   isMcpResult,

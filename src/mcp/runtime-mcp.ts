@@ -1,13 +1,22 @@
 import type { Agent } from '../core/agent.js';
 import type { Runnable } from '../core/runnable.js';
-import type { CorvidConfig } from '../config/corvid-config.js';
 import { McpHub, type McpHubOptions, type McpToolRef } from './mcp-hub.js';
+import type { McpServerConfig } from './mcp-server-config.js';
 
 /** MCP options of `loadRuntime`: everything of `McpHubOptions` except the servers, which come from the config. */
 export type McpRuntimeOptions = Omit<McpHubOptions, 'servers' | 'baseDir'>;
 
+/**
+ * The part of a loaded config that MCP wiring reads: the servers of `mcp_servers:` and each
+ * agent's tool references (a config, `CorvidConfig`, is one).
+ */
+export interface McpAgentsConfig {
+  mcpServers?: Record<string, McpServerConfig>;
+  agents: Record<string, { tools?: string[] }>;
+}
+
 /** The agents' tool references that name MCP servers (`server` or `server.tool`), by agent. */
-export function mcpRefsByAgent(config: CorvidConfig): Map<string, McpToolRef[]> {
+export function mcpRefsByAgent(config: McpAgentsConfig): Map<string, McpToolRef[]> {
   const servers = config.mcpServers ?? {};
   const out = new Map<string, McpToolRef[]>();
   for (const [name, a] of Object.entries(config.agents)) {
@@ -24,7 +33,7 @@ export function mcpRefsByAgent(config: CorvidConfig): Map<string, McpToolRef[]> 
 }
 
 /** The config without MCP tool references, for `buildAgents` (MCP tools are added after the agents are built). */
-export function withoutMcpRefs(config: CorvidConfig): CorvidConfig {
+export function withoutMcpRefs<C extends McpAgentsConfig>(config: C): C {
   const servers = config.mcpServers ?? {};
   const isMcp = (ref: string): boolean => {
     const dot = ref.indexOf('.');
@@ -45,7 +54,7 @@ export function withoutMcpRefs(config: CorvidConfig): CorvidConfig {
  */
 export async function attachMcp(input: {
   hub: McpHub | undefined;
-  config: CorvidConfig;
+  config: McpAgentsConfig;
   agents: ReadonlyMap<string, Runnable>;
   baseDir: string;
   options?: McpRuntimeOptions;

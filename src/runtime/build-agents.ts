@@ -48,173 +48,257 @@ export interface BuildAgentsInput {
  * use. A config without agents yields the default `assistant` with every registered tool.
  * @throws ConfigError with every problem found (e.g. an invalid CORVID_MODEL, clashing tool names).
  */
-export function buildAgents({ config, tools, toolModules = new Map(), env, file, store }: BuildAgentsInput): Map<string, Runnable> {
-  const cp = config.storage?.checkpoints;
-  const checkpoints: CheckpointOptions | undefined = cp && { strategy: cp.strategy, intervalMs: cp.intervalMs, ttlMs: cp.ttlMs };
-  const issues: ConfigIssue[] = [];
-  const issue = (path: string, message: string): void => {
-    issues.push(file ? { file, path, message } : { path, message });
-  };
-  const modelFor = (ref: string | undefined, path: string): ModelConfig | undefined => {
+export function buildAgents(input: BuildAgentsInput): Map<string, Runnable> {
+  return new AgentBuilder(input).buildAll();
+}
+
+/** Options every workflow agent takes. */
+interface CommonOptions {
+  name: string;
+  description?: string;
+  outputKey?: string;
+  limits?: RunLimits;
+  store?: () => Promise<Store>;
+}
+
+/** The agents of one config, built once each, in dependency order, with the issues found on the way. */
+class AgentBuilder {
+  private readonly issues: ConfigIssue[] = [];
+  private readonly defs: AgentConfig[];
+  private readonly byName: Map<string, AgentConfig>;
+  private readonly built = new Map<string, Runnable>();
+  private readonly checkpoints: CheckpointOptions | undefined;
+  private readonly config: CorvidConfig;
+  private readonly tools: ReadonlyMap<string, Tool>;
+  private readonly toolModules: ToolModules;
+
+  constructor(private readonly input: BuildAgentsInput) {
+    this.config = input.config;
+    this.tools = input.tools;
+    this.toolModules = input.toolModules ?? new Map();
+    const cp = input.config.storage?.checkpoints;
+    this.checkpoints = cp && { strategy: cp.strategy, intervalMs: cp.intervalMs, ttlMs: cp.ttlMs };
+    this.defs = Object.values(input.config.agents);
+    if (this.defs.length === 0) {
+      this.defs.push({ name: DEFAULT_AGENT_NAME, instructions: DEFAULT_INSTRUCTIONS, tools: [...input.tools.keys()], agentTools: [] });
+    }
+    this.byName = new Map(this.defs.map((d) => [d.name, d]));
+  }
+
+  /** Every agent by name, or a `ConfigError` with every issue. */
+  buildAll(): Map<string, Runnable> {
+    for (const def of this.defs) this.build(def, []);
+    const file = this.input.file;
+    if (this.issues.length > 0) throw new ConfigError(`Cannot build the agents${file ? ` of ${file}` : ''}`, { issues: this.issues });
+    return new Map(this.defs.map((d) => [d.name, this.built.get(d.name)!]));
+  }
+
+  private issue(path: string, message: string): void {
+    const file = this.input.file;
+    this.issues.push(file ? { file, path, message } : { path, message });
+  }
+
+  /** The model of `ref`, else of `defaults.model`, else from the environment; an issue at `path` when it is wrong. */
+  private modelFor(ref: string | undefined, path: string): ModelConfig | undefined {
+    const { config, env } = this.input;
     try {
       if (ref !== undefined) return resolveConfigModel(ref, config, env);
-      const ref2 = config.defaults.model;
-      return ref2 !== undefined ? resolveConfigModel(ref2, config, env) : defaultModelFromEnv(config, env);
+      const fallback = config.defaults.model;
+      return fallback !== undefined ? resolveConfigModel(fallback, config, env) : defaultModelFromEnv(config, env);
     } catch (err) {
-      issue(path, (err as Error).message);
+      this.issue(path, (err as Error).message);
       return undefined;
     }
-  };
-
-  const defs: AgentConfig[] = Object.values(config.agents);
-  if (defs.length === 0) {
-    defs.push({ name: DEFAULT_AGENT_NAME, instructions: DEFAULT_INSTRUCTIONS, tools: [...tools.keys()], agentTools: [] });
   }
-  const byName = new Map(defs.map((d) => [d.name, d]));
-  const built = new Map<string, Runnable>();
 
-  const build = (def: AgentConfig, chain: string[]): Runnable | undefined => {
-    const done = built.get(def.name);
+  /** Agent `def` (built once), its dependencies first; `chain` is the path of agents that led here (cycle check). */
+  private build(def: AgentConfig, chain: string[]): Runnable | undefined {
+    const done = this.built.get(def.name);
     if (done) return done;
     if (chain.includes(def.name)) throw new ConfigError(`agent cycle: ${[...chain, def.name].join(' → ')}`);
-    const path = `agents.${def.name}`;
-    const dep = (name: string, where: string): Runnable | undefined => {
-      const other = byName.get(name);
-      if (other) return build(other, [...chain, def.name]);
-      issue(where, `unknown agent "${name}"`);
+    let agent: Runnable;
+    try {
+      agent = this.create(def, [...chain, def.name]);
+    } catch (err) {
+      if (err instanceof ConfigError) throw err;
+      this.issue(`agents.${def.name}`, (err as Error).message);
       return undefined;
-    };
-    const deps = (names: string[], where: string): Runnable[] => names.flatMap((n, i) => dep(n, `${where}[${i}]`) ?? []);
-    const common = {
+    }
+    this.built.set(def.name, agent);
+    return agent;
+  }
+
+  /** The agent named `name`, built (an issue at `where` when there is none). */
+  private dep(name: string, where: string, chain: string[]): Runnable | undefined {
+    const other = this.byName.get(name);
+    if (other) return this.build(other, chain);
+    this.issue(where, `unknown agent "${name}"`);
+    return undefined;
+  }
+
+  private deps(names: string[], where: string, chain: string[]): Runnable[] {
+    return names.flatMap((n, i) => this.dep(n, `${where}[${i}]`, chain) ?? []);
+  }
+
+  /** The agent of `def` by its `type`; `chain` ends with `def.name`. */
+  private create(def: AgentConfig, chain: string[]): Runnable {
+    const path = `agents.${def.name}`;
+    const common: CommonOptions = {
       name: def.name,
       description: def.description,
       outputKey: def.outputKey,
-      limits: runLimits(def.limits ?? config.defaults.limits),
-      store,
+      limits: runLimits(def.limits ?? this.config.defaults.limits),
+      store: this.input.store,
     };
-    let agent: Runnable;
-    try {
-      switch (def.type ?? 'llm') {
-        case 'llm':
-          agent = buildLlm(def, chain);
-          break;
-        case 'sequential':
-          agent = new SequentialAgent({ ...common, subAgents: deps(def.subAgents ?? [], `${path}.sub_agents`) });
-          break;
-        case 'parallel':
-          agent = new ParallelAgent({ ...common, subAgents: deps(def.subAgents ?? [], `${path}.sub_agents`), maxConcurrency: def.maxConcurrency, failFast: def.failFast });
-          break;
-        case 'loop':
-          agent = new LoopAgent({
-            ...common,
-            subAgents: deps(def.subAgents ?? [], `${path}.sub_agents`),
-            maxIterations: def.maxIterations,
-            onMaxIterations: def.onMaxIterations,
-            until: def.until ? untilPredicate(def.until) : undefined,
-          });
-          break;
-        case 'orchestrator':
-          agent = new Orchestrator({
-            ...common,
-            tasks: (def.tasks ?? []).flatMap((t) => {
-              const a = dep(t.agent, `${path}.tasks.${t.id}.agent`);
-              return a ? [{ id: t.id, agent: a, input: t.input, dependsOn: t.dependsOn }] : [];
-            }),
-            maxParallel: def.maxParallel,
-            failFast: def.failFast,
-          });
-          break;
-        case 'pipeline':
-          agent = new Pipeline({
-            ...common,
-            stages: (def.stages ?? []).flatMap((st, i) => {
-              const a = dep(st.agent, `${path}.stages[${i}]`);
-              return a ? [{ name: st.name, agent: a, transform: st.input }] : [];
-            }),
-          });
-          break;
-        case 'remote':
-          // The A2A client itself loads on the agent's first call.
-          agent = new RemoteAgent({ name: def.name, url: def.url ?? '', description: def.description, headers: def.headers, timeoutMs: def.timeoutMs });
-          break;
-        case 'router': {
-          const routes = (def.routes ?? []).flatMap((r, i) => {
-            const a = dep(r.agent, `${path}.routes[${i}]`);
-            return a ? [{ name: r.name, agent: a, description: r.description, keywords: r.keywords, patterns: r.patterns, priority: r.priority }] : [];
-          });
-          const d = def.defaultRoute;
-          const defaultRoute = d === undefined || routes.some((r) => r.name === d) ? d : dep(d, `${path}.default_route`);
-          agent = new Router({
-            ...common,
-            routes,
-            defaultRoute,
-            classifier: def.classifier && {
-              model: modelFor(def.classifier.model, `${path}.classifier.model`),
-              instructions: def.classifier.instructions,
-            },
-          });
-          break;
-        }
+    const type = def.type ?? 'llm';
+    switch (type) {
+      case 'llm':
+        return this.llm(def, chain);
+      case 'sequential':
+        return new SequentialAgent({ ...common, subAgents: this.deps(def.subAgents ?? [], `${path}.sub_agents`, chain) });
+      case 'parallel':
+        return new ParallelAgent({ ...common, subAgents: this.deps(def.subAgents ?? [], `${path}.sub_agents`, chain), maxConcurrency: def.maxConcurrency, failFast: def.failFast });
+      case 'loop':
+        return new LoopAgent({
+          ...common,
+          subAgents: this.deps(def.subAgents ?? [], `${path}.sub_agents`, chain),
+          maxIterations: def.maxIterations,
+          onMaxIterations: def.onMaxIterations,
+          until: def.until ? untilPredicate(def.until) : undefined,
+        });
+      case 'orchestrator':
+        return new Orchestrator({
+          ...common,
+          tasks: (def.tasks ?? []).flatMap((t) => {
+            const a = this.dep(t.agent, `${path}.tasks.${t.id}.agent`, chain);
+            return a ? [{ id: t.id, agent: a, input: t.input, dependsOn: t.dependsOn }] : [];
+          }),
+          maxParallel: def.maxParallel,
+          failFast: def.failFast,
+        });
+      case 'pipeline':
+        return new Pipeline({
+          ...common,
+          stages: (def.stages ?? []).flatMap((st, i) => {
+            const a = this.dep(st.agent, `${path}.stages[${i}]`, chain);
+            return a ? [{ name: st.name, agent: a, transform: st.input }] : [];
+          }),
+        });
+      case 'remote':
+        // The A2A client itself loads on the agent's first call.
+        return new RemoteAgent({ name: def.name, url: def.url ?? '', description: def.description, headers: def.headers, timeoutMs: def.timeoutMs });
+      case 'router':
+        return this.router(def, common, chain);
+      default: {
+        const never: never = type;
+        throw new ConfigError(`agent "${def.name}" has an unknown type "${String(never)}"`);
       }
-    } catch (err) {
-      if (err instanceof ConfigError) throw err;
-      issue(path, (err as Error).message);
-      return undefined;
     }
-    built.set(def.name, agent);
-    return agent;
-  };
+  }
 
-  const buildLlm = (def: AgentConfig, chain: string[]): Agent => {
+  private router(def: AgentConfig, common: CommonOptions, chain: string[]): Router {
     const path = `agents.${def.name}`;
-    const persistent = new Set(def.persistentAgentTools ?? []);
-    const agentTools: Tool[] = [];
-    for (const name of def.agentTools) {
-      const other = byName.get(name);
-      const target = other ? build(other, [...chain, def.name]) : undefined;
-      if (target) agentTools.push(target.asTool(persistent.has(name) ? { persistent: true } : undefined));
-      else if (!other) issue(`${path}.agent_tools`, `unknown agent "${name}"`);
-    }
-    const codeTools: Tool[] = [];
+    const routes = (def.routes ?? []).flatMap((r, i) => {
+      const a = this.dep(r.agent, `${path}.routes[${i}]`, chain);
+      return a ? [{ name: r.name, agent: a, description: r.description, keywords: r.keywords, patterns: r.patterns, priority: r.priority }] : [];
+    });
+    const d = def.defaultRoute;
+    const defaultRoute = d === undefined || routes.some((r) => r.name === d) ? d : this.dep(d, `${path}.default_route`, chain);
+    return new Router({
+      ...common,
+      routes,
+      defaultRoute,
+      classifier: def.classifier && {
+        model: this.modelFor(def.classifier.model, `${path}.classifier.model`),
+        instructions: def.classifier.instructions,
+      },
+    });
+  }
+
+  /** The code tools an LLM agent names: registered tools, tool-module tools, and the built-in `exit_loop` / `ask_user`. */
+  private codeTools(def: AgentConfig): Tool[] {
+    const { tools, toolModules } = this;
+    const out: Tool[] = [];
     def.tools.forEach((ref, i) => {
       if (ref === EXIT_LOOP_TOOL && !tools.has(ref) && !toolModules.has(ref)) {
-        codeTools.push(exitLoop);
+        out.push(exitLoop);
         return;
       }
       if (ref === ASK_USER_TOOL && !tools.has(ref) && !toolModules.has(ref)) {
-        codeTools.push(askUser);
+        out.push(askUser);
         return;
       }
       const r = resolveToolRef(ref, tools, toolModules);
-      if ('tools' in r) codeTools.push(...r.tools);
-      else issue(`${path}.tools[${i}]`, r.error);
+      if ('tools' in r) out.push(...r.tools);
+      else this.issue(`agents.${def.name}.tools[${i}]`, r.error);
     });
-    const seen = new Set<string>();
-    for (const t of [...codeTools, ...agentTools]) {
-      if (seen.has(t.name)) issue(`${path}.tools`, `agent "${def.name}" would have two tools named "${t.name}"`);
-      seen.add(t.name);
+    return out;
+  }
+
+  /** The agents an LLM agent calls as tools (`agent_tools`), built. */
+  private agentTools(def: AgentConfig, chain: string[]): Tool[] {
+    const persistent = new Set(def.persistentAgentTools ?? []);
+    const out: Tool[] = [];
+    for (const name of def.agentTools) {
+      const other = this.byName.get(name);
+      const target = other ? this.build(other, chain) : undefined;
+      if (target) out.push(target.asTool(persistent.has(name) ? { persistent: true } : undefined));
+      else if (!other) this.issue(`agents.${def.name}.agent_tools`, `unknown agent "${name}"`);
     }
-    // Handoffs may point back (a specialist transferring to its coordinator): resolved on first run.
-    const handoffs = (def.subAgents ?? []).flatMap((name, i) => {
-      if (!byName.has(name)) {
-        issue(`${path}.sub_agents[${i}]`, `unknown agent "${name}"`);
+    return out;
+  }
+
+  /** Handoffs may point back (a specialist transferring to its coordinator): resolved on first run. */
+  private handoffs(def: AgentConfig): Array<() => Runnable> {
+    return (def.subAgents ?? []).flatMap((name, i) => {
+      if (!this.byName.has(name)) {
+        this.issue(`agents.${def.name}.sub_agents[${i}]`, `unknown agent "${name}"`);
         return [];
       }
-      return [() => built.get(name)!];
+      return [() => this.built.get(name)!];
     });
-    const model = modelFor(def.model, `${path}.model`);
+  }
+
+  /** The names of `tools`, with an issue for two tools of one name. */
+  private toolNames(def: AgentConfig, tools: Tool[]): Set<string> {
+    const seen = new Set<string>();
+    for (const t of tools) {
+      if (seen.has(t.name)) this.issue(`agents.${def.name}.tools`, `agent "${def.name}" would have two tools named "${t.name}"`);
+      seen.add(t.name);
+    }
+    return seen;
+  }
+
+  /** An issue for each approval rule naming no tool of the agent (with MCP servers, their tools come later: not checked). */
+  private checkApprovalRules(def: AgentConfig, names: Set<string>): void {
+    if (def.requireApproval === undefined || this.config.mcpServers) return;
+    for (const name of Object.keys(def.requireApproval)) {
+      if (!names.has(name)) this.issue(`agents.${def.name}.require_approval`, `agent "${def.name}" has no tool named "${name}" (its tools: ${[...names].join(', ') || 'none'})`);
+    }
+  }
+
+  private llm(def: AgentConfig, chain: string[]): Agent {
+    const path = `agents.${def.name}`;
+    const config = this.config;
+    const agentTools = this.agentTools(def, chain);
+    const tools = [...this.codeTools(def), ...agentTools];
+    const names = this.toolNames(def, tools);
+    const handoffs = this.handoffs(def);
+    const model = this.modelFor(def.model, `${path}.model`);
     const context: ContextOptions | undefined = def.context && {
       maxTokens: def.context.maxTokens,
       strategy: def.context.strategy,
       keepRecentMessages: def.context.keepRecentMessages,
-      summaryModel: def.context.summaryModel === undefined ? undefined : modelFor(def.context.summaryModel, `${path}.context.summary_model`),
+      summaryModel: def.context.summaryModel === undefined ? undefined : this.modelFor(def.context.summaryModel, `${path}.context.summary_model`),
     };
+    const store = this.input.store;
+    const checkpoints = this.checkpoints;
     const options: AgentOptions = {
       name: def.name,
       description: def.description,
       instructions: def.instructions,
       model,
-      tools: [...codeTools, ...agentTools],
+      tools,
       maxSteps: def.maxSteps ?? config.defaults.maxSteps,
       // With no model config to carry it, defaults.temperature goes on the agent.
       temperature: def.temperature ?? (model ? undefined : config.defaults.temperature),
@@ -233,18 +317,10 @@ export function buildAgents({ config, tools, toolModules = new Map(), env, file,
       checkpoints,
       requireApproval: def.requireApproval,
     };
-    if (def.requireApproval !== undefined && !config.mcpServers) {
-      for (const name of Object.keys(def.requireApproval)) {
-        if (!seen.has(name)) issue(`${path}.require_approval`, `agent "${def.name}" has no tool named "${name}" (its tools: ${[...seen].join(', ') || 'none'})`);
-      }
-    }
+    this.checkApprovalRules(def, names);
     for (const k of Object.keys(options) as Array<keyof AgentOptions>) if (options[k] === undefined) delete options[k];
     return new Agent(options);
-  };
-
-  for (const def of defs) build(def, []);
-  if (issues.length > 0) throw new ConfigError(`Cannot build the agents${file ? ` of ${file}` : ''}`, { issues });
-  return new Map(defs.map((d) => [d.name, built.get(d.name)!]));
+  }
 }
 
 function runLimits(l: LimitsConfig | undefined): RunLimits | undefined {

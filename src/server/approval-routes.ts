@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono';
+import type { z } from 'zod';
 import { StorageError } from '../errors/storage-error.js';
 import type { Approval, RunRecord } from '../storage/types/runs.js';
 import type { Store } from '../storage/types/store.js';
@@ -9,6 +10,10 @@ import { HttpError } from '../http/http-error.js';
 import { readBodyText } from '../http/read-body.js';
 import { approvalAnswerSchema, listApprovalsQuerySchema, listRunsQuerySchema, parseJsonBody, parseOr400, RECORD_ID, resumeRequestSchema } from './request-schemas.js';
 import type { ServerEnv } from './server-env.js';
+import type { approvalSchema, runSchema } from './response-schemas.js';
+
+type ApprovalView = z.output<typeof approvalSchema>;
+type RunView = z.output<typeof runSchema>;
 import { respondWithTurn, type TurnResponseOptions } from './turn-response.js';
 
 /** What the approval and run routes need. */
@@ -19,7 +24,7 @@ export interface ApprovalRoutesOptions extends TurnResponseOptions {
 }
 
 /** An approval as the API shows it. */
-export function approvalView(a: Approval) {
+export function approvalView(a: Approval): ApprovalView {
   return {
     approvalId: a.id,
     runId: a.runId,
@@ -36,7 +41,7 @@ export function approvalView(a: Approval) {
 }
 
 /** A run as the API shows it. */
-export function runView(r: RunRecord) {
+export function runView(r: RunRecord): RunView {
   return {
     runId: r.runId,
     ...(r.sessionId !== undefined ? { sessionId: r.sessionId } : {}),

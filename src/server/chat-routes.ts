@@ -10,6 +10,8 @@ import { requestHeader } from '../http/request-header.js';
 import { principalUser } from './principal.js';
 import { chatRequestSchema, listSessionsQuerySchema, parseJsonBody, parseOr400, SESSION_ID } from './request-schemas.js';
 import type { ServerEnv } from './server-env.js';
+import type { agentInfoSchema } from './response-schemas.js';
+import type { z } from 'zod';
 import type { ServerMetrics } from './server-metrics.js';
 import { respondWithTurn } from './turn-response.js';
 
@@ -27,7 +29,7 @@ export interface ChatRoutesOptions {
   heartbeatSeconds?: number;
 }
 
-function agentInfo(agent: Runnable, access: AgentAccess, defaultAgent: string) {
+function agentInfo(agent: Runnable, access: AgentAccess, defaultAgent: string): z.output<typeof agentInfoSchema> {
   return {
     name: agent.name,
     ...(agent.description ? { description: agent.description } : {}),

@@ -3,7 +3,7 @@
  * OpenAPI, health, metrics, traces, A2A). Loaded only by programs and commands that serve.
  */
 export { serve, isLoopback, type ServeOptions, type RunningServer } from './serve.js';
-export { createServerApp, DEFAULT_MAX_BODY_BYTES, type ServerApp, type ServerAppOptions, type ServerAppParts } from './create-server-app.js';
+export { createServerApp, createServerParts, DEFAULT_MAX_BODY_BYTES, type ServerApp, type ServerAppOptions, type ServerAppParts } from './create-server-app.js';
 export { runtimeOf, type ServedRuntime } from './served-runtime.js';
 export { createServerLogger, type ServerLoggerOptions } from './server-logger.js';
 export { hashApiKey, generateApiKey } from './api-keys.js';

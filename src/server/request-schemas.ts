@@ -104,3 +104,9 @@ export function parseJsonBody(text: string): unknown {
     throw new HttpError(400, 'invalid_json', `The request body is not valid JSON: ${(err as Error).message}`);
   }
 }
+
+/** `POST /execute` of the REST tool gateway (checked by the gateway itself, in its own error format). */
+export const executeRequestSchema = z.object({
+  tool: z.string().meta({ description: 'A tool name from `GET /tools`' }),
+  arguments: z.record(z.string(), z.unknown()).optional().meta({ description: 'The tool arguments (default `{}`)' }),
+});

@@ -6,6 +6,8 @@ import type { RunResult } from '../types/result.js';
 import type { ChatTurn } from './chat-turn.js';
 import type { ServerEnv } from './server-env.js';
 import type { ServerMetrics } from './server-metrics.js';
+import type { chatResponseSchema, pausedResponseSchema } from './response-schemas.js';
+import type { z } from 'zod';
 
 /** How turns are answered over HTTP. */
 export interface TurnResponseOptions {
@@ -20,7 +22,7 @@ export interface TurnResponseOptions {
  * The JSON answer of a completed chat turn: `status: "input_required"` (with `question`, also
  * the `answer`) when the turn ended by asking the user (`ask_user`); the next message answers it.
  */
-export function chatAnswer(result: RunResult, sessionId: string) {
+export function chatAnswer(result: RunResult, sessionId: string): z.output<typeof chatResponseSchema> {
   return {
     ...turnStatus(result),
     answer: result.text,
@@ -41,7 +43,7 @@ function turnStatus(result: RunResult): { status: 'completed' } | { status: 'inp
 }
 
 /** The JSON answer of a turn that paused for approvals (HTTP 202). */
-export function pausedAnswer(result: RunResult, sessionId: string) {
+export function pausedAnswer(result: RunResult, sessionId: string): z.output<typeof pausedResponseSchema> & { agent: string; sessionId: string; usage: RunResult['usage'] } {
   return {
     status: 'paused' as const,
     runId: result.runId,

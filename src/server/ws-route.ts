@@ -7,10 +7,12 @@ import { errorResponse } from './error-response.js';
 import { HttpError } from '../http/http-error.js';
 import { answerApproval } from './approval-routes.js';
 import type { ChatTurn } from './chat-turn.js';
-import { invalid, RECORD_ID, wsClientMessageSchema } from './request-schemas.js';
+import { invalid, RECORD_ID, wsClientMessageSchema, type WsClientMessage } from './request-schemas.js';
 import { doneEvent, failedEvent } from './turn-response.js';
 import type { ServerAppParts } from './create-server-app.js';
 import type { ServerEnv } from './server-env.js';
+import type { Principal } from './principal.js';
+import type { Logger } from 'pino';
 
 /**
  * `GET /api/v1/agents/{name}/ws`: an interactive session. The client sends
@@ -26,126 +28,157 @@ import type { ServerEnv } from './server-env.js';
  * limit (`ServerAppParts.maxBodyBytes`) closes the socket with 1009 under `serve()`.
  */
 export function registerWebSocketRoute(app: Hono<ServerEnv>, parts: ServerAppParts, upgradeWebSocket: UpgradeWebSocket<unknown>): void {
-  const { chat, access, metrics, limiter, server, maxBodyBytes } = parts;
   app.get(
     '/api/v1/agents/:name/ws',
     async (c, next) => {
-      access.resolve(c.req.param('name'), c.get('principal'));
+      parts.access.resolve(c.req.param('name'), c.get('principal'));
       if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError(400, 'upgrade_required', 'This endpoint speaks WebSocket: send "Upgrade: websocket"');
       await next();
     },
     upgradeWebSocket((c) => {
-      const agent = c.req.param('name')!;
-      const principal = c.get('principal');
-      const client = c.get('client');
-      const log = c.get('log');
-      let run: RunStream | undefined;
-      let open = true;
-      let closeStream: (() => void) | undefined;
-      const pending = new Map<string, (d: ApprovalDecision) => void>();
-
-      const send = (ws: WSContext<unknown>, value: unknown): void => {
-        if (open) ws.send(JSON.stringify(value));
-      };
-      const fail = (ws: WSContext<unknown>, err: unknown): void => {
-        const r = errorResponse(err);
-        if (r.serverFault) log.error({ err }, 'websocket turn failed');
-        send(ws, { type: 'error', error: r.body.error });
-      };
-
-      /** Streams turn `t`; `inline`: approvals are asked on this socket (else a stored run pauses for them). */
-      const turn = async (ws: WSContext<unknown>, t: ChatTurn, inline = true): Promise<void> => {
-        send(ws, { type: 'session', sessionId: t.sessionId, agent: t.agent.name });
-        const onApproval = (req: { toolCallId: string; toolName: string; input: unknown; prompt: string }) =>
-          new Promise<ApprovalDecision>((resolve) => {
-            if (!open) return resolve({ approved: false, reason: 'the client disconnected' });
-            const approvalId = randomUUID();
-            pending.set(approvalId, resolve);
-            send(ws, { type: 'approval_required', approvalId, toolCallId: req.toolCallId, toolName: req.toolName, input: req.input, prompt: req.prompt });
-          });
-        const s = t.stream(undefined, inline ? { onApproval } : undefined);
-        run = s;
-        try {
-          for await (const e of s) send(ws, e);
-          const end = await s.result.then(
-            (r) => ({ type: 'done', ...doneEvent(r, t.sessionId) }),
-            (err: { code?: string; message?: string }) => ({ type: 'done', ...failedEvent(err, t.sessionId) }),
-          );
-          send(ws, end);
-        } finally {
-          run = undefined;
-        }
-      };
-
+      const session = new WsChatSession(parts, { agent: c.req.param('name')!, principal: c.get('principal'), client: c.get('client'), log: c.get('log') });
       return {
-        onOpen() {
-          closeStream = metrics.streamOpened();
-        },
-        onMessage(event, ws) {
-          void (async () => {
-            try {
-              const raw = typeof event.data === 'string' ? event.data : undefined;
-              if (raw === undefined) throw new HttpError(400, 'invalid_message', 'Send JSON text messages');
-              // serve() has ws refuse larger frames before buffering them; this holds with any other server.
-              if (raw.length > maxBodyBytes) throw new HttpError(413, 'payload_too_large', `Messages are limited to ${maxBodyBytes} bytes (server.max_body_bytes)`);
-              let data: unknown;
-              try {
-                data = JSON.parse(raw);
-              } catch {
-                throw new HttpError(400, 'invalid_json', 'The message is not valid JSON');
-              }
-              const parsed = wsClientMessageSchema.safeParse(data);
-              if (!parsed.success) throw invalid(parsed.error, 'message');
-              const m = parsed.data;
-              switch (m.type) {
-                case 'message':
-                  if (run) throw new HttpError(409, 'turn_running', 'A turn is running; wait for "done" or send {"type":"cancel"}');
-                  await limiter?.hit(client);
-                  await turn(ws, await chat.begin({ agent, message: m.message, sessionId: m.sessionId, userId: m.userId, principal, client }));
-                  return;
-                case 'approval': {
-                  const answer = m.reason === undefined ? { approved: m.approved } : { approved: m.approved, reason: m.reason };
-                  const resolve = pending.get(m.approvalId);
-                  if (resolve) {
-                    pending.delete(m.approvalId);
-                    resolve(answer);
-                    return;
-                  }
-                  // Not asked on this socket: a stored approval (of a paused run), answered by id.
-                  if (!chat.store || !RECORD_ID.test(m.approvalId)) throw new HttpError(404, 'approval_not_found', `No pending approval "${m.approvalId.slice(0, 128)}"`);
-                  if (run) throw new HttpError(409, 'turn_running', 'A turn is running; answer stored approvals once it is done');
-                  await limiter?.hit(client);
-                  const outcome = await answerApproval(chat, { approvalId: m.approvalId, principal, client, answer });
-                  if (outcome.kind === 'waiting') send(ws, { type: 'done', ...outcome.body });
-                  // An in-process handler would take precedence over the stored answer: the resumed run asks through the store.
-                  else await turn(ws, outcome.turn, false);
-                  return;
-                }
-                case 'cancel':
-                  if (!run) throw new HttpError(409, 'no_turn', 'No turn is running');
-                  run.abort('cancelled by the client');
-                  return;
-                default: {
-                  const never: never = m;
-                  return never;
-                }
-              }
-            } catch (err) {
-              fail(ws, err);
-            }
-          })();
-        },
-        onClose() {
-          open = false;
-          closeStream?.();
-          for (const resolve of pending.values()) resolve({ approved: false, reason: 'the client disconnected' });
-          pending.clear();
-          if (run && (server.streams?.onDisconnect ?? (parts.chat.store ? 'continue' : 'stop')) === 'stop') run.abort('the client disconnected');
-        },
-        onError() {
-          open = false;
-        },
+        onOpen: () => session.opened(),
+        onMessage: (event, ws) => void session.receive(ws, event.data),
+        onClose: () => session.closed(),
+        onError: () => session.failed(),
       };
     }),
   );
+}
+
+type WsClientMessageOf<T extends WsClientMessage['type']> = Extract<WsClientMessage, { type: T }>;
+
+/** One socket's session: the turn running on it, the approvals it was asked, and whether it is open. */
+class WsChatSession {
+  private run: RunStream | undefined;
+  private open = true;
+  private closeStream: (() => void) | undefined;
+  private readonly pending = new Map<string, (d: ApprovalDecision) => void>();
+
+  constructor(
+    private readonly parts: ServerAppParts,
+    private readonly caller: { agent: string; principal: Principal; client: string; log: Logger },
+  ) {}
+
+  opened(): void {
+    this.closeStream = this.parts.metrics.streamOpened();
+  }
+
+  /** Handles a client message; problems are answered as `{type:'error'}` and the socket stays open. */
+  async receive(ws: WSContext<unknown>, data: unknown): Promise<void> {
+    try {
+      const m = this.parse(data);
+      switch (m.type) {
+        case 'message':
+          return await this.message(ws, m);
+        case 'approval':
+          return await this.approval(ws, m);
+        case 'cancel':
+          if (!this.run) throw new HttpError(409, 'no_turn', 'No turn is running');
+          this.run.abort('cancelled by the client');
+          return;
+        default: {
+          const never: never = m;
+          return never;
+        }
+      }
+    } catch (err) {
+      this.fail(ws, err);
+    }
+  }
+
+  closed(): void {
+    this.open = false;
+    this.closeStream?.();
+    for (const resolve of this.pending.values()) resolve({ approved: false, reason: 'the client disconnected' });
+    this.pending.clear();
+    const { server, chat } = this.parts;
+    if (this.run && (server.streams?.onDisconnect ?? (chat.store ? 'continue' : 'stop')) === 'stop') this.run.abort('the client disconnected');
+  }
+
+  failed(): void {
+    this.open = false;
+  }
+
+  private parse(data: unknown): WsClientMessage {
+    const maxBodyBytes = this.parts.maxBodyBytes;
+    const raw = typeof data === 'string' ? data : undefined;
+    if (raw === undefined) throw new HttpError(400, 'invalid_message', 'Send JSON text messages');
+    // serve() has ws refuse larger frames before buffering them; this holds with any other server.
+    if (raw.length > maxBodyBytes) throw new HttpError(413, 'payload_too_large', `Messages are limited to ${maxBodyBytes} bytes (server.max_body_bytes)`);
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new HttpError(400, 'invalid_json', 'The message is not valid JSON');
+    }
+    const parsed = wsClientMessageSchema.safeParse(json);
+    if (!parsed.success) throw invalid(parsed.error, 'message');
+    return parsed.data;
+  }
+
+  private async message(ws: WSContext<unknown>, m: WsClientMessageOf<'message'>): Promise<void> {
+    if (this.run) throw new HttpError(409, 'turn_running', 'A turn is running; wait for "done" or send {"type":"cancel"}');
+    const { agent, principal, client } = this.caller;
+    await this.parts.limiter?.hit(client);
+    await this.turn(ws, await this.parts.chat.begin({ agent, message: m.message, sessionId: m.sessionId, userId: m.userId, principal, client }));
+  }
+
+  private async approval(ws: WSContext<unknown>, m: WsClientMessageOf<'approval'>): Promise<void> {
+    const answer = m.reason === undefined ? { approved: m.approved } : { approved: m.approved, reason: m.reason };
+    const resolve = this.pending.get(m.approvalId);
+    if (resolve) {
+      this.pending.delete(m.approvalId);
+      resolve(answer);
+      return;
+    }
+    // Not asked on this socket: a stored approval (of a paused run), answered by id.
+    const { chat, limiter } = this.parts;
+    if (!chat.store || !RECORD_ID.test(m.approvalId)) throw new HttpError(404, 'approval_not_found', `No pending approval "${m.approvalId.slice(0, 128)}"`);
+    if (this.run) throw new HttpError(409, 'turn_running', 'A turn is running; answer stored approvals once it is done');
+    const { principal, client } = this.caller;
+    await limiter?.hit(client);
+    const outcome = await answerApproval(chat, { approvalId: m.approvalId, principal, client, answer });
+    if (outcome.kind === 'waiting') this.send(ws, { type: 'done', ...outcome.body });
+    // An in-process handler would take precedence over the stored answer: the resumed run asks through the store.
+    else await this.turn(ws, outcome.turn, false);
+  }
+
+  private send(ws: WSContext<unknown>, value: unknown): void {
+    if (this.open) ws.send(JSON.stringify(value));
+  }
+
+  private fail(ws: WSContext<unknown>, err: unknown): void {
+    const r = errorResponse(err);
+    if (r.serverFault) this.caller.log.error({ err }, 'websocket turn failed');
+    this.send(ws, { type: 'error', error: r.body.error });
+  }
+
+  /** Asks the client to approve a tool call (inline approvals); a closed socket denies. */
+  private ask(ws: WSContext<unknown>, req: { toolCallId: string; toolName: string; input: unknown; prompt: string }): Promise<ApprovalDecision> {
+    return new Promise<ApprovalDecision>((resolve) => {
+      if (!this.open) return resolve({ approved: false, reason: 'the client disconnected' });
+      const approvalId = randomUUID();
+      this.pending.set(approvalId, resolve);
+      this.send(ws, { type: 'approval_required', approvalId, toolCallId: req.toolCallId, toolName: req.toolName, input: req.input, prompt: req.prompt });
+    });
+  }
+
+  /** Streams turn `t`; `inline`: approvals are asked on this socket (else a stored run pauses for them). */
+  private async turn(ws: WSContext<unknown>, t: ChatTurn, inline = true): Promise<void> {
+    this.send(ws, { type: 'session', sessionId: t.sessionId, agent: t.agent.name });
+    const s = t.stream(undefined, inline ? { onApproval: (req) => this.ask(ws, req) } : undefined);
+    this.run = s;
+    try {
+      for await (const e of s) this.send(ws, e);
+      const end = await s.result.then(
+        (r) => ({ type: 'done', ...doneEvent(r, t.sessionId) }),
+        (err: { code?: string; message?: string }) => ({ type: 'done', ...failedEvent(err, t.sessionId) }),
+      );
+      this.send(ws, end);
+    } finally {
+      this.run = undefined;
+    }
+  }
 }

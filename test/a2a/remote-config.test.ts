@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatConfigIssue, loadRuntime, validateConfigText } from '../../src/config/index.js';
+import { formatConfigIssue, loadRuntime, validateConfigText } from '../../src/runtime/index.js';
 import { RemoteAgent } from '../../src/a2a/index.js';
 import { startSdkServer, type SdkServer } from './sdk-server.js';
 

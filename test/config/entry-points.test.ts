@@ -13,8 +13,8 @@ describe('entry points', () => {
 
   it('exposes corvid/config', async () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-    expect(pkg.exports['./config']).toEqual({ types: './dist/config/index.d.ts', import: './dist/config/index.js' });
-    const api = await import('../../src/config/index.js');
+    expect(pkg.exports['./config']).toEqual({ types: './dist/runtime/index.d.ts', import: './dist/runtime/index.js' });
+    const api = await import('../../src/runtime/index.js');
     for (const name of ['loadConfig', 'validateConfig', 'validateConfigText', 'configJsonSchema', 'findConfigFile', 'loadRuntime', 'printConfig', 'redactConfig', 'ConfigError']) {
       expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
     }

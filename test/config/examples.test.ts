@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tool } from '../../src/index.js';
-import { formatConfigIssue, loadRuntime, validateConfig } from '../../src/config/index.js';
+import { formatConfigIssue, loadRuntime, validateConfig } from '../../src/runtime/index.js';
 import { declaredTools, EXAMPLES_DIR, exampleFiles, headerCommands } from './example-files.js';
 
 /** The variables the examples need, with fake values. No network is used. */

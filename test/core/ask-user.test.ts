@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, askUser, askUserTool, type AgentEvent } from '../../src/index.js';
-import { loadRuntime } from '../../src/config/index.js';
+import { loadRuntime } from '../../src/runtime/index.js';
 import { mcpServedParts } from '../../src/runtime/mcp-served-parts.js';
 import { openStore } from '../../src/storage/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';

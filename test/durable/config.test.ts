@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadRuntime, type Runtime } from '../../src/config/index.js';
+import { loadRuntime, type Runtime } from '../../src/runtime/index.js';
 import { tool, type Agent } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 

@@ -2,7 +2,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, formatConfigIssue, loadRuntime, validateConfigText, type Runtime } from '../../src/config/index.js';
+import { ConfigError, formatConfigIssue, loadRuntime, validateConfigText, type Runtime } from '../../src/runtime/index.js';
 import type { AgentEvent } from '../../src/types/events.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { alive, EVERYTHING, FIXTURES, tempDir, until } from './support.js';

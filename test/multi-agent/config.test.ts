@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent, type Runnable } from '../../src/index.js';
-import { formatConfigIssue, loadRuntime, printConfig, validateConfigText, ConfigError } from '../../src/config/index.js';
+import { formatConfigIssue, loadRuntime, printConfig, validateConfigText, ConfigError } from '../../src/runtime/index.js';
 import { ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
 import { lines, tempDir } from '../config/temp-dir.js';
 import { lastUserText, recorder, systemOf } from './helpers.js';

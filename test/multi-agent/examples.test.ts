@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Agent, tool, type Runnable } from '../../src/index.js';
-import { loadRuntime } from '../../src/config/index.js';
+import { loadRuntime } from '../../src/runtime/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { declaredTools, EXAMPLES_DIR } from '../config/example-files.js';
 import { recorder } from './helpers.js';

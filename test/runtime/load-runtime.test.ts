@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent, tool, type ModelConfig } from '../../src/index.js';
-import { ConfigError, DEFAULT_INSTRUCTIONS, loadRuntime } from '../../src/config/index.js';
+import { ConfigError, DEFAULT_INSTRUCTIONS, loadRuntime } from '../../src/runtime/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { lines, tempDir } from '../config/temp-dir.js';
 

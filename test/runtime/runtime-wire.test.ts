@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tool } from '../../src/index.js';
-import { loadRuntime } from '../../src/config/index.js';
+import { loadRuntime } from '../../src/runtime/index.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
 import { lines, tempDir } from '../config/temp-dir.js';
 

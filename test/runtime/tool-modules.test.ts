@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadRuntime, validateConfig } from '../../src/config/index.js';
+import { loadRuntime, validateConfig } from '../../src/runtime/index.js';
 import { ConfigError } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, createMemoryTools, memoryTools, type Message } from '../../src/index.js';
-import { loadRuntime } from '../../src/config/index.js';
+import { loadRuntime } from '../../src/runtime/index.js';
 import { openStore, type Store } from '../../src/storage/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { lines, tempDir } from '../config/temp-dir.js';

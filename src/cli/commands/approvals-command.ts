@@ -1,4 +1,4 @@
-import type { Runtime } from '../../config/index.js';
+import type { Runtime } from '../../runtime/load-runtime.js';
 import { EXIT, UsageError, type CliContext } from '../cli-context.js';
 import { colorsFor } from '../colors.js';
 import { compact } from '../format.js';

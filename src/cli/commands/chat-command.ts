@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import type { Runtime } from '../../config/index.js';
+import type { Runtime } from '../../runtime/load-runtime.js';
 import { EXIT, UsageError, type CliContext } from '../cli-context.js';
 import { colorsFor } from '../colors.js';
 import { historyFilePath } from '../chat-history.js';

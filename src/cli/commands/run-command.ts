@@ -1,4 +1,4 @@
-import type { Runtime } from '../../config/index.js';
+import type { Runtime } from '../../runtime/load-runtime.js';
 import type { AgentEvent } from '../../types/events.js';
 import type { RunStream } from '../../core/run-stream.js';
 import { EXIT, UsageError, type CliContext } from '../cli-context.js';

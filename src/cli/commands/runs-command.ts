@@ -1,4 +1,4 @@
-import type { Runtime } from '../../config/index.js';
+import type { Runtime } from '../../runtime/load-runtime.js';
 import type { Agent } from '../../core/agent.js';
 import type { RunStream } from '../../core/run-stream.js';
 import type { RunStatus } from '../../storage/types/runs.js';

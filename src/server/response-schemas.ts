@@ -1,0 +1,176 @@
+import { z } from 'zod';
+
+/**
+ * The JSON answers of the server's routes, as zod schemas: the OpenAPI document
+ * (`GET /api/v1/openapi.json`) is generated from them (see `openapi.ts`), and the tests check the
+ * server's real answers against that document. Objects are strict: a field a route starts
+ * sending must be added here first.
+ */
+
+/** An ISO 8601 date and time, e.g. `2026-01-31T12:00:00.000Z`. */
+const timestamp = () => z.string().meta({ format: 'date-time' });
+
+/** Token counts of a turn or a session. */
+export const usageSchema = z.strictObject({
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  reasoningTokens: z.number().int(),
+  cachedInputTokens: z.number().int(),
+  totalTokens: z.number().int(),
+});
+
+/** Every error of the chat API: `{ error: { code, message } }`. */
+export const errorSchema = z.strictObject({
+  error: z.strictObject({
+    code: z.string().meta({ description: 'Stable, machine-readable (e.g. `invalid_request`, `session_not_found`, `rate_limited`)' }),
+    message: z.string().meta({ description: 'What is wrong, for people' }),
+  }),
+});
+
+/** An agent as `GET /api/v1/agents` lists it. */
+export const agentInfoSchema = z.strictObject({
+  name: z.string(),
+  description: z.string().optional(),
+  kind: z.enum(['llm', 'sequential', 'parallel', 'loop', 'orchestrator', 'pipeline', 'router', 'remote']),
+  visibility: z.enum(['public', 'internal', 'private']),
+  default: z.boolean().meta({ description: 'The agent of requests that name none' }),
+});
+
+/** `GET /api/v1/agents`. */
+export const agentListSchema = z.strictObject({ agents: z.array(agentInfoSchema) });
+
+/** A completed chat turn (HTTP 200). */
+export const chatResponseSchema = z.strictObject({
+  status: z.enum(['completed', 'input_required']).meta({
+    description: '`input_required`: the agent asked the user something (`ask_user`); `question` (also `answer`) is it, and the next message answers it.',
+  }),
+  question: z.string().optional(),
+  answer: z.string(),
+  sessionId: z.string(),
+  runId: z.string(),
+  agent: z.string(),
+  activeAgent: z.string().optional().meta({ description: 'The agent that answered, after a handoff' }),
+  usage: usageSchema,
+  steps: z.number().int(),
+  finishReason: z.enum(['stop', 'length', 'content-filter', 'tool-calls', 'error', 'other']),
+  durationMs: z.number(),
+});
+
+/** A tool call waiting for approval, as in a paused turn. */
+export const pendingApprovalSchema = z.strictObject({
+  approvalId: z.string(),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  input: z.unknown().optional().meta({ description: 'The arguments of the call' }),
+  prompt: z.string(),
+});
+
+/** A turn paused for approvals (HTTP 202), or an approval answered while others of its run wait. */
+export const pausedResponseSchema = z.strictObject({
+  status: z.literal('paused'),
+  runId: z.string(),
+  sessionId: z.string().optional(),
+  agent: z.string().optional(),
+  pendingApprovals: z.array(pendingApprovalSchema),
+  usage: usageSchema.optional(),
+});
+
+/** A session as listed. */
+export const sessionSummarySchema = z.strictObject({
+  id: z.string(),
+  agent: z.string(),
+  activeAgent: z.string().optional().meta({ description: 'The agent that takes the next turn (the session agent unless a handoff changed it)' }),
+  userId: z.string().optional(),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+  messageCount: z.number().int(),
+});
+
+/** `GET /api/v1/sessions`. */
+export const sessionListSchema = z.strictObject({
+  sessions: z.array(sessionSummarySchema),
+  nextCursor: z.string().optional().meta({ description: 'Pass as `cursor` for the next page' }),
+});
+
+/** A message of a session's history (AI SDK message format: `role` and `content`). */
+export const messageSchema = z.looseObject({
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]),
+});
+
+/** `GET /api/v1/sessions/{id}`. */
+export const sessionSchema = sessionSummarySchema.extend({
+  usage: usageSchema,
+  messages: z.array(messageSchema),
+});
+
+/** A stored approval. */
+export const approvalSchema = z.strictObject({
+  approvalId: z.string(),
+  runId: z.string(),
+  sessionId: z.string().optional(),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  input: z.unknown().optional(),
+  prompt: z.string(),
+  status: z.enum(['pending', 'approved', 'denied']),
+  reason: z.string().optional(),
+  createdAt: timestamp(),
+  answeredAt: timestamp().optional(),
+});
+
+/** `GET /api/v1/approvals`. */
+export const approvalListSchema = z.strictObject({ approvals: z.array(approvalSchema) });
+
+/** A stored run (`pendingApprovals` on `GET /api/v1/runs/{id}`). */
+export const runSchema = z.strictObject({
+  runId: z.string(),
+  sessionId: z.string().optional(),
+  agent: z.string(),
+  status: z.enum(['running', 'paused', 'completed', 'failed']),
+  checkpoints: z.number().int(),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+  pendingApprovals: z.array(pendingApprovalSchema).optional(),
+});
+
+/** `GET /api/v1/runs`. */
+export const runListSchema = z.strictObject({ runs: z.array(runSchema) });
+
+/** `GET /health`. */
+export const healthSchema = z.strictObject({ status: z.literal('ok') });
+
+/** `GET /ready` (200 ready, 503 not ready). */
+export const readinessSchema = z.strictObject({
+  status: z.enum(['ready', 'not_ready']),
+  checks: z.record(z.string(), z.string()).meta({ description: '`config`, and `storage` with a store: `ok` or what is wrong' }),
+});
+
+/** `GET /api/v1/openapi.json`: this document. */
+export const openApiSchema = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });
+
+/** A tool of the REST tool gateway (`GET /tools`). */
+export const servedToolSchema = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+  inputSchema: z.looseObject({ type: z.literal('object') }).meta({ description: 'JSON Schema of the arguments' }),
+});
+
+/** `GET /tools`. */
+export const servedToolListSchema = z.strictObject({ tools: z.array(servedToolSchema) });
+
+/** `POST /execute`: a tool's output. */
+export const executeResultSchema = z.strictObject({ result: z.unknown() });
+
+/** `POST /execute`: why the call failed (the gateway's own error format). */
+export const gatewayErrorSchema = z.strictObject({
+  error: z.strictObject({ type: z.string().meta({ description: '`validation`, `not_found` or `execution`' }), message: z.string() }),
+});
+
+/** An MCP JSON-RPC message answered by `/mcp` (the MCP Streamable HTTP transport). */
+export const jsonRpcMessageSchema = z.looseObject({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string(), z.number(), z.null()]).optional(),
+  result: z.unknown().optional(),
+  error: z.looseObject({ code: z.number().int(), message: z.string() }).optional(),
+});

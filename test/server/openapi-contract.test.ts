@@ -1,0 +1,189 @@
+/**
+ * The OpenAPI document against the server's real answers: a server on 127.0.0.1 (SQLite store,
+ * approvals, MCP and the tool gateway) is called on every documented operation, each answer's
+ * status must be documented and its JSON body must validate against the document's schema for
+ * it; every documented operation must be called, and every route the app serves must be documented.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent } from '../../src/core/agent.js';
+import { tool } from '../../src/core/tool.js';
+import type { RunningServer } from '../../src/server/serve.js';
+import { runtimeOf } from '../../src/server/served-runtime.js';
+import { openStore } from '../../src/storage/open-store.js';
+import type { Store } from '../../src/storage/types/store.js';
+import { ScriptedModel, type ScriptedTurn } from '../../src/testing/scripted-model.js';
+import { startServer } from './helpers.js';
+
+type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> };
+
+/** Routes of the A2A protocol, described by the A2A specification rather than this document. */
+const A2A_ROUTE = /^\/(a2a(\/|$)|\.well-known\/|agents(\/|$))/;
+
+function agentModel(): ScriptedModel {
+  return new ScriptedModel((call): ScriptedTurn => {
+    const last = call.prompt.at(-1)!;
+    if (last.role === 'tool') return { text: 'done', usage: { inputTokens: 5, outputTokens: 3 } };
+    const text = typeof last.content === 'string' ? last.content : last.content.map((p) => ('text' in p ? p.text : '')).join('');
+    if (text.startsWith('delete ')) return { toolCalls: [{ toolName: 'delete_file', input: { path: text.slice(7) } }], usage: { inputTokens: 4, outputTokens: 2 } };
+    return { text: `you said ${text}`, usage: { inputTokens: 2, outputTokens: 1 } };
+  });
+}
+
+describe('the OpenAPI document matches the real answers', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'corvid-openapi-'));
+  let server: RunningServer;
+  let store: Store;
+  let url = '';
+  let doc: Doc;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  const called = new Set<string>();
+
+  beforeAll(async () => {
+    const path = join(dir, 'corvid.db');
+    store = await openStore({ driver: 'sqlite', path });
+    const del = tool<{ path: string }>({
+      name: 'delete_file',
+      description: 'Delete a file',
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      requireApproval: 'Delete {path}?',
+      execute: ({ path: p }) => `deleted ${p}`,
+    });
+    const upper = tool<{ text: string }>({
+      name: 'upper',
+      description: 'Upper-cases a text',
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      execute: ({ text }) => text.toUpperCase(),
+    });
+    const agent = new Agent({ name: 'files', description: 'Manages files', model: agentModel(), tools: [del, upper] });
+    const runtime = { ...runtimeOf([agent], { config: { storage: { driver: 'sqlite', path, checkpoints: { strategy: 'event', intervalMs: 5000 }, resume: 'manual' } } }), store: async () => store };
+    ({ server, url } = await startServer([], { runtime }));
+    doc = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as Doc;
+    ajv.addSchema(doc as object, 'openapi');
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Calls `method path`, checks the answer against operation `template`, and returns its JSON body. */
+  async function call(method: string, template: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> {
+    const headers = { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers };
+    const res = await fetch(`${url}${path}`, { method: method.toUpperCase(), headers, body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body) });
+    const op = doc.paths[template]?.[method];
+    expect(op, `${method} ${template} is documented`).toBeDefined();
+    called.add(`${method} ${template}`);
+    const status = String(res.status);
+    expect(Object.keys(op!.responses), `${method} ${path} answered ${status}`).toContain(status);
+    const type = res.headers.get('content-type') ?? '';
+    const text = await res.text();
+    if (!type.includes('application/json')) {
+      if (text !== '') expect(Object.keys(op!.responses[status]!.content ?? {}).some((t) => type.startsWith(t)), `${method} ${path} ${status} ${type} is documented`).toBe(true);
+      return { status: res.status, body: text };
+    }
+    const body = JSON.parse(text);
+    const pointer = `openapi#/paths/${template.replaceAll('~', '~0').replaceAll('/', '~1')}/${method}/responses/${status}/content/application~1json/schema`;
+    expect(op!.responses[status]!.content?.['application/json'], `${method} ${path} ${status}: a JSON schema is documented`).toBeDefined();
+    const validate = ajv.getSchema(pointer)!;
+    if (!validate(body)) expect.fail(`${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`);
+    return { status: res.status, body };
+  }
+
+  it('every documented operation answers as documented', async () => {
+    expect((await call('get', '/health', '/health')).status).toBe(200);
+    expect((await call('get', '/ready', '/ready')).status).toBe(200);
+    expect((await call('get', '/metrics', '/metrics')).body).toContain('corvid_http_requests_total');
+    expect((await call('get', '/api/v1/openapi.json', '/api/v1/openapi.json')).status).toBe(200);
+    expect((await call('get', '/api/v1/agents', '/api/v1/agents')).body.agents).toHaveLength(1);
+    expect((await call('get', '/api/v1/agents/{name}', '/api/v1/agents/files')).body.default).toBe(true);
+    expect((await call('get', '/api/v1/agents/{name}', '/api/v1/agents/nobody')).status).toBe(404);
+
+    const chat = '/api/v1/agents/{name}/chat';
+    const hello = await call('post', chat, '/api/v1/agents/files/chat', { body: { message: 'hello' } });
+    expect(hello.body).toMatchObject({ status: 'completed', answer: 'you said hello' });
+    expect((await call('post', chat, '/api/v1/agents/files/chat', { body: { message: 42 } })).status).toBe(400);
+    expect((await call('post', chat, '/api/v1/agents/files/chat', { body: '{"message":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect((await call('post', chat, '/api/v1/agents/files/chat', { body: 'hi', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect((await call('post', chat, '/api/v1/agents/nobody/chat', { body: { message: 'hi' } })).status).toBe(404);
+    const streamed = await call('post', chat, '/api/v1/agents/files/chat', { body: { message: 'hi', stream: true } });
+    expect(streamed.body).toContain('event: done');
+    const paused = await call('post', chat, '/api/v1/agents/files/chat', { body: { message: 'delete a.txt' } });
+    expect(paused.status).toBe(202);
+
+    expect((await call('get', '/api/v1/agents/{name}/ws', '/api/v1/agents/files/ws')).status).toBe(400);
+    const ws = new WebSocket(`${url.replace('http', 'ws')}/api/v1/agents/files/ws`);
+    const upgraded = await new Promise<number>((resolve, reject) => {
+      ws.once('upgrade', (res) => resolve(res.statusCode ?? 0));
+      ws.once('error', reject);
+    });
+    ws.close();
+    expect(Object.keys(doc.paths['/api/v1/agents/{name}/ws']!.get!.responses)).toContain(String(upgraded));
+
+    const sessions = await call('get', '/api/v1/sessions', '/api/v1/sessions?limit=10');
+    expect(sessions.body.sessions.length).toBeGreaterThanOrEqual(2);
+    expect((await call('get', '/api/v1/sessions', '/api/v1/sessions?limit=0')).status).toBe(400);
+    const session = await call('get', '/api/v1/sessions/{id}', `/api/v1/sessions/${hello.body.sessionId}`);
+    expect(session.body.messages.length).toBeGreaterThanOrEqual(2);
+    expect((await call('get', '/api/v1/sessions/{id}', '/api/v1/sessions/nope')).status).toBe(404);
+    expect((await call('delete', '/api/v1/sessions/{id}', `/api/v1/sessions/${hello.body.sessionId}`)).status).toBe(204);
+    expect((await call('delete', '/api/v1/sessions/{id}', `/api/v1/sessions/${hello.body.sessionId}`)).status).toBe(404);
+
+    const approvalId = paused.body.pendingApprovals[0].approvalId as string;
+    expect((await call('get', '/api/v1/approvals', `/api/v1/approvals?runId=${paused.body.runId}`)).body.approvals).toHaveLength(1);
+    expect((await call('get', '/api/v1/approvals', '/api/v1/approvals?limit=x')).status).toBe(400);
+    expect((await call('get', '/api/v1/approvals/{id}', `/api/v1/approvals/${approvalId}`)).body.status).toBe('pending');
+    expect((await call('get', '/api/v1/approvals/{id}', '/api/v1/approvals/nope')).status).toBe(404);
+    const run = await call('get', '/api/v1/runs/{id}', `/api/v1/runs/${paused.body.runId}`);
+    expect(run.body.pendingApprovals).toHaveLength(1);
+    expect((await call('post', '/api/v1/runs/{id}/resume', `/api/v1/runs/${paused.body.runId}/resume`, { body: { stream: 'no' } })).status).toBe(400);
+    expect((await call('post', '/api/v1/approvals/{id}', `/api/v1/approvals/${approvalId}`, { body: { approved: 'yes' } })).status).toBe(400);
+    const answered = await call('post', '/api/v1/approvals/{id}', `/api/v1/approvals/${approvalId}`, { body: { approved: true, reason: 'fine' } });
+    expect(answered.body).toMatchObject({ status: 'completed', answer: 'done' });
+    expect((await call('post', '/api/v1/approvals/{id}', `/api/v1/approvals/${approvalId}`, { body: { approved: true } })).status).toBe(409);
+    expect((await call('get', '/api/v1/approvals/{id}', `/api/v1/approvals/${approvalId}`)).body).toMatchObject({ status: 'approved', reason: 'fine' });
+    expect((await call('get', '/api/v1/runs', '/api/v1/runs?status=completed')).body.runs.length).toBeGreaterThanOrEqual(1);
+    expect((await call('get', '/api/v1/runs', '/api/v1/runs?status=sleeping')).status).toBe(400);
+    expect((await call('get', '/api/v1/runs/{id}', '/api/v1/runs/nope')).status).toBe(404);
+    expect((await call('post', '/api/v1/runs/{id}/resume', `/api/v1/runs/${paused.body.runId}/resume`, { body: {} })).status).toBe(409);
+    const again = await call('post', chat, '/api/v1/agents/files/chat', { body: { message: 'delete b.txt' } });
+    expect((await call('post', '/api/v1/runs/{id}/resume', `/api/v1/runs/${again.body.runId}/resume`)).status).toBe(202);
+
+    const tools = await call('get', '/tools', '/tools');
+    expect(tools.body.tools.map((t: { name: string }) => t.name)).toContain('upper');
+    expect((await call('post', '/execute', '/execute', { body: { tool: 'upper', arguments: { text: 'abc' } } })).body).toEqual({ result: 'ABC' });
+    expect((await call('post', '/execute', '/execute', { body: { tool: 'nope' } })).status).toBe(404);
+    expect((await call('post', '/execute', '/execute', { body: { tool: 'upper', arguments: { text: 1 } } })).status).toBe(400);
+    const mcpHeaders = { accept: 'application/json, text/event-stream' };
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'contract', version: '1' } } };
+    expect((await call('post', '/mcp', '/mcp', { body: init, headers: mcpHeaders })).status).toBe(200);
+    expect((await call('get', '/mcp', '/mcp', { headers: mcpHeaders })).status).toBeGreaterThanOrEqual(400);
+    expect((await call('delete', '/mcp', '/mcp', { headers: { ...mcpHeaders, 'mcp-session-id': 'nope' } })).status).toBeGreaterThanOrEqual(400);
+
+    const documented = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`));
+    expect(documented.filter((o) => !called.has(o))).toEqual([]);
+  });
+
+  it('documents every route the app serves (the A2A protocol routes aside)', () => {
+    const served = new Set<string>();
+    for (const r of server.app.routes) {
+      if (r.path === '/*' || r.path === '*' || A2A_ROUTE.test(r.path)) continue;
+      const template = r.path.replace(/:(\w+)/g, '{$1}');
+      const methods = r.method === 'ALL' ? Object.keys(doc.paths[template] ?? { all: 1 }) : [r.method.toLowerCase()];
+      for (const m of methods) served.add(`${m} ${template}`);
+    }
+    expect(served.size).toBeGreaterThan(15);
+    const missing = [...served].filter((o) => {
+      const [m, p] = o.split(' ') as [string, string];
+      return doc.paths[p]?.[m] === undefined;
+    });
+    expect(missing).toEqual([]);
+  });
+});
