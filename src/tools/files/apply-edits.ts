@@ -13,9 +13,10 @@ export interface TextEdit {
  * new text and how many replacements were made; throws a `FileToolError` for the model when an
  * edit matches nowhere (with the nearest candidates) or in several places without `replace_all`.
  */
-export function applyEdits(text: string, edits: readonly TextEdit[], shown: string): { text: string; replacements: number } {
+export function applyEdits(text: string, edits: readonly TextEdit[], shown: string): { text: string; replacements: number; at?: number } {
   let current = text;
   let replacements = 0;
+  let first = -1;
   edits.forEach((edit, i) => {
     const which = edits.length > 1 ? `edit ${i + 1} of ${edits.length}: ` : '';
     if (edit.old_string === '') throw new FileToolError(`${which}old_string is empty; give the exact text to replace (use write_file to create a file).`);
@@ -34,8 +35,10 @@ export function applyEdits(text: string, edits: readonly TextEdit[], shown: stri
     }
     current = at.length === 1 ? current.slice(0, at[0]) + edit.new_string + current.slice(at[0] + edit.old_string.length) : current.split(edit.old_string).join(edit.new_string);
     replacements += at.length;
+    if (first === -1) first = at[0];
   });
-  return { text: current, replacements };
+  // `at`: where the only replacement happened, when there was exactly one (writers can splice bytes).
+  return edits.length === 1 && replacements === 1 ? { text: current, replacements, at: first } : { text: current, replacements };
 }
 
 function occurrences(text: string, needle: string): number[] {

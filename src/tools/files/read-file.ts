@@ -1,9 +1,8 @@
-import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { tool } from '../../core/tool.js';
 import type { Tool } from '../../types/tool.js';
 import type { FilesSetup } from './files-setup.js';
-import { FileToolError, fsMessage, looksBinary } from './text-file.js';
+import { FileToolError, looksBinary, readFileLimited } from './text-file.js';
 
 const MAX_LINE_CHARS = 2000;
 
@@ -44,22 +43,11 @@ export function createReadFile(setup: FilesSetup): Tool<ReadFileArgs, ReadFileOu
       if (file.stats && file.stats.size > setup.maxFileBytes) {
         throw new FileToolError(`${shown} is ${file.stats.size} bytes, over the ${setup.maxFileBytes}-byte limit of read_file.`);
       }
-      const buf = await readAll(file.path, shown);
+      const buf = readFileLimited(file.path, shown, setup.maxFileBytes);
       if (looksBinary(buf)) throw new FileToolError(`${shown} is a binary file (${buf.length} bytes); read_file reads text files only.`);
       return numberedLines(buf, { shown, offset, limit, maxBytes: setup.maxReadBytes });
     },
   });
-}
-
-async function readAll(path: string, shown: string): Promise<Buffer> {
-  const handle = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
-    throw new FileToolError(fsMessage(err, shown));
-  });
-  try {
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FilesSetup } from './files-setup.js';
 import { applyEdits, type TextEdit } from './apply-edits.js';
-import { FileToolError, readTextFile, writeFileAtomic } from './text-file.js';
+import { FileToolError, readTextBytes, writeFileAtomic } from './text-file.js';
 import { unifiedDiff } from './unified-diff.js';
 
 /** What `edit_file` and `multi_edit` return. */
@@ -19,9 +19,17 @@ export async function runEdits(setup: FilesSetup, path: string, edits: readonly 
   const file = await setup.policy.check(path, 'write');
   const shown = setup.policy.display(file.path);
   if (!file.stats) throw new FileToolError(`${shown} does not exist; use write_file to create it.`);
-  const before = await readTextFile(file.path, shown, setup.maxFileBytes);
-  const { text: after, replacements } = applyEdits(before, edits, shown);
-  if (!dryRun) await writeFileAtomic(file.path, after, file.stats.mode & 0o7777);
+  const { text: before, bytes } = await readTextBytes(file.path, shown, setup.maxFileBytes);
+  const { text: after, replacements, at } = applyEdits(before, edits, shown);
+  if (!dryRun) {
+    // One replacement in an ASCII file: write the old bytes around the new text, no re-encoding.
+    const ascii = bytes.length === before.length && !before.includes('\uFFFD');
+    const content =
+      ascii && at !== undefined
+        ? [bytes.subarray(0, at), Buffer.from(edits[0].new_string, 'utf8'), bytes.subarray(at + edits[0].old_string.length)]
+        : after;
+    await writeFileAtomic(file.path, content, file.stats.mode & 0o7777);
+  }
   return { path: shown, replacements, diff: unifiedDiff(before, after, { path: shown }) };
 }
 
