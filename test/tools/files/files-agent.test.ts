@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadRuntime, validateConfigText } from '../../../src/config/index.js';
+import { loadRuntime, validateConfigText } from '../../../src/runtime/index.js';
 import type { AgentEvent } from '../../../src/index.js';
 import { ConfigError } from '../../../src/index.js';
 import { openStore } from '../../../src/storage/index.js';
