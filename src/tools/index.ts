@@ -49,3 +49,4 @@ export function createMemoryTools(options: MemoryToolOptions = {}): Record<Memor
     search_conversations: createSearchConversations(options),
   };
 }
+export { shellTool, type ShellToolOptions, type ShellToolInput, type ShellToolResult } from './shell/index.js';
