@@ -7,6 +7,7 @@ import type { RequireApproval, Tool } from '../../types/tool.js';
 import { PathPolicy } from '../path-policy.js';
 import { bwrapArgs, findBwrap, probeBwrap, type SandboxOptions } from './bwrap-sandbox.js';
 import { CommandPolicy } from './command-policy.js';
+import { warmUpShellParser } from './real-parse.js';
 import { runProcess } from './run-process.js';
 import { checkPassEnv, scrubEnv } from './scrub-env.js';
 
@@ -48,7 +49,7 @@ export interface ShellToolOptions {
   name?: string;
   /** Tool description for the model (a default one names the folder, the rules and the limits). */
   description?: string;
-  /** Ask a human before each command (the prompt shows the command). */
+  /** Ask a human before each command: `true` (the prompt is `Run in <cwd>: <command>`), a prompt text with `{command}`, or a function. */
   requireApproval?: RequireApproval<ShellToolInput>;
   /** Receives warnings (isolation `auto` without bubblewrap). Default: `process.emitWarning`. */
   onWarning?: (message: string) => void;
@@ -107,6 +108,7 @@ export function shellTool(options: ShellToolOptions = {}): Tool<ShellToolInput, 
     allowSubstitution: options.allowSubstitution, allowBackground: options.allowBackground, network: options.network,
     paths: new PathPolicy({ roots: [{ path: workspace, mode: 'read-write' }] }),
   });
+  warmUpShellParser();
   const sandbox: SandboxOptions = { workspace, cwd, network: options.network === true };
   const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, 'CorvidShellWarning'));
   let sandboxReady: Promise<string | undefined> | undefined;
@@ -124,7 +126,9 @@ export function shellTool(options: ShellToolOptions = {}): Tool<ShellToolInput, 
     name: options.name ?? 'bash',
     description: options.description ?? describe(options, cwd, timeoutMs),
     input: z.object({ command: z.string().min(1).describe('One bash command line, run in the working folder') }),
-    ...(options.requireApproval !== undefined ? { requireApproval: options.requireApproval } : {}),
+    ...(options.requireApproval === true
+      ? { requireApproval: ({ command }: ShellToolInput) => `Run in ${cwd}: ${command}` }
+      : options.requireApproval !== undefined ? { requireApproval: options.requireApproval } : {}),
     execute: async ({ command }, ctx) => {
       await policy.check(command);
       const sandboxed = isolation === 'none' ? undefined : await useSandbox();
