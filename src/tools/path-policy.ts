@@ -164,6 +164,14 @@ export class PathPolicy {
     }
   }
 
+  /**
+   * The deny pattern matching a root-relative path (`/`-separated) or one of its parent folders,
+   * or `undefined`. Tools listing folders use it to leave denied entries out.
+   */
+  deniedBy(relative: string): string | undefined {
+    return this.#deniedBy(relative);
+  }
+
   /** The first deny pattern matching `relative` or one of its parent folders. */
   #deniedBy(relative: string): string | undefined {
     if (this.#denyMatchers.length === 0) return undefined;
