@@ -1,5 +1,6 @@
 import type { ToolKind, ToolKindEntry } from '../config/tool-kinds/index.js';
 import { filesToolOptions } from '../config/tool-kinds/files-tool-entry.js';
+import { shellToolOptions } from '../config/tool-kinds/shell-tool-entry.js';
 import type { ToolEntryConfig } from '../config/corvid-config.js';
 import type { Tool } from '../types/tool.js';
 
@@ -17,6 +18,7 @@ type Loader<K extends ToolKind> = (entry: Extract<ToolKindEntry, { type: K }>, c
  */
 export const TOOL_KINDS: { [K in ToolKind]: Loader<K> } = {
   files: async (e, c) => (await import('../tools/files/index.js')).fileTools(filesToolOptions(e, c)),
+  shell: async (e, c) => [(await import('../tools/shell/index.js')).shellTool(shellToolOptions(e, c))],
 };
 
 /** Whether a `tools:` entry is a built-in tool family rather than a module. */

@@ -1,7 +1,7 @@
 import nodePath from 'node:path';
 import { z } from 'zod';
 import type { ShellToolOptions } from '../../tools/shell/shell-tool.js';
-import { durationSchema } from '../config-file-schema.js';
+import { durationSchema, durationToMs } from '../duration-schema.js';
 
 /** An entry of `tools:` with `type: shell` — the `bash` tool. */
 export const shellToolEntrySchema = z
@@ -34,8 +34,8 @@ export function shellToolOptions(entry: ShellToolEntry, ctx: { baseDir: string }
   if (entry.workspace !== undefined) options.workspace = nodePath.resolve(ctx.baseDir, entry.workspace);
   if (entry.allow !== undefined) options.allow = entry.allow;
   if (entry.deny !== undefined) options.deny = entry.deny;
-  if (entry.timeout !== undefined) options.timeoutMs = durationMs(entry.timeout);
-  if (entry.kill_grace !== undefined) options.killGraceMs = durationMs(entry.kill_grace);
+  if (entry.timeout !== undefined) options.timeoutMs = durationToMs(entry.timeout);
+  if (entry.kill_grace !== undefined) options.killGraceMs = durationToMs(entry.kill_grace);
   if (entry.max_output_bytes !== undefined) options.maxOutputBytes = entry.max_output_bytes;
   if (entry.env !== undefined) options.env = entry.env;
   if (entry.pass_env !== undefined) options.passEnv = entry.pass_env;
@@ -46,10 +46,4 @@ export function shellToolOptions(entry: ShellToolEntry, ctx: { baseDir: string }
   if (entry.name !== undefined) options.name = entry.name;
   if (entry.description !== undefined) options.description = entry.description;
   return options;
-}
-
-function durationMs(d: number | string): number {
-  if (typeof d === 'number') return d;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(d)!;
-  return Math.round(Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 's' ? 1000 : 60_000));
 }

@@ -49,7 +49,10 @@ export interface ShellToolOptions {
   name?: string;
   /** Tool description for the model (a default one names the folder, the rules and the limits). */
   description?: string;
-  /** Ask a human before each command: `true` (the prompt is `Run in <cwd>: <command>`), a prompt text with `{command}`, or a function. */
+  /**
+   * Ask a human before each command: `true`, a prompt text (`{command}` is filled in) or a function.
+   * The approver also sees the tool's preview: `$ <command>`, the folder, and the refusal when the rules refuse it.
+   */
   requireApproval?: RequireApproval<ShellToolInput>;
   /** Receives warnings (isolation `auto` without bubblewrap). Default: `process.emitWarning`. */
   onWarning?: (message: string) => void;
@@ -126,9 +129,11 @@ export function shellTool(options: ShellToolOptions = {}): Tool<ShellToolInput, 
     name: options.name ?? 'bash',
     description: options.description ?? describe(options, cwd, timeoutMs),
     input: z.object({ command: z.string().min(1).describe('One bash command line, run in the working folder') }),
-    ...(options.requireApproval === true
-      ? { requireApproval: ({ command }: ShellToolInput) => `Run in ${cwd}: ${command}` }
-      : options.requireApproval !== undefined ? { requireApproval: options.requireApproval } : {}),
+    ...(options.requireApproval !== undefined ? { requireApproval: options.requireApproval } : {}),
+    preview: async ({ command }) => {
+      const verdict = await policy.check(command).then(() => undefined, (err: Error) => err.message);
+      return `$ ${command}\n(in ${cwd}${isolation === 'none' ? ', unconfined' : ''})${verdict !== undefined ? `\n${verdict}` : ''}`;
+    },
     execute: async ({ command }, ctx) => {
       await policy.check(command);
       const sandboxed = isolation === 'none' ? undefined : await useSandbox();

@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../../src/index.js';
@@ -6,6 +6,8 @@ import { ScriptedModel } from '../../../src/testing/index.js';
 import { CommandPattern, CommandPolicy, shellTool } from '../../../src/tools/shell/index.js';
 import { PathPolicy } from '../../../src/tools/path-policy.js';
 import { shellToolEntrySchema, shellToolOptions } from '../../../src/config/tool-kinds/shell-tool-entry.js';
+import { loadRuntime } from '../../../src/config/index.js';
+import { lines, writeFiles } from '../../config/temp-dir.js';
 import { attempt, bwrapInstalled, context, playground } from './support.js';
 
 function policy(ws: string, rules: { allow?: string[]; deny?: string[]; allowSubstitution?: boolean }) {
@@ -142,7 +144,8 @@ describe('shell tool: running', () => {
     const asked: string[] = [];
     const run = await agent.run('go', { onApproval: (req) => (asked.push(req.prompt), { approved: req.prompt.includes('cat') }) });
     expect(run.status).toBe('completed');
-    expect(asked).toEqual([`Run in ${p.ws}: echo ran > ran.txt`, `Run in ${p.ws}: cat notes.txt`]);
+    expect(asked).toEqual([`Allow bash({"command":"echo ran > ran.txt"})?\n$ echo ran > ran.txt\n(in ${p.ws}, unconfined)`, `Allow bash({"command":"cat notes.txt"})?\n$ cat notes.txt\n(in ${p.ws}, unconfined)`]);
+    expect(existsSync(join(p.ws, 'ran.txt'))).toBe(false);
     expect(run.steps[1]!.toolResults[0]!.output).toMatchObject({ stdout: 'hello\n', exitCode: 0 });
   });
 });
@@ -154,5 +157,48 @@ describe('shell tool: YAML entry', () => {
     expect(shellToolOptions(entry, { baseDir: p.root })).toEqual({ cwd: p.ws, allow: ['npm test'], deny: ['rm *'], timeoutMs: 60_000, killGraceMs: 500, isolation: 'none', allowSubstitution: true, passEnv: ['CI'] });
     expect(shellToolEntrySchema.safeParse({ type: 'shell', isolation: 'docker' }).success).toBe(false);
     expect(shellToolEntrySchema.safeParse({ type: 'shell', alow: [] }).success).toBe(false);
+  });
+
+  it('a config with `type: shell` gives agents the bash tool; require_approval: [bash] shows the command', async () => {
+    const p = playground();
+    writeFiles(p.root, {
+      'corvid.yaml': lines(
+        'tools:',
+        '  sh:',
+        '    type: shell',
+        '    cwd: ./ws',
+        '    allow: ["cat *", "ls*"]',
+        '    deny: ["rm -rf *"]',
+        '    timeout: 60s',
+        '    isolation: none',
+        'agents:',
+        '  dev:',
+        '    model: "openai:gpt-4.1-mini"',
+        '    tools: [sh]',
+        '    require_approval: [bash]',
+      ),
+    });
+    const runtime = await loadRuntime({ cwd: p.root, env: { OPENAI_API_KEY: 'sk-test' }, dotenv: false });
+    const agent = runtime.agent('dev');
+    expect(agent.tools.map((t) => t.name)).toEqual(['bash']);
+    agent.setModel(new ScriptedModel([
+      { toolCalls: [{ toolName: 'bash', input: { command: 'cat notes.txt' } }, { toolName: 'bash', input: { command: 'rm -rf notes.txt' } }] },
+      { text: 'done' },
+    ]));
+    const asked: string[] = [];
+    const run = await agent.run('go', { onApproval: (req) => (asked.push(req.prompt), { approved: true }) });
+    expect(asked[0]).toContain('cat notes.txt');
+    expect(asked[0]).toContain(`$ cat notes.txt\n(in ${p.ws}, unconfined)`);
+    expect(asked[1]).toMatch(/\$ rm -rf notes.txt\n.*\nCommand refused: `rm -rf notes.txt` is denied/);
+    const [cat, rm] = run.steps[0]!.toolResults;
+    expect(cat).toMatchObject({ isError: false, output: { command: 'cat notes.txt', cwd: p.ws, exitCode: 0, stdout: 'hello\n' } });
+    expect(rm).toMatchObject({ isError: true });
+    await runtime.close();
+  });
+
+  it('a shell entry with a bad option is a config error at load time', async () => {
+    const p = playground();
+    writeFiles(p.root, { 'corvid.yaml': lines('tools:', '  sh: { type: shell, isolation: docker }', 'agents:', '  dev: { model: "openai:gpt-4.1-mini", tools: [sh] }') });
+    await expect(loadRuntime({ cwd: p.root, env: { OPENAI_API_KEY: 'sk-test' }, dotenv: false })).rejects.toThrow(/corvid\.yaml:2:\d+ +tools\.sh/);
   });
 });
