@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { ShellSyntaxRefusal } from './shell-words.js';
 
 interface ParseResult {
@@ -8,86 +9,104 @@ interface ParseResult {
   message?: string;
 }
 
-interface Exports {
-  memory: WebAssembly.Memory;
-  wasmAlloc: (size: number) => number;
-  wasmFree: (pointer: number) => void;
-  process: (...args: Array<number | boolean>) => number;
-}
-
-type GoRuntime = new () => { importObject: WebAssembly.Imports; run(instance: WebAssembly.Instance): Promise<void> };
-
 /**
- * `sh-syntax` (mvdan/sh compiled to WebAssembly with TinyGo) starts a Go runtime per parse,
- * which costs ~15 ms, and its runtime is not safe to reuse for many parses. So each parse uses
- * a fresh instance, and the next one is started in the background as soon as one is taken:
- * a check then costs well under a millisecond. The call mirrors `sh-syntax`'s own processor
- * (`lib/processor.js`); if its exports ever differ, the package's public `parse` is used.
+ * The parser thread. `sh-syntax` (mvdan/sh compiled to WebAssembly with TinyGo) starts a Go
+ * runtime per parse (~15 ms of CPU), and a runtime is not safe to reuse for many parses. So a
+ * worker thread keeps one fresh instance ready, uses each once and starts the next right after:
+ * a check costs about a millisecond and the start-up never blocks the caller's event loop. The
+ * call mirrors `sh-syntax`'s own processor (`lib/processor.js`). Plain JavaScript run with
+ * `eval`, so it needs no file of its own next to the compiled module.
  */
-class WarmParser {
-  #module: Promise<WebAssembly.Module> | undefined;
-  #next: Promise<Exports> | undefined;
-  #fallback = false;
-  readonly #encoder = new TextEncoder();
-  readonly #decoder = new TextDecoder();
-
-  async parse(line: string): Promise<ParseResult> {
-    if (this.#fallback) return publicParse(line);
-    const exports = await (this.#next ?? this.#start());
-    this.#next = this.#start();
-    this.#next.catch(() => undefined);
-    if (typeof exports.process !== 'function' || typeof exports.wasmAlloc !== 'function') {
-      this.#fallback = true;
-      return publicParse(line);
-    }
-    return this.#call(exports, line);
-  }
-
-  async #start(): Promise<Exports> {
-    this.#module ??= (async () => {
-      await import('sh-syntax'); // defines globalThis.Go
-      const file = createRequire(import.meta.url).resolve('sh-syntax/main.wasm');
-      return WebAssembly.compile(await readFile(file));
-    })();
-    const module = await this.#module;
-    const go = new (globalThis as unknown as { Go: GoRuntime }).Go();
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { readFileSync } = require('node:fs');
+(async () => {
+  await import(workerData.shSyntaxUrl);
+  const module = await WebAssembly.compile(readFileSync(workerData.wasmPath));
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const fresh = async () => {
+    const go = new Go();
     const instance = await WebAssembly.instantiate(module, go.importObject);
-    void go.run(instance);
-    return instance.exports as unknown as Exports;
-  }
-
-  #call(ex: Exports, line: string): ParseResult {
-    const put = (bytes: Uint8Array): number => {
-      const pointer = ex.wasmAlloc(bytes.byteLength);
-      new Uint8Array(ex.memory.buffer).set(bytes, pointer);
-      return pointer;
-    };
-    const text = this.#encoder.encode(line);
+    go.run(instance);
+    return instance.exports;
+  };
+  let next = fresh();
+  const parse = (ex, line) => {
+    const put = (bytes) => { const p = ex.wasmAlloc(bytes.byteLength); new Uint8Array(ex.memory.buffer).set(bytes, p); return p; };
+    const text = encoder.encode(line);
     const name = put(new Uint8Array(0));
     const body = put(text);
     const stopAt = put(new Uint8Array(0));
-    // filepath, text, print=false, keepComments=false, variant=bash, stopAt, recoverErrors=0, printer options.
     const result = ex.process(name, 0, 0, body, text.byteLength, text.byteLength, false, false, 1, stopAt, 0, 0, 0, false, 2, true, true, true, false, false, false, false);
-    ex.wasmFree(name);
-    ex.wasmFree(body);
-    ex.wasmFree(stopAt);
+    ex.wasmFree(name); ex.wasmFree(body); ex.wasmFree(stopAt);
     const bytes = new Uint8Array(ex.memory.buffer).subarray(result);
-    const json = this.#decoder.decode(bytes.subarray(0, bytes.indexOf(0)));
-    if (!json.startsWith('{"')) throw new ShellSyntaxRefusal(`the command line does not parse: ${json}`);
-    return JSON.parse(json) as ParseResult;
+    return decoder.decode(bytes.subarray(0, bytes.indexOf(0)));
+  };
+  parentPort.on('message', async ({ id, line }) => {
+    try {
+      const ex = await next;
+      next = fresh();
+      parentPort.postMessage({ id, json: parse(ex, line) });
+    } catch (err) {
+      next = fresh();
+      parentPort.postMessage({ id, error: String((err && err.message) || err) });
+    }
+  });
+})().catch((err) => { throw err; });
+`;
+
+class ParserThread {
+  #worker: Worker | undefined;
+  #nextId = 0;
+  readonly #pending = new Map<number, { resolve: (r: ParseResult) => void; reject: (e: Error) => void }>();
+
+  parse(line: string): Promise<ParseResult> {
+    const worker = this.#start();
+    const id = this.#nextId++;
+    if (this.#pending.size === 0) worker.ref();
+    return new Promise<ParseResult>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      worker.postMessage({ id, line });
+    });
+  }
+
+  warmUp(): void {
+    this.#start();
+  }
+
+  #start(): Worker {
+    if (this.#worker !== undefined) return this.#worker;
+    const require = createRequire(import.meta.url);
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { shSyntaxUrl: pathToFileURL(require.resolve('sh-syntax')).href, wasmPath: require.resolve('sh-syntax/main.wasm') },
+    });
+    worker.unref();
+    worker.on('message', (m: { id: number; json?: string; error?: string }) => {
+      const waiting = this.#pending.get(m.id);
+      if (waiting === undefined) return;
+      this.#pending.delete(m.id);
+      if (this.#pending.size === 0) worker.unref();
+      if (m.error !== undefined || m.json === undefined || !m.json.startsWith('{"')) {
+        waiting.reject(new Error(`the shell parser failed: ${m.error ?? m.json}`));
+        return;
+      }
+      waiting.resolve(JSON.parse(m.json) as ParseResult);
+    });
+    const fail = (err: Error) => {
+      if (this.#worker === worker) this.#worker = undefined;
+      for (const w of this.#pending.values()) w.reject(err);
+      this.#pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the shell parser thread stopped (exit ${code})`)));
+    this.#worker = worker;
+    return worker;
   }
 }
 
-async function publicParse(line: string): Promise<ParseResult> {
-  const { parse } = await import('sh-syntax');
-  try {
-    return { file: (await parse(line, { keepComments: false })) as ParseResult['file'] };
-  } catch (err) {
-    return { parseError: { Text: (err as { Text?: string }).Text ?? (err instanceof Error ? err.message : String(err)) } };
-  }
-}
-
-const parser = new WarmParser();
+const thread = new ParserThread();
 
 /**
  * Parses the line with `sh-syntax` (mvdan/sh, bash dialect) and returns its top-level
@@ -96,7 +115,12 @@ const parser = new WarmParser();
  * them before a line runs.
  */
 export async function checkRealParse(line: string): Promise<Array<{ background: boolean }>> {
-  const result = await parser.parse(line);
+  let result: ParseResult;
+  try {
+    result = await thread.parse(line);
+  } catch (err) {
+    throw new ShellSyntaxRefusal(`the line could not be parsed (${err instanceof Error ? err.message : String(err)})`);
+  }
   if (result.parseError || result.message) {
     const e = result.parseError;
     const where = e?.Pos && e.Pos.Line > 0 ? `${e.Pos.Line}:${e.Pos.Col}: ` : '';
@@ -105,7 +129,7 @@ export async function checkRealParse(line: string): Promise<Array<{ background: 
   return (result.file?.Stmts ?? []).map((s) => ({ background: s.Background }));
 }
 
-/** Starts the parser ahead of the first check (loading and compiling it takes ~50 ms). */
+/** Starts the parser thread ahead of the first check (it loads and compiles the parser, ~50 ms). */
 export function warmUpShellParser(): void {
-  void parser.parse('true').catch(() => undefined);
+  thread.warmUp();
 }
