@@ -11,6 +11,8 @@ export const TRANSPARENT_WRAPPERS: Record<string, (args: ShellWord[]) => ShellWo
   builtin: (args) => args,
   exec: (args) => skipFlags(args, 'exec', /^-[cl]+$/, /^-a$/),
   nohup: (args) => args,
+  setsid: (args) => skipFlags(args, 'setsid', /^(-[fwc]+|--fork|--wait|--ctty)$/),
+  stdbuf: (args) => skipFlags(args, 'stdbuf', /^(-[ioe]\S+|--(input|output|error)=.*)$/, /^-[ioe]$/),
   time: (args) => skipFlags(args, 'time', /^-p$/),
   nice: (args) => skipFlags(args, 'nice', /^(-\d+|-n\d+|--adjustment=.*)$/, /^-n$/),
   timeout: (args) => {

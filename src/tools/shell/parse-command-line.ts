@@ -27,7 +27,7 @@ export interface ParsedCommandLine {
 }
 
 /** Reserved words that only shape the line; the commands between them are what runs. */
-const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'while', 'until', 'do', 'done', '{', '}', '!', 'time']);
+const STRUCTURE = new Set(['if', 'then', 'elif', 'else', 'fi', 'while', 'until', 'do', 'done', '{', '}', '!']);
 const OPENERS = new Set(['if', 'while', 'until', 'for', '{']);
 const CLOSERS = new Set(['fi', 'done', '}']);
 const UNSUPPORTED: Record<string, string> = {
