@@ -11,6 +11,7 @@ export const TRANSPARENT_WRAPPERS: Record<string, (args: ShellWord[]) => ShellWo
   builtin: (args) => args,
   exec: (args) => skipFlags(args, 'exec', /^-[cl]+$/, /^-a$/),
   nohup: (args) => args,
+  busybox: (args) => (args.length === 0 || args[0]!.value.startsWith('-') ? undefined : args),
   setsid: (args) => skipFlags(args, 'setsid', /^(-[fwc]+|--fork|--wait|--ctty)$/),
   stdbuf: (args) => skipFlags(args, 'stdbuf', /^(-[ioe]\S+|--(input|output|error)=.*)$/, /^-[ioe]$/),
   time: (args) => skipFlags(args, 'time', /^-p$/),

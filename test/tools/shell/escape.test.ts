@@ -27,7 +27,7 @@ const REFUSED_LINES: Array<[string, string, RegExp]> = [
   ['eval of a variable', 'X="rm -rf ../outside"; eval $X', /eval needs literal arguments/],
   ['env X=… cmd', 'env X=1 rm -rf ../outside', /denied/],
   ['command / exec / nohup / timeout wrappers', 'timeout 5 nice -n 1 nohup command rm -rf ../outside', /denied/],
-  ['time -p / setsid / stdbuf', 'time -p setsid -f stdbuf -o0 rm -rf ../outside', /denied/],
+  ['time -p / setsid / stdbuf / busybox', 'time -p setsid -f stdbuf -o0 busybox rm -rf ../outside', /denied/],
   ['sudo', 'sudo ls', /runs commands as another user/],
   ['xargs', 'echo ../outside | xargs rm -rf', /denied/],
   ['find -exec', 'find .. -name outside -exec rm -rf {} +', /denied/],
