@@ -42,6 +42,8 @@ const CHANGES_DIR = new Set(['cd', 'pushd', 'popd']);
 const WRITES = new Set(['>', '>>', '>|', '<>', '&>', '&>>']);
 const DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/fd/1', '/dev/fd/2', '/dev/zero', '/dev/tty']);
 const MAX_DEPTH = 6;
+/** Longest command line checked (the checker's worst case grows with the square of a word's length). */
+const MAX_LINE = 16_384;
 
 interface CheckState { depth: number; changedDir: boolean }
 
@@ -75,6 +77,7 @@ export class CommandPolicy {
   async #checkLine(line: string, state: CheckState): Promise<void> {
     if (state.depth > MAX_DEPTH) throw new Refusal('commands nested too deeply');
     if (line.includes('\0')) throw new Refusal('the line contains a NUL byte');
+    if (line.length > MAX_LINE) throw new Refusal(`the command line is longer than ${MAX_LINE} characters; put long scripts in a file`);
     const real = await checkRealParse(line);
     const parsed = parseCommandLine(line);
     // Defence in depth: the real parser and ours must see the same statements.

@@ -56,6 +56,8 @@ const REFUSED_LINES: Array<[string, string, RegExp]> = [
   ['background job', 'sleep 100 &', /background jobs/],
   ['here-document', 'bash <<EOF\nrm -rf ../outside\nEOF', /here-documents/],
   ['parse failure', 'echo "unterminated', /does not parse: .*quote/],
+  ['NUL byte', 'ls\0; rm -rf ../outside', /NUL byte/],
+  ['a huge line', `ls ${'['.repeat(20_000)}`, /longer than 16384 characters/],
 ];
 
 describe('shell tool escapes: refused before anything runs', () => {
