@@ -1,11 +1,11 @@
-import { readFile, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
 import type { GrepFileHits, GrepLine, GrepQuery } from './grep-types.js';
 import { looksBinary } from './text-file.js';
 import { walkFiles } from './walk-files.js';
 
-const CONCURRENCY = 16;
+const SLICE = 64;
 
 /** `grep` without ripgrep: walks the folder (same rules as ripgrep's flags) and searches each text file. */
 export async function grepJs(q: GrepQuery): Promise<GrepFileHits[]> {
@@ -20,17 +20,18 @@ export async function grepJs(q: GrepQuery): Promise<GrepFileHits[]> {
     const glob = q.fileGlob ? fileGlobMatcher(q.fileGlob) : undefined;
     files = glob ? walked.files.filter(glob) : walked.files;
   }
-  const hits: Array<GrepFileHits | undefined> = new Array(files.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length) {
-      if (q.signal?.aborted) return;
-      const i = next++;
-      hits[i] = await searchFile(join(q.dir, files[i]), files[i], { line, whole, q });
+  // Small files are read synchronously (far cheaper than a thread-pool round trip per file), in
+  // slices that give the event loop a turn between them.
+  const hits: GrepFileHits[] = [];
+  for (let i = 0; i < files.length; i++) {
+    if (i % SLICE === 0 && i > 0) {
+      await new Promise((r) => setImmediate(r));
+      if (q.signal?.aborted) break;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
-  return hits.filter((h): h is GrepFileHits => h !== undefined);
+    const hit = searchFile(join(q.dir, files[i]), files[i], { line, whole, q });
+    if (hit) hits.push(hit);
+  }
+  return hits;
 }
 
 /** A glob without `/` matches file names at any depth (like ripgrep's `--type-add`); with `/`, the relative path. */
@@ -38,15 +39,9 @@ export function fileGlobMatcher(glob: string): (path: string) => boolean {
   return picomatch(glob, { dot: true, basename: !glob.includes('/') });
 }
 
-async function searchFile(path: string, rel: string, o: { line: RegExp; whole?: RegExp; q: GrepQuery }): Promise<GrepFileHits | undefined> {
-  let buf: Buffer;
-  try {
-    const info = await stat(path);
-    if (!info.isFile() || info.size > o.q.maxFileBytes || (o.q.skipHardLinks && info.nlink > 1)) return undefined;
-    buf = await readFile(path);
-  } catch {
-    return undefined;
-  }
+function searchFile(path: string, rel: string, o: { line: RegExp; whole?: RegExp; q: GrepQuery }): GrepFileHits | undefined {
+  const buf = readSmallFile(path, o.q);
+  if (buf === undefined) return undefined;
   if (looksBinary(buf)) return undefined;
   const text = buf.toString('utf8');
   if (o.whole && !o.whole.test(text)) return undefined;
@@ -60,6 +55,28 @@ async function searchFile(path: string, rel: string, o: { line: RegExp; whole?: 
   }
   if (matched.length === 0) return undefined;
   return { path: rel, lines: withContext(lines, matched, o.q.context) };
+}
+
+/** The file's bytes, or `undefined` for what grep skips (not a regular file, too large, hard-linked when refused, unreadable). */
+function readSmallFile(path: string, q: GrepQuery): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.size > q.maxFileBytes || (q.skipHardLinks && info.nlink > 1)) return undefined;
+    const buf = Buffer.allocUnsafe(info.size);
+    let got = 0;
+    while (got < info.size) {
+      const n = readSync(fd, buf, got, info.size - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === info.size ? buf : buf.subarray(0, got);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 function withContext(lines: string[], matched: number[], context: number): GrepLine[] {

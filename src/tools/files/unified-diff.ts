@@ -31,8 +31,8 @@ export function unifiedDiff(before: string, after: string, options: UnifiedDiffO
   const b = splitLines(after.slice(start, endNew));
   const ops = diffLines(a, b, firstLine);
   // Context around the changed middle comes from the unchanged parts.
-  const headLines = splitLines(before.slice(0, start)).slice(-CONTEXT);
-  const tailLines = splitLines(before.slice(endOld)).slice(0, CONTEXT);
+  const headLines = linesBefore(before, start, CONTEXT);
+  const tailLines = linesAfter(before, endOld, CONTEXT);
   const newFirst = firstLine; // same line number before the first change
   const all: Op[] = [
     ...headLines.map((line, i) => ({ kind: ' ' as const, line, oldNo: firstLine - headLines.length + i, newNo: newFirst - headLines.length + i })),
@@ -78,6 +78,23 @@ function countLines(text: string, end: number): number {
   let n = 1;
   for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/** Up to `count` whole lines ending at `end` (a line start). */
+function linesBefore(text: string, end: number, count: number): string[] {
+  let from = end;
+  for (let i = 0; i < count && from > 0; i++) from = text.lastIndexOf('\n', from - 2) + 1;
+  return splitLines(text.slice(from, end));
+}
+
+/** Up to `count` lines starting at `start` (a line start). */
+function linesAfter(text: string, start: number, count: number): string[] {
+  let to = start;
+  for (let i = 0; i < count && to < text.length; i++) {
+    const nl = text.indexOf('\n', to);
+    to = nl === -1 ? text.length : nl + 1;
+  }
+  return splitLines(text.slice(start, to));
 }
 
 function splitLines(text: string): string[] {
