@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../../src/index.js';
 import { ScriptedModel } from '../../../src/testing/index.js';
 import { shellTool } from '../../../src/tools/shell/index.js';
-import { attempt, bwrapInstalled, canaryIntact, playground, processesWith } from './support.js';
+import { attempt, bwrapInstalled, canaryIntact, playground, processesGone } from './support.js';
 
 /**
  * An attacker's attempts. The tool is set up the weak way (a deny list only, unconfined) unless
@@ -103,7 +103,7 @@ describe('shell tool escapes: at run time', () => {
     expect(result).toMatchObject({ outputLimitExceeded: true, timedOut: false, truncated: true });
     expect(result!.stdout).toMatch(/\[… \d+ bytes, \d+ lines elided …\]/);
     expect(result!.durationMs).toBeLessThan(10_000);
-    expect(processesWith('corvid-endless')).toBe(0);
+    expect(await processesGone('corvid-endless')).toBe(0);
   });
 
   it('a command that ignores SIGTERM is killed after the grace', async () => {
@@ -111,16 +111,16 @@ describe('shell tool escapes: at run time', () => {
     const sh = shellTool({ cwd: p.ws, isolation: 'none', timeoutMs: 500, killGraceMs: 300 });
     const { result } = await attempt(sh, `node -e 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000); console.log("corvid-stubborn")'`);
     expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGKILL' });
-    expect(processesWith('corvid-stubborn')).toBe(0);
+    expect(await processesGone('corvid-stubborn')).toBe(0);
   });
 
   for (const isolation of ['none', 'bwrap'] as const) {
     it.skipIf(isolation === 'bwrap' && !bwrapInstalled)(`a process swarm dies with its group at the time limit (isolation ${isolation})`, async () => {
       const p = playground();
       const sh = shellTool({ cwd: p.ws, isolation, timeoutMs: 1000, killGraceMs: 200, allowBackground: true });
-      const { result } = await attempt(sh, 'i=0; while [ $i -lt 100 ]; do sleep 41.5 & i=$((i+1)); done; wait');
+      const { result } = await attempt(sh, 'i=0; while [ $i -lt 100 ]; do sleep 41.517 & i=$((i+1)); done; wait');
       expect(result).toMatchObject({ timedOut: true });
-      expect(processesWith('41.5')).toBe(0);
+      expect(await processesGone('41.517')).toBe(0);
     });
   }
 

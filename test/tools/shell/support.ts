@@ -63,3 +63,14 @@ export function processesWith(marker: string): number {
   }
   return n;
 }
+
+/** Waits until no live process has `marker` in its command line (killed processes take a moment to go); returns how many are left. */
+export async function processesGone(marker: string, withinMs = 3000): Promise<number> {
+  const deadline = Date.now() + withinMs;
+  let left = processesWith(marker);
+  while (left > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setImmediate(resolve));
+    left = processesWith(marker);
+  }
+  return left;
+}
