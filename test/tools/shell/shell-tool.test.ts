@@ -200,6 +200,12 @@ describe('shell tool: YAML entry', () => {
   it('a shell entry with a bad option is a config error at load time', async () => {
     const p = playground();
     writeFiles(p.root, { 'corvid.yaml': lines('tools:', '  sh: { type: shell, isolation: docker }', 'agents:', '  dev: { model: "openai:gpt-4.1-mini", tools: [sh] }') });
-    await expect(loadRuntime({ cwd: p.root, env: { OPENAI_API_KEY: 'sk-test' }, dotenv: false })).rejects.toThrow(/corvid\.yaml:2:\d+ +tools\.sh/);
+    await expect(loadRuntime({ cwd: p.root, env: { OPENAI_API_KEY: 'sk-test' }, dotenv: false })).rejects.toThrow(/corvid\.yaml:2:\d+ +tools\.sh\.isolation: .*auto/);
+  });
+
+  it('a shell entry whose cwd does not exist fails to load, naming the folder', async () => {
+    const p = playground();
+    writeFiles(p.root, { 'corvid.yaml': lines('tools:', '  sh: { type: shell, cwd: ./nope }', 'agents:', '  dev: { model: "openai:gpt-4.1-mini", tools: [sh] }') });
+    await expect(loadRuntime({ cwd: p.root, env: { OPENAI_API_KEY: 'sk-test' }, dotenv: false })).rejects.toThrow(/shell tool cwd: folder ".*nope" does not exist/);
   });
 });
