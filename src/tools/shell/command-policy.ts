@@ -36,7 +36,7 @@ const REFUSED: Record<string, string> = {
   set: 'changes how the shell runs the rest of the line', coproc: 'starts a coprocess',
 };
 /** Variables whose value changes which code runs; setting them in the line is refused. */
-const DANGEROUS_VARIABLE = /^(PATH|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|HOME|EDITOR|VISUAL|PAGER|BROWSER|GCONV_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|NODE_OPTIONS|NODE_PATH|XDG_\w+|GIT_\w+|LD_\w+|DYLD_\w+|BASH_FUNC_\S+|npm_config_\w+|PYTHON\w*|PERL\w*|RUBY\w*)$/i;
+const DANGEROUS_VARIABLE = /^(PATH|IFS|ENV|BASH\w*|SHELLOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|HOME|EDITOR|VISUAL|PAGER|BROWSER|GCONV_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|NODE_OPTIONS|NODE_PATH|XDG_\w+|GIT_\w+|LD_\w+|DYLD_\w+|npm_config_\w+|PYTHON\w*|PERL\w*|RUBY\w*)$/i;
 const DECLARE = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 const CHANGES_DIR = new Set(['cd', 'pushd', 'popd']);
 const WRITES = new Set(['>', '>>', '>|', '<>', '&>', '&>>']);

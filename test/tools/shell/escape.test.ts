@@ -47,6 +47,7 @@ const REFUSED_LINES: Array<[string, string, RegExp]> = [
   ['PATH=', 'PATH=/tmp ls', /setting PATH is refused/],
   ['LD_PRELOAD via env', 'env LD_PRELOAD=/tmp/x.so ls', /setting LD_PRELOAD is refused/],
   ['export BASH_ENV', 'export BASH_ENV=/tmp/x', /setting BASH_ENV is refused/],
+  ['BASH_CMDS hash entry', 'BASH_CMDS[ls]=/bin/rm; ls -rf ../outside', /setting BASH_CMDS is refused/],
   ['source', '. ./evil.sh', /cannot be checked/],
   ['trap', "trap 'rm -rf ../outside' EXIT", /runs a command given as text later/],
   ['redirection out of the workspace', 'echo pwned > ../outside/secret.txt', /writes outside the workspace/],
