@@ -9,6 +9,7 @@ export type CorvidErrorCode =
   | 'provider_unavailable'
   | 'tool_execution_failed'
   | 'path_refused'
+  | 'command_refused'
   | 'max_steps_exceeded'
   | 'run_aborted'
   | 'not_found'

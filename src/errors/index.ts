@@ -16,3 +16,4 @@ export { WorkflowError } from './workflow-error.js';
 export { McpError, type McpErrorKind } from './mcp-error.js';
 export { DurableRunError, type DurableRunErrorKind } from './durable-run-error.js';
 export { RunLeaseHeldError } from './run-lease-held-error.js';
+export { CommandRefusedError } from './command-refused-error.js';

@@ -1,5 +1,6 @@
 import type { ToolKind, ToolKindEntry } from '../config/tool-kinds/index.js';
 import { filesToolOptions } from '../config/tool-kinds/files-tool-entry.js';
+import { shellToolOptions } from '../config/tool-kinds/shell-tool-entry.js';
 import type { ToolEntryConfig } from '../config/corvid-config.js';
 import type { Tool } from '../types/tool.js';
 
@@ -22,6 +23,7 @@ export const TOOL_KINDS: { [K in ToolKind]: Loader<K> } = {
     await files.checkFileRoots(options);
     return files.fileTools(options);
   },
+  shell: async (e, c) => [(await import('../tools/shell/index.js')).shellTool(shellToolOptions(e, c))],
 };
 
 /** Whether a `tools:` entry is a built-in tool family rather than a module. */

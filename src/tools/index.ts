@@ -10,6 +10,9 @@
  * @example
  * import { fileTools } from 'corvid/tools';
  * const coder = new Agent({ name: 'coder', model, tools: fileTools({ root: './project', deny: ['.env'] }) });
+ * @example
+ * import { shellTool } from 'corvid/tools';
+ * const dev = new Agent({ name: 'dev', model, tools: [shellTool({ cwd: './project', allow: ['npm test', 'npm run *'] })] });
  */
 import type { Tool } from '../types/tool.js';
 import type { MemoryToolName } from './builtin-tool-names.js';
@@ -76,3 +79,4 @@ export function createMemoryTools(options: MemoryToolOptions = {}): Record<Memor
     search_conversations: createSearchConversations(options),
   };
 }
+export { shellTool, type ShellToolOptions, type ShellToolInput, type ShellToolResult } from './shell/index.js';

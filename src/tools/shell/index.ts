@@ -1,0 +1,11 @@
+/**
+ * The `bash` tool: one command line per call, checked on its parsed form against allow/deny
+ * rules, with a scrubbed environment, a time limit, capped output and a bubblewrap sandbox.
+ * @example
+ * import { shellTool } from 'corvid/tools';
+ * const sh = shellTool({ cwd: './project', allow: ['npm test', 'npm run *'], deny: ['rm -rf *'] });
+ */
+export { shellTool, type ShellToolOptions, type ShellToolInput, type ShellToolResult } from './shell-tool.js';
+export { CommandPolicy, type CommandPolicyOptions } from './command-policy.js';
+export { CommandPattern } from './command-pattern.js';
+export { DEFAULT_PASSED_ENV } from './scrub-env.js';
