@@ -4,6 +4,8 @@ import { mcpServersSchema } from './mcp-servers-schema.js';
 import { mcpContentSchema } from './mcp-content-schema.js';
 import { storageSchema } from './storage-schema.js';
 import { serverSchema } from './server-config-schema.js';
+import { durationSchema } from './duration-schema.js';
+import { toolKindEntrySchema } from './tool-kinds/index.js';
 
 /**
  * The zod schema of the `corvid.yaml` file format (snake_case, every object strict). It checks
@@ -225,10 +227,8 @@ export const agentA2ASchema = z
   })
   .describe('How the agent is advertised over A2A (its agent card).');
 
-/** A duration: milliseconds, or a number with `ms`, `s` or `m` (`30s`). */
-export const durationSchema = z.union([positiveInt(), z.string().regex(/^\d+(\.\d+)?(ms|s|m)$/, { error: 'a duration is milliseconds or a number with ms, s or m, e.g. 30s' })], {
-  error: 'a duration is milliseconds or a number with ms, s or m, e.g. 30s',
-});
+/** A duration: milliseconds, or a number with `ms`, `s` or `m` (`30s`). Lives in its own module so tool-kind schemas can use it. */
+export { durationSchema };
 
 /** One entry of `agents:`. */
 export const agentSchema = z
@@ -312,6 +312,13 @@ export const toolModuleSchema = z
   })
   .describe('Tools loaded from a JavaScript module, so YAML-only setups (and the CLI) can use code tools.');
 
+/** One entry of `tools:` — a tool module, or a built-in tool family (`type: files`, …) with its options. */
+export const toolEntrySchema = z
+  .union([toolModuleSchema, toolKindEntrySchema], {
+    error: 'a tools entry is { module: <path or package> } or a built-in tool family { type: files | …, … }',
+  })
+  .describe('A tool module, or a built-in tool family with its options.');
+
 /** `defaults:` — values used where agents and models leave them out. */
 export const defaultsSchema = z
   .strictObject({
@@ -334,9 +341,9 @@ export const configFileSchema = z
       .optional()
       .describe('Named models that agents refer to.'),
     tools: z
-      .record(z.string().regex(TOOL_NAME, { error: 'tool-module ids use 1-64 letters, digits, "_" or "-"' }), toolModuleSchema)
+      .record(z.string().regex(TOOL_NAME, { error: 'tool-module ids use 1-64 letters, digits, "_" or "-"' }), toolEntrySchema)
       .optional()
-      .describe('Tool modules by id; agents list an id (all its tools) or `id.tool` in their `tools`.'),
+      .describe('Tool modules and built-in tool families (`type: files`, …) by id; agents list an id (all its tools) or `id.tool` in their `tools`.'),
     mcp_servers: mcpServersSchema.optional(),
     mcp: mcpContentSchema.optional(),
     storage: storageSchema.optional(),

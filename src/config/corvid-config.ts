@@ -1,3 +1,4 @@
+import type { ToolKindEntry } from './tool-kinds/index.js';
 import type { ModelConfig, ReasoningSettings, ToolChoice, ToolMode } from '../types/model.js';
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 
@@ -32,6 +33,12 @@ export interface ToolModuleConfig {
   /** Only this named export. */
   export?: string;
 }
+
+/**
+ * One entry of `tools:`: a module exporting Corvid tools, or a built-in tool family
+ * (`type: files`, …) kept as written (snake_case); `TOOL_KINDS` turns it into tools.
+ */
+export type ToolEntryConfig = ToolModuleConfig | ToolKindEntry;
 
 /** Agent types: `llm` (a model with tools) and the workflow agents. */
 export type AgentType = 'llm' | 'sequential' | 'parallel' | 'loop' | 'orchestrator' | 'pipeline' | 'router' | 'remote';
@@ -250,8 +257,8 @@ export interface CorvidConfig {
   defaults: ConfigDefaults;
   /** Named models, ready to pass to `new Agent({ model })` or `resolveModel()`. */
   models: Record<string, ModelConfig>;
-  /** Tool modules by id. */
-  toolModules: Record<string, ToolModuleConfig>;
+  /** Tool modules and built-in tool families (`type: files`, …) by id. */
+  toolModules: Record<string, ToolEntryConfig>;
   /** MCP servers by id (`mcp_servers`); absent when the file declares none. */
   mcpServers?: Record<string, McpServerConfig>;
   /** `mcp:` — resources and prompts served over MCP; absent when the file has none. */

@@ -13,6 +13,8 @@ export { printConfig, redactConfig, SECRET_MASK } from './print-config.js';
 export { configFileSchema, type CorvidConfigFile, type ModelFileEntry, type AgentFileEntry } from './config-file-schema.js';
 export type { ToolNameOptions } from './check-config-references.js';
 export type { CorvidConfig, AgentConfig, AgentContextConfig, ConfigDefaults } from './corvid-config.js';
+export type { ToolEntryConfig, ToolModuleConfig } from './corvid-config.js';
+export { toolKindEntrySchemas, type ToolKind, type ToolKindEntry } from './tool-kinds/index.js';
 export { formatConfigPath } from './parse-config-source.js';
 export { loadRuntime, type LoadRuntimeOptions, type Runtime } from '../runtime/load-runtime.js';
 export { resolveConfigModel } from '../runtime/resolve-config-model.js';

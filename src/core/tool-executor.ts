@@ -16,7 +16,7 @@ import type { PendingApproval } from '../types/result.js';
 import type { Store } from '../storage/types/store.js';
 import type { ApprovalHandler } from '../durable/durable-types.js';
 import type { DurableRun } from '../durable/durable-run.js';
-import { approvalPrompt } from '../durable/approval-prompt.js';
+import { approvalPromptWithPreview } from '../durable/approval-prompt.js';
 
 /** Everything tool execution needs from the run. */
 export interface ToolRunScope {
@@ -238,7 +238,7 @@ type Verdict = 'approved' | { status: 'denied'; reason?: string } | { status: 'p
 
 /** Asks for a call's approval: in process (`onApproval`), else through the durable run's store; with neither it fails. */
 async function decideApproval(t: Tool, input: unknown, call: PreparedCall, scope: ToolRunScope): Promise<Verdict> {
-  const prompt = approvalPrompt(t, input);
+  const prompt = await approvalPromptWithPreview(t, input);
   if (prompt === undefined) return 'approved';
   if (scope.durable !== undefined && scope.onApproval !== undefined) {
     // A resumed run whose approval was answered while it was paused: that answer stands.

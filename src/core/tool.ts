@@ -19,6 +19,8 @@ export interface ToolDefinition<Input, Output> {
    * approver (`{field}` is filled from the input, e.g. `'Delete {path}?'`), or a function of the input.
    */
   requireApproval?: RequireApproval<Input>;
+  /** What a call would do (e.g. a diff), shown to the approver under the prompt when the call needs approval. */
+  preview?: (input: Input) => string | undefined | Promise<string | undefined>;
   execute: (input: Input, context: ToolContext) => Output | Promise<Output>;
 }
 
@@ -55,6 +57,7 @@ export function tool<Input = any, Output = unknown>(definition: ToolDefinition<I
     ...(definition.requireApproval !== undefined && definition.requireApproval !== false
       ? { requireApproval: definition.requireApproval }
       : {}),
+    ...(definition.preview !== undefined ? { preview: definition.preview } : {}),
     execute: definition.execute,
   };
 }

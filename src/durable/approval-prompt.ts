@@ -14,6 +14,21 @@ export function approvalPrompt(tool: Tool, input: unknown): string | undefined {
   return fillPlaceholders(String(value), input);
 }
 
+/**
+ * `approvalPrompt` followed by the tool's `preview` of the call (a diff, a command), when it
+ * has one; a preview that fails is replaced by a one-line note.
+ */
+export async function approvalPromptWithPreview(tool: Tool, input: unknown): Promise<string | undefined> {
+  const prompt = approvalPrompt(tool, input);
+  if (prompt === undefined || tool.preview === undefined) return prompt;
+  try {
+    const preview = await tool.preview(input);
+    return preview ? `${prompt}\n${preview}` : prompt;
+  } catch (err) {
+    return `${prompt}\n(no preview: ${err instanceof Error ? err.message : String(err)})`;
+  }
+}
+
 function fillPlaceholders(text: string, input: unknown): string {
   return text.replace(/\{([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\}/g, (whole, path: string) => {
     let v: unknown = input;

@@ -8,6 +8,7 @@ export type CorvidErrorCode =
   | 'provider_timeout'
   | 'provider_unavailable'
   | 'tool_execution_failed'
+  | 'path_refused'
   | 'max_steps_exceeded'
   | 'run_aborted'
   | 'not_found'

@@ -4,6 +4,7 @@ export { ValidationError } from './validation-error.js';
 export { AuthenticationError } from './authentication-error.js';
 export { ProviderError, type ProviderErrorKind } from './provider-error.js';
 export { ToolExecutionError } from './tool-execution-error.js';
+export { PathRefusedError, type PathRefusalReason } from './path-refused-error.js';
 export { MaxStepsExceededError } from './max-steps-exceeded-error.js';
 export { RunAbortedError } from './run-aborted-error.js';
 export { StorageError, type StorageErrorKind } from './storage-error.js';

@@ -4,7 +4,7 @@ import { displayConfigPath } from '../config/load-config.js';
 import { locateConfigIssues } from '../config/locate-config-issues.js';
 import { formatConfigPath } from '../config/parse-config-source.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
-import { loadToolModules, resolveToolRef } from './load-tool-modules.js';
+import { loadToolModules, resolveToolRef, usedToolEntryIds } from './load-tool-modules.js';
 
 /** Options for `checkToolModules`. */
 export interface CheckToolModulesOptions {
@@ -20,14 +20,14 @@ export interface CheckToolModulesOptions {
 
 /**
  * What `loadRuntime` checks beyond `validateConfig` about tools: imports the config's tool
- * modules (`tools:`) and checks every `module` and `module.tool` reference of the agents against
+ * modules (`tools:`), sets up the built-in tool families its agents use (`type: files`, …) and checks every `module` and `module.tool` reference of the agents against
  * what the modules export. MCP servers are not started; their tools are not checked.
  * @returns the problems, with file, line and column when the config came from a file.
  */
 export async function checkToolModules(options: CheckToolModulesOptions): Promise<ConfigIssue[]> {
   const { config, path, cwd } = options;
   const file = path ? displayConfigPath(cwd, path) : undefined;
-  const loaded = await loadToolModules(config.toolModules, path ? dirname(path) : cwd);
+  const loaded = await loadToolModules(config.toolModules, path ? dirname(path) : cwd, { kinds: usedToolEntryIds(config) });
   const issues: ConfigIssue[] = [...loaded.issues];
   const mcp = config.mcpServers ?? {};
   for (const [name, agent] of Object.entries(config.agents)) {

@@ -8,7 +8,7 @@ import { ConfigError } from '../errors/config-error.js';
 import type { Tool } from '../types/tool.js';
 import { buildAgents } from './build-agents.js';
 import { toolRegistry, withBuiltinTools } from './tool-registry.js';
-import { loadToolModules } from './load-tool-modules.js';
+import { loadToolModules, usedToolEntryIds } from './load-tool-modules.js';
 import { locateConfigIssues } from '../config/locate-config-issues.js';
 import type { McpHub } from '../mcp/mcp-hub.js';
 import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
@@ -108,7 +108,7 @@ async function buildState(
   });
   const file = loaded.path ? displayConfigPath(cwd, loaded.path) : undefined;
   const located = (err: unknown) => (loaded.path ? locateConfigIssues(err, loaded.path, loaded.env) : err);
-  const modules = await loadToolModules(loaded.config.toolModules, loaded.path ? dirname(loaded.path) : cwd);
+  const modules = await loadToolModules(loaded.config.toolModules, loaded.path ? dirname(loaded.path) : cwd, { kinds: usedToolEntryIds(loaded.config) });
   if (modules.issues.length > 0) {
     throw located(new ConfigError(`Cannot load the tool modules${file ? ` of ${file}` : ''}`, { issues: modules.issues.map((i) => ({ ...i, file })) }));
   }

@@ -1,8 +1,10 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ToolModuleConfig } from '../config/corvid-config.js';
+import type { CorvidConfig, ToolEntryConfig } from '../config/corvid-config.js';
+import type { ToolKindEntry } from '../config/tool-kinds/index.js';
 import type { ConfigIssue } from '../errors/config-error.js';
 import type { Tool } from '../types/tool.js';
+import { isToolKindEntry, loadToolKind } from './tool-kinds.js';
 
 /** Tools of each tool module, by module id, then by tool name (and export name). */
 export type ToolModules = Map<string, Map<string, Tool>>;
@@ -10,18 +12,49 @@ export type ToolModules = Map<string, Map<string, Tool>>;
 const isTool = (v: unknown): v is Tool =>
   typeof v === 'object' && v !== null && (v as Tool).kind === 'tool' && typeof (v as Tool).execute === 'function';
 
+/** Options for `loadToolModules`. */
+export interface LoadToolModulesOptions {
+  /**
+   * Ids of built-in tool-family entries (`type: files`, …) to load — the ones agents use (see
+   * `usedToolEntryIds`). Family entries not listed are not loaded. Default: none.
+   */
+  kinds?: ReadonlySet<string>;
+}
+
+/** Ids of `tools:` entries that some agent refers to (`id` or `id.tool`). */
+export function usedToolEntryIds(config: Pick<CorvidConfig, 'agents' | 'toolModules'>): Set<string> {
+  const used = new Set<string>();
+  for (const agent of Object.values(config.agents)) {
+    for (const ref of agent.tools ?? []) {
+      const dot = ref.indexOf('.');
+      const id = dot > 0 ? ref.slice(0, dot) : ref;
+      if (Object.prototype.hasOwnProperty.call(config.toolModules, id)) used.add(id);
+    }
+  }
+  return used;
+}
+
 /**
  * Imports every module of the config's `tools:` section (paths relative to the config file's
  * directory, or package names) and collects the tools it exports: one named export, or every
- * export that is a tool or an array of tools.
+ * export that is a tool or an array of tools. Built-in tool-family entries listed in
+ * `options.kinds` are loaded through `TOOL_KINDS`.
  */
 export async function loadToolModules(
-  modules: Record<string, ToolModuleConfig>,
+  modules: Record<string, ToolEntryConfig>,
   baseDir: string,
+  options: LoadToolModulesOptions = {},
 ): Promise<{ modules: ToolModules; issues: ConfigIssue[] }> {
   const out: ToolModules = new Map();
   const issues: ConfigIssue[] = [];
   for (const [id, def] of Object.entries(modules)) {
+    if (isToolKindEntry(def)) {
+      if (!options.kinds?.has(id)) continue;
+      const kind = await loadKindEntry(id, def, baseDir);
+      if ('issue' in kind) issues.push(kind.issue);
+      else out.set(id, kind.tools);
+      continue;
+    }
     const spec = def.module.startsWith('.') || isAbsolute(def.module) ? pathToFileURL(resolve(baseDir, def.module)).href : def.module;
     let ns: Record<string, unknown>;
     try {
@@ -50,6 +83,16 @@ export async function loadToolModules(
     out.set(id, tools);
   }
   return { modules: out, issues };
+}
+
+async function loadKindEntry(id: string, def: ToolKindEntry, baseDir: string): Promise<{ tools: Map<string, Tool> } | { issue: ConfigIssue }> {
+  try {
+    const tools = new Map<string, Tool>();
+    for (const t of await loadToolKind(def, { baseDir })) tools.set(t.name, t);
+    return { tools };
+  } catch (err) {
+    return { issue: { path: `tools.${id}`, message: `cannot set up the ${def.type} tools: ${err instanceof Error ? err.message : String(err)}` } };
+  }
 }
 
 /** Resolves one tool reference of an agent: a code tool, a module id (all its tools) or `module.tool`. */

@@ -1,10 +1,15 @@
 /**
- * Built-in tools: long-term memories and conversation search, backed by the run's store
- * (`ToolContext.store`). Config agents get them by name in `tools:`; code users import them.
+ * Built-in tools (the `corvid/tools` entry point): long-term memories and conversation search,
+ * backed by the run's store (`ToolContext.store`), and the tool families a config names with
+ * `type:` in `tools:` — `fileTools()` for files, confined by a `PathPolicy`. Families with heavy
+ * dependencies load them inside their tools, on first use, so importing this module stays cheap.
  * @example
  * import { Agent, memoryTools } from 'corvid';
  * const agent = new Agent({ name: 'helper', model, tools: memoryTools });
  * await agent.run('Remember that I prefer metric units', { session: 's1', store });
+ * @example
+ * import { fileTools } from 'corvid/tools';
+ * const coder = new Agent({ name: 'coder', model, tools: fileTools({ root: './project', deny: ['.env'] }) });
  */
 import type { Tool } from '../types/tool.js';
 import type { MemoryToolName } from './builtin-tool-names.js';
@@ -22,6 +27,28 @@ export type { MemoryView } from './memory-view.js';
 export { MEMORY_TOOL_NAMES, isMemoryToolName, type MemoryToolName } from './builtin-tool-names.js';
 export { askUserTool, askUser, ASK_USER_TOOL, ASK_USER_RESULT, type AskUserArgs, type AskUserToolOptions } from './ask-user.js';
 export { DEFAULT_MEMORY_USER, type MemoryToolOptions, type MemoryStoreSource } from './tool-store.js';
+
+export {
+  fileTools,
+  FILE_TOOL_NAMES,
+  unifiedDiff,
+  type FileToolOptions,
+  type ReadFileArgs,
+  type ReadFileOutput,
+  type WriteFileArgs,
+  type WriteFileOutput,
+  type EditFileArgs,
+  type MultiEditArgs,
+  type EditOutput,
+  type ListDirArgs,
+  type ListDirOutput,
+  type GlobArgs,
+  type GlobOutput,
+  type GrepArgs,
+  type GrepOutput,
+  type UnifiedDiffOptions,
+} from './files/index.js';
+export { PathPolicy, PathRefusedError, type PathRoot, type PathPolicyOptions, type ResolvedPath, type PathAccess, type PathRefusalReason } from './path-policy.js';
 
 /** The memory tools and conversation search by name. */
 export const builtinTools: Readonly<Record<MemoryToolName, Tool>> = {

@@ -77,5 +77,10 @@ export interface Tool<Input = any, Output = unknown> {
   readonly timeoutMs?: number;
   /** Pauses the run for a human's approval before each call (see `RequireApproval`). */
   readonly requireApproval?: RequireApproval<Input>;
+  /**
+   * Describes what a call would do (a diff for an edit, the command to run), shown to the
+   * approver under the approval prompt. Optional; a failure only leaves the preview out.
+   */
+  readonly preview?: (input: Input) => string | undefined | Promise<string | undefined>;
   execute(input: Input, context: ToolContext): Output | Promise<Output>;
 }

@@ -19,4 +19,14 @@ describe('entry points', () => {
       expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
     }
   });
+
+  it('exposes corvid/tools with the file tools and the path policy', async () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(pkg.exports['./tools']).toEqual({ types: './dist/tools/index.d.ts', import: './dist/tools/index.js' });
+    const api = await import('../../src/tools/index.js');
+    expect(api.fileTools({ root: import.meta.dirname }).map((t) => t.name)).toEqual([
+      'read_file', 'write_file', 'edit_file', 'multi_edit', 'list_dir', 'glob', 'grep', 'search_files',
+    ]);
+    expect(typeof api.PathPolicy).toBe('function');
+  });
 });

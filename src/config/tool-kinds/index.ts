@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { filesToolEntrySchema } from './files-tool-entry.js';
+
+export { filesToolEntrySchema, filesToolOptions, type FilesToolEntry } from './files-tool-entry.js';
+
+/**
+ * The schemas of the built-in tool families an entry of `tools:` can name with `type:`.
+ * Each family adds its schema here (one line) and a loader in `src/runtime/tool-kinds.ts`.
+ */
+export const toolKindEntrySchemas = [filesToolEntrySchema] as const;
+
+/** A `tools:` entry of a built-in family, told apart by `type`. */
+export const toolKindEntrySchema = z.discriminatedUnion('type', toolKindEntrySchemas);
+
+/** A validated built-in tool-family entry of `tools:`. */
+export type ToolKindEntry = z.output<typeof toolKindEntrySchema>;
+
+/** The built-in tool families (`type:` values). */
+export type ToolKind = ToolKindEntry['type'];

@@ -1,0 +1,31 @@
+import type { ToolKind, ToolKindEntry } from '../config/tool-kinds/index.js';
+import { filesToolOptions } from '../config/tool-kinds/files-tool-entry.js';
+import type { ToolEntryConfig } from '../config/corvid-config.js';
+import type { Tool } from '../types/tool.js';
+
+/** What a tool-family loader gets besides its entry. */
+export interface ToolKindContext {
+  /** The config file's folder: relative paths of the entry start here. */
+  baseDir: string;
+}
+
+type Loader<K extends ToolKind> = (entry: Extract<ToolKindEntry, { type: K }>, ctx: ToolKindContext) => Promise<Tool[]>;
+
+/**
+ * How each built-in tool family of `tools:` (`type: files`, …) becomes tools. Each loader imports
+ * its family only when called, so a config loads only the families its agents use.
+ */
+export const TOOL_KINDS: { [K in ToolKind]: Loader<K> } = {
+  files: async (e, c) => (await import('../tools/files/index.js')).fileTools(filesToolOptions(e, c)),
+};
+
+/** Whether a `tools:` entry is a built-in tool family rather than a module. */
+export function isToolKindEntry(entry: ToolEntryConfig): entry is ToolKindEntry {
+  return 'type' in entry;
+}
+
+/** The tools of a built-in tool-family entry. */
+export function loadToolKind(entry: ToolKindEntry, ctx: ToolKindContext): Promise<Tool[]> {
+  const load = TOOL_KINDS[entry.type] as Loader<ToolKind>;
+  return load(entry as never, ctx);
+}
