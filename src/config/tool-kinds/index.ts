@@ -1,13 +1,19 @@
 import { z } from 'zod';
 import { filesToolEntrySchema } from './files-tool-entry.js';
+import { restToolEntrySchema } from './rest-tool-entry.js';
+import { slackToolEntrySchema } from './slack-tool-entry.js';
+import { webToolEntrySchema } from './web-tool-entry.js';
 
 export { filesToolEntrySchema, filesToolOptions, type FilesToolEntry } from './files-tool-entry.js';
+export { webToolEntrySchema, webToolOptions, type WebToolEntry } from './web-tool-entry.js';
+export { slackToolEntrySchema, slackToolOptions, type SlackToolEntry } from './slack-tool-entry.js';
+export { restToolEntrySchema, restToolOptions, type RestToolEntry } from './rest-tool-entry.js';
 
 /**
  * The schemas of the built-in tool families an entry of `tools:` can name with `type:`.
  * Each family adds its schema here (one line) and a loader in `src/runtime/tool-kinds.ts`.
  */
-export const toolKindEntrySchemas = [filesToolEntrySchema] as const;
+export const toolKindEntrySchemas = [filesToolEntrySchema, webToolEntrySchema, slackToolEntrySchema, restToolEntrySchema] as const;
 
 /** A `tools:` entry of a built-in family, told apart by `type`. */
 export const toolKindEntrySchema = z.discriminatedUnion('type', toolKindEntrySchemas);
