@@ -5,7 +5,7 @@ import { mcpContentSchema } from './mcp-content-schema.js';
 import { storageSchema } from './storage-schema.js';
 import { serverSchema } from './server-config-schema.js';
 import { durationSchema } from './duration-schema.js';
-import { toolKindEntrySchema } from './tool-kinds/index.js';
+import { TOOL_KIND_NAMES, toolKindEntrySchemas } from './tool-kinds/index.js';
 
 /**
  * The zod schema of the `corvid.yaml` file format (snake_case, every object strict). It checks
@@ -314,9 +314,14 @@ export const toolModuleSchema = z
 
 /** One entry of `tools:` — a tool module, or a built-in tool family (`type: files`, …) with its options. */
 export const toolEntrySchema = z
-  .union([toolModuleSchema, toolKindEntrySchema], {
-    error: 'a tools entry is { module: <path or package> } or a built-in tool family { type: files | …, … }',
-  })
+  .discriminatedUnion(
+    'type',
+    [
+      toolModuleSchema.extend({ type: z.literal('module').optional().describe('`module` (the default when `module:` is given).') }),
+      ...toolKindEntrySchemas,
+    ],
+    { error: (issue) => (issue.code === 'invalid_union' ? `type must be one of: ${TOOL_KIND_NAMES.join(', ')} (or leave it out for a { module: … } entry)` : undefined) },
+  )
   .describe('A tool module, or a built-in tool family with its options.');
 
 /** `defaults:` — values used where agents and models leave them out. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AGENT_TYPE_KEYS, AGENT_TYPES, configFileSchema, RESERVED_SECTIONS, type AgentTypeName } from './config-file-schema.js';
 import type { ConfigPath, RawIssue } from './parse-config-source.js';
+import { toolKindKeys } from './tool-kinds/index.js';
 
 type ZodIssue = z.core.$ZodIssue;
 
@@ -43,12 +44,19 @@ function agentTypeAt(path: ConfigPath, data: unknown): AgentTypeName | undefined
   return (AGENT_TYPES as readonly unknown[]).includes(type) ? (type as AgentTypeName) : undefined;
 }
 
+/** The keys of the built-in tool family named by `type:` of the entry at `tools.<id>`, when `path` is one. */
+function toolEntryKeysAt(path: ConfigPath, data: unknown): string[] | undefined {
+  if (path.length !== 2 || path[0] !== 'tools') return undefined;
+  const entry = (data as { tools?: Record<string, { type?: unknown } | null> } | undefined)?.tools?.[String(path[1])];
+  return entry?.type === undefined ? undefined : toolKindKeys(entry.type);
+}
+
 function unknownKeyMessage(parent: ConfigPath, key: string, data: unknown): string {
   if (parent.length === 0 && (RESERVED_SECTIONS as readonly string[]).includes(key)) {
     return `the "${key}" section is not supported yet (reserved for a later version of the config format)`;
   }
   const type = agentTypeAt(parent, data);
-  const allowed = (type ? [...AGENT_TYPE_KEYS[type]] : allowedKeysAt(parent)) ?? [];
+  const allowed = (type ? [...AGENT_TYPE_KEYS[type]] : (toolEntryKeysAt(parent, data) ?? allowedKeysAt(parent))) ?? [];
   const snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase();
   const best = allowed.find((k) => k === snake) ?? allowed.find((k) => distance(k, key.toLowerCase()) <= Math.max(1, Math.floor(k.length / 4)));
   if (best) return `unknown key "${key}" (did you mean "${best}"?)`;

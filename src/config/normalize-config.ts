@@ -140,7 +140,7 @@ export function normalizeConfig(file: FileConfig): CorvidConfig {
     version: 1,
     defaults: compact({ model: d.model, agent: d.agent, maxSteps: d.max_steps, temperature: d.temperature, toolMode: d.tool_mode, limits: limits(d.limits) }),
     models: Object.fromEntries(Object.entries(file.models ?? {}).map(([k, m]) => [k, model(m)])),
-    toolModules: Object.fromEntries(Object.entries(file.tools ?? {}).map(([k, t]) => [k, 'type' in t ? t : compact({ module: t.module, export: t.export })])),
+    toolModules: Object.fromEntries(Object.entries(file.tools ?? {}).map(([k, t]) => [k, 'module' in t ? compact({ module: t.module, export: t.export }) : t])),
     ...(file.mcp_servers && Object.keys(file.mcp_servers).length > 0 ? { mcpServers: normalizeMcpServers(file.mcp_servers) } : {}),
     ...(file.mcp ? { mcp: mcpContent(file.mcp) } : {}),
     agents: Object.fromEntries(Object.entries(file.agents ?? {}).map(([k, a]) => [k, agent(k, a)])),

@@ -19,7 +19,12 @@ type Loader<K extends ToolKind> = (entry: Extract<ToolKindEntry, { type: K }>, c
  * its family only when called, so a config loads only the families its agents use.
  */
 export const TOOL_KINDS: { [K in ToolKind]: Loader<K> } = {
-  files: async (e, c) => (await import('../tools/files/index.js')).fileTools(filesToolOptions(e, c)),
+  files: async (e, c) => {
+    const files = await import('../tools/files/index.js');
+    const options = filesToolOptions(e, c);
+    await files.checkFileRoots(options);
+    return files.fileTools(options);
+  },
   web: async (e, c) => (await import('../tools/web/index.js')).webTools(webToolOptions(e, c)),
   slack: async (e, c) => (await import('../tools/slack/index.js')).slackTools(slackToolOptions(e, c)),
   rest: async (e, c) => (await import('../tools/rest/index.js')).restTools(restToolOptions(e, c)),

@@ -111,6 +111,11 @@ export class PathPolicy {
     return (await this.check(path, access)).path;
   }
 
+  /** Whether files with several hard links are refused for reading too (search tools skip them). */
+  get refusesHardLinkedReads(): boolean {
+    return this.#refuseHardLinkedReads;
+  }
+
   /** Like `resolve`, with the root, the root-relative path and the entry's stats. */
   async check(path: string, access: PathAccess): Promise<ResolvedPath> {
     const bad = checkPathText(path);

@@ -15,6 +15,15 @@ export { restToolEntrySchema, restToolOptions, type RestToolEntry } from './rest
  */
 export const toolKindEntrySchemas = [filesToolEntrySchema, webToolEntrySchema, slackToolEntrySchema, restToolEntrySchema] as const;
 
+/** The `type:` values of the built-in tool families. */
+export const TOOL_KIND_NAMES: readonly string[] = toolKindEntrySchemas.map((s) => s.shape.type.value);
+
+/** The keys an entry of the family `type` may have, or `undefined` for an unknown type. */
+export function toolKindKeys(type: unknown): string[] | undefined {
+  const schema = toolKindEntrySchemas.find((s) => s.shape.type.value === type);
+  return schema ? Object.keys(schema.shape) : undefined;
+}
+
 /** A `tools:` entry of a built-in family, told apart by `type`. */
 export const toolKindEntrySchema = z.discriminatedUnion('type', toolKindEntrySchemas);
 

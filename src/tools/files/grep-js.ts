@@ -42,7 +42,7 @@ async function searchFile(path: string, rel: string, o: { line: RegExp; whole?: 
   let buf: Buffer;
   try {
     const info = await stat(path);
-    if (!info.isFile() || info.size > o.q.maxFileBytes) return undefined;
+    if (!info.isFile() || info.size > o.q.maxFileBytes || (o.q.skipHardLinks && info.nlink > 1)) return undefined;
     buf = await readFile(path);
   } catch {
     return undefined;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { access, constants } from 'node:fs/promises';
+import { access, constants, stat } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import type { GrepFileHits, GrepQuery } from './grep-types.js';
 import { fileGlobMatcher } from './grep-js.js';
@@ -55,7 +55,10 @@ export async function grepRg(rg: string, q: GrepQuery): Promise<GrepFileHits[]> 
     if (!hits) byFile.set(path, (hits = { path, lines: [] }));
     hits.lines.push({ no: Number(m[1]), text, match: m[2] === ':' });
   }
-  return [...byFile.values()];
+  const hits = [...byFile.values()];
+  if (!q.skipHardLinks) return hits;
+  const links = await Promise.all(hits.map((h) => stat(join(q.dir, h.path)).then((s) => s.nlink, () => 2)));
+  return hits.filter((_, i) => links[i] <= 1);
 }
 
 function run(cmd: string, args: string[], q: GrepQuery): Promise<{ code: number; stdout: string; stderr: string }> {

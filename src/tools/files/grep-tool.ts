@@ -72,6 +72,7 @@ async function grep(setup: FilesSetup, args: GrepArgs, signal?: AbortSignal): Pr
     gitignore: setup.gitignore,
     maxFileBytes: setup.maxFileBytes,
     skip: (rel) => setup.policy.deniedBy(`${prefix}${rel}`) !== undefined,
+    skipHardLinks: setup.policy.refusesHardLinkedReads,
     ...(signal ? { signal } : {}),
   };
   const { hits, engine } = await search(setup, query);

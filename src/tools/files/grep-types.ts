@@ -17,6 +17,8 @@ export interface GrepQuery {
   maxFileBytes: number;
   /** Leave out these paths (relative to `dir`): deny patterns. */
   skip: (relative: string, isDir: boolean) => boolean;
+  /** Skip regular files with several hard links (they may alias files outside the roots). */
+  skipHardLinks: boolean;
   signal?: AbortSignal;
 }
 

@@ -5,6 +5,7 @@
  * import { fileTools } from 'corvid/tools';
  * const agent = new Agent({ name: 'coder', model, tools: fileTools({ root: './project', deny: ['.env'] }) });
  */
+import { stat } from 'node:fs/promises';
 import type { Tool } from '../../types/tool.js';
 import { createEditFile } from './edit-file.js';
 import type { FileToolOptions } from './file-tool-options.js';
@@ -26,6 +27,20 @@ export type { ListDirArgs, ListDirOutput } from './list-dir.js';
 export type { GlobArgs, GlobOutput } from './glob-tool.js';
 export type { GrepArgs, GrepOutput } from './grep-tool.js';
 export { unifiedDiff, type UnifiedDiffOptions } from './unified-diff.js';
+
+/**
+ * Checks that the folders of `options` exist (config loading calls it, so a wrong `root` is
+ * reported when the config loads rather than at the first tool call).
+ * @throws Error naming the first missing folder.
+ */
+export async function checkFileRoots(options: FileToolOptions): Promise<void> {
+  const roots = [...(options.root !== undefined ? [options.root] : []), ...(options.roots ?? []).map((r) => r.path)];
+  for (const root of roots) {
+    const info = await stat(root).catch(() => undefined);
+    if (!info) throw new Error(`the root folder ${root} does not exist`);
+    if (!info.isDirectory()) throw new Error(`the root ${root} is not a folder`);
+  }
+}
 
 /** Names of the file tools. */
 export const FILE_TOOL_NAMES = ['read_file', 'write_file', 'edit_file', 'multi_edit', 'list_dir', 'glob', 'grep', 'search_files'] as const;

@@ -115,7 +115,7 @@ agents:
     const agent = 'agents:\n  a:\n    model: ollama:llama3.2\n    tools: [t]\n';
     expect(await bad(`tools:\n  t: { type: web, allow_host: [x] }\n${agent}`)).toMatch(/tools\.t\.allow_host: unknown key/);
     expect(await bad(`tools:\n  t: { type: web, allow_hosts: ["not a host!"] }\n${agent}`)).toContain('allowHosts: "not a host!" is not a host name');
-    expect(await bad(`tools:\n  t: { type: slack }\n${agent}`)).toMatch(/corvid\.yaml:2:6 +tools\.t: /);
+    expect(await bad(`tools:\n  t: { type: slack }\n${agent}`)).toMatch(/tools\.t\.token: "token" is required/);
     expect(await bad(`tools:\n  t: { type: rest, url: "ftp://x" }\n${agent}`)).toMatch(/tools\.t\.url: invalid URL/);
     expect(await bad(`tools:\n  t: { type: rest, url: "${gateway.url}", token: wrong }\n${agent}`)).toContain(
       `cannot set up the rest tools: Could not read the tools of ${gateway.url}: GET /tools answered HTTP 401 (authentication: the bearer token was refused)`,
