@@ -25,6 +25,7 @@ export function postMessageTool({ api, channels }: SlackToolScope): Tool {
       thread_ts: z.string().optional().describe('Reply in this thread (ts of its parent message)'),
       reply_broadcast: z.boolean().optional().describe('Thread replies only: also show the reply in the channel'),
     }),
+    preview: ({ channel, text, thread_ts }) => `Post to ${channel}${thread_ts ? ` (in thread ${thread_ts})` : ''}:\n${text}`,
     execute: async ({ channel, text, thread_ts, reply_broadcast }, ctx) => {
       const target = await channels.resolve(channel, ctx.signal);
       const res = await api.call<{ channel?: string; ts?: string }>(

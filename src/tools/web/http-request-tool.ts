@@ -41,6 +41,11 @@ export function httpRequestTool(settings: WebSettings): Tool<z.infer<typeof inpu
     description:
       'Send an HTTP request (method, headers, body) to an allowed API host and get the status, headers and body back. Only the hosts configured for this tool can be reached.',
     input,
+    preview: (args) => {
+      const head = Object.entries(args.headers ?? {}).map(([k, v]) => `${k}: ${/^(authorization|cookie|proxy-authorization)$/i.test(k) ? '…' : v}`);
+      const body = args.json !== undefined ? JSON.stringify(args.json, null, 2) : args.body;
+      return [`${args.method ?? 'GET'} ${args.url}`, ...head, ...(body ? ['', body.length > 2000 ? `${body.slice(0, 2000)}…` : body] : [])].join('\n');
+    },
     execute: async (args, ctx) => {
       const method = args.method ?? 'GET';
       const headers: Record<string, string> = { 'user-agent': settings.userAgent };

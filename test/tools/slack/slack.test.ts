@@ -89,6 +89,10 @@ describe('slack tools', () => {
     expect(await run('slack_read_channel', { channel: 'ops-alerts' }, only)).toMatchObject({ channel: 'G03OPS', messages: [{ text: 'Disk 91% on db-1' }] });
   });
 
+  it('shows the approver the message it would post', async () => {
+    expect(await tools().slack_post_message.preview!({ channel: '#general', text: 'Ship it', thread_ts: '1.2' })).toBe('Post to #general (in thread 1.2):\nShip it');
+  });
+
   it('checks its options', () => {
     expect(() => slackTools({ token: '' })).toThrow('slackTools: token is required');
     expect(() => slackTools({ token: TOKEN, slackApiUrl: 'ftp://x' })).toThrow('slackApiUrl must be an http(s) URL');

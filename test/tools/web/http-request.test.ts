@@ -79,4 +79,10 @@ describe('http_request', () => {
     const { validateToolInput } = await import('../../../src/core/tool.js');
     expect(await validateToolInput(http, { url: url('/items'), method: 'TRACE' })).toMatchObject({ ok: false, message: expect.stringMatching(/^method: /) });
   });
+
+  it('shows the approver the request it would send, credentials hidden', async () => {
+    expect(await http.preview!({ url: url('/items'), method: 'POST', headers: { Authorization: 'Bearer s3cret', 'X-Trace': 't' }, json: { name: 'crow' } })).toBe(
+      `POST ${url('/items')}\nAuthorization: …\nX-Trace: t\n\n{\n  "name": "crow"\n}`,
+    );
+  });
 });
