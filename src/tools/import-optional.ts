@@ -13,7 +13,7 @@ export async function importOptional<T>(pkg: string, what: string, load: () => P
   } catch (err) {
     const e = err as { code?: string; message?: string };
     if ((e.code === 'ERR_MODULE_NOT_FOUND' || e.code === 'MODULE_NOT_FOUND') && e.message?.includes(pkg)) {
-      throw new ConfigError(`${what} need the optional package ${pkg}: install it with "npm install ${pkg}"`, { cause: err });
+      throw new ConfigError(`${what}: the optional package ${pkg} is not installed; install it with "npm install ${pkg}"`, { cause: err });
     }
     throw err;
   }
