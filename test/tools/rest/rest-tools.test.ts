@@ -27,11 +27,18 @@ const ctx = (signal = new AbortController().signal): ToolContext => ({ signal, a
 const add = tool({ name: 'add', description: 'Add two numbers', input: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
 const stock = tool({ name: 'stock', description: 'Units in stock of a SKU', input: z.object({ sku: z.string() }), execute: ({ sku }) => ({ sku, units: sku === 'A-1' ? 12 : 0 }) });
 const broken = tool({ name: 'broken', description: 'Always fails', parameters: { type: 'object' }, execute: () => Promise.reject(new Error('disk on fire')) });
+let slowCancelled: () => void = () => undefined;
 const slow = tool({
   name: 'slow',
   description: 'Never finishes before it is cancelled',
   parameters: { type: 'object' },
-  execute: (_i, c) => new Promise((_r, reject) => c.signal.addEventListener('abort', () => reject(new Error('cancelled')))),
+  execute: (_i, c) =>
+    new Promise((_r, reject) =>
+      c.signal.addEventListener('abort', () => {
+        slowCancelled();
+        reject(new Error('cancelled'));
+      }),
+    ),
 });
 
 let gateway: McpHttpServer;
@@ -89,7 +96,9 @@ describe('restTools with corvid mcp serve --http', () => {
 
   it('gives up on a call after timeoutMs, and the server sees the cancellation', async () => {
     const tools = byName(await restTools({ url: gateway.url, token: TOKEN, timeoutMs: 300 }));
+    const cancelled = new Promise<void>((resolve) => (slowCancelled = resolve));
     await expect(tools.slow.execute({}, ctx())).rejects.toThrow(`POST ${gateway.url}/execute timed out after 300 ms`);
+    await cancelled; // the gateway aborted the tool's signal when the connection closed
   });
 
   it('works in a run: the model calls remote tools and reads their results and errors', async () => {
