@@ -8,16 +8,17 @@
  * const agent = new Agent({ name: 'clerk', model, tools });
  */
 import type { JSONSchema7 } from '@ai-sdk/provider';
+
 import { tool } from '../../core/tool.js';
 import { ConfigError } from '../../errors/config-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import type { Tool } from '../../types/tool.js';
-import { restRequest, serverError, type RestClientOptions } from './rest-client.js';
+import { type RestClientOptions, restRequest, serverError } from './rest-client.js';
 import { RestToolError } from './rest-tool-error.js';
 import type { RestToolsOptions } from './rest-tools-options.js';
 
-export type { RestToolsOptions } from './rest-tools-options.js';
 export { RestToolError } from './rest-tool-error.js';
+export type { RestToolsOptions } from './rest-tools-options.js';
 
 /** A tool as `GET /tools` lists it. */
 interface ListedTool {
@@ -30,13 +31,22 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Reads the server's tools (`GET /tools`) and returns one Corvid tool for each (calls go to `POST /execute`). */
 export async function restTools(options: RestToolsOptions): Promise<Tool[]> {
-  if (typeof options?.url !== 'string' || !/^https?:\/\/[^/]/.test(options.url)) throw new ValidationError(`restTools: url must be an http(s) URL, got ${JSON.stringify(options?.url)}`);
-  const client: RestClientOptions = { url: options.url, token: options.token, headers: options.headers, timeoutMs: options.timeoutMs ?? 60_000 };
+  if (typeof options?.url !== 'string' || !/^https?:\/\/[^/]/.test(options.url))
+    throw new ValidationError(`restTools: url must be an http(s) URL, got ${JSON.stringify(options?.url)}`);
+  const client: RestClientOptions = {
+    url: options.url,
+    token: options.token,
+    headers: options.headers,
+    timeoutMs: options.timeoutMs ?? 60_000,
+  };
   const listed = await listTools(client);
   const wanted = options.tools ? new Set(options.tools) : undefined;
   if (wanted) {
     const missing = [...wanted].filter((n) => !listed.some((t) => t.name === n));
-    if (missing.length > 0) throw new ConfigError(`The tool server at ${options.url} has no tool ${missing.map((n) => `"${n}"`).join(', ')} (it has: ${listed.map((t) => t.name).join(', ') || 'none'})`);
+    if (missing.length > 0)
+      throw new ConfigError(
+        `The tool server at ${options.url} has no tool ${missing.map((n) => `"${n}"`).join(', ')} (it has: ${listed.map((t) => t.name).join(', ') || 'none'})`,
+      );
   }
   return listed.filter((t) => !wanted || wanted.has(t.name)).map((t) => remoteTool(t, options.prefix ?? '', client));
 }
@@ -50,21 +60,29 @@ async function listTools(client: RestClientOptions): Promise<ListedTool[]> {
   }
   const failure = serverError(answer.json);
   if (answer.status !== 200 || failure) {
-    throw new ConfigError(`Could not read the tools of ${client.url}: GET /tools answered HTTP ${answer.status}${failure ? ` (${failure.type}: ${failure.message})` : ''}`);
+    throw new ConfigError(
+      `Could not read the tools of ${client.url}: GET /tools answered HTTP ${answer.status}${failure ? ` (${failure.type}: ${failure.message})` : ''}`,
+    );
   }
   const tools = (answer.json as { tools?: unknown } | undefined)?.tools;
-  if (!Array.isArray(tools)) throw new ConfigError(`Could not read the tools of ${client.url}: GET /tools did not answer { "tools": [...] }`);
+  if (!Array.isArray(tools))
+    throw new ConfigError(`Could not read the tools of ${client.url}: GET /tools did not answer { "tools": [...] }`);
   return tools.map((t, i) => {
     const item = t as Partial<ListedTool>;
-    if (typeof item?.name !== 'string') throw new ConfigError(`The tool server at ${client.url} listed a tool without a name (item ${i} of GET /tools)`);
+    if (typeof item?.name !== 'string')
+      throw new ConfigError(`The tool server at ${client.url} listed a tool without a name (item ${i} of GET /tools)`);
     return { name: item.name, description: typeof item.description === 'string' ? item.description : '', inputSchema: item.inputSchema };
   });
 }
 
 function remoteTool(listed: ListedTool, prefix: string, client: RestClientOptions): Tool {
   const name = `${prefix}${listed.name}`;
-  if (!TOOL_NAME.test(name)) throw new ConfigError(`The tool "${listed.name}" of ${client.url} cannot be used: "${name}" is not a valid tool name (1-64 letters, digits, "_" or "-")`);
-  const schema = listed.inputSchema && typeof listed.inputSchema === 'object' ? listed.inputSchema : { type: 'object' as const, properties: {} };
+  if (!TOOL_NAME.test(name))
+    throw new ConfigError(
+      `The tool "${listed.name}" of ${client.url} cannot be used: "${name}" is not a valid tool name (1-64 letters, digits, "_" or "-")`,
+    );
+  const schema =
+    listed.inputSchema && typeof listed.inputSchema === 'object' ? listed.inputSchema : { type: 'object' as const, properties: {} };
   return tool({
     name,
     description: listed.description ?? '',
@@ -76,7 +94,9 @@ function remoteTool(listed: ListedTool, prefix: string, client: RestClientOption
       // Corvid's gateway words a failure as its own tool executor does; the local one adds that prefix again.
       if (failure) {
         const own = `Tool "${listed.name}" failed: `;
-        throw new RestToolError(failure.message.startsWith(own) ? failure.message.slice(own.length) : failure.message, { type: failure.type });
+        throw new RestToolError(failure.message.startsWith(own) ? failure.message.slice(own.length) : failure.message, {
+          type: failure.type,
+        });
       }
       throw new RestToolError(`The tool server answered HTTP ${status}`, { type: 'http' });
     },

@@ -9,7 +9,12 @@ export interface RestClientOptions {
 }
 
 /** A JSON request to the tool server, with the auth headers and a time limit; errors are `RestToolError`s. */
-export async function restRequest(options: RestClientOptions, path: '/tools' | '/execute', body?: unknown, signal?: AbortSignal): Promise<{ status: number; json: unknown }> {
+export async function restRequest(
+  options: RestClientOptions,
+  path: '/tools' | '/execute',
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<{ status: number; json: unknown }> {
   const url = `${options.url.replace(/\/+$/, '')}${path}`;
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const headers: Record<string, string> = { accept: 'application/json', ...(options.headers ?? {}) };
@@ -24,10 +29,17 @@ export async function restRequest(options: RestClientOptions, path: '/tools' | '
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
   } catch (err) {
-    if (timeout.aborted) throw new RestToolError(`${path === '/tools' ? 'GET' : 'POST'} ${url} timed out after ${options.timeoutMs} ms`, { type: 'timeout', cause: err });
+    if (timeout.aborted)
+      throw new RestToolError(`${path === '/tools' ? 'GET' : 'POST'} ${url} timed out after ${options.timeoutMs} ms`, {
+        type: 'timeout',
+        cause: err,
+      });
     if (signal?.aborted) throw err;
     const reason = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new RestToolError(`Could not reach the tool server at ${url}: ${reason?.code ?? reason?.message ?? (err as Error).message}`, { type: 'network', cause: err });
+    throw new RestToolError(`Could not reach the tool server at ${url}: ${reason?.code ?? reason?.message ?? (err as Error).message}`, {
+      type: 'network',
+      cause: err,
+    });
   }
   const text = await res.text();
   try {

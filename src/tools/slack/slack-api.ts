@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+
 import { importOptional } from '../import-optional.js';
 import { SlackToolError } from './slack-tool-error.js';
 
@@ -62,12 +63,23 @@ export class SlackApi {
       rejectRateLimitedCalls: true,
       allowAbsoluteUrls: false,
       logger: silent as never,
-      fetch: (url, init) => fetch(url, { ...(init as RequestInit), signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) }) as never,
+      fetch: (url, init) =>
+        fetch(url, {
+          ...(init as RequestInit),
+          signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
+        }) as never,
     });
   }
 
   private explain(method: string, err: unknown): SlackToolError {
-    const e = err as { code?: string; data?: { error?: string; needed?: string }; retryAfter?: number; statusCode?: number; message?: string; original?: { name?: string; message?: string } };
+    const e = err as {
+      code?: string;
+      data?: { error?: string; needed?: string };
+      retryAfter?: number;
+      statusCode?: number;
+      message?: string;
+      original?: { name?: string; message?: string };
+    };
     let message: string;
     switch (e.code) {
       case 'slack_webapi_platform_error': {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { tool } from '../../core/tool.js';
 import type { Tool } from '../../types/tool.js';
 import type { SlackApi } from './slack-api.js';
@@ -18,7 +19,8 @@ const channelArg = z.string().min(1).describe('Channel name (general or #general
 export function postMessageTool({ api, channels }: SlackToolScope): Tool {
   return tool({
     name: 'slack_post_message',
-    description: 'Post a message to a Slack channel, or reply in a thread (give thread_ts, the ts of the thread\'s first message). Slack mrkdwn formatting works.',
+    description:
+      "Post a message to a Slack channel, or reply in a thread (give thread_ts, the ts of the thread's first message). Slack mrkdwn formatting works.",
     input: z.object({
       channel: channelArg,
       text: z.string().min(1).max(40_000).describe('The message text'),
@@ -30,10 +32,20 @@ export function postMessageTool({ api, channels }: SlackToolScope): Tool {
       const target = await channels.resolve(channel, ctx.signal);
       const res = await api.call<{ channel?: string; ts?: string }>(
         'chat.postMessage',
-        { channel: target.id, text, ...(thread_ts ? { thread_ts } : {}), ...(thread_ts && reply_broadcast ? { reply_broadcast: true } : {}) },
+        {
+          channel: target.id,
+          text,
+          ...(thread_ts ? { thread_ts } : {}),
+          ...(thread_ts && reply_broadcast ? { reply_broadcast: true } : {}),
+        },
         ctx.signal,
       );
-      return { channel: res.channel ?? target.id, ...(target.name ? { channelName: target.name } : {}), ts: res.ts, ...(thread_ts ? { threadTs: thread_ts } : {}) };
+      return {
+        channel: res.channel ?? target.id,
+        ...(target.name ? { channelName: target.name } : {}),
+        ts: res.ts,
+        ...(thread_ts ? { threadTs: thread_ts } : {}),
+      };
     },
   });
 }
@@ -53,10 +65,17 @@ interface RawMessage {
 export function readChannelTool({ api, channels, maxMessages }: SlackToolScope): Tool {
   return tool({
     name: 'slack_read_channel',
-    description: 'Read the most recent messages of a Slack channel, newest first. Each message has its ts (use it as thread_ts to reply in its thread).',
+    description:
+      'Read the most recent messages of a Slack channel, newest first. Each message has its ts (use it as thread_ts to reply in its thread).',
     input: z.object({
       channel: channelArg,
-      limit: z.number().int().min(1).max(maxMessages).optional().describe(`How many messages (default ${Math.min(20, maxMessages)}, at most ${maxMessages})`),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(maxMessages)
+        .optional()
+        .describe(`How many messages (default ${Math.min(20, maxMessages)}, at most ${maxMessages})`),
       oldest: z.string().optional().describe('Only messages after this ts'),
     }),
     execute: async ({ channel, limit, oldest }, ctx) => {
@@ -83,7 +102,8 @@ export function readChannelTool({ api, channels, maxMessages }: SlackToolScope):
 export function listChannelsTool({ channels }: SlackToolScope): Tool {
   return tool({
     name: 'slack_list_channels',
-    description: 'List the Slack channels the bot can see: id, name, whether it is private, whether the bot is a member, topic and purpose.',
+    description:
+      'List the Slack channels the bot can see: id, name, whether it is private, whether the bot is a member, topic and purpose.',
     input: z.object({
       query: z.string().optional().describe('Only channels whose name contains this text'),
       member_only: z.boolean().optional().describe('Only channels the bot is a member of'),
@@ -92,7 +112,19 @@ export function listChannelsTool({ channels }: SlackToolScope): Tool {
       const all: SlackChannel[] = await channels.all(ctx.signal);
       const q = query?.trim().replace(/^#/, '').toLowerCase();
       const list = all.filter((c) => channels.allows(c) && (!q || c.name.includes(q)) && (!member_only || c.isMember));
-      return { channels: list.map((c) => channelView({ id: c.id, name: c.name, is_private: c.isPrivate, is_member: c.isMember, topic: { value: c.topic }, purpose: { value: c.purpose }, num_members: c.members })) };
+      return {
+        channels: list.map((c) =>
+          channelView({
+            id: c.id,
+            name: c.name,
+            is_private: c.isPrivate,
+            is_member: c.isMember,
+            topic: { value: c.topic },
+            purpose: { value: c.purpose },
+            num_members: c.members,
+          }),
+        ),
+      };
     },
   });
 }

@@ -1,4 +1,4 @@
-import { inBlock, parseCidr, type IpAddress, type IpBlock } from './ip-address.js';
+import { inBlock, type IpAddress, type IpBlock, parseCidr } from './ip-address.js';
 
 /** Why an address is not a public internet address. */
 export type AddressClass = 'loopback' | 'private' | 'link-local' | 'metadata' | 'unspecified' | 'multicast' | 'reserved';

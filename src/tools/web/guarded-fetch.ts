@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+
 import { pinnedRequest } from './pinned-request.js';
 import type { SsrfGuard } from './ssrf-guard.js';
 import { WebRefusal } from './web-refusal.js';
@@ -53,10 +54,20 @@ export async function guardedFetch(request: GuardedRequest, options: GuardedFetc
   try {
     for (;;) {
       const target = await vetHop(options.guard, url, redirects.length > 0);
-      const res = await pinnedRequest({ target, method, headers, body, signal, maxBytes: options.maxBytes, readBody: (s, h) => !(REDIRECTS.has(s) && h.location) });
+      const res = await pinnedRequest({
+        target,
+        method,
+        headers,
+        body,
+        signal,
+        maxBytes: options.maxBytes,
+        readBody: (s, h) => !(REDIRECTS.has(s) && h.location),
+      });
       const location = res.headers.location;
-      if (!REDIRECTS.has(res.status) || !location) return { url: url.href, status: res.status, statusText: res.statusText, headers: res.headers, body: res.body, redirects };
-      if (redirects.length >= options.maxRedirects) throw new WebRefusal(`Too many redirects (more than ${options.maxRedirects}); the last one pointed to ${location}`);
+      if (!REDIRECTS.has(res.status) || !location)
+        return { url: url.href, status: res.status, statusText: res.statusText, headers: res.headers, body: res.body, redirects };
+      if (redirects.length >= options.maxRedirects)
+        throw new WebRefusal(`Too many redirects (more than ${options.maxRedirects}); the last one pointed to ${location}`);
       const next = parseUrl(location, url);
       if (next.origin !== url.origin) headers = withoutCredentials(headers);
       if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../errors/validation-error.js';
-import { inBlock, parseCidr, parseIp, type IpAddress, type IpBlock } from './ip-address.js';
+import { inBlock, type IpAddress, type IpBlock, parseCidr, parseIp } from './ip-address.js';
 
 /**
  * The hosts of `allowHosts`: exact names (`api.example.com`), subdomain wildcards

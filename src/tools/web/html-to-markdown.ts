@@ -22,7 +22,11 @@ function loadHtml(): Promise<Html> {
       importOptional('@mozilla/readability', what, () => import('@mozilla/readability')),
       importOptional('turndown', what, () => import('turndown')),
     ]);
-    return { parseHTML: linkedom.parseHTML, Readability: readability.Readability, Turndown: (turndown as { default: Html['Turndown'] }).default ?? turndown };
+    return {
+      parseHTML: linkedom.parseHTML,
+      Readability: readability.Readability,
+      Turndown: (turndown as { default: Html['Turndown'] }).default ?? turndown,
+    };
   })().catch((err: unknown) => {
     loaded = undefined;
     throw err;
@@ -41,11 +45,11 @@ export async function htmlToMarkdown(html: string, pageUrl: string): Promise<Rea
   absolutize(document, pageUrl);
   const pageTitle = document.querySelector('title')?.textContent?.trim() || undefined;
   const fallbackHtml = document.body?.innerHTML ?? html;
-  let article: { title?: string | null; content?: string | null } | null = null;
+  let article: { title?: string | null; content?: string | null } | null;
   try {
     article = new Readability(document as unknown as Document, { charThreshold: 100 }).parse();
   } catch {
-    article = null;
+    article = null; // a page Readability cannot handle: the whole body is converted
   }
   const turndown = new Turndown({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
   turndown.remove(['script', 'style', 'noscript', 'template', 'iframe'] as never);
@@ -53,8 +57,16 @@ export async function htmlToMarkdown(html: string, pageUrl: string): Promise<Rea
   return { title: article?.title?.trim() || pageTitle, markdown };
 }
 
-function absolutize(document: { querySelectorAll(s: string): ArrayLike<{ getAttribute(n: string): string | null; setAttribute(n: string, v: string): void }> }, base: string): void {
-  for (const [selector, attr] of [['a[href]', 'href'], ['img[src]', 'src']] as const) {
+function absolutize(
+  document: {
+    querySelectorAll(s: string): ArrayLike<{ getAttribute(n: string): string | null; setAttribute(n: string, v: string): void }>;
+  },
+  base: string,
+): void {
+  for (const [selector, attr] of [
+    ['a[href]', 'href'],
+    ['img[src]', 'src'],
+  ] as const) {
     for (const el of Array.from(document.querySelectorAll(selector))) {
       const value = el.getAttribute(attr);
       if (!value || value.startsWith('#')) continue;

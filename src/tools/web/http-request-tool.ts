@@ -1,9 +1,10 @@
 import { z } from 'zod';
+
 import { tool } from '../../core/tool.js';
 import type { Tool } from '../../types/tool.js';
 import { decodeText } from './decode-text.js';
 import { guardedFetch } from './guarded-fetch.js';
-import { window, type WebSettings } from './web-tools-options.js';
+import { type WebSettings, window } from './web-tools-options.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -13,7 +14,12 @@ const input = z.object({
   headers: z.record(z.string(), z.string()).optional().describe('Request headers'),
   body: z.string().optional().describe('Request body as text'),
   json: z.unknown().optional().describe('Request body as JSON (sets content-type: application/json); instead of body'),
-  offset: z.number().int().min(0).optional().describe('Character offset to continue a long response body from (the nextOffset of an earlier call)'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Character offset to continue a long response body from (the nextOffset of an earlier call)'),
 });
 
 /** What `http_request` returns. */
@@ -42,9 +48,15 @@ export function httpRequestTool(settings: WebSettings): Tool<z.infer<typeof inpu
       'Send an HTTP request (method, headers, body) to an allowed API host and get the status, headers and body back. Only the hosts configured for this tool can be reached.',
     input,
     preview: (args) => {
-      const head = Object.entries(args.headers ?? {}).map(([k, v]) => `${k}: ${/^(authorization|cookie|proxy-authorization)$/i.test(k) ? '…' : v}`);
+      const head = Object.entries(args.headers ?? {}).map(
+        ([k, v]) => `${k}: ${/^(authorization|cookie|proxy-authorization)$/i.test(k) ? '…' : v}`,
+      );
       const body = args.json !== undefined ? JSON.stringify(args.json, null, 2) : args.body;
-      return [`${args.method ?? 'GET'} ${args.url}`, ...head, ...(body ? ['', body.length > 2000 ? `${body.slice(0, 2000)}…` : body] : [])].join('\n');
+      return [
+        `${args.method ?? 'GET'} ${args.url}`,
+        ...head,
+        ...(body ? ['', body.length > 2000 ? `${body.slice(0, 2000)}…` : body] : []),
+      ].join('\n');
     },
     execute: async (args, ctx) => {
       const method = args.method ?? 'GET';
@@ -57,11 +69,21 @@ export function httpRequestTool(settings: WebSettings): Tool<z.infer<typeof inpu
       } else if (args.body !== undefined) body = Buffer.from(args.body);
       const res = await guardedFetch(
         { url: args.url, method, headers, body },
-        { guard: settings.requestGuard, maxRedirects: settings.maxRedirects, maxBytes: settings.maxResponseBytes, timeoutMs: settings.timeoutMs, signal: ctx.signal },
+        {
+          guard: settings.requestGuard,
+          maxRedirects: settings.maxRedirects,
+          maxBytes: settings.maxResponseBytes,
+          timeoutMs: settings.timeoutMs,
+          signal: ctx.signal,
+        },
       );
       const contentType = String(res.headers['content-type'] ?? '');
       const text =
-        res.body.length === 0 ? '' : TEXTUAL.test(contentType) || (!contentType && !res.body.includes(0)) ? decodeText(res.body, contentType).text : `(binary body: ${res.body.length} bytes of ${contentType || 'unknown type'})`;
+        res.body.length === 0
+          ? ''
+          : TEXTUAL.test(contentType) || (!contentType && !res.body.includes(0))
+            ? decodeText(res.body, contentType).text
+            : `(binary body: ${res.body.length} bytes of ${contentType || 'unknown type'})`;
       const part = window(text, args.offset ?? 0, settings.maxChars);
       return {
         url: res.url,

@@ -13,11 +13,11 @@ import { httpRequestTool } from './http-request-tool.js';
 import { webFetchTool } from './web-fetch-tool.js';
 import { webSettings, type WebToolsOptions } from './web-tools-options.js';
 
-export type { WebToolsOptions } from './web-tools-options.js';
-export type { WebFetchResult } from './web-fetch-tool.js';
 export type { HttpRequestResult } from './http-request-tool.js';
 export type { HostLookup, ResolvedAddress } from './ssrf-guard.js';
+export type { WebFetchResult } from './web-fetch-tool.js';
 export { WebRefusal } from './web-refusal.js';
+export type { WebToolsOptions } from './web-tools-options.js';
 
 /** `web_fetch`, and `http_request` when `allowHosts` lists hosts (see `WebToolsOptions`). */
 export function webTools(options: WebToolsOptions = {}): Tool[] {
@@ -27,7 +27,8 @@ export function webTools(options: WebToolsOptions = {}): Tool[] {
   if (wanted.has('web_fetch')) tools.push(webFetchTool(settings));
   if (wanted.has('http_request')) {
     if (!settings.allowHosts.empty) tools.push(httpRequestTool(settings));
-    else if (options.tools?.includes('http_request')) throw new ValidationError('webTools: http_request needs allowHosts, the hosts it may call');
+    else if (options.tools?.includes('http_request'))
+      throw new ValidationError('webTools: http_request needs allowHosts, the hosts it may call');
   }
   return tools;
 }

@@ -1,8 +1,9 @@
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { type IncomingHttpHeaders, type IncomingMessage, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
 import type { VettedTarget } from './ssrf-guard.js';
 import { WebRefusal } from './web-refusal.js';
 
@@ -35,25 +36,24 @@ export interface PinnedResponse {
 export function pinnedRequest(req: PinnedRequest): Promise<PinnedResponse> {
   const { target } = req;
   const lookup: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: target.address, family: target.family }]);
+    if ((options as { all?: boolean }).all)
+      (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
+        { address: target.address, family: target.family },
+      ]);
     else callback(null, target.address, target.family);
   };
   const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<PinnedResponse>((resolve, reject) => {
-    const outgoing = send(
-      target.url,
-      { method: req.method, headers: req.headers, lookup, agent: false, signal: req.signal },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        const done = (body: Buffer) => resolve({ status, statusText: res.statusMessage ?? '', headers: res.headers, body });
-        if (!req.readBody(status, res.headers)) {
-          res.destroy();
-          done(Buffer.alloc(0));
-          return;
-        }
-        readCapped(res, req.maxBytes).then(done, reject);
-      },
-    );
+    const outgoing = send(target.url, { method: req.method, headers: req.headers, lookup, agent: false, signal: req.signal }, (res) => {
+      const status = res.statusCode ?? 0;
+      const done = (body: Buffer) => resolve({ status, statusText: res.statusMessage ?? '', headers: res.headers, body });
+      if (!req.readBody(status, res.headers)) {
+        res.destroy();
+        done(Buffer.alloc(0));
+        return;
+      }
+      readCapped(res, req.maxBytes).then(done, reject);
+    });
     outgoing.on('error', reject);
     outgoing.end(req.body);
   });
@@ -84,13 +84,23 @@ async function readCapped(res: IncomingMessage, maxBytes: number): Promise<Buffe
 }
 
 const tooLarge = (maxBytes: number, declared?: number): WebRefusal =>
-  new WebRefusal(`The response body is larger than the limit of ${maxBytes} bytes${declared !== undefined ? ` (Content-Length ${declared})` : ''}; it was not read`);
+  new WebRefusal(
+    `The response body is larger than the limit of ${maxBytes} bytes${declared !== undefined ? ` (Content-Length ${declared})` : ''}; it was not read`,
+  );
 
 /** The body stream, decompressed for gzip, deflate and br (the cap applies to what comes out). */
 function decoded(res: IncomingMessage): Readable {
-  const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   const inflater =
-    encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
   if (!inflater) return res;
   res.on('error', (err) => inflater.destroy(err));
   return res.pipe(inflater);

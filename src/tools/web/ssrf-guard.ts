@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { addressClass, type AddressClass } from './address-class.js';
+
+import { type AddressClass, addressClass } from './address-class.js';
 import type { HostAllowList } from './host-allow-list.js';
 import { parseIp } from './ip-address.js';
 import { WebRefusal } from './web-refusal.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { tool } from '../../core/tool.js';
 import type { Tool } from '../../types/tool.js';
 import { decodeText } from './decode-text.js';
@@ -6,7 +7,7 @@ import { guardedFetch, type GuardedResponse } from './guarded-fetch.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { pdfToText } from './pdf-to-text.js';
 import { WebRefusal } from './web-refusal.js';
-import { window, type WebSettings } from './web-tools-options.js';
+import { type WebSettings, window } from './web-tools-options.js';
 
 const input = z.object({
   url: z.string().describe('The http(s) URL to read'),
@@ -36,7 +37,12 @@ function kindOf(contentType: string, body: Buffer): Kind | undefined {
   const mime = contentType.split(';')[0].trim().toLowerCase();
   if (mime === 'text/html' || mime === 'application/xhtml+xml') return 'html';
   if (mime === 'application/pdf') return 'pdf';
-  if (mime.startsWith('text/') || /^application\/(json|xml|javascript|ecmascript|x-yaml|yaml|x-ndjson|x-sh|toml)$/.test(mime) || /\+(json|xml)$/.test(mime)) return 'text';
+  if (
+    mime.startsWith('text/') ||
+    /^application\/(json|xml|javascript|ecmascript|x-yaml|yaml|x-ndjson|x-sh|toml)$/.test(mime) ||
+    /\+(json|xml)$/.test(mime)
+  )
+    return 'text';
   if (mime === '' || mime === 'application/octet-stream') {
     const head = body.subarray(0, 512).toString('latin1').trimStart().toLowerCase();
     if (head.startsWith('%pdf-')) return 'pdf';
@@ -64,7 +70,9 @@ async function readable(res: GuardedResponse): Promise<{ title?: string; content
     case 'text':
       return { content: decodeText(res.body, contentType).text, contentType };
     case undefined:
-      throw new WebRefusal(`Cannot read ${res.url}: its content type "${contentType || 'unknown'}" (${res.body.length} bytes) is not HTML, PDF or text`);
+      throw new WebRefusal(
+        `Cannot read ${res.url}: its content type "${contentType || 'unknown'}" (${res.body.length} bytes) is not HTML, PDF or text`,
+      );
     default: {
       const never: never = kind;
       throw new Error(`unknown kind ${String(never)}`);
@@ -81,10 +89,24 @@ export function webFetchTool(settings: WebSettings): Tool<z.infer<typeof input>,
     input,
     execute: async ({ url, offset }, ctx) => {
       const res = await guardedFetch(
-        { url, headers: { 'user-agent': settings.userAgent, accept: 'text/html,application/xhtml+xml,application/pdf,text/*;q=0.9,*/*;q=0.5', 'accept-encoding': 'gzip, deflate, br' } },
-        { guard: settings.fetchGuard, maxRedirects: settings.maxRedirects, maxBytes: settings.maxResponseBytes, timeoutMs: settings.timeoutMs, signal: ctx.signal },
+        {
+          url,
+          headers: {
+            'user-agent': settings.userAgent,
+            accept: 'text/html,application/xhtml+xml,application/pdf,text/*;q=0.9,*/*;q=0.5',
+            'accept-encoding': 'gzip, deflate, br',
+          },
+        },
+        {
+          guard: settings.fetchGuard,
+          maxRedirects: settings.maxRedirects,
+          maxBytes: settings.maxResponseBytes,
+          timeoutMs: settings.timeoutMs,
+          signal: ctx.signal,
+        },
       );
-      if (res.status < 200 || res.status >= 300) throw new WebRefusal(`${res.url} answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
+      if (res.status < 200 || res.status >= 300)
+        throw new WebRefusal(`${res.url} answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
       const page = await readable(res);
       const part = window(page.content, offset ?? 0, settings.maxChars);
       return {

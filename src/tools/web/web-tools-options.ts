@@ -1,6 +1,6 @@
 import { ValidationError } from '../../errors/validation-error.js';
 import { HostAllowList } from './host-allow-list.js';
-import { SsrfGuard, type HostLookup } from './ssrf-guard.js';
+import { type HostLookup, SsrfGuard } from './ssrf-guard.js';
 
 /** Options of `webTools()`. */
 export interface WebToolsOptions {
@@ -58,7 +58,8 @@ export function webSettings(options: WebToolsOptions = {}): WebSettings {
   const allowPrivate = options.allowPrivate === true;
   const positive = (name: string, value: number | undefined, fallback: number, min = 1): number => {
     if (value === undefined) return fallback;
-    if (!Number.isFinite(value) || value < min) throw new ValidationError(`webTools: ${name} must be a number of at least ${min}, got ${value}`);
+    if (!Number.isFinite(value) || value < min)
+      throw new ValidationError(`webTools: ${name} must be a number of at least ${min}, got ${value}`);
     return value;
   };
   return {

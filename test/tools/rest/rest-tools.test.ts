@@ -8,25 +8,51 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+
 import { Agent } from '../../../src/core/agent.js';
 import { tool } from '../../../src/core/tool.js';
 import { validateToolInput } from '../../../src/core/tool.js';
-import { createMcpServer, serveMcpHttp, type McpHttpServer } from '../../../src/mcp/index.js';
+import { createMcpServer, type McpHttpServer, serveMcpHttp } from '../../../src/mcp/index.js';
 import { hashApiKey } from '../../../src/server/api-keys.js';
-import { serve, type RunningServer } from '../../../src/server/serve.js';
+import { type RunningServer, serve } from '../../../src/server/serve.js';
 import { ScriptedModel } from '../../../src/testing/index.js';
 import { restTools } from '../../../src/tools/rest/index.js';
 import type { Tool, ToolContext } from '../../../src/types/tool.js';
 import { LogSink } from '../../server/helpers.js';
 
 const TOKEN = 'gateway-token-0123456789';
-const ctx = (signal = new AbortController().signal): ToolContext => ({ signal, agent: 't', path: ['t'], runId: 'r', toolCallId: 'c', idempotencyKey: 'r:c', messages: [], state: undefined as never });
+const ctx = (signal = new AbortController().signal): ToolContext => ({
+  signal,
+  agent: 't',
+  path: ['t'],
+  runId: 'r',
+  toolCallId: 'c',
+  idempotencyKey: 'r:c',
+  messages: [],
+  state: undefined as never,
+});
 
-const add = tool({ name: 'add', description: 'Add two numbers', input: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
-const stock = tool({ name: 'stock', description: 'Units in stock of a SKU', input: z.object({ sku: z.string() }), execute: ({ sku }) => ({ sku, units: sku === 'A-1' ? 12 : 0 }) });
-const broken = tool({ name: 'broken', description: 'Always fails', parameters: { type: 'object' }, execute: () => Promise.reject(new Error('disk on fire')) });
+const add = tool({
+  name: 'add',
+  description: 'Add two numbers',
+  input: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => a + b,
+});
+const stock = tool({
+  name: 'stock',
+  description: 'Units in stock of a SKU',
+  input: z.object({ sku: z.string() }),
+  execute: ({ sku }) => ({ sku, units: sku === 'A-1' ? 12 : 0 }),
+});
+const broken = tool({
+  name: 'broken',
+  description: 'Always fails',
+  parameters: { type: 'object' },
+  execute: () => Promise.reject(new Error('disk on fire')),
+});
 let slowCancelled: () => void = () => undefined;
 const slow = tool({
   name: 'slow',
@@ -43,8 +69,16 @@ const slow = tool({
 
 let gateway: McpHttpServer;
 beforeAll(async () => {
-  const clerk = new Agent({ name: 'clerk', description: 'Answers stock questions', model: new ScriptedModel(() => ({ text: 'We have 12 units of A-1.' })), tools: [stock] });
-  gateway = await serveMcpHttp(createMcpServer({ name: 'inventory', tools: [add, stock, broken, slow], agents: [clerk] }), { port: 0, authenticate: (t) => t === TOKEN });
+  const clerk = new Agent({
+    name: 'clerk',
+    description: 'Answers stock questions',
+    model: new ScriptedModel(() => ({ text: 'We have 12 units of A-1.' })),
+    tools: [stock],
+  });
+  gateway = await serveMcpHttp(createMcpServer({ name: 'inventory', tools: [add, stock, broken, slow], agents: [clerk] }), {
+    port: 0,
+    authenticate: (t) => t === TOKEN,
+  });
 });
 afterAll(() => gateway.close());
 
@@ -54,7 +88,10 @@ describe('restTools with corvid mcp serve --http', () => {
   it('reads GET /tools: names, descriptions and JSON Schemas, agents as tools', async () => {
     const tools = await restTools({ url: gateway.url, token: TOKEN });
     expect(tools.map((t) => t.name)).toEqual(['add', 'stock', 'broken', 'slow', 'clerk']);
-    expect(tools[0]).toMatchObject({ description: 'Add two numbers', jsonSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } });
+    expect(tools[0]).toMatchObject({
+      description: 'Add two numbers',
+      jsonSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+    });
     expect(tools[4]).toMatchObject({ description: 'Answers stock questions', jsonSchema: { required: ['message'] } });
   });
 
@@ -77,20 +114,28 @@ describe('restTools with corvid mcp serve --http', () => {
     const tools = await restTools({ url: gateway.url, token: TOKEN, tools: ['add'], prefix: 'inv_' });
     expect(tools.map((t) => t.name)).toEqual(['inv_add']);
     expect(await tools[0].execute({ a: 1, b: 1 }, ctx())).toBe(2);
-    await expect(restTools({ url: gateway.url, token: TOKEN, tools: ['add', 'delete_all'] })).rejects.toThrow(`The tool server at ${gateway.url} has no tool "delete_all" (it has: add, stock, broken, slow, clerk)`);
+    await expect(restTools({ url: gateway.url, token: TOKEN, tools: ['add', 'delete_all'] })).rejects.toThrow(
+      `The tool server at ${gateway.url} has no tool "delete_all" (it has: add, stock, broken, slow, clerk)`,
+    );
   });
 
   it('says clearly when it cannot list the tools, without the token', async () => {
     const wrong = 'not-the-token-xyz';
     const error = await restTools({ url: gateway.url, token: wrong }).catch((e: Error) => e);
-    expect((error as Error).message).toBe(`Could not read the tools of ${gateway.url}: GET /tools answered HTTP 401 (authentication: the bearer token was refused)`);
+    expect((error as Error).message).toBe(
+      `Could not read the tools of ${gateway.url}: GET /tools answered HTTP 401 (authentication: the bearer token was refused)`,
+    );
     expect(JSON.stringify(error) + String(error)).not.toContain(wrong);
-    await expect(restTools({ url: gateway.url })).rejects.toThrow('(authentication: a bearer token is required (Authorization: Bearer <token>))');
+    await expect(restTools({ url: gateway.url })).rejects.toThrow(
+      '(authentication: a bearer token is required (Authorization: Bearer <token>))',
+    );
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as { port: number }).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    await expect(restTools({ url: `http://127.0.0.1:${port}` })).rejects.toThrow(`Could not read the tools of http://127.0.0.1:${port}: Could not reach the tool server at http://127.0.0.1:${port}/tools: ECONNREFUSED`);
+    await expect(restTools({ url: `http://127.0.0.1:${port}` })).rejects.toThrow(
+      `Could not read the tools of http://127.0.0.1:${port}: Could not reach the tool server at http://127.0.0.1:${port}/tools: ECONNREFUSED`,
+    );
     await expect(restTools({ url: 'file:///tmp' })).rejects.toThrow('restTools: url must be an http(s) URL');
   });
 
@@ -103,7 +148,12 @@ describe('restTools with corvid mcp serve --http', () => {
 
   it('works in a run: the model calls remote tools and reads their results and errors', async () => {
     const model = new ScriptedModel([
-      { toolCalls: [{ toolName: 'stock', input: { sku: 'A-1' }, toolCallId: 's' }, { toolName: 'broken', input: {}, toolCallId: 'b' }] },
+      {
+        toolCalls: [
+          { toolName: 'stock', input: { sku: 'A-1' }, toolCallId: 's' },
+          { toolName: 'broken', input: {}, toolCallId: 'b' },
+        ],
+      },
       { text: '12 in stock.' },
     ]);
     const agent = new Agent({ name: 'buyer', model, tools: await restTools({ url: gateway.url, token: TOKEN }) });
@@ -130,7 +180,11 @@ describe('restTools with corvid serve', () => {
       join(dir, 'corvid.yaml'),
       `tools:\n  text: { module: ./tools.mjs }\nagents:\n  helper:\n    model: openai:gpt-4.1-mini\n    tools: [text]\nserver:\n  auth:\n    api_keys: [{ name: ci, hash: "${hashApiKey(KEY)}" }]\n`,
     );
-    server = await serve({ load: { cwd: dir, configPath: 'corvid.yaml', env: { OPENAI_API_KEY: 'sk-test' } }, port: 0, logDestination: new LogSink() });
+    server = await serve({
+      load: { cwd: dir, configPath: 'corvid.yaml', env: { OPENAI_API_KEY: 'sk-test' } },
+      port: 0,
+      logDestination: new LogSink(),
+    });
   });
   afterAll(async () => {
     await server?.close();

@@ -25,9 +25,33 @@ export interface FakeSlack {
 }
 
 const CHANNELS = [
-  { id: 'C01GENERAL', name: 'general', is_private: false, is_member: true, topic: { value: 'Company news' }, purpose: { value: '' }, num_members: 42 },
-  { id: 'C02RANDOM', name: 'random', is_private: false, is_member: false, topic: { value: '' }, purpose: { value: 'Off topic' }, num_members: 40 },
-  { id: 'G03OPS', name: 'ops-alerts', is_private: true, is_member: true, topic: { value: 'Pager' }, purpose: { value: '' }, num_members: 5 },
+  {
+    id: 'C01GENERAL',
+    name: 'general',
+    is_private: false,
+    is_member: true,
+    topic: { value: 'Company news' },
+    purpose: { value: '' },
+    num_members: 42,
+  },
+  {
+    id: 'C02RANDOM',
+    name: 'random',
+    is_private: false,
+    is_member: false,
+    topic: { value: '' },
+    purpose: { value: 'Off topic' },
+    num_members: 40,
+  },
+  {
+    id: 'G03OPS',
+    name: 'ops-alerts',
+    is_private: true,
+    is_member: true,
+    topic: { value: 'Pager' },
+    purpose: { value: '' },
+    num_members: 5,
+  },
 ];
 
 export async function startFakeSlack(token: string): Promise<FakeSlack> {
@@ -44,7 +68,8 @@ export async function startFakeSlack(token: string): Promise<FakeSlack> {
     G03OPS: [{ type: 'message', ts: '1700000005.000500', user: 'U3', text: 'Disk 91% on db-1' }],
   };
 
-  const answer = (res: ServerResponse, body: Record<string, unknown>) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+  const answer = (res: ServerResponse, body: Record<string, unknown>) =>
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
 
   const handle = (method: string, params: Record<string, string>, res: ServerResponse) => {
     switch (method) {
@@ -57,7 +82,11 @@ export async function startFakeSlack(token: string): Promise<FakeSlack> {
       case 'conversations.history': {
         const messages = history[params.channel];
         if (!messages) return answer(res, { ok: false, error: 'channel_not_found' });
-        return answer(res, { ok: true, messages: messages.slice(0, Number(params.limit ?? 100)), has_more: messages.length > Number(params.limit ?? 100) });
+        return answer(res, {
+          ok: true,
+          messages: messages.slice(0, Number(params.limit ?? 100)),
+          has_more: messages.length > Number(params.limit ?? 100),
+        });
       }
       case 'chat.postMessage': {
         if (params.channel === 'C02RANDOM') return answer(res, { ok: false, error: 'not_in_channel' });
@@ -79,12 +108,19 @@ export async function startFakeSlack(token: string): Promise<FakeSlack> {
       const contentType = String(req.headers['content-type'] ?? '');
       let params: Record<string, string>;
       if (contentType.startsWith('application/json')) {
-        params = Object.fromEntries(Object.entries(JSON.parse(text || '{}') as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+        params = Object.fromEntries(
+          Object.entries(JSON.parse(text || '{}') as Record<string, unknown>).map(([k, v]) => [
+            k,
+            typeof v === 'string' ? v : JSON.stringify(v),
+          ]),
+        );
       } else params = Object.fromEntries(new URLSearchParams(text));
       const method = (req.url ?? '').replace(/^\/api\//, '').split('?')[0];
       calls.push({ method, contentType, authorization: req.headers.authorization, params });
       if (rateLimit !== undefined) {
-        res.writeHead(429, { 'retry-after': String(rateLimit), 'content-type': 'application/json' }).end('{"ok":false,"error":"ratelimited"}');
+        res
+          .writeHead(429, { 'retry-after': String(rateLimit), 'content-type': 'application/json' })
+          .end('{"ok":false,"error":"ratelimited"}');
         rateLimit = undefined;
         return;
       }

@@ -4,14 +4,24 @@
  * allow-list, and the token never showing in results, errors, events or logs.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
 import { Agent } from '../../../src/core/agent.js';
 import { ScriptedModel } from '../../../src/testing/index.js';
 import { slackTools, type SlackToolsOptions } from '../../../src/tools/slack/index.js';
 import type { Tool, ToolContext } from '../../../src/types/tool.js';
-import { startFakeSlack, type FakeSlack } from './fake-slack-server.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack-server.js';
 
 const TOKEN = 'xoxb-1111-2222-SECRETsecretSECRET';
-const ctx = (): ToolContext => ({ signal: new AbortController().signal, agent: 't', path: ['t'], runId: 'r', toolCallId: 'c', idempotencyKey: 'r:c', messages: [], state: undefined as never });
+const ctx = (): ToolContext => ({
+  signal: new AbortController().signal,
+  agent: 't',
+  path: ['t'],
+  runId: 'r',
+  toolCallId: 'c',
+  idempotencyKey: 'r:c',
+  messages: [],
+  state: undefined as never,
+});
 
 let slack: FakeSlack;
 beforeAll(async () => {
@@ -21,7 +31,8 @@ afterAll(() => slack.close());
 
 const tools = (options: Partial<SlackToolsOptions> = {}): Record<string, Tool> =>
   Object.fromEntries(slackTools({ token: TOKEN, slackApiUrl: slack.apiUrl, ...options }).map((t) => [t.name, t]));
-const run = async (name: string, args: Record<string, unknown>, options: Partial<SlackToolsOptions> = {}) => (await tools(options)[name].execute(args, ctx())) as Record<string, unknown>;
+const run = async (name: string, args: Record<string, unknown>, options: Partial<SlackToolsOptions> = {}) =>
+  (await tools(options)[name].execute(args, ctx())) as Record<string, unknown>;
 
 describe('slack tools', () => {
   it('posts a message by channel name: resolves it with conversations.list (paged), then chat.postMessage with the token in the header', async () => {
@@ -40,10 +51,20 @@ describe('slack tools', () => {
 
   it('replies in a thread by channel ID, without listing channels', async () => {
     slack.calls.length = 0;
-    const result = await run('slack_post_message', { channel: 'C01GENERAL', text: 'Looks good', thread_ts: '1700000002.000200', reply_broadcast: true });
+    const result = await run('slack_post_message', {
+      channel: 'C01GENERAL',
+      text: 'Looks good',
+      thread_ts: '1700000002.000200',
+      reply_broadcast: true,
+    });
     expect(result).toMatchObject({ channel: 'C01GENERAL', threadTs: '1700000002.000200' });
     expect(slack.calls.map((c) => c.method)).toEqual(['chat.postMessage']);
-    expect(slack.calls[0].params).toMatchObject({ channel: 'C01GENERAL', text: 'Looks good', thread_ts: '1700000002.000200', reply_broadcast: 'true' });
+    expect(slack.calls[0].params).toMatchObject({
+      channel: 'C01GENERAL',
+      text: 'Looks good',
+      thread_ts: '1700000002.000200',
+      reply_broadcast: 'true',
+    });
   });
 
   it('reads recent channel history with ts, thread info and a limit', async () => {
@@ -64,33 +85,56 @@ describe('slack tools', () => {
     const all = (await run('slack_list_channels', {})) as { channels: Array<{ id: string; name: string }> };
     expect(all.channels.map((c) => c.name)).toEqual(['general', 'random', 'ops-alerts']);
     expect(all.channels[2]).toEqual({ id: 'G03OPS', name: 'ops-alerts', isPrivate: true, isMember: true, topic: 'Pager', members: 5 });
-    expect(((await run('slack_list_channels', { member_only: true })) as typeof all).channels.map((c) => c.name)).toEqual(['general', 'ops-alerts']);
+    expect(((await run('slack_list_channels', { member_only: true })) as typeof all).channels.map((c) => c.name)).toEqual([
+      'general',
+      'ops-alerts',
+    ]);
     expect(((await run('slack_list_channels', { query: '#ops' })) as typeof all).channels.map((c) => c.name)).toEqual(['ops-alerts']);
   });
 
   it('turns ok:false answers into clear errors', async () => {
-    await expect(run('slack_post_message', { channel: 'random', text: 'hi' })).rejects.toThrow('Slack chat.postMessage failed: not_in_channel (the bot is not a member of the channel (invite it first))');
-    await expect(run('slack_read_channel', { channel: 'C09NOPE' })).rejects.toThrow('Slack conversations.history failed: channel_not_found (the channel does not exist or the bot cannot see it)');
-    await expect(run('slack_read_channel', { channel: '#nope' })).rejects.toThrow('No channel named "#nope" that the bot can see; list channels with slack_list_channels');
+    await expect(run('slack_post_message', { channel: 'random', text: 'hi' })).rejects.toThrow(
+      'Slack chat.postMessage failed: not_in_channel (the bot is not a member of the channel (invite it first))',
+    );
+    await expect(run('slack_read_channel', { channel: 'C09NOPE' })).rejects.toThrow(
+      'Slack conversations.history failed: channel_not_found (the channel does not exist or the bot cannot see it)',
+    );
+    await expect(run('slack_read_channel', { channel: '#nope' })).rejects.toThrow(
+      'No channel named "#nope" that the bot can see; list channels with slack_list_channels',
+    );
   });
 
   it('says when Slack rate limits, without retrying', async () => {
     slack.rateLimitNext(7);
     const before = slack.calls.length;
-    await expect(run('slack_read_channel', { channel: 'C01GENERAL' })).rejects.toThrow('Slack conversations.history was rate limited: retry after 7 seconds');
+    await expect(run('slack_read_channel', { channel: 'C01GENERAL' })).rejects.toThrow(
+      'Slack conversations.history was rate limited: retry after 7 seconds',
+    );
     expect(slack.calls.length).toBe(before + 1);
   });
 
   it('keeps to the channel allow-list for posting, reading and listing', async () => {
     const only = { channels: ['#general', 'G03OPS'] };
-    await expect(run('slack_post_message', { channel: 'random', text: 'x' }, only)).rejects.toThrow('Channel "random" is not one of the channels these Slack tools may use');
-    await expect(run('slack_read_channel', { channel: 'C02RANDOM' }, only)).rejects.toThrow('Channel "C02RANDOM" is not one of the channels');
-    expect(((await run('slack_list_channels', {}, only)) as { channels: Array<{ name: string }> }).channels.map((c) => c.name)).toEqual(['general', 'ops-alerts']);
-    expect(await run('slack_read_channel', { channel: 'ops-alerts' }, only)).toMatchObject({ channel: 'G03OPS', messages: [{ text: 'Disk 91% on db-1' }] });
+    await expect(run('slack_post_message', { channel: 'random', text: 'x' }, only)).rejects.toThrow(
+      'Channel "random" is not one of the channels these Slack tools may use',
+    );
+    await expect(run('slack_read_channel', { channel: 'C02RANDOM' }, only)).rejects.toThrow(
+      'Channel "C02RANDOM" is not one of the channels',
+    );
+    expect(((await run('slack_list_channels', {}, only)) as { channels: Array<{ name: string }> }).channels.map((c) => c.name)).toEqual([
+      'general',
+      'ops-alerts',
+    ]);
+    expect(await run('slack_read_channel', { channel: 'ops-alerts' }, only)).toMatchObject({
+      channel: 'G03OPS',
+      messages: [{ text: 'Disk 91% on db-1' }],
+    });
   });
 
   it('shows the approver the message it would post', async () => {
-    expect(await tools().slack_post_message.preview!({ channel: '#general', text: 'Ship it', thread_ts: '1.2' })).toBe('Post to #general (in thread 1.2):\nShip it');
+    expect(await tools().slack_post_message.preview!({ channel: '#general', text: 'Ship it', thread_ts: '1.2' })).toBe(
+      'Post to #general (in thread 1.2):\nShip it',
+    );
   });
 
   it('checks its options', () => {
@@ -106,7 +150,9 @@ describe('slack tools', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/api/`;
     try {
-      await expect(run('slack_read_channel', { channel: 'C01GENERAL' }, { slackApiUrl: url, timeoutMs: 200 })).rejects.toThrow('Slack conversations.history timed out after 200 ms');
+      await expect(run('slack_read_channel', { channel: 'C01GENERAL' }, { slackApiUrl: url, timeoutMs: 200 })).rejects.toThrow(
+        'Slack conversations.history timed out after 200 ms',
+      );
     } finally {
       silent.closeAllConnections();
       silent.close();
@@ -117,12 +163,19 @@ describe('slack tools', () => {
 describe('the token stays secret', () => {
   it('is in no result, error, event or log line of a run, also when Slack refuses it', async () => {
     const logged: string[] = [];
-    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...a: unknown[]) => void logged.push(a.map(String).join(' '))));
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...a: unknown[]) => void logged.push(a.map(String).join(' '))),
+    );
     const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (logged.push(String(chunk)), true));
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => (logged.push(String(chunk)), true));
     try {
       const model = new ScriptedModel([
-        { toolCalls: [{ toolName: 'slack_post_message', input: { channel: 'C01GENERAL', text: 'hello' }, toolCallId: 'a' }, { toolName: 'slack_read_channel', input: { channel: 'C02RANDOM' }, toolCallId: 'b' }] },
+        {
+          toolCalls: [
+            { toolName: 'slack_post_message', input: { channel: 'C01GENERAL', text: 'hello' }, toolCallId: 'a' },
+            { toolName: 'slack_read_channel', input: { channel: 'C02RANDOM' }, toolCallId: 'b' },
+          ],
+        },
         { text: 'done' },
       ]);
       const wrong = 'xoxb-9999-WRONG-token-value';

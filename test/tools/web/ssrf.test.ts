@@ -5,15 +5,27 @@
  * Names are resolved by stub lookups; the only real server is on 127.0.0.1.
  */
 import { gzipSync } from 'node:zlib';
+
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
 import { Agent } from '../../../src/core/agent.js';
 import { ScriptedModel } from '../../../src/testing/index.js';
-import { webTools, type HostLookup, type WebToolsOptions } from '../../../src/tools/web/index.js';
+import { type HostLookup, webTools, type WebToolsOptions } from '../../../src/tools/web/index.js';
 import type { Tool, ToolContext } from '../../../src/types/tool.js';
 import { installTripwire, startPageServer } from './support.js';
 
-const ctx = (): ToolContext => ({ signal: new AbortController().signal, agent: 't', path: ['t'], runId: 'r', toolCallId: 'c', idempotencyKey: 'r:c', messages: [], state: undefined as never });
-const BLOCKED = /^Refused: .* is an? (loopback|private|link-local|metadata|unspecified|multicast|reserved) address\. Requests to loopback, private, link-local and cloud metadata addresses are blocked/;
+const ctx = (): ToolContext => ({
+  signal: new AbortController().signal,
+  agent: 't',
+  path: ['t'],
+  runId: 'r',
+  toolCallId: 'c',
+  idempotencyKey: 'r:c',
+  messages: [],
+  state: undefined as never,
+});
+const BLOCKED =
+  /^Refused: .* is an? (loopback|private|link-local|metadata|unspecified|multicast|reserved) address\. Requests to loopback, private, link-local and cloud metadata addresses are blocked/;
 
 let server: Awaited<ReturnType<typeof startPageServer>>;
 let wire: ReturnType<typeof installTripwire>;
@@ -29,7 +41,8 @@ const stubLookup =
     return (typeof entry === 'function' ? entry() : entry).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   };
 
-const tools = (options: WebToolsOptions = {}): Record<string, Tool> => Object.fromEntries(webTools({ timeoutMs: 5_000, ...options }).map((t) => [t.name, t]));
+const tools = (options: WebToolsOptions = {}): Record<string, Tool> =>
+  Object.fromEntries(webTools({ timeoutMs: 5_000, ...options }).map((t) => [t.name, t]));
 const fetchUrl = async (url: string, options: WebToolsOptions = {}): Promise<unknown> => tools(options).web_fetch.execute({ url }, ctx());
 
 beforeAll(async () => {
@@ -49,7 +62,8 @@ beforeAll(async () => {
       for (let i = 0; i < 8; i++) res.write('y'.repeat(1024));
       res.end();
     },
-    '/bomb': (_q, res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(10 * 1024 * 1024, 0x61))),
+    '/bomb': (_q, res) =>
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(10 * 1024 * 1024, 0x61))),
     '/slow-headers': () => undefined, // never answers
     '/slow-body': (_q, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
@@ -74,7 +88,9 @@ afterEach(() => {
 
 describe('the tripwire', () => {
   it('stops (and counts) a connection the guard lets through, before any packet leaves', async () => {
-    await expect(fetchUrl('http://10.255.255.1/', { allowHosts: ['10.0.0.0/8'] })).rejects.toThrow('tripwire: connection to 10.255.255.1 stopped');
+    await expect(fetchUrl('http://10.255.255.1/', { allowHosts: ['10.0.0.0/8'] })).rejects.toThrow(
+      'tripwire: connection to 10.255.255.1 stopped',
+    );
     expect(wire.escapes).toEqual(['10.255.255.1']);
     wire.escapes.length = 0;
   });
@@ -125,7 +141,9 @@ describe('addresses refused before any connection', () => {
   it('metadata stays refused with allowPrivate, and with a listed name resolving to it', async () => {
     await expect(fetchUrl('http://169.254.169.254/', { allowPrivate: true })).rejects.toThrow(/is a metadata address/);
     const lookup = stubLookup({ 'meta.test': ['169.254.169.254'] });
-    await expect(fetchUrl('http://meta.test/', { allowHosts: ['meta.test'], lookup })).rejects.toThrow(/host "meta\.test" resolves to 169\.254\.169\.254, which is a metadata address/);
+    await expect(fetchUrl('http://meta.test/', { allowHosts: ['meta.test'], lookup })).rejects.toThrow(
+      /host "meta\.test" resolves to 169\.254\.169\.254, which is a metadata address/,
+    );
   });
 
   it('refuses non-http schemes and credentials in the URL', async () => {
@@ -139,9 +157,13 @@ describe('addresses refused before any connection', () => {
 
 describe('names are resolved and every address checked', () => {
   it('refuses "localhost" (system resolver) and a name a stub resolves to 127.0.0.1', async () => {
-    await expect(fetchUrl(`http://localhost:${server.port}/`)).rejects.toThrow(/host "localhost" resolves to (127\.0\.0\.1|::1), which is a loopback address/);
+    await expect(fetchUrl(`http://localhost:${server.port}/`)).rejects.toThrow(
+      /host "localhost" resolves to (127\.0\.0\.1|::1), which is a loopback address/,
+    );
     const lookup = stubLookup({ 'innocent.test': ['127.0.0.1'] });
-    await expect(fetchUrl(`http://innocent.test:${server.port}/`, { lookup })).rejects.toThrow(/host "innocent\.test" resolves to 127\.0\.0\.1, which is a loopback address/);
+    await expect(fetchUrl(`http://innocent.test:${server.port}/`, { lookup })).rejects.toThrow(
+      /host "innocent\.test" resolves to 127\.0\.0\.1, which is a loopback address/,
+    );
     expect(newAttempts()).toEqual([]);
   });
 
@@ -152,7 +174,9 @@ describe('names are resolved and every address checked', () => {
   });
 
   it('says when a name does not resolve', async () => {
-    await expect(fetchUrl('http://nowhere.test/', { lookup: stubLookup({}) })).rejects.toThrow('Could not resolve host "nowhere.test" (ENOTFOUND)');
+    await expect(fetchUrl('http://nowhere.test/', { lookup: stubLookup({}) })).rejects.toThrow(
+      'Could not resolve host "nowhere.test" (ENOTFOUND)',
+    );
   });
 
   it('connects to the address it checked: a rebinding resolver is asked once and its second answer never used', async () => {
@@ -186,7 +210,8 @@ describe('names are resolved and every address checked', () => {
 describe('redirects are checked again', () => {
   // The first hop is allowed by name; where it redirects to is not.
   const lookup = stubLookup({ 'public.test': ['127.0.0.1'], 'internal.test': ['127.0.0.1'], 'other.test': ['127.0.0.1'] });
-  const viaPublic = (path: string, options: WebToolsOptions = {}) => fetchUrl(`http://public.test:${server.port}${path}`, { allowHosts: ['public.test'], lookup, ...options });
+  const viaPublic = (path: string, options: WebToolsOptions = {}) =>
+    fetchUrl(`http://public.test:${server.port}${path}`, { allowHosts: ['public.test'], lookup, ...options });
 
   it.each([
     ['/to-loopback', /Redirect to http:\/\/127\.0\.0\.1:\d+\/ refused\. Refused: "127\.0\.0\.1" is a loopback address/],
@@ -202,13 +227,16 @@ describe('redirects are checked again', () => {
   });
 
   it('caps the number of redirects', async () => {
-    await expect(viaPublic('/loop', { maxRedirects: 3 })).rejects.toThrow('Too many redirects (more than 3); the last one pointed to /loop');
+    await expect(viaPublic('/loop', { maxRedirects: 3 })).rejects.toThrow(
+      'Too many redirects (more than 3); the last one pointed to /loop',
+    );
   });
 });
 
 describe('http_request', () => {
   const lookup = stubLookup({ 'api.test': ['127.0.0.1'], 'other.test': ['127.0.0.1'] });
-  const request = (args: Record<string, unknown>, options: WebToolsOptions = { allowHosts: ['api.test'], lookup }) => tools(options).http_request.execute(args, ctx());
+  const request = (args: Record<string, unknown>, options: WebToolsOptions = { allowHosts: ['api.test'], lookup }) =>
+    tools(options).http_request.execute(args, ctx());
 
   it('is only offered with allowed hosts', () => {
     expect(Object.keys(tools())).toEqual(['web_fetch']);
@@ -217,42 +245,70 @@ describe('http_request', () => {
 
   it('refuses a host that is not listed, before resolving it', async () => {
     lookups.length = 0;
-    await expect(request({ url: 'http://example.com/' })).rejects.toThrow('Refused: host "example.com" is not in the allowed hosts of this tool');
-    await expect(request({ url: `http://127.0.0.1:${server.port}/` })).rejects.toThrow('Refused: host "127.0.0.1" is not in the allowed hosts of this tool');
+    await expect(request({ url: 'http://example.com/' })).rejects.toThrow(
+      'Refused: host "example.com" is not in the allowed hosts of this tool',
+    );
+    await expect(request({ url: `http://127.0.0.1:${server.port}/` })).rejects.toThrow(
+      'Refused: host "127.0.0.1" is not in the allowed hosts of this tool',
+    );
     await expect(request({ url: 'http://api.test.evil.com/' })).rejects.toThrow(/not in the allowed hosts/);
     expect(lookups).toEqual([]);
     expect(newAttempts()).toEqual([]);
   });
 
   it('refuses a redirect to a host that is not listed', async () => {
-    await expect(request({ url: `http://api.test:${server.port}/to-other-host` })).rejects.toThrow(/Redirect to http:\/\/other\.test:\d+\/ refused\. Refused: host "other\.test" is not in the allowed hosts/);
+    await expect(request({ url: `http://api.test:${server.port}/to-other-host` })).rejects.toThrow(
+      /Redirect to http:\/\/other\.test:\d+\/ refused\. Refused: host "other\.test" is not in the allowed hosts/,
+    );
   });
 });
 
 describe('size and time caps', () => {
   const local = { allowHosts: ['127.0.0.1'], maxResponseBytes: 2048 };
   it('refuses a body over the cap, by Content-Length or while reading', async () => {
-    await expect(fetchUrl(`${server.url}/big`, local)).rejects.toThrow('The response body is larger than the limit of 2048 bytes (Content-Length 4096); it was not read');
-    await expect(fetchUrl(`${server.url}/big-chunked`, local)).rejects.toThrow('The response body is larger than the limit of 2048 bytes; it was not read');
+    await expect(fetchUrl(`${server.url}/big`, local)).rejects.toThrow(
+      'The response body is larger than the limit of 2048 bytes (Content-Length 4096); it was not read',
+    );
+    await expect(fetchUrl(`${server.url}/big-chunked`, local)).rejects.toThrow(
+      'The response body is larger than the limit of 2048 bytes; it was not read',
+    );
   });
 
   it('counts decompressed bytes (a gzip bomb stops at the cap)', async () => {
-    await expect(fetchUrl(`${server.url}/bomb`, { allowHosts: ['127.0.0.1'], maxResponseBytes: 64 * 1024 })).rejects.toThrow(/larger than the limit of 65536 bytes/);
+    await expect(fetchUrl(`${server.url}/bomb`, { allowHosts: ['127.0.0.1'], maxResponseBytes: 64 * 1024 })).rejects.toThrow(
+      /larger than the limit of 65536 bytes/,
+    );
   });
 
   it('gives up on a server that does not answer, or stops sending', async () => {
     const started = Date.now();
-    await expect(fetchUrl(`${server.url}/slow-headers`, { allowHosts: ['127.0.0.1'], timeoutMs: 300 })).rejects.toThrow(`The request to ${server.url}/slow-headers timed out after 300 ms`);
-    await expect(fetchUrl(`${server.url}/slow-body`, { allowHosts: ['127.0.0.1'], timeoutMs: 300 })).rejects.toThrow(/slow-body timed out after 300 ms/);
+    await expect(fetchUrl(`${server.url}/slow-headers`, { allowHosts: ['127.0.0.1'], timeoutMs: 300 })).rejects.toThrow(
+      `The request to ${server.url}/slow-headers timed out after 300 ms`,
+    );
+    await expect(fetchUrl(`${server.url}/slow-body`, { allowHosts: ['127.0.0.1'], timeoutMs: 300 })).rejects.toThrow(
+      /slow-body timed out after 300 ms/,
+    );
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 });
 
 describe('in a run', () => {
   it('each refusal goes back to the model as a clear error and the run goes on', async () => {
-    const urls = [`http://127.0.0.1:${server.port}/`, 'http://169.254.169.254/', 'http://[::ffff:10.0.0.1]/', `http://public.test:${server.port}/to-loopback`];
-    const model = new ScriptedModel([{ toolCalls: urls.map((url, i) => ({ toolName: 'web_fetch', input: { url }, toolCallId: `c${i}` })) }, { text: 'Those are blocked.' }]);
-    const agent = new Agent({ name: 'reader', model, tools: webTools({ allowHosts: ['public.test'], lookup: stubLookup({ 'public.test': ['127.0.0.1'] }) }) });
+    const urls = [
+      `http://127.0.0.1:${server.port}/`,
+      'http://169.254.169.254/',
+      'http://[::ffff:10.0.0.1]/',
+      `http://public.test:${server.port}/to-loopback`,
+    ];
+    const model = new ScriptedModel([
+      { toolCalls: urls.map((url, i) => ({ toolName: 'web_fetch', input: { url }, toolCallId: `c${i}` })) },
+      { text: 'Those are blocked.' },
+    ]);
+    const agent = new Agent({
+      name: 'reader',
+      model,
+      tools: webTools({ allowHosts: ['public.test'], lookup: stubLookup({ 'public.test': ['127.0.0.1'] }) }),
+    });
     const before = server.received.length;
     const result = await agent.run('Read these pages');
     expect(result.text).toBe('Those are blocked.');

@@ -5,7 +5,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { Agent as HttpAgent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import { isIP, type AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 
 /** A request the page server received. */
 export interface Received {
@@ -18,7 +18,10 @@ export interface Received {
 export type Route = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
 /** A node:http server on `host` answering from `routes` by path; records every request. */
-export async function startPageServer(routes: Record<string, Route>, host = '127.0.0.1'): Promise<{ url: string; port: number; received: Received[]; close(): Promise<void> }> {
+export async function startPageServer(
+  routes: Record<string, Route>,
+  host = '127.0.0.1',
+): Promise<{ url: string; port: number; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -73,15 +76,19 @@ export function installTripwire(): { attempts: string[]; escapes: string[]; rest
       }
       const inner = (options.lookup as typeof dnsLookup | undefined) ?? dnsLookup;
       const lookup = (name: string, opts: { all?: boolean }, callback: (...a: unknown[]) => void) =>
-        (inner as unknown as (n: string, o: unknown, c: (...a: unknown[]) => void) => void)(name, opts, (err: unknown, address: unknown, family: unknown) => {
-          if (err) return callback(err);
-          const list = Array.isArray(address) ? (address as Array<{ address: string }>) : [{ address: String(address) }];
-          for (const a of list) {
-            const stop = check(a.address);
-            if (stop) return callback(stop);
-          }
-          callback(null, address, family);
-        });
+        (inner as unknown as (n: string, o: unknown, c: (...a: unknown[]) => void) => void)(
+          name,
+          opts,
+          (err: unknown, address: unknown, family: unknown) => {
+            if (err) return callback(err);
+            const list = Array.isArray(address) ? (address as Array<{ address: string }>) : [{ address: String(address) }];
+            for (const a of list) {
+              const stop = check(a.address);
+              if (stop) return callback(stop);
+            }
+            callback(null, address, family);
+          },
+        );
       return original.call(this, { ...options, lookup }, cb);
     };
     return () => void (proto.createConnection = original);

@@ -4,7 +4,9 @@
  * other text as is, long content in parts; what it cannot read is a clear error.
  */
 import { gzipSync } from 'node:zlib';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { webTools } from '../../../src/tools/web/index.js';
 import type { Tool, ToolContext } from '../../../src/types/tool.js';
 import { startPageServer, tinyPdf } from './support.js';
@@ -18,7 +20,16 @@ const ARTICLE = `<!doctype html><html><head><title>Corvid field notes</title></h
 <pre><code>const bird = 'raven';</code></pre>
 </article><footer>Footer text</footer><script>alert("x")</script></body></html>`;
 
-const ctx = (): ToolContext => ({ signal: new AbortController().signal, agent: 't', path: ['t'], runId: 'r', toolCallId: 'c', idempotencyKey: 'r:c', messages: [], state: undefined as never });
+const ctx = (): ToolContext => ({
+  signal: new AbortController().signal,
+  agent: 't',
+  path: ['t'],
+  runId: 'r',
+  toolCallId: 'c',
+  idempotencyKey: 'r:c',
+  messages: [],
+  state: undefined as never,
+});
 
 let server: Awaited<ReturnType<typeof startPageServer>>;
 let fetchTool: Tool;
@@ -29,16 +40,38 @@ beforeAll(async () => {
     '/article': (_q, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE),
     '/latin1-header': (_q, res) => res.writeHead(200, { 'content-type': 'text/html; charset=windows-1252' }).end(latin1),
     '/meta-charset': (_q, res) =>
-      res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.concat([Buffer.from('<html><head><meta charset="iso-8859-1"><title>M\xe9ta</title></head><body><p>D\xe9j\xe0 vu</p></body></html>', 'latin1')])),
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(
+          Buffer.concat([
+            Buffer.from(
+              '<html><head><meta charset="iso-8859-1"><title>M\xe9ta</title></head><body><p>D\xe9j\xe0 vu</p></body></html>',
+              'latin1',
+            ),
+          ]),
+        ),
     '/meta-http-equiv': (_q, res) =>
       res
         .writeHead(200, { 'content-type': 'text/html' })
-        .end(Buffer.concat([Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=shift_jis"><title>x</title></head><body><p>'), Buffer.from([0x93, 0xfa, 0x96, 0x7b]), Buffer.from('</p></body></html>')])),
-    '/utf16': (_q, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('wide text ✓', 'utf16le')])),
-    '/report.pdf': (_q, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(tinyPdf('Hello from a PDF', 'Quarterly Report')),
+        .end(
+          Buffer.concat([
+            Buffer.from(
+              '<html><head><meta http-equiv="Content-Type" content="text/html; charset=shift_jis"><title>x</title></head><body><p>',
+            ),
+            Buffer.from([0x93, 0xfa, 0x96, 0x7b]),
+            Buffer.from('</p></body></html>'),
+          ]),
+        ),
+    '/utf16': (_q, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/plain' })
+        .end(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('wide text ✓', 'utf16le')])),
+    '/report.pdf': (_q, res) =>
+      res.writeHead(200, { 'content-type': 'application/pdf' }).end(tinyPdf('Hello from a PDF', 'Quarterly Report')),
     '/data.json': (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"birds":["crow","raven"]}'),
     '/notes.txt': (_q, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('x'.repeat(250)),
-    '/gzip': (_q, res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync('compressed hello')),
+    '/gzip': (_q, res) =>
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync('compressed hello')),
     '/image.png': (_q, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0])),
     '/moved': (_q, res) => res.writeHead(302, { location: '/data.json' }).end(),
     '/broken.pdf': (_q, res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4 this is not really a pdf'),
@@ -47,13 +80,25 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const fetchPage = async (path: string, extra: Record<string, unknown> = {}) => (await fetchTool.execute({ url: `${server.url}${path}`, ...extra }, ctx())) as Record<string, unknown>;
+const fetchPage = async (path: string, extra: Record<string, unknown> = {}) =>
+  (await fetchTool.execute({ url: `${server.url}${path}`, ...extra }, ctx())) as Record<string, unknown>;
 
 describe('web_fetch', () => {
   it('turns an HTML page into readable markdown with its title and absolute links', async () => {
     const wide = webTools({ allowHosts: ['127.0.0.1'] })[0];
-    const page = (await wide.execute({ url: `${server.url}/article` }, ctx())) as { url: string; title: string; content: string; status: number; contentType: string };
-    expect(page).toMatchObject({ url: `${server.url}/article`, title: 'Corvid field notes', status: 200, contentType: 'text/html; charset=utf-8' });
+    const page = (await wide.execute({ url: `${server.url}/article` }, ctx())) as {
+      url: string;
+      title: string;
+      content: string;
+      status: number;
+      contentType: string;
+    };
+    expect(page).toMatchObject({
+      url: `${server.url}/article`,
+      title: 'Corvid field notes',
+      status: 200,
+      contentType: 'text/html; charset=utf-8',
+    });
     expect(page.content).toContain('**corvids**');
     expect(page.content).toContain(`[introduction](${server.url}/guide/intro)`);
     expect(page.content).toContain('[raven page](https://example.org/ravens)');
@@ -72,7 +117,11 @@ describe('web_fetch', () => {
   });
 
   it('reads PDFs as text, with the document title', async () => {
-    expect(await fetchPage('/report.pdf')).toMatchObject({ title: 'Quarterly Report', contentType: 'application/pdf', content: 'Hello from a PDF' });
+    expect(await fetchPage('/report.pdf')).toMatchObject({
+      title: 'Quarterly Report',
+      contentType: 'application/pdf',
+      content: 'Hello from a PDF',
+    });
   });
 
   it('returns JSON and other text as is, and decompresses gzip', async () => {
@@ -81,7 +130,11 @@ describe('web_fetch', () => {
   });
 
   it('follows a redirect and says where the content came from', async () => {
-    expect(await fetchPage('/moved')).toMatchObject({ url: `${server.url}/data.json`, requestedUrl: `${server.url}/moved`, content: '{"birds":["crow","raven"]}' });
+    expect(await fetchPage('/moved')).toMatchObject({
+      url: `${server.url}/data.json`,
+      requestedUrl: `${server.url}/moved`,
+      content: '{"birds":["crow","raven"]}',
+    });
   });
 
   it('cuts long content at maxChars and continues from offset', async () => {
