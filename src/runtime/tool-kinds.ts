@@ -1,6 +1,9 @@
 import type { ToolKind, ToolKindEntry } from '../config/tool-kinds/index.js';
 import { filesToolOptions } from '../config/tool-kinds/files-tool-entry.js';
 import { shellToolOptions } from '../config/tool-kinds/shell-tool-entry.js';
+import { restToolOptions } from '../config/tool-kinds/rest-tool-entry.js';
+import { slackToolOptions } from '../config/tool-kinds/slack-tool-entry.js';
+import { webToolOptions } from '../config/tool-kinds/web-tool-entry.js';
 import type { ToolEntryConfig } from '../config/corvid-config.js';
 import type { Tool } from '../types/tool.js';
 
@@ -24,6 +27,9 @@ export const TOOL_KINDS: { [K in ToolKind]: Loader<K> } = {
     return files.fileTools(options);
   },
   shell: async (e, c) => [(await import('../tools/shell/index.js')).shellTool(shellToolOptions(e, c))],
+  web: async (e, c) => (await import('../tools/web/index.js')).webTools(webToolOptions(e, c)),
+  slack: async (e, c) => (await import('../tools/slack/index.js')).slackTools(slackToolOptions(e, c)),
+  rest: async (e, c) => (await import('../tools/rest/index.js')).restTools(restToolOptions(e, c)),
 };
 
 /** Whether a `tools:` entry is a built-in tool family rather than a module. */

@@ -1,7 +1,7 @@
 /**
  * Built-in tools (the `corvid/tools` entry point): long-term memories and conversation search,
  * backed by the run's store (`ToolContext.store`), and the tool families a config names with
- * `type:` in `tools:` — `fileTools()` for files, confined by a `PathPolicy`. Families with heavy
+ * `type:` in `tools:` — `fileTools()` for files, confined by a `PathPolicy`; `webTools()`, `slackTools()`, `restTools()`. Families with heavy
  * dependencies load them inside their tools, on first use, so importing this module stays cheap.
  * @example
  * import { Agent, memoryTools } from 'corvid';
@@ -13,6 +13,9 @@
  * @example
  * import { shellTool } from 'corvid/tools';
  * const dev = new Agent({ name: 'dev', model, tools: [shellTool({ cwd: './project', allow: ['npm test', 'npm run *'] })] });
+ * @example
+ * import { webTools, slackTools, restTools } from 'corvid/tools';
+ * const tools = [...webTools({ allowHosts: ['api.github.com'] }), ...slackTools({ token }), ...(await restTools({ url: 'http://127.0.0.1:8001' }))];
  */
 import type { Tool } from '../types/tool.js';
 import type { MemoryToolName } from './builtin-tool-names.js';
@@ -52,6 +55,9 @@ export {
   type UnifiedDiffOptions,
 } from './files/index.js';
 export { PathPolicy, PathRefusedError, type PathRoot, type PathPolicyOptions, type ResolvedPath, type PathAccess, type PathRefusalReason } from './path-policy.js';
+export { webTools, WebRefusal, type WebToolsOptions, type WebFetchResult, type HttpRequestResult, type HostLookup, type ResolvedAddress } from './web/index.js';
+export { slackTools, SlackToolError, type SlackToolsOptions, type SlackToolName, type SlackChannel } from './slack/index.js';
+export { restTools, RestToolError, type RestToolsOptions } from './rest/index.js';
 
 /** The memory tools and conversation search by name. */
 export const builtinTools: Readonly<Record<MemoryToolName, Tool>> = {
