@@ -37,22 +37,31 @@ const MIME_TYPES: Record<string, string> = { '.md': 'text/markdown', '.json': 'a
  * What a config serves over MCP (`corvid mcp serve`, and `corvid serve` at `/mcp`): every tool
  * of its tool modules, every tool its agents use (built-in memory tools, tools of its MCP
  * servers, code tools), every tool of its MCP servers (proxied), its agents as tools, and the
- * resources and prompts of its `mcp:` section (not `ask_user`, which ends an agent's turn). A tool name is served once (the first one wins,
- * in that order).
+ * resources and prompts of its `mcp:` section. Not served: `ask_user` (it ends an agent's turn)
+ * and tools that need approval, since an MCP caller cannot give one. A tool name is served once
+ * (the first one wins, in that order).
  * @throws ConfigError when a module of `mcp.modules` cannot be loaded or exports nothing usable.
  */
 export async function mcpServedParts(runtime: Runtime, options: McpServedPartsOptions): Promise<McpServedParts> {
   const content = runtime.config.mcp;
   const agents = options.agents ?? [...runtime.agents.values()];
   const tools = new Map<string, Tool>();
-  // ask_user only means something inside an agent's turn: it is not served.
-  const add = (t: Tool) => void (tools.has(t.name) || ASKS_USER in t ? undefined : tools.set(t.name, t));
+  // ask_user only means something inside an agent's turn, and a tool that waits for a human's
+  // approval (the tool's own `requireApproval`, or an agent's `require_approval`) has nobody to
+  // approve it over MCP: neither is served as a tool (the agents using them still are).
+  const guarded = new Set<string>();
+  for (const def of Object.values(runtime.config.agents)) for (const name of Object.keys(def.requireApproval ?? {})) guarded.add(name);
+  const add = (t: Tool) => void (tools.has(t.name) || ASKS_USER in t || needsApproval(t) || guarded.has(t.name) ? undefined : tools.set(t.name, t));
   const modules = await loadToolModules(runtime.config.toolModules, options.baseDir);
   for (const m of modules.modules.values()) for (const t of m.values()) add(t);
   for (const agent of runtime.agents.values()) if (agent instanceof Agent) for (const t of agent.tools) add(t);
   if (runtime.mcp) for (const settled of await runtime.mcp.toolsSettled()) if ('tools' in settled) for (const t of settled.tools) add(t);
   const { resources, prompts } = content ? await contentOf(content, options.baseDir) : { resources: [], prompts: [] };
   return { name: content?.name ?? 'corvid', instructions: content?.instructions, tools: [...tools.values()], agents, resources, prompts };
+}
+
+function needsApproval(t: Tool): boolean {
+  return t.requireApproval !== undefined && t.requireApproval !== false;
 }
 
 async function contentOf(content: McpContentConfig, baseDir: string): Promise<{ resources: McpServedResource[]; prompts: McpServedPrompt[] }> {

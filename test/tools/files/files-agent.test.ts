@@ -103,4 +103,18 @@ describe('files tools from corvid.yaml', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as Error).message).toMatch(/tools\.ws: cannot set up the files tools: the root folder .*missing-folder does not exist/);
   });
+
+  it('over MCP (corvid mcp serve, /mcp) the tools that wait for approval are not served: nobody could approve them', async () => {
+    const dir = project(CONFIG);
+    const rt = await loadRuntime({ cwd: dir, env: {}, dotenv: false });
+    try {
+      const { mcpServedParts } = await import('../../../src/runtime/mcp-served-parts.js');
+      const served = (await mcpServedParts(rt, { baseDir: dir })).tools.map((t) => t.name);
+      expect(served).toEqual(expect.arrayContaining(['read_file', 'list_dir', 'glob', 'grep', 'multi_edit']));
+      expect(served).not.toContain('write_file');
+      expect(served).not.toContain('edit_file');
+    } finally {
+      await rt.close();
+    }
+  });
 });
