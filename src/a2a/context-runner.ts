@@ -3,6 +3,7 @@ import { RecentMap } from '../core/recent-map.js';
 import { packMessages, unpackMessages, type PackedMessages } from '../core/packed-messages.js';
 import type { RunSignal } from '../core/cancel-source.js';
 import type { Runnable } from '../core/runnable.js';
+import { resumeRun, startRun } from '../core/start-run.js';
 import type { Store } from '../storage/types/store.js';
 import type { EventSink } from '../types/events.js';
 import type { Message } from '../types/message.js';
@@ -70,10 +71,9 @@ export class ContextRunner {
     return this.exclusive(req.contextId, async () => {
       if (!req.newContext && (await this.ownedByOther(req.contextId, req.owner))) throw contextNotFound(req.contextId);
       if (!this.options.store) return outcome(await this.memoryTurn(req));
-      const { startDurableRun } = await import('../durable/start-durable-run.js');
       const store = this.options.store;
       const session = req.owner ? { id: req.contextId, userId: req.owner } : req.contextId;
-      const result = await startDurableRun(req.agent, req.input, { signal: req.signal, onEvent: req.onEvent, session, store }, req.streaming, { store });
+      const result = await startRun(req.agent, req.input, { options: { signal: req.signal, onEvent: req.onEvent, session, store }, stream: req.streaming });
       return outcome(result);
     });
   }
@@ -83,8 +83,7 @@ export class ContextRunner {
     return this.exclusive(req.contextId, async () => {
       const store = await this.options.store!();
       for (const a of await store.approvals.listPending({ runId: req.runId })) await store.approvals.answer(a.id, req.decision);
-      const { resumeDurableRun } = await import('../durable/resume-run.js');
-      const result = await resumeDurableRun(req.agent, req.runId, { signal: req.signal, onEvent: req.onEvent }, req.streaming, { store: this.options.store });
+      const result = await resumeRun(req.agent, req.runId, { options: { signal: req.signal, onEvent: req.onEvent }, stream: req.streaming, defaults: { store: this.options.store } });
       return outcome(result);
     });
   }

@@ -1,7 +1,7 @@
 import { CancelSource, type RunSignal } from '../core/cancel-source.js';
 import { linkAbort } from '../core/abort-link.js';
 import type { Runnable } from '../core/runnable.js';
-import type { RunState } from '../core/run-state.js';
+import type { RunState } from '../types/run-state.js';
 import { compileTemplate, renderTemplate, type CompiledTemplate } from '../core/template.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';

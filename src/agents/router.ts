@@ -1,6 +1,6 @@
 import { Agent } from '../core/agent.js';
 import type { Runnable } from '../core/runnable.js';
-import type { RunState } from '../core/run-state.js';
+import type { RunState } from '../types/run-state.js';
 import { RoutingError } from '../errors/routing-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ModelInput } from '../types/model.js';

@@ -5,9 +5,9 @@ import { newRunId, mergeUsage } from '../core/run-loop.js';
 import type { LoopControl, ParentLink, RunOptions } from '../core/run-options.js';
 import type { RunStream } from '../core/run-stream.js';
 import type { AgentKind, Runnable } from '../core/runnable.js';
-import { RunState, toRunState } from '../core/run-state.js';
+import { RunState, toRunState } from '../types/run-state.js';
 import { abortedError, checkDepth, RunTree, type RunLimits } from '../core/run-tree.js';
-import { streamRun } from '../core/stream-run.js';
+import { startRun, startRunStream } from '../core/start-run.js';
 import { CorvidError } from '../errors/corvid-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { ValidationError } from '../errors/validation-error.js';
@@ -15,7 +15,7 @@ import type { AgentEvent, EventError, EventSink, WorkflowKind } from '../types/e
 import { messageText, userMessage, type Message, type RunInput } from '../types/message.js';
 import type { FinishReason, RunResult, SubRunOutcome, WorkflowInfo } from '../types/result.js';
 import type { Tool } from '../types/tool.js';
-import type { StoreSource } from '../durable/durable-types.js';
+import type { StoreSource } from '../types/durable-options.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 
 /** Options every workflow agent takes. */
@@ -216,17 +216,11 @@ export abstract class WorkflowAgent implements Runnable {
 
   /** Runs the workflow; with `{ session }` on the stored session (its input and answer are appended). */
   run(input: RunInput, options?: RunOptions): Promise<RunResult> {
-    if (options !== undefined && (options.session !== undefined || options.durable === true)) {
-      return import('../durable/start-durable-run.js').then((m) => m.startDurableRun(this, input, options, false, { store: this.store }));
-    }
-    return this.execute([], input, options, false);
+    return startRun(this, input, { options, defaults: { store: this.store } });
   }
 
   stream(input: RunInput, options?: RunOptions): RunStream {
-    if (options !== undefined && (options.session !== undefined || options.durable === true)) {
-      return streamRun(this, [], input, options, (o) => import('../durable/start-durable-run.js').then((m) => m.startDurableRun(this, input, o, true, { store: this.store })));
-    }
-    return streamRun(this, [], input, options);
+    return startRunStream(this, input, { options, defaults: { store: this.store } });
   }
 
   conversation(): Conversation {

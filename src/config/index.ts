@@ -3,6 +3,9 @@
  * agents from it. Kept apart from the root `corvid` entry so programs that define agents in code
  * never load YAML or config code.
  */
+// Installs the model resolver and durable runner the core's agents use (see src/core/core-services.ts).
+import '../models/install-model-resolver.js';
+import '../durable/install-durable-runner.js';
 export { loadConfig, validateConfig, type LoadConfigOptions, type LoadedConfig, type ConfigFileValidation } from './load-config.js';
 export { validateConfigText, type ValidateConfigTextOptions, type ConfigValidation } from './validate-config-text.js';
 export { findConfigFile, CONFIG_FILE_NAMES } from './find-config-file.js';

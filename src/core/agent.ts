@@ -1,6 +1,5 @@
 import { ValidationError } from '../errors/validation-error.js';
-import type { ResolvedModel } from '../models/resolved-model.js';
-import { resolveModel } from '../models/resolve-model.js';
+import type { ResolvedModel } from '../types/resolved-model.js';
 import type { Message, RunInput } from '../types/message.js';
 import type { ModelInput, ReasoningSettings, ToolChoice } from '../types/model.js';
 import type { RunResult } from '../types/result.js';
@@ -10,17 +9,18 @@ import type { ContextBudget } from './context-budget.js';
 import { Conversation } from './conversation.js';
 import { transferTool, transferToolName } from './handoff.js';
 import { runLoop, type PreparedAgent } from './run-loop.js';
-import type { ParentLink, RunOptions } from './run-options.js';
+import type { ParentLink, ResumeOptions, RunOptions } from './run-options.js';
 import type { RunStream } from './run-stream.js';
 import type { Runnable } from './runnable.js';
-import { RunState, toRunState } from './run-state.js';
+import { RunState, toRunState } from '../types/run-state.js';
 import { checkDepth, RunTree, type RunLimits } from './run-tree.js';
 import { streamRun } from './stream-run.js';
 import { compileTemplate, renderTemplate, type CompiledTemplate } from './template.js';
 import { toolSpec } from './tool.js';
 import { summarizer } from './summarizer.js';
-import type { CheckpointOptions, StoreSource } from '../durable/durable-types.js';
-import type { ResumeOptions } from '../durable/resume-run.js';
+import type { CheckpointOptions, DurableDefaults, StoreSource } from '../types/durable-options.js';
+import { resolveModelInput } from './core-services.js';
+import { resumeRun, resumeRunStream, startRun, startRunStream } from './start-run.js';
 
 /** Context-budget settings of an agent. */
 export interface ContextOptions {
@@ -103,10 +103,6 @@ export interface AgentOptions {
 }
 
 const DEFAULT_MAX_STEPS = 10;
-
-// Session / durable runs load their machinery on first use.
-const durable = () => import('../durable/start-durable-run.js');
-const resumeModule = () => import('../durable/resume-run.js');
 
 /**
  * An LLM agent: instructions, a model and tools, run in a loop until the model answers.
@@ -191,7 +187,7 @@ export class Agent implements Runnable {
   /** Resolves (once) and returns the model this agent calls. */
   resolveModel(): Promise<ResolvedModel> {
     if (!this.model) {
-      this.model = resolveModel(this.options.model, `agent "${this.name}"`);
+      this.model = resolveModelInput(this.options.model, `agent "${this.name}"`);
       this.model.catch(() => (this.model = undefined));
     }
     return this.model;
@@ -203,18 +199,12 @@ export class Agent implements Runnable {
    * that waits for approvals resolves with `status: 'paused'`.
    */
   run(input: RunInput, options?: RunOptions): Promise<RunResult> {
-    if (options !== undefined && (options.session !== undefined || options.durable === true)) {
-      return durable().then((m) => m.startDurableRun(this, input, options, false, this.durableDefaults()));
-    }
-    return this.execute([], input, options, false);
+    return startRun(this, input, { options, defaults: this.durableDefaults() });
   }
 
   /** Like `run()`, streaming events (text deltas included) as they happen. */
   stream(input: RunInput, options?: RunOptions): RunStream {
-    if (options !== undefined && (options.session !== undefined || options.durable === true)) {
-      return streamRun(this, [], input, options, (o) => durable().then((m) => m.startDurableRun(this, input, o, true, this.durableDefaults())));
-    }
-    return streamRun(this, [], input, options);
+    return startRunStream(this, input, { options, defaults: this.durableDefaults() });
   }
 
   /**
@@ -223,16 +213,16 @@ export class Agent implements Runnable {
    * @throws DurableRunError `not_found` for an unknown run id.
    */
   resume(runId: string, options?: ResumeOptions): Promise<RunResult> {
-    return resumeModule().then((m) => m.resumeDurableRun(this, runId, options, false, this.durableDefaults()));
+    return resumeRun(this, runId, { options, defaults: this.durableDefaults() });
   }
 
   /** Like `resume()`, streaming the events (starting with `run_start` with `resumed: true`). */
   resumeStream(runId: string, options?: ResumeOptions): RunStream {
-    return streamRun(this, [], [], options, (o) => resumeModule().then((m) => m.resumeDurableRun(this, runId, o, true, this.durableDefaults())));
+    return resumeRunStream(this, runId, { options, defaults: this.durableDefaults() });
   }
 
   /** The store and checkpoint settings of this agent's durable runs. */
-  private durableDefaults(): { store?: StoreSource; checkpoints?: CheckpointOptions } {
+  private durableDefaults(): DurableDefaults {
     return { store: this.options.store, checkpoints: this.options.checkpoints };
   }
 
@@ -282,8 +272,8 @@ export class Agent implements Runnable {
       if (this.template) system = renderTemplate(this.template, (state ??= new RunState()), this.name);
       else if (typeof instructions === 'function') system = await instructions({ agent: this.name, state: (state ??= new RunState()) });
       else system = instructions;
-      const d = options?.durableRun ?? parent?.durable;
-      const result = runLoop({ agent: loop, model, system, history, input, options, signal, stream, parent, state, tree, durable: d });
+      const journal = options?.journal ?? parent?.journal;
+      const result = runLoop({ agent: loop, model, system, history, input, options, signal, stream, parent, state, tree, journal });
       // Without limits nothing needs cleaning up: hand the loop's promise straight back.
       if (!owner) return result;
       return await result;
@@ -329,7 +319,7 @@ export class Agent implements Runnable {
           maxTokens: o.context.maxTokens,
           strategy: o.context.strategy ?? 'window',
           keepRecentMessages: o.context.keepRecentMessages,
-          summarize: summarizer(() => (o.context?.summaryModel ? resolveModel(o.context.summaryModel) : this.resolveModel())),
+          summarize: summarizer(() => (o.context?.summaryModel ? resolveModelInput(o.context.summaryModel) : this.resolveModel())),
         }
       : undefined;
     this.loop = {

@@ -2,8 +2,7 @@ import { abortSignalOf, CancelSource, type RunSignal } from './cancel-source.js'
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { ProviderError } from '../errors/provider-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
-import { classifyProviderError, type ClassifiedError } from '../models/classify-provider-error.js';
-import type { ResolvedModel } from '../models/resolved-model.js';
+import type { ClassifiedError, ResolvedModel } from '../types/resolved-model.js';
 import type { EventError } from '../types/events.js';
 import { linkAbort } from './abort-link.js';
 import { sleep } from './sleep.js';
@@ -89,7 +88,7 @@ function classify(m: ResolvedModel, err: unknown, timedOut: boolean, attempts: n
     const error = new ProviderError({ kind: 'stream_interrupted', provider: m.provider, model: m.modelId, providerMessage: err.message, attempts, cause: err.cause });
     return { error, retryable: true };
   }
-  return classifyProviderError(err, { provider: m.provider, modelId: m.modelId, timedOut, timeoutMs: m.timeoutMs, attempts });
+  return m.classifyError(err, { timedOut, attempts });
 }
 
 const SOURCE = Symbol('corvid.cancelSource');

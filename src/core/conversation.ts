@@ -5,7 +5,7 @@ import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 import type { RunOptions } from './run-options.js';
 import type { RunStream } from './run-stream.js';
 import { findAgent, type Runnable } from './runnable.js';
-import { RunState } from './run-state.js';
+import { RunState } from '../types/run-state.js';
 import { mergeUsage } from './run-loop.js';
 import { streamRun } from './stream-run.js';
 

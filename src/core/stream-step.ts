@@ -8,12 +8,12 @@ import {
 } from '@ai-sdk/provider';
 import { ProviderError } from '../errors/provider-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
-import { deepestMessage, networkCause } from '../models/classify-provider-error.js';
-import type { ResolvedModel } from '../models/resolved-model.js';
+import { deepestMessage, networkCause } from '../errors/error-causes.js';
+import type { ResolvedModel } from '../types/resolved-model.js';
 import { fromProviderUsage } from '../types/usage.js';
 import { linkAbort } from './abort-link.js';
 import { callWithRetry, StreamBrokeOff, type RetryListener } from './call-model.js';
-import { addContent, addToolCall, withOptions, type ModelStepOutput, type StepEmitter } from './model-step.js';
+import { addContent, addToolCall, withOptions, type ModelStepOutput, type StepCallOptions, type StepEmitter } from './model-step.js';
 
 /**
  * One streaming model call (`doStream`): emits text and reasoning deltas as they arrive.
@@ -24,13 +24,8 @@ import { addContent, addToolCall, withOptions, type ModelStepOutput, type StepEm
  * `stream_interrupted` ProviderError saying what happened ("the connection was closed after 12
  * events", "no data for 120000 ms") and is not retried: the caller has seen part of an answer.
  */
-export function streamStep(
-  m: ResolvedModel,
-  options: LanguageModelV3CallOptions,
-  signal: RunSignal | undefined,
-  emitter: StepEmitter | undefined,
-  onRetry?: RetryListener,
-): Promise<ModelStepOutput> {
+export function streamStep(m: ResolvedModel, options: LanguageModelV3CallOptions, how: StepCallOptions & { emitter?: StepEmitter }): Promise<ModelStepOutput> {
+  const { signal, emitter, onRetry } = how;
   return callWithRetry(
     m,
     options,

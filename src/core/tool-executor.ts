@@ -8,15 +8,15 @@ import type { ToolCallRecord, ToolResultRecord } from '../types/result.js';
 import type { Tool, ToolContext } from '../types/tool.js';
 import type { Usage } from '../types/usage.js';
 import type { LoopControl } from './run-options.js';
-import type { RunState } from './run-state.js';
+import type { RunState } from '../types/run-state.js';
 import { isFatalRunError, type RunTree } from './run-tree.js';
 import { validateToolInput } from './tool.js';
 import { linkAbort } from './abort-link.js';
 import type { PendingApproval } from '../types/result.js';
-import type { Store } from '../storage/types/store.js';
-import type { ApprovalHandler } from '../durable/durable-types.js';
-import type { DurableRun } from '../durable/durable-run.js';
-import { approvalPrompt } from '../durable/approval-prompt.js';
+import type { Store } from '../types/storage/store.js';
+import type { ApprovalHandler } from '../types/durable-options.js';
+import type { RunJournal } from './run-journal.js';
+import { approvalPrompt } from './approval-prompt.js';
 
 /** Everything tool execution needs from the run. */
 export interface ToolRunScope {
@@ -37,7 +37,7 @@ export interface ToolRunScope {
   tree?: RunTree;
   loop?: LoopControl;
   /** Durable runs: records outcomes, reuses recorded ones, keeps approvals. */
-  durable?: DurableRun;
+  journal?: RunJournal;
   /** The store tools see in their context. */
   store?: Store;
   /** Decides approvals in process. */
@@ -89,7 +89,7 @@ async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResu
     isError = true;
   } else {
     const checked = await validateToolInput(t, call.input);
-    const done = scope.durable?.completedCall(call.toolCallId);
+    const done = scope.journal?.completedCall(call.toolCallId);
     if (done !== undefined) {
       // Resumed run: the call finished before the interruption; its outcome is reused.
       output = done.output;
@@ -129,7 +129,7 @@ async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResu
   }
   // "Finished" means "stored": the outcome is committed before anything acknowledges it (the
   // tool_result event below, the next model call after this step).
-  if (scope.durable !== undefined && !reused) await scope.durable.toolCompleted(call.toolCallId, output, isError);
+  if (scope.journal !== undefined && !reused) await scope.journal.toolCompleted(call.toolCallId, output, isError);
   if (isError && !denied && scope.errorMode === 'throw') {
     if (CorvidError.isInstance(cause) && cause.name === 'ToolExecutionError') throw cause;
     throw new ToolExecutionError(String(output), { toolName: call.toolName, toolCallId: call.toolCallId, cause });
@@ -170,13 +170,13 @@ async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: Tool
     runId: scope.runId,
     toolCallId: call.toolCallId,
     // Stable across a crash and resume: the durable run's id (a handoff target's loop has its own runId).
-    idempotencyKey: `${scope.durable?.runId ?? scope.runId}:${call.toolCallId}`,
+    idempotencyKey: `${scope.journal?.runId ?? scope.runId}:${call.toolCallId}`,
     messages: scope.messages,
     emit: scope.sink,
     state: scope.state,
   };
   if (scope.store !== undefined) context.store = scope.store;
-  const d = scope.durable;
+  const d = scope.journal;
   if (d !== undefined) {
     if (d.sessionId !== undefined) context.sessionId = d.sessionId;
     if (d.userId !== undefined) context.userId = d.userId;
@@ -240,9 +240,9 @@ type Verdict = 'approved' | { status: 'denied'; reason?: string } | { status: 'p
 async function decideApproval(t: Tool, input: unknown, call: PreparedCall, scope: ToolRunScope): Promise<Verdict> {
   const prompt = approvalPrompt(t, input);
   if (prompt === undefined) return 'approved';
-  if (scope.durable !== undefined && scope.onApproval !== undefined) {
+  if (scope.journal !== undefined && scope.onApproval !== undefined) {
     // A resumed run whose approval was answered while it was paused: that answer stands.
-    const stored = await scope.durable.storedAnswer(call.toolCallId);
+    const stored = await scope.journal.storedAnswer(call.toolCallId);
     if (stored !== undefined) return stored.status === 'approved' ? 'approved' : stored;
   }
   if (scope.onApproval !== undefined) {
@@ -250,8 +250,8 @@ async function decideApproval(t: Tool, input: unknown, call: PreparedCall, scope
     if (decision?.approved === true) return 'approved';
     return decision?.reason !== undefined ? { status: 'denied', reason: decision.reason } : { status: 'denied' };
   }
-  if (scope.durable !== undefined) {
-    const v = await scope.durable.approval({ toolCallId: call.toolCallId, toolName: t.name, input }, prompt);
+  if (scope.journal !== undefined) {
+    const v = await scope.journal.approval({ toolCallId: call.toolCallId, toolName: t.name, input }, prompt);
     return v.status === 'approved' ? 'approved' : v;
   }
   throw new ToolExecutionError(
