@@ -36,7 +36,6 @@ export { askUserTool, askUser, ASK_USER_TOOL, type AskUserArgs, type AskUserTool
 export type { QuestionTool } from './core/asks-user.js';
 export type { AgentToolOptions } from './core/agent-tool.js';
 export type { RunOptions } from './core/run-options.js';
-export { CancelSource, type RunSignal } from './core/cancel-source.js';
 export type { RunStream } from './core/run-stream.js';
 export type { SessionRef, StoreSource, CheckpointOptions, ApprovalRequest, ApprovalDecision, ApprovalHandler } from './durable/durable-types.js';
 export type { ResumeOptions } from './durable/resume-run.js';

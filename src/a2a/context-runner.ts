@@ -1,7 +1,6 @@
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { RecentMap } from '../core/recent-map.js';
 import { packMessages, unpackMessages, type PackedMessages } from '../core/packed-messages.js';
-import type { RunSignal } from '../core/cancel-source.js';
 import type { Runnable } from '../core/runnable.js';
 import { resumeRun, startRun } from '../core/start-run.js';
 import type { Store } from '../storage/types/store.js';
@@ -17,7 +16,7 @@ export interface TurnRequest {
   agent: Runnable;
   contextId: string;
   input: string;
-  signal: RunSignal;
+  signal: AbortSignal;
   onEvent: EventSink;
   /** Stream the model (text deltas as they come). */
   streaming: boolean;
@@ -92,7 +91,7 @@ export class ContextRunner {
     const kept = req.newContext ? undefined : this.memory.get(req.contextId);
     const history: Message[] = kept === undefined ? [] : unpackMessages(kept[1]);
     // The agent appends the turn to `history` when it succeeds (and leaves it as it was if not).
-    const result = await req.agent.execute(history, req.input, { signal: req.signal, onEvent: req.onEvent }, req.streaming);
+    const result = await req.agent.execute({ history, input: req.input, options: { signal: req.signal, onEvent: req.onEvent }, stream: req.streaming });
     // Packed: thousands of kept conversations cost the garbage collector little.
     this.memory.set(req.contextId, [req.owner, packMessages(history)]);
     return result;

@@ -148,13 +148,13 @@ export class Router extends WorkflowAgent {
     }
     const subRuns: SubRunOutcome[] = [];
     if (!chosen && this.classifier) {
-      const result = await this.classifier.execute(run.history.slice(), text, { signal: run.signal }, run.stream, {
+      const result = await this.classifier.execute({ history: run.history.slice(), input: text, options: { signal: run.signal }, stream: run.stream, parent: {
         path: [...run.path, this.classifier.name],
         sink: run.sink,
         reportUsage: run.reportUsage,
         state: run.state,
         tree: run.tree,
-      });
+      } });
       chosen = this.pick(result.text);
       if (chosen) matchedBy = 'classifier';
     }

@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors/validation-error.js';
 import type { ResolvedModel } from '../types/resolved-model.js';
 import type { Message, RunInput } from '../types/message.js';
-import type { ModelInput, ReasoningSettings, ToolChoice } from '../types/model.js';
+import type { ModelInput, ModelSettings } from '../types/model.js';
 import type { RunResult } from '../types/result.js';
 import type { Tool } from '../types/tool.js';
 import { agentAsTool, type AgentToolOptions } from './agent-tool.js';
@@ -9,9 +9,9 @@ import type { ContextBudget } from './context-budget.js';
 import { Conversation } from './conversation.js';
 import { transferTool, transferToolName } from './handoff.js';
 import { runLoop, type PreparedAgent } from './run-loop.js';
-import type { ParentLink, ResumeOptions, RunOptions } from './run-options.js';
+import type { ResumeOptions, RunOptions } from './run-options.js';
 import type { RunStream } from './run-stream.js';
-import type { Runnable } from './runnable.js';
+import type { ExecuteRequest, Runnable } from './runnable.js';
 import { RunState, toRunState } from '../types/run-state.js';
 import { checkDepth, RunTree, type RunLimits } from './run-tree.js';
 import { streamRun } from './stream-run.js';
@@ -44,8 +44,8 @@ export interface InstructionsContext {
 /** A handoff target: an agent, or a function returning one (for agents that hand over to each other). */
 export type HandoffTarget = Runnable | (() => Runnable);
 
-/** Options for `new Agent()`. Only `name` is required. */
-export interface AgentOptions {
+/** Options for `new Agent()`. Only `name` is required; the model settings (`maxSteps`, `temperature`, …) are `ModelSettings`'. */
+export interface AgentOptions extends ModelSettings {
   name: string;
   description?: string;
   /**
@@ -58,17 +58,6 @@ export interface AgentOptions {
   /** `'provider:model'`, a model config, or an AI SDK model. Without one, the default-model rules apply. */
   model?: ModelInput;
   tools?: Tool[];
-  /** Model calls allowed per run before MaxStepsExceededError. Default 10. */
-  maxSteps?: number;
-  temperature?: number;
-  maxTokens?: number;
-  topP?: number;
-  reasoning?: ReasoningSettings;
-  /**
-   * `auto` (default), `none`, `required` or `{ tool: name }`. A forced choice (`required`, `{ tool }`)
-   * applies to the first step of a run only, so the model can answer after the tool results.
-   */
-  toolChoice?: ToolChoice;
   /** Tool calls of one model response run at most this many at once. Default 8. */
   toolConcurrency?: number;
   /** `return` (default): tool failures go back to the model as error results; `throw`: the run fails. */
@@ -240,13 +229,7 @@ export class Agent implements Runnable {
   }
 
   /** @internal Runs on the given history (mutated on success). */
-  async execute(
-    history: Message[],
-    input: RunInput,
-    options: RunOptions | undefined,
-    stream: boolean,
-    parent?: ParentLink,
-  ): Promise<RunResult> {
+  async execute({ history, input, options, stream = false, parent }: ExecuteRequest): Promise<RunResult> {
     const loop = this.loop ?? this.prepare();
     let tree = parent?.tree;
     let signal = options?.signal;

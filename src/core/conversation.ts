@@ -57,7 +57,7 @@ export class Conversation {
     this.enter();
     try {
       const runner = this.current;
-      const result = await runner.execute(this.messages, input, this.runOptions(options), false);
+      const result = await runner.execute({ history: this.messages, input, options: this.runOptions(options) });
       this.finish(result, runner);
       return result;
     } finally {

@@ -6,7 +6,6 @@ import type { ResolvedModel } from '../types/resolved-model.js';
 import type { StepResult } from '../types/result.js';
 import type { RunState } from '../types/run-state.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
-import type { RunSignal } from './cancel-source.js';
 import type { ModelStepOutput } from './model-step.js';
 import { newRunId } from './new-id.js';
 import type { PreparedAgent } from './prepared-agent.js';
@@ -25,7 +24,7 @@ export interface RunParams {
   input: RunInput;
   options: RunOptions | undefined;
   /** The run's cancellation (the caller's signal, combined with the run tree's when there is one). */
-  signal: RunSignal | undefined;
+  signal: AbortSignal | undefined;
   stream: boolean;
   parent?: ParentLink;
   /** Shared state, when the run has one (conversation, `options.state`, templates, nesting). */

@@ -1,4 +1,3 @@
-import type { RunSignal } from './cancel-source.js';
 import type { LanguageModelV3CallOptions, LanguageModelV3Content, SharedV3ProviderMetadata, SharedV3Warning } from '@ai-sdk/provider';
 import type { ResolvedModel } from '../types/resolved-model.js';
 import type { EventSink } from '../types/events.js';
@@ -34,7 +33,7 @@ export interface StepEmitter {
 
 /** The run's side of a model call: its cancellation and who hears about retries. */
 export interface StepCallOptions {
-  signal: RunSignal | undefined;
+  signal: AbortSignal | undefined;
   onRetry?: RetryListener;
 }
 

@@ -2,7 +2,7 @@ import { CorvidError } from '../errors/corvid-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { AgentEvent } from '../types/events.js';
 import type { Message } from '../types/message.js';
-import type { FinishReason, InputRequest, PendingApproval, RunResult, StepResult, ToolResultRecord } from '../types/result.js';
+import type { FinishReason, InputRequest, PendingApproval, RunResult, ToolResultRecord } from '../types/result.js';
 import { RunState } from '../types/run-state.js';
 import { askedQuestion } from './asks-user.js';
 import { openLoopRun, type LoopRun, type RunParams } from './loop-run.js';
@@ -156,7 +156,7 @@ async function handOff(run: LoopRun, target: Runnable, toolCallId: string): Prom
   if (p.journal !== undefined) link.journal = p.journal;
   const handler = p.options?.onApproval ?? p.parent?.onApproval;
   if (handler !== undefined) link.onApproval = handler;
-  const r = await target.execute(p.history, [], { signal: p.signal }, p.stream, link);
+  const r = await target.execute({ history: p.history, input: [], options: { signal: p.signal }, stream: p.stream, parent: link });
   const activeAgent = r.activeAgent ?? target.name;
   if (r.status === 'paused') return { status: 'paused', approvals: r.pendingApprovals ?? [], activeAgent };
   const outcome: Outcome = { status: 'completed', text: r.text, finishReason: r.finishReason, activeAgent };

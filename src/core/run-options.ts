@@ -1,27 +1,15 @@
 import type { EventSink } from '../types/events.js';
-import type { ReasoningSettings, ToolChoice } from '../types/model.js';
+import type { ModelSettings } from '../types/model.js';
 import type { Usage } from '../types/usage.js';
-import type { RunSignal } from './cancel-source.js';
 import type { RunState } from '../types/run-state.js';
 import type { RunLimits, RunTree } from './run-tree.js';
 import type { ApprovalHandler, CheckpointOptions, SessionRef, StoreSource } from '../types/durable-options.js';
 import type { RunJournal } from './run-journal.js';
 
-/** Per-run overrides and hooks. Anything unset falls back to the agent's, then the model's, settings. */
-export interface RunOptions {
-  /**
-   * Cancels the run; the promise rejects with RunAbortedError and the conversation is left
-   * unchanged. An `AbortSignal`, or a `CancelSource` (cheaper on Node 20: no signal is made unless
-   * a provider or tool needs one).
-   */
-  signal?: RunSignal;
-  maxSteps?: number;
-  temperature?: number;
-  maxTokens?: number;
-  topP?: number;
-  reasoning?: ReasoningSettings;
-  /** `required` and `{ tool }` force a tool call on the run's first step only. */
-  toolChoice?: ToolChoice;
+/** Per-run overrides (`ModelSettings`) and hooks. Anything unset falls back to the agent's, then the model's, settings. */
+export interface RunOptions extends ModelSettings {
+  /** Cancels the run; the promise rejects with RunAbortedError and the conversation is left unchanged. */
+  signal?: AbortSignal;
   /** Receives every event of the run, including nested agent runs (also with `run()`). */
   onEvent?: EventSink;
   /**

@@ -35,7 +35,7 @@ export function startRun(agent: Runnable, input: RunInput, how: StartRunOptions 
       return Promise.reject(err);
     }
   }
-  return agent.execute([], input, how.options, stream);
+  return agent.execute({ history: [], input, options: how.options, stream });
 }
 
 /** `startRun`, streaming the events of the run tree (text deltas included). */

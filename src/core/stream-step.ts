@@ -1,4 +1,3 @@
-import type { RunSignal } from './cancel-source.js';
 import {
   APICallError,
   type LanguageModelV3CallOptions,
@@ -51,7 +50,7 @@ type ReasoningPart = { type: 'reasoning'; text: string; providerOptions?: Shared
 async function readStream(
   m: ResolvedModel,
   res: LanguageModelV3StreamResult,
-  signal: RunSignal | undefined,
+  signal: AbortSignal | undefined,
   emitter: StepEmitter | undefined,
   attempts: number,
 ): Promise<ModelStepOutput> {

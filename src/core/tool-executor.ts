@@ -1,4 +1,3 @@
-import { abortSignalOf, type RunSignal } from './cancel-source.js';
 import { CorvidError } from '../errors/corvid-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
@@ -26,7 +25,7 @@ export interface ToolRunScope {
   runId: string;
   step: number;
   messages: readonly Message[];
-  signal?: RunSignal;
+  signal?: AbortSignal;
   concurrency: number;
   defaultTimeoutMs?: number;
   /** `return`: failures go back to the model as error results; `throw`: the run fails. */
@@ -162,7 +161,7 @@ async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: Tool
   const timeoutMs = t.timeoutMs ?? scope.defaultTimeoutMs;
   const needsOwnSignal = timeoutMs !== undefined && timeoutMs > 0;
   const controller = needsOwnSignal ? new AbortController() : undefined;
-  const signal = controller ? controller.signal : (abortSignalOf(scope.signal) ?? NEVER);
+  const signal = controller ? controller.signal : (scope.signal ?? NEVER);
   const context: ToolContext = {
     signal,
     agent: scope.agent,
@@ -211,7 +210,7 @@ const ABANDON_AFTER_MS = 50;
  * `ABANDON_AFTER_MS` to do so (a tool that stops, or a nested run that fails, ends as it
  * would); after that its result is dropped.
  */
-function untilAborted<T>(work: T | PromiseLike<T>, signal: RunSignal): Promise<T> {
+function untilAborted<T>(work: T | PromiseLike<T>, signal: AbortSignal): Promise<T> {
   const running = Promise.resolve(work);
   let unlink = NOOP;
   let timer: ReturnType<typeof setTimeout> | undefined;

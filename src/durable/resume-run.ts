@@ -90,7 +90,7 @@ async function resumeHeld({ root, runId, options, stream, defaults, store }: Res
   });
   const runOptions: RunOptions = { ...options, state: toRunState(state), journal: d };
   if (restored.answered !== undefined) return finishAnswered(d, runner, restored.answered, runOptions);
-  const result = await runner.execute(restored.history, [], runOptions, stream);
+  const result = await runner.execute({ history: restored.history, input: [], options: runOptions, stream });
   result.messages = restored.history.slice(restored.baseLength);
   if (cp.sessionId !== undefined) result.sessionId = cp.sessionId;
   return result;

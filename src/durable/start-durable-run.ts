@@ -81,12 +81,12 @@ async function runStarted(
   // Before anything else (model, instructions): the run and the user's input are stored together.
   await d.start(typeof input === 'string' ? [userMessage(input)] : input);
   let result: RunResult;
-  if (runner.kind === 'llm') result = await runner.execute(history, input, runOptions, stream);
+  if (runner.kind === 'llm') result = await runner.execute({ history, input, options: runOptions, stream });
   else {
     // Workflow agents: checkpointed at start and end; the session gets the input, then the answer.
     runOptions.journal = undefined;
     try {
-      result = await runner.execute(history, input, runOptions, stream);
+      result = await runner.execute({ history, input, options: runOptions, stream });
     } catch (err) {
       await d.fail();
       throw err;

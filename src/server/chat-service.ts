@@ -1,7 +1,6 @@
 import { Conversation } from '../core/conversation.js';
 import type { Agent } from '../core/agent.js';
 import type { RunOptions } from '../core/run-options.js';
-import type { RunStream } from '../core/run-stream.js';
 import { startRun, startRunStream } from '../core/start-run.js';
 import type { Runnable } from '../core/runnable.js';
 import type { RunRecord } from '../storage/types/runs.js';
