@@ -71,75 +71,34 @@ export async function executeToolCalls(calls: PreparedCall[], scope: ToolRunScop
   return results;
 }
 
+/** How a call ended, before it is stored and reported. */
+type CallOutcome =
+  | { kind: 'done'; output: unknown; isError: boolean; cause?: unknown }
+  /** The user denied it: an error result for the model, never a thrown `ToolExecutionError`. */
+  | { kind: 'denied'; output: string }
+  /** A resumed run's recorded outcome (already stored). */
+  | { kind: 'reused'; output: unknown; isError: boolean }
+  /** Waits for a human's approval: the step pauses. */
+  | { kind: 'pending'; approval: PendingApproval };
+
 async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResultRecord> {
   const started = performance.now();
-  let output: unknown;
-  let isError = false;
-  let cause: unknown;
-  let reused = false;
-  let denied = false;
-  const t = scope.tools.get(call.toolName);
   if (scope.signal?.aborted) throw new RunAbortedError();
-  if (call.parseError) {
-    output = call.parseError;
-    isError = true;
-  } else if (!t) {
-    output = `Unknown tool "${call.toolName}". Available tools: ${[...scope.tools.keys()].join(', ') || '(none)'}`;
-    isError = true;
-  } else {
-    const checked = await validateToolInput(t, call.input);
-    const done = scope.journal?.completedCall(call.toolCallId);
-    if (done !== undefined) {
-      // Resumed run: the call finished before the interruption; its outcome is reused.
-      output = done.output;
-      isError = done.isError;
-      reused = true;
-    } else if (!checked.ok) {
-      output = `Invalid arguments for tool "${t.name}": ${checked.message}`;
-      isError = true;
-    } else {
-      let allowed = true;
-      if (t.requireApproval !== undefined && t.requireApproval !== false) {
-        const verdict = await decideApproval(t, checked.value, call, scope);
-        if (verdict === 'approved') allowed = true;
-        else if (verdict.status === 'pending') {
-          (scope.paused ??= []).push(verdict.approval);
-          return { toolCallId: call.toolCallId, toolName: call.toolName, output: undefined, isError: false, durationMs: 0 };
-        } else {
-          allowed = false;
-          denied = true;
-          isError = true;
-          output = `The user denied this call of "${t.name}"${verdict.reason ? `: ${verdict.reason}` : '.'}`;
-        }
-      }
-      if (allowed) {
-        try {
-          output = await invoke(t, checked.value, call, scope);
-        } catch (err) {
-          if (scope.signal?.aborted) throw new RunAbortedError(undefined, { cause: err });
-          // Limits and template errors stop the run instead of going back to the model.
-          if (isFatalRunError(err)) throw err;
-          cause = err;
-          isError = true;
-          output = `Tool "${t.name}" failed: ${err instanceof Error ? err.message : String(err)}`;
-        }
-      }
-    }
+  const o = await outcomeOf(call, scope);
+  if (o.kind === 'pending') {
+    (scope.paused ??= []).push(o.approval);
+    return { toolCallId: call.toolCallId, toolName: call.toolName, output: undefined, isError: false, durationMs: 0 };
   }
+  const isError = o.kind === 'denied' || o.isError;
   // "Finished" means "stored": the outcome is committed before anything acknowledges it (the
   // tool_result event below, the next model call after this step).
-  if (scope.journal !== undefined && !reused) await scope.journal.toolCompleted(call.toolCallId, output, isError);
-  if (isError && !denied && scope.errorMode === 'throw') {
+  if (scope.journal !== undefined && o.kind !== 'reused') await scope.journal.toolCompleted(call.toolCallId, o.output, isError);
+  if (isError && o.kind !== 'denied' && scope.errorMode === 'throw') {
+    const cause = o.kind === 'done' ? o.cause : undefined;
     if (CorvidError.isInstance(cause) && cause.name === 'ToolExecutionError') throw cause;
-    throw new ToolExecutionError(String(output), { toolName: call.toolName, toolCallId: call.toolCallId, cause });
+    throw new ToolExecutionError(String(o.output), { toolName: call.toolName, toolCallId: call.toolCallId, cause });
   }
-  const result: ToolResultRecord = {
-    toolCallId: call.toolCallId,
-    toolName: call.toolName,
-    output,
-    isError,
-    durationMs: performance.now() - started,
-  };
+  const result: ToolResultRecord = { toolCallId: call.toolCallId, toolName: call.toolName, output: o.output, isError, durationMs: performance.now() - started };
   if (scope.sink) {
     scope.sink({
       type: 'tool_result',
@@ -155,6 +114,33 @@ async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResu
     });
   }
   return result;
+}
+
+/** Checks and runs one call: bad arguments and unknown tools go back to the model; approvals are asked first. */
+async function outcomeOf(call: PreparedCall, scope: ToolRunScope): Promise<CallOutcome> {
+  if (call.parseError) return { kind: 'done', output: call.parseError, isError: true };
+  const t = scope.tools.get(call.toolName);
+  if (!t) return { kind: 'done', output: `Unknown tool "${call.toolName}". Available tools: ${[...scope.tools.keys()].join(', ') || '(none)'}`, isError: true };
+  const checked = await validateToolInput(t, call.input);
+  // Resumed run: the call finished before the interruption; its outcome is reused.
+  const done = scope.journal?.completedCall(call.toolCallId);
+  if (done !== undefined) return { kind: 'reused', output: done.output, isError: done.isError };
+  if (!checked.ok) return { kind: 'done', output: `Invalid arguments for tool "${t.name}": ${checked.message}`, isError: true };
+  if (t.requireApproval !== undefined && t.requireApproval !== false) {
+    const verdict = await decideApproval(t, checked.value, call, scope);
+    if (verdict !== 'approved') {
+      if (verdict.status === 'pending') return { kind: 'pending', approval: verdict.approval };
+      return { kind: 'denied', output: `The user denied this call of "${t.name}"${verdict.reason ? `: ${verdict.reason}` : '.'}` };
+    }
+  }
+  try {
+    return { kind: 'done', output: await invoke(t, checked.value, call, scope), isError: false };
+  } catch (err) {
+    if (scope.signal?.aborted) throw new RunAbortedError(undefined, { cause: err });
+    // Limits and template errors stop the run instead of going back to the model.
+    if (isFatalRunError(err)) throw err;
+    return { kind: 'done', output: `Tool "${t.name}" failed: ${err instanceof Error ? err.message : String(err)}`, isError: true, cause: err };
+  }
 }
 
 async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: ToolRunScope): Promise<unknown> {
