@@ -28,7 +28,9 @@ export interface DurableRunner {
  * - the model resolver (`src/models/install-model-resolver.ts` installs `resolveModel`);
  * - the durable runner (`src/durable/install-durable-runner.ts` installs `startDurableRun` / `resumeDurableRun`).
  * Each of those modules installs its service when it is imported; the package entries (`corvid`,
- * `corvid/testing`, `corvid/config`, the CLI) import both, so users never call `install*` themselves.
+ * `corvid/testing`, `corvid/config`, the CLI) and the config runtime (`runtime/build-agents.ts`)
+ * import both, so users never call `install*` themselves. Code that imports `src/core/agent.ts`
+ * directly (a test) imports an entry too, or gets a `ConfigError` saying so.
  * A test or tool that swaps one (e.g. a counting resolver) installs its own and restores the old one.
  */
 const services: { resolveModel?: ModelResolver; durable?: DurableRunner } = {};
