@@ -2,6 +2,9 @@
  * Corvid — agents that loop over a model and typed tools, on any provider, with one event stream.
  * Heavy subsystems (provider packages, config loading, the CLI) load lazily.
  */
+// Installs the model resolver and durable runner the core's agents use (see src/core/core-services.ts).
+import './models/install-model-resolver.js';
+import './durable/install-durable-runner.js';
 export { Agent, type AgentOptions, type ContextOptions, type InstructionsContext, type HandoffTarget } from './core/agent.js';
 export { Conversation, type ConversationOptions } from './core/conversation.js';
 export { findAgent, type Runnable, type AgentKind } from './core/runnable.js';
@@ -34,7 +37,6 @@ export { askUserTool, askUser, ASK_USER_TOOL, type AskUserArgs, type AskUserTool
 export type { QuestionTool } from './core/asks-user.js';
 export type { AgentToolOptions } from './core/agent-tool.js';
 export type { RunOptions } from './core/run-options.js';
-export { CancelSource, type RunSignal } from './core/cancel-source.js';
 export type { RunStream } from './core/run-stream.js';
 export type { SessionRef, StoreSource, CheckpointOptions, ApprovalRequest, ApprovalDecision, ApprovalHandler } from './durable/durable-types.js';
 export type { ResumeOptions } from './durable/resume-run.js';

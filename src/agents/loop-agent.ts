@@ -1,6 +1,6 @@
 import type { LoopControl } from '../core/run-options.js';
 import type { Runnable } from '../core/runnable.js';
-import type { RunState } from '../core/run-state.js';
+import type { RunState } from '../types/run-state.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { RunResult, SubRunOutcome } from '../types/result.js';

@@ -1,7 +1,6 @@
-import { CancelSource, type RunSignal } from '../core/cancel-source.js';
 import { linkAbort } from '../core/abort-link.js';
 import type { Runnable } from '../core/runnable.js';
-import type { RunState } from '../core/run-state.js';
+import type { RunState } from '../types/run-state.js';
 import { compileTemplate, renderTemplate, type CompiledTemplate } from '../core/template.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
@@ -113,9 +112,9 @@ export class Orchestrator extends WorkflowAgent {
   protected async runWorkflow(run: WorkflowRun): Promise<WorkflowOutput> {
     const tasks = this.tasks;
     // Aborted by the first failure (fail-fast), or with the run's own signal.
-    const stop = new CancelSource();
+    const stop = new AbortController();
     const unlink = linkAbort(run.signal, stop);
-    const signal = stop;
+    const signal = stop.signal;
     const outcomes = new Map<string, SubRunOutcome>();
     const finished: SubRunOutcome[] = [];
     const waiting = tasks.map((t) => t.dependsOn.length);
@@ -142,7 +141,7 @@ export class Orchestrator extends WorkflowAgent {
         finished.push(o);
         if (o.status === 'completed') {
           for (const d of t.dependents) if (--waiting[d] === 0) insertSorted(ready, d);
-        } else if (!(o.status === 'aborted' && stop.aborted)) {
+        } else if (!(o.status === 'aborted' && stop.signal.aborted)) {
           firstFailure ??= o;
           if (this.failFast || isFatal(o)) stop.abort(o.error);
           else skipDependents(t);
@@ -150,7 +149,7 @@ export class Orchestrator extends WorkflowAgent {
         launch();
       };
       const launch = (): void => {
-        while (ready.length > 0 && active < this.maxParallel && !stop.aborted) {
+        while (ready.length > 0 && active < this.maxParallel && !stop.signal.aborted) {
           const t = tasks[ready.shift()!];
           active++;
           // runPart reports failures as outcomes; a rejection would be a bug, but it must not hang the graph.
@@ -189,7 +188,7 @@ export class Orchestrator extends WorkflowAgent {
     return { text, subRuns: finished };
   }
 
-  private runTask(run: WorkflowRun, t: PreparedTask, outcomes: Map<string, SubRunOutcome>, signal: RunSignal): Promise<SubRunOutcome> {
+  private runTask(run: WorkflowRun, t: PreparedTask, outcomes: Map<string, SubRunOutcome>, signal: AbortSignal): Promise<SubRunOutcome> {
     let input: RunInput | Promise<RunInput>;
     try {
       input = this.taskInput(run, t, outcomes);

@@ -1,4 +1,3 @@
-import { CancelSource } from '../core/cancel-source.js';
 import { linkAbort } from '../core/abort-link.js';
 import type { Runnable } from '../core/runnable.js';
 import { ValidationError } from '../errors/validation-error.js';
@@ -43,9 +42,9 @@ export class ParallelAgent extends WorkflowAgent {
   protected async runWorkflow(run: WorkflowRun): Promise<WorkflowOutput> {
     const parts = this.parts;
     // Aborted by the first failure (fail-fast), or with the run's own signal.
-    const stop = new CancelSource();
+    const stop = new AbortController();
     const unlink = linkAbort(run.signal, stop);
-    const signal = stop;
+    const signal = stop.signal;
     const outcomes = new Array<SubRunOutcome>(parts.length);
     const finished: SubRunOutcome[] = [];
     let firstFailure: SubRunOutcome | undefined;
@@ -53,14 +52,14 @@ export class ParallelAgent extends WorkflowAgent {
     const worker = async (): Promise<void> => {
       while (next < parts.length) {
         const i = next++;
-        if (stop.aborted) {
+        if (stop.signal.aborted) {
           outcomes[i] = run.skip(parts[i].name, parts[i].name);
           continue;
         }
         const o = await run.runPart(parts[i], run.input, { signal });
         outcomes[i] = o;
         finished.push(o);
-        if (o.status !== 'completed' && !firstFailure && !(o.status === 'aborted' && stop.aborted)) {
+        if (o.status !== 'completed' && !firstFailure && !(o.status === 'aborted' && stop.signal.aborted)) {
           firstFailure = o;
           if (this.failFast || isFatal(o)) stop.abort(o.error);
         }

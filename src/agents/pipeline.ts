@@ -1,5 +1,5 @@
 import type { Runnable } from '../core/runnable.js';
-import type { RunState } from '../core/run-state.js';
+import type { RunState } from '../types/run-state.js';
 import { compileTemplate, renderTemplate, type CompiledTemplate } from '../core/template.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { RunInput } from '../types/message.js';

@@ -1,6 +1,6 @@
 import { Agent } from '../core/agent.js';
 import type { Runnable } from '../core/runnable.js';
-import type { RunState } from '../core/run-state.js';
+import type { RunState } from '../types/run-state.js';
 import { RoutingError } from '../errors/routing-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ModelInput } from '../types/model.js';
@@ -148,13 +148,13 @@ export class Router extends WorkflowAgent {
     }
     const subRuns: SubRunOutcome[] = [];
     if (!chosen && this.classifier) {
-      const result = await this.classifier.execute(run.history.slice(), text, { signal: run.signal }, run.stream, {
+      const result = await this.classifier.execute({ history: run.history.slice(), input: text, options: { signal: run.signal }, stream: run.stream, parent: {
         path: [...run.path, this.classifier.name],
         sink: run.sink,
         reportUsage: run.reportUsage,
         state: run.state,
         tree: run.tree,
-      });
+      } });
       chosen = this.pick(result.text);
       if (chosen) matchedBy = 'classifier';
     }

@@ -1,13 +1,12 @@
-import type { RunSignal } from '../core/cancel-source.js';
 import { agentAsTool, type AgentToolOptions } from '../core/agent-tool.js';
 import { Conversation } from '../core/conversation.js';
 import { newRunId, mergeUsage } from '../core/run-loop.js';
-import type { LoopControl, ParentLink, RunOptions } from '../core/run-options.js';
+import type { LoopControl, RunOptions } from '../core/run-options.js';
 import type { RunStream } from '../core/run-stream.js';
-import type { AgentKind, Runnable } from '../core/runnable.js';
-import { RunState, toRunState } from '../core/run-state.js';
+import type { AgentKind, ExecuteRequest, Runnable } from '../core/runnable.js';
+import { RunState, toRunState } from '../types/run-state.js';
 import { abortedError, checkDepth, RunTree, type RunLimits } from '../core/run-tree.js';
-import { streamRun } from '../core/stream-run.js';
+import { startRun, startRunStream } from '../core/start-run.js';
 import { CorvidError } from '../errors/corvid-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { ValidationError } from '../errors/validation-error.js';
@@ -15,7 +14,7 @@ import type { AgentEvent, EventError, EventSink, WorkflowKind } from '../types/e
 import { messageText, userMessage, type Message, type RunInput } from '../types/message.js';
 import type { FinishReason, RunResult, SubRunOutcome, WorkflowInfo } from '../types/result.js';
 import type { Tool } from '../types/tool.js';
-import type { StoreSource } from '../durable/durable-types.js';
+import type { StoreSource } from '../types/durable-options.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 
 /** Options every workflow agent takes. */
@@ -46,7 +45,7 @@ export interface PartOptions {
   iteration?: number;
   dependsOn?: readonly string[];
   /** Signal for this part (e.g. one a parallel branch shares with its siblings). */
-  signal?: RunSignal;
+  signal?: AbortSignal;
   /** The loop control to give the part (loop agents). */
   loop?: LoopControl;
   /** Also record the part's text under `task` in `state.outputs`. */
@@ -76,7 +75,7 @@ export class WorkflowRun {
   /** The input as text (the last user message's text for message input). */
   readonly inputText: string;
   readonly path: readonly string[];
-  readonly signal: RunSignal | undefined;
+  readonly signal: AbortSignal | undefined;
   readonly state: RunState;
   readonly tree: RunTree | undefined;
   readonly runId: string;
@@ -90,7 +89,7 @@ export class WorkflowRun {
     readonly history: readonly Message[],
     input: RunInput,
     readonly stream: boolean,
-    opts: { path: readonly string[]; signal: RunSignal | undefined; state: RunState; tree: RunTree | undefined; sink: EventSink | undefined; loop?: LoopControl },
+    opts: { path: readonly string[]; signal: AbortSignal | undefined; state: RunState; tree: RunTree | undefined; sink: EventSink | undefined; loop?: LoopControl },
   ) {
     this.input = input;
     // A handoff target gets no new input: the request is the conversation's last user message.
@@ -138,14 +137,14 @@ export class WorkflowRun {
     if (options.iteration !== undefined) outcome.iteration = options.iteration;
     try {
       if (signal?.aborted) throw new RunAbortedError();
-      const result = await agent.execute(this.history.slice(), input, { signal }, this.stream, {
+      const result = await agent.execute({ history: this.history.slice(), input, options: { signal }, stream: this.stream, parent: {
         path: [...this.path, agent.name],
         sink: this.sink,
         reportUsage: this.reportUsage,
         state: this.state,
         tree: this.tree,
         loop: options.loop ?? this.loop,
-      });
+      } });
       outcome.result = result;
       outcome.text = result.text;
       if (options.recordAs !== undefined) this.state.outputs.set(options.recordAs, result.text);
@@ -216,17 +215,11 @@ export abstract class WorkflowAgent implements Runnable {
 
   /** Runs the workflow; with `{ session }` on the stored session (its input and answer are appended). */
   run(input: RunInput, options?: RunOptions): Promise<RunResult> {
-    if (options !== undefined && (options.session !== undefined || options.durable === true)) {
-      return import('../durable/start-durable-run.js').then((m) => m.startDurableRun(this, input, options, false, { store: this.store }));
-    }
-    return this.execute([], input, options, false);
+    return startRun(this, input, { options, defaults: { store: this.store } });
   }
 
   stream(input: RunInput, options?: RunOptions): RunStream {
-    if (options !== undefined && (options.session !== undefined || options.durable === true)) {
-      return streamRun(this, [], input, options, (o) => import('../durable/start-durable-run.js').then((m) => m.startDurableRun(this, input, o, true, { store: this.store })));
-    }
-    return streamRun(this, [], input, options);
+    return startRunStream(this, input, { options, defaults: { store: this.store } });
   }
 
   conversation(): Conversation {
@@ -241,7 +234,7 @@ export abstract class WorkflowAgent implements Runnable {
   protected abstract runWorkflow(run: WorkflowRun): Promise<WorkflowOutput>;
 
   /** @internal */
-  async execute(history: Message[], input: RunInput, options: RunOptions | undefined, stream: boolean, parent?: ParentLink): Promise<RunResult> {
+  async execute({ history, input, options, stream = false, parent }: ExecuteRequest): Promise<RunResult> {
     const started = performance.now();
     const path = parent ? parent.path : [this.name];
     let tree = parent?.tree;

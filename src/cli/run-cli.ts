@@ -1,3 +1,6 @@
+// Installs the model resolver and durable runner the core's agents use (see src/core/core-services.ts).
+import '../models/install-model-resolver.js';
+import '../durable/install-durable-runner.js';
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { colorsFor } from './colors.js';

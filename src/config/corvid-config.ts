@@ -1,5 +1,5 @@
 import type { ToolKindEntry } from './tool-kinds/index.js';
-import type { ModelConfig, ReasoningSettings, ToolChoice, ToolMode } from '../types/model.js';
+import type { ModelConfig, ModelSettings, ToolMode } from '../types/model.js';
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 
 /** `defaults:` after normalisation. */
@@ -85,7 +85,7 @@ export interface UntilConfig {
 }
 
 /** One agent after normalisation (camelCase). References are kept as written. */
-export interface AgentConfig {
+export interface AgentConfig extends ModelSettings {
   name: string;
   /** Absent for `llm` agents. */
   type?: AgentType;
@@ -121,12 +121,6 @@ export interface AgentConfig {
   routes?: RouteConfig[];
   defaultRoute?: string;
   classifier?: { model?: string; instructions?: string };
-  maxSteps?: number;
-  temperature?: number;
-  maxTokens?: number;
-  topP?: number;
-  reasoning?: ReasoningSettings;
-  toolChoice?: ToolChoice;
   toolConcurrency?: number;
   toolErrors?: 'return' | 'throw';
   toolTimeoutMs?: number;

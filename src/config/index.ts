@@ -2,6 +2,9 @@
  * The `corvid.yaml` format, its loader and validator. The `corvid/config` package entry
  * (`src/runtime/index.ts`) re-exports all of it with the runtime that builds agents from it.
  */
+// Installs the model resolver and durable runner the core's agents use (see src/core/core-services.ts).
+import '../models/install-model-resolver.js';
+import '../durable/install-durable-runner.js';
 export { loadConfig, validateConfig, type LoadConfigOptions, type LoadedConfig, type ConfigFileValidation } from './load-config.js';
 export { validateConfigText, type ValidateConfigTextOptions, type ConfigValidation } from './validate-config-text.js';
 export { findConfigFile, CONFIG_FILE_NAMES } from './find-config-file.js';

@@ -31,13 +31,13 @@ export function agentAsTool(agent: Runnable, options: AgentToolOptions = {}): To
   const persistent = options.persistent === true;
   const call = async (history: Message[], message: string, context: ToolContext): Promise<string> => {
     const internal = context as ToolContextInternal;
-    const result = await agent.execute(history, message, { signal: context.signal }, context.emit !== undefined, {
+    const result = await agent.execute({ history, input: message, options: { signal: context.signal }, stream: context.emit !== undefined, parent: {
       path: [...context.path, agent.name],
       sink: context.emit,
       reportUsage: internal.reportUsage,
       state: context.state,
       tree: internal.tree,
-    });
+    } });
     return result.text;
   };
   return {

@@ -1,8 +1,7 @@
 import { ValidationError } from '../errors/validation-error.js';
-import type { ResolvedModel } from '../models/resolved-model.js';
-import { resolveModel } from '../models/resolve-model.js';
+import type { ResolvedModel } from '../types/resolved-model.js';
 import type { Message, RunInput } from '../types/message.js';
-import type { ModelInput, ReasoningSettings, ToolChoice } from '../types/model.js';
+import type { ModelInput, ModelSettings } from '../types/model.js';
 import type { RunResult } from '../types/result.js';
 import type { Tool } from '../types/tool.js';
 import { agentAsTool, type AgentToolOptions } from './agent-tool.js';
@@ -10,17 +9,18 @@ import type { ContextBudget } from './context-budget.js';
 import { Conversation } from './conversation.js';
 import { transferTool, transferToolName } from './handoff.js';
 import { runLoop, type PreparedAgent } from './run-loop.js';
-import type { ParentLink, RunOptions } from './run-options.js';
+import type { ResumeOptions, RunOptions } from './run-options.js';
 import type { RunStream } from './run-stream.js';
-import type { Runnable } from './runnable.js';
-import { RunState, toRunState } from './run-state.js';
+import type { ExecuteRequest, Runnable } from './runnable.js';
+import { RunState, toRunState } from '../types/run-state.js';
 import { checkDepth, RunTree, type RunLimits } from './run-tree.js';
 import { streamRun } from './stream-run.js';
 import { compileTemplate, renderTemplate, type CompiledTemplate } from './template.js';
 import { toolSpec } from './tool.js';
 import { summarizer } from './summarizer.js';
-import type { CheckpointOptions, StoreSource } from '../durable/durable-types.js';
-import type { ResumeOptions } from '../durable/resume-run.js';
+import type { CheckpointOptions, DurableDefaults, StoreSource } from '../types/durable-options.js';
+import { resolveModelInput } from './core-services.js';
+import { resumeRun, resumeRunStream, startRun, startRunStream } from './start-run.js';
 
 /** Context-budget settings of an agent. */
 export interface ContextOptions {
@@ -44,8 +44,8 @@ export interface InstructionsContext {
 /** A handoff target: an agent, or a function returning one (for agents that hand over to each other). */
 export type HandoffTarget = Runnable | (() => Runnable);
 
-/** Options for `new Agent()`. Only `name` is required. */
-export interface AgentOptions {
+/** Options for `new Agent()`. Only `name` is required; the model settings (`maxSteps`, `temperature`, …) are `ModelSettings`'. */
+export interface AgentOptions extends ModelSettings {
   name: string;
   description?: string;
   /**
@@ -58,17 +58,6 @@ export interface AgentOptions {
   /** `'provider:model'`, a model config, or an AI SDK model. Without one, the default-model rules apply. */
   model?: ModelInput;
   tools?: Tool[];
-  /** Model calls allowed per run before MaxStepsExceededError. Default 10. */
-  maxSteps?: number;
-  temperature?: number;
-  maxTokens?: number;
-  topP?: number;
-  reasoning?: ReasoningSettings;
-  /**
-   * `auto` (default), `none`, `required` or `{ tool: name }`. A forced choice (`required`, `{ tool }`)
-   * applies to the first step of a run only, so the model can answer after the tool results.
-   */
-  toolChoice?: ToolChoice;
   /** Tool calls of one model response run at most this many at once. Default 8. */
   toolConcurrency?: number;
   /** `return` (default): tool failures go back to the model as error results; `throw`: the run fails. */
@@ -103,10 +92,6 @@ export interface AgentOptions {
 }
 
 const DEFAULT_MAX_STEPS = 10;
-
-// Session / durable runs load their machinery on first use.
-const durable = () => import('../durable/start-durable-run.js');
-const resumeModule = () => import('../durable/resume-run.js');
 
 /**
  * An LLM agent: instructions, a model and tools, run in a loop until the model answers.
@@ -191,7 +176,7 @@ export class Agent implements Runnable {
   /** Resolves (once) and returns the model this agent calls. */
   resolveModel(): Promise<ResolvedModel> {
     if (!this.model) {
-      this.model = resolveModel(this.options.model, `agent "${this.name}"`);
+      this.model = resolveModelInput(this.options.model, `agent "${this.name}"`);
       this.model.catch(() => (this.model = undefined));
     }
     return this.model;
@@ -203,18 +188,12 @@ export class Agent implements Runnable {
    * that waits for approvals resolves with `status: 'paused'`.
    */
   run(input: RunInput, options?: RunOptions): Promise<RunResult> {
-    if (options !== undefined && (options.session !== undefined || options.durable === true)) {
-      return durable().then((m) => m.startDurableRun(this, input, options, false, this.durableDefaults()));
-    }
-    return this.execute([], input, options, false);
+    return startRun(this, input, { options, defaults: this.durableDefaults() });
   }
 
   /** Like `run()`, streaming events (text deltas included) as they happen. */
   stream(input: RunInput, options?: RunOptions): RunStream {
-    if (options !== undefined && (options.session !== undefined || options.durable === true)) {
-      return streamRun(this, [], input, options, (o) => durable().then((m) => m.startDurableRun(this, input, o, true, this.durableDefaults())));
-    }
-    return streamRun(this, [], input, options);
+    return startRunStream(this, input, { options, defaults: this.durableDefaults() });
   }
 
   /**
@@ -223,16 +202,16 @@ export class Agent implements Runnable {
    * @throws DurableRunError `not_found` for an unknown run id.
    */
   resume(runId: string, options?: ResumeOptions): Promise<RunResult> {
-    return resumeModule().then((m) => m.resumeDurableRun(this, runId, options, false, this.durableDefaults()));
+    return resumeRun(this, runId, { options, defaults: this.durableDefaults() });
   }
 
   /** Like `resume()`, streaming the events (starting with `run_start` with `resumed: true`). */
   resumeStream(runId: string, options?: ResumeOptions): RunStream {
-    return streamRun(this, [], [], options, (o) => resumeModule().then((m) => m.resumeDurableRun(this, runId, o, true, this.durableDefaults())));
+    return resumeRunStream(this, runId, { options, defaults: this.durableDefaults() });
   }
 
   /** The store and checkpoint settings of this agent's durable runs. */
-  private durableDefaults(): { store?: StoreSource; checkpoints?: CheckpointOptions } {
+  private durableDefaults(): DurableDefaults {
     return { store: this.options.store, checkpoints: this.options.checkpoints };
   }
 
@@ -250,13 +229,7 @@ export class Agent implements Runnable {
   }
 
   /** @internal Runs on the given history (mutated on success). */
-  async execute(
-    history: Message[],
-    input: RunInput,
-    options: RunOptions | undefined,
-    stream: boolean,
-    parent?: ParentLink,
-  ): Promise<RunResult> {
+  async execute({ history, input, options, stream = false, parent }: ExecuteRequest): Promise<RunResult> {
     const loop = this.loop ?? this.prepare();
     let tree = parent?.tree;
     let signal = options?.signal;
@@ -282,8 +255,8 @@ export class Agent implements Runnable {
       if (this.template) system = renderTemplate(this.template, (state ??= new RunState()), this.name);
       else if (typeof instructions === 'function') system = await instructions({ agent: this.name, state: (state ??= new RunState()) });
       else system = instructions;
-      const d = options?.durableRun ?? parent?.durable;
-      const result = runLoop({ agent: loop, model, system, history, input, options, signal, stream, parent, state, tree, durable: d });
+      const journal = options?.journal ?? parent?.journal;
+      const result = runLoop({ agent: loop, model, system, history, input, options, signal, stream, parent, state, tree, journal });
       // Without limits nothing needs cleaning up: hand the loop's promise straight back.
       if (!owner) return result;
       return await result;
@@ -329,7 +302,7 @@ export class Agent implements Runnable {
           maxTokens: o.context.maxTokens,
           strategy: o.context.strategy ?? 'window',
           keepRecentMessages: o.context.keepRecentMessages,
-          summarize: summarizer(() => (o.context?.summaryModel ? resolveModel(o.context.summaryModel) : this.resolveModel())),
+          summarize: summarizer(() => (o.context?.summaryModel ? resolveModelInput(o.context.summaryModel) : this.resolveModel())),
         }
       : undefined;
     this.loop = {

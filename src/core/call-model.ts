@@ -1,9 +1,7 @@
-import { abortSignalOf, CancelSource, type RunSignal } from './cancel-source.js';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { ProviderError } from '../errors/provider-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
-import { classifyProviderError, type ClassifiedError } from '../models/classify-provider-error.js';
-import type { ResolvedModel } from '../models/resolved-model.js';
+import type { ClassifiedError, ResolvedModel } from '../types/resolved-model.js';
 import type { EventError } from '../types/events.js';
 import { linkAbort } from './abort-link.js';
 import { sleep } from './sleep.js';
@@ -38,7 +36,7 @@ export class StreamBrokeOff extends Error {
 export async function callWithRetry<T>(
   m: ResolvedModel,
   options: LanguageModelV3CallOptions,
-  signal: RunSignal | undefined,
+  signal: AbortSignal | undefined,
   invoke: (options: LanguageModelV3CallOptions, attempt: Attempt) => PromiseLike<T>,
   onRetry?: RetryListener,
 ): Promise<T> {
@@ -54,10 +52,7 @@ export async function callWithRetry<T>(
       }, m.timeoutMs);
       unlink = linkAbort(signal, ctl);
       options.abortSignal = ctl.signal;
-    } else {
-      if (signal instanceof CancelSource) lazyAbortSignal(options, signal);
-      else options.abortSignal = signal;
-    }
+    } else options.abortSignal = signal;
     const control: Attempt = {
       number: attempt + 1,
       responded: () => {
@@ -76,7 +71,7 @@ export async function callWithRetry<T>(
         c.retryAfterMs !== undefined ? Math.min(c.retryAfterMs, m.retry.maxDelayMs) : backoff / 2 + Math.random() * (backoff / 2),
       );
       onRetry?.({ attempt: attempt + 1, delayMs, error: { name: c.error.name, code: c.error.code, message: c.error.message } });
-      await sleep(delayMs, abortSignalOf(signal));
+      await sleep(delayMs, signal);
     } finally {
       if (timer) clearTimeout(timer);
       if (unlink) unlink();
@@ -89,33 +84,5 @@ function classify(m: ResolvedModel, err: unknown, timedOut: boolean, attempts: n
     const error = new ProviderError({ kind: 'stream_interrupted', provider: m.provider, model: m.modelId, providerMessage: err.message, attempts, cause: err.cause });
     return { error, retryable: true };
   }
-  return classifyProviderError(err, { provider: m.provider, modelId: m.modelId, timedOut, timeoutMs: m.timeoutMs, attempts });
-}
-
-const SOURCE = Symbol('corvid.cancelSource');
-type LazyOptions = LanguageModelV3CallOptions & { [SOURCE]?: CancelSource };
-
-/** The shared accessor of `lazyAbortSignal` (one pair for every call object, so V8 keeps one shape). */
-const LAZY_SIGNAL: PropertyDescriptor = {
-  configurable: true,
-  enumerable: true,
-  get(this: LazyOptions): AbortSignal | undefined {
-    return this[SOURCE]?.signal;
-  },
-  set(this: LazyOptions, value: AbortSignal | undefined): void {
-    // Assigned over: a plain property again (and made lazy again by the next `lazyAbortSignal`).
-    Object.defineProperty(this, 'abortSignal', { value, writable: true, configurable: true, enumerable: true });
-    this[SOURCE] = undefined;
-  },
-};
-
-/**
- * Gives a model without a timeout of its own (an in-process `LanguageModelV3`) the source's
- * `AbortSignal` as `abortSignal`, made when the model first reads it: one that never looks (a
- * scripted or local model) costs no signal. Providers with a timeout get a per-call signal instead.
- */
-function lazyAbortSignal(options: LanguageModelV3CallOptions, source: CancelSource): void {
-  const o = options as LazyOptions;
-  if (o[SOURCE] === undefined) Object.defineProperty(o, 'abortSignal', LAZY_SIGNAL);
-  o[SOURCE] = source;
+  return m.classifyError(err, { timedOut, attempts });
 }

@@ -1,4 +1,3 @@
-import { abortSignalOf, type RunSignal } from './cancel-source.js';
 import type { Message } from '../types/message.js';
 
 /** How the conversation is kept under a token budget. */
@@ -48,7 +47,7 @@ export async function compactContext(args: {
   history: Message[];
   system: Message | undefined;
   budget: ContextBudget;
-  signal?: RunSignal;
+  signal?: AbortSignal;
   keepFrom?: number;
 }): Promise<CompactionReport | undefined> {
   const { history, system, budget } = args;
@@ -74,7 +73,7 @@ export async function compactContext(args: {
   const replacement: Message[] = [];
   if (budget.strategy === 'summarize' && budget.summarize) {
     const input = hasSummary ? [history[0], ...removed] : removed;
-    const summary = await budget.summarize(input, abortSignalOf(args.signal));
+    const summary = await budget.summarize(input, args.signal);
     replacement.push({ role: 'system', content: `${SUMMARY_PREFIX}${summary}` });
     history.splice(0, cut, ...replacement);
   } else {

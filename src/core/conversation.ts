@@ -5,7 +5,7 @@ import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 import type { RunOptions } from './run-options.js';
 import type { RunStream } from './run-stream.js';
 import { findAgent, type Runnable } from './runnable.js';
-import { RunState } from './run-state.js';
+import { RunState } from '../types/run-state.js';
 import { mergeUsage } from './run-loop.js';
 import { streamRun } from './stream-run.js';
 
@@ -57,7 +57,7 @@ export class Conversation {
     this.enter();
     try {
       const runner = this.current;
-      const result = await runner.execute(this.messages, input, this.runOptions(options), false);
+      const result = await runner.execute({ history: this.messages, input, options: this.runOptions(options) });
       this.finish(result, runner);
       return result;
     } finally {

@@ -1,6 +1,5 @@
-import type { RunSignal } from './cancel-source.js';
 import type { LanguageModelV3CallOptions, LanguageModelV3Content, SharedV3ProviderMetadata, SharedV3Warning } from '@ai-sdk/provider';
-import type { ResolvedModel } from '../models/resolved-model.js';
+import type { ResolvedModel } from '../types/resolved-model.js';
 import type { EventSink } from '../types/events.js';
 import type { Message } from '../types/message.js';
 import type { FinishReason } from '../types/result.js';
@@ -32,14 +31,15 @@ export interface StepEmitter {
   step: number;
 }
 
+/** The run's side of a model call: its cancellation and who hears about retries. */
+export interface StepCallOptions {
+  signal: AbortSignal | undefined;
+  onRetry?: RetryListener;
+}
+
 /** One non-streaming model call (`doGenerate`). */
-export async function generateStep(
-  m: ResolvedModel,
-  options: LanguageModelV3CallOptions,
-  signal: RunSignal | undefined,
-  onRetry?: RetryListener,
-): Promise<ModelStepOutput> {
-  const res = await callWithRetry(m, options, signal, (o) => m.model.doGenerate(o), onRetry);
+export async function generateStep(m: ResolvedModel, options: LanguageModelV3CallOptions, how: StepCallOptions): Promise<ModelStepOutput> {
+  const res = await callWithRetry(m, options, how.signal, (o) => m.model.doGenerate(o), how.onRetry);
   const out: ModelStepOutput = {
     content: [],
     calls: [],

@@ -1,355 +1,264 @@
-import type { RunSignal } from './cancel-source.js';
-import type { LanguageModelV3CallOptions, LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import { CorvidError } from '../errors/corvid-error.js';
-import { MaxStepsExceededError } from '../errors/max-steps-exceeded-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
-import type { ResolvedModel } from '../models/resolved-model.js';
-import { mergeProviderOptions, reasoningProviderOptions } from '../models/reasoning-options.js';
-import type { AgentEvent, EventSink } from '../types/events.js';
-import { type Message, type RunInput, userMessage } from '../types/message.js';
-import { toProviderToolChoice, type ReasoningSettings, type ToolChoice } from '../types/model.js';
-import type { FinishReason, InputRequest, PendingApproval, RunResult, StepResult, ToolResultRecord } from '../types/result.js';
-import type { Tool } from '../types/tool.js';
-import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
-import { compactContext, type ContextBudget } from './context-budget.js';
-import { generateStep, type ModelStepOutput } from './model-step.js';
-import { streamStep } from './stream-step.js';
-import type { ParentLink, RunOptions } from './run-options.js';
+import type { AgentEvent } from '../types/events.js';
+import type { Message } from '../types/message.js';
+import type { FinishReason, InputRequest, PendingApproval, RunResult, ToolResultRecord } from '../types/result.js';
+import { RunState } from '../types/run-state.js';
+import { askedQuestion } from './asks-user.js';
+import { openLoopRun, type LoopRun, type RunParams } from './loop-run.js';
+import type { ModelStepOutput } from './model-step.js';
+import { takeModelTurn, type ModelTurn } from './model-turn.js';
+import { pausedResult } from './paused-result.js';
+import type { ParentLink } from './run-options.js';
 import type { Runnable } from './runnable.js';
-import { RunState } from './run-state.js';
-import { abortedError, type RunTree } from './run-tree.js';
+import { abortedError } from './run-tree.js';
 import { executeToolCalls, type PreparedCall, type ToolRunScope } from './tool-executor.js';
 import { toToolResultOutput } from './tool-output.js';
-import type { DurableRun } from '../durable/durable-run.js';
-import type { InFlightStep } from '../durable/run-state-v1.js';
-import { stepFromInFlight } from '../durable/step-from-in-flight.js';
-import { pausedResult } from './paused-result.js';
-import { emitWarnings } from './provider-warnings.js';
-import { askedQuestion } from './asks-user.js';
+import { usageByAgent } from './usage-by-agent.js';
 
-/** The agent-level settings a run needs (prepared once per agent, reused by every run). */
-export interface PreparedAgent {
-  name: string;
-  tools: ReadonlyMap<string, Tool>;
-  toolSpecs: LanguageModelV3FunctionTool[];
-  maxSteps: number;
-  toolConcurrency: number;
-  toolErrors: 'return' | 'throw';
-  toolTimeoutMs?: number;
-  temperature?: number;
-  maxTokens?: number;
-  topP?: number;
-  reasoning?: ReasoningSettings;
-  toolChoice?: ToolChoice;
-  context?: ContextBudget;
-  /** `transfer_to_<name>` tool name → the agent it hands over to. */
-  handoffs?: ReadonlyMap<string, Runnable>;
-  /** Session-state key the final answer is also saved under. */
-  outputKey?: string;
-}
+export type { RunParams } from './loop-run.js';
+export type { PreparedAgent } from './prepared-agent.js';
+export { newRunId } from './new-run-id.js';
+export { mergeUsage } from './usage-by-agent.js';
 
-/** One run's inputs. `history` is the conversation; it is changed only when the run succeeds. */
-export interface RunParams {
-  agent: PreparedAgent;
-  model: ResolvedModel;
-  system: string | undefined;
-  history: Message[];
-  input: RunInput;
-  options: RunOptions | undefined;
-  /** The run's cancellation (the caller's signal, combined with the run tree's when there is one). */
-  signal: RunSignal | undefined;
-  stream: boolean;
-  parent?: ParentLink;
-  /** Shared state, when the run has one (conversation, `options.state`, templates, nesting). */
-  state?: RunState;
-  /** The budget tracker, when the run tree has limits. */
-  tree?: RunTree;
-  /** Session / durable runs: checkpoints, session appends, approvals. */
-  durable?: DurableRun;
-}
+/** What a step decided, once the model answered and its tool calls ran. */
+type Decision =
+  /** No tool calls: the model's text is the answer. */
+  | { kind: 'answer'; out: ModelStepOutput; assistant: Message }
+  /** Tool results go back to the model: another step. */
+  | { kind: 'continue'; out: ModelStepOutput; assistant: Message; results: ToolResultRecord[] }
+  /** An `ask_user` call: the turn ends after this step, the question as its answer. */
+  | { kind: 'ask_user'; out: ModelStepOutput; assistant: Message; results: ToolResultRecord[]; request: InputRequest }
+  /** A `transfer_to_*` call: the target agent carries on with the conversation. */
+  | { kind: 'handoff'; out: ModelStepOutput; assistant: Message; results: ToolResultRecord[]; target: Runnable; toolCallId: string }
+  /** Calls wait for a human's approval: the run pauses with the step in flight. */
+  | { kind: 'pause'; out: ModelStepOutput; approvals: PendingApproval[] };
 
-let runCounter = 0;
-const runPrefix = Math.random().toString(36).slice(2, 8);
-
-/** A short unique run id. */
-export function newRunId(): string {
-  return `run_${runPrefix}${(++runCounter).toString(36)}`;
-}
+/** How a run ends (apart from failing, which throws). */
+type Outcome =
+  | { status: 'completed'; text: string; finishReason: FinishReason; activeAgent?: string; needsInput?: InputRequest }
+  | { status: 'paused'; approvals: PendingApproval[]; activeAgent?: string };
 
 /**
- * The agent loop: call the model, run the tools it asked for, feed the results back, until the
- * model answers without tool calls, a tool call asks the user a question (`ask_user`: the turn
- * ends after that step, the question as its answer), or `maxSteps` is reached. Emits the event sequence documented
- * on `AgentEvent`. On failure or cancellation the conversation is left as it was.
+ * The agent loop, a step machine: each step calls the model (`takeModelTurn`), runs the tools it
+ * asked for and decides what comes next (`decide`: a `Decision`), which `apply` carries out — another
+ * step, or the run's `Outcome`; `finish` then ends the run (`fail` when anything threw). Emits the
+ * event sequence documented on `AgentEvent`. On failure or cancellation the conversation is left as it was.
  */
 export async function runLoop(p: RunParams): Promise<RunResult> {
-  const { agent, model, options, parent, tree } = p;
-  const started = performance.now();
-  const d = p.durable;
-  // The top-level loop of a durable run owns its checkpoints' lifecycle; a handoff target continues it.
-  const owner = d !== undefined && parent?.durable === undefined;
-  const resume = owner ? d.resumeFrom : undefined;
-  if (resume !== undefined) d!.resumeFrom = undefined;
-  const runId = owner ? d.runId : newRunId();
-  const path = parent ? parent.path : [agent.name];
-  const userSink = options?.onEvent;
-  const parentSink = parent?.sink;
-  const sink: EventSink | undefined =
-    userSink && parentSink ? (e) => (parentSink(e), userSink(e)) : (userSink ?? parentSink);
-  const nested = parent !== undefined;
-  const signal = p.signal;
-  const maxSteps = options?.maxSteps ?? agent.maxSteps;
-  const usage = owner ? d.usage : emptyUsage();
-  const steps: StepResult[] = [];
-  // Events are built with explicit fields: an object spread per event costs ~2 µs on Node 20.
-  const agentName = agent.name;
-  let state = p.state;
-  /** Per-agent usage reported by nested runs (agent tools, handoff targets). */
-  let nestedUsage: Record<string, Usage> | undefined;
-  /** Provider warnings reported so far (each distinct one once per run). */
-  let warned: Set<string> | undefined;
-  const modelName = `${model.provider}:${model.modelId}`;
-
-  const inputMessages = typeof p.input === 'string' ? [userMessage(p.input)] : p.input;
-  const historyLength = p.history.length;
-  for (const m of inputMessages) p.history.push(m);
-
-  if (sink) {
-    if (resume !== undefined) sink({ runId, agent: agentName, path, type: 'run_start', input: d!.input, resumed: true });
-    else sink({ runId, agent: agentName, path, type: 'run_start', input: inputMessages.length > 0 ? describeInput(p.input) : lastUserText(p.history) });
-  }
-  const reportUsage = (u: Usage, byAgent?: Record<string, Usage>) => {
-    addUsage(usage, u);
-    if (byAgent) nestedUsage = mergeUsage(nestedUsage ?? {}, byAgent);
-  };
-
-  let text: string;
-  let finishReason: FinishReason;
-  let activeAgent: string | undefined;
-  let toolScope: ToolRunScope | undefined;
-  let paused: PendingApproval[] | undefined;
-  let needsInput: InputRequest | undefined;
+  const run = openLoopRun(p);
+  let outcome: Outcome | undefined;
   try {
-    const call = buildCallOptions(p);
-    const system: Message | undefined = p.system ? { role: 'system', content: p.system } : undefined;
-    let prompt = buildPrompt(system, p.history);
-    let step = resume !== undefined ? resume.step : 0;
-    let inFlight: InFlightStep | undefined = resume?.inFlight;
-    for (;;) {
-      if (signal?.aborted) throw new RunAbortedError();
-      if (step >= maxSteps) throw new MaxStepsExceededError({ agent: agent.name, maxSteps, steps });
-      step++;
-      if (tree !== undefined) tree.step(agent.name, path);
-      if (sink) sink({ runId, agent: agentName, path, type: 'step_start', step, maxSteps });
-      let out: ModelStepOutput;
-      if (inFlight !== undefined) {
-        // Resumed in the middle of a step: the model's response is the recorded one.
-        out = stepFromInFlight(inFlight);
-        inFlight = undefined;
-      } else {
-      if (d !== undefined) await d.beforeModelCall(step);
-      if (agent.context) {
-        const compacted = await compactContext({ history: p.history, system, budget: agent.context, signal, keepFrom: historyLength });
-        if (compacted) {
-          prompt = buildPrompt(system, p.history);
-          if (sink) sink({ runId, agent: agentName, path, type: 'context_compacted', ...compacted });
-        }
-      }
-      call.prompt = prompt;
-      // A forced tool choice (`required`, `{ tool }`) applies to the run's first step: later steps
-      // may answer (forced every time, the model could never stop calling tools).
-      if (step > 1 && call.toolChoice !== undefined && call.toolChoice.type !== 'auto' && call.toolChoice.type !== 'none') delete call.toolChoice;
-      const onRetry = sink
-        ? (r: { attempt: number; delayMs: number; error: { name: string; code: string; message: string } }) =>
-            sink({ runId, agent: agentName, path, type: 'retry', step, ...r })
-        : undefined;
-      out = p.stream
-        ? await streamStep(model, call, signal, sink ? { sink, runId, agent: agent.name, path, step } : undefined, onRetry)
-        : await generateStep(model, call, signal, onRetry);
-      }
-      addUsage(usage, out.usage);
-      if (tree !== undefined) tree.addTokens(out.usage, agent.name, path);
-      if (out.warnings !== undefined && sink) warned = emitWarnings(out.warnings, warned, (w) => sink({ runId, agent: agentName, path, type: 'warning', step, model: modelName, ...w }));
-      const record: StepResult = {
-        step,
-        text: out.text,
-        reasoning: out.reasoning,
-        toolCalls: out.calls,
-        toolResults: [],
-        finishReason: out.finishReason,
-        usage: out.usage,
-      };
-      steps.push(record);
-      const assistant: Message = { role: 'assistant', content: out.content };
-      if (d !== undefined) d.noteUsage(assistant, out.usage);
-      if (sink) {
-        for (const c of out.calls) {
-          sink({ runId, agent: agentName, path, type: 'tool_call', step, toolCallId: c.toolCallId, toolName: c.toolName, input: c.input });
-        }
-      }
-      if (out.calls.length === 0) {
-        if (out.content.length > 0) {
-          p.history.push(assistant);
-          prompt.push(assistant);
-        }
-        if (sink) sink({ runId, agent: agentName, path, type: 'step_end', step, text: out.text, reasoning: out.reasoning, finishReason: out.finishReason, usage: out.usage });
-        text = out.text;
-        finishReason = out.finishReason;
-        break;
-      }
-      if (d !== undefined && d.inFlight === undefined) await d.afterModelResponse(step, assistant, out.calls);
-      // Built at the first tool step and reused: only the step number changes.
-      if (toolScope === undefined) {
-        toolScope = {
-          tools: agent.tools,
-          agent: agent.name,
-          path,
-          runId,
-          step,
-          messages: p.history,
-          signal,
-          concurrency: agent.toolConcurrency,
-          defaultTimeoutMs: agent.toolTimeoutMs,
-          errorMode: agent.toolErrors,
-          sink,
-          reportUsage,
-          state: (state ??= new RunState()),
-          tree,
-          loop: parent?.loop,
-        };
-        if (d !== undefined) {
-          toolScope.durable = d;
-          toolScope.store = d.store;
-        } else if (options?.store !== undefined && typeof options.store !== 'function') toolScope.store = options.store;
-        const onApproval = options?.onApproval ?? parent?.onApproval;
-        if (onApproval !== undefined) toolScope.onApproval = onApproval;
-      } else toolScope.step = step;
-      const results = await executeToolCalls(out.calls, toolScope);
-      if (toolScope.paused !== undefined) {
-        // Some calls wait for a human: the step stays in flight (finished calls are recorded).
-        paused = toolScope.paused;
-        toolScope.paused = undefined;
-        steps.pop();
-        if (d !== undefined) await d.pause(paused);
-        if (sink) {
-          for (const a of paused) {
-            sink({ runId, agent: agentName, path, type: 'approval_required', approvalId: a.approvalId, toolCallId: a.toolCallId, toolName: a.toolName, input: a.input, prompt: a.prompt });
-          }
-        }
-        text = '';
-        finishReason = out.finishReason;
-        break;
-      }
-      if (d !== undefined) d.stepDone();
-      record.toolResults = results;
-      // A question for the user ends the turn after this step (a handoff in the same step does not happen).
-      needsInput = askedQuestion(agent.tools, out.calls, results);
-      const target = agent.handoffs !== undefined && needsInput === undefined ? pickHandoff(agent.handoffs, out.calls, results) : undefined;
-      const toolMessage: Message = { role: 'tool', content: new Array(results.length) };
-      for (let i = 0; i < results.length; i++) {
-        const r = results[i];
-        toolMessage.content[i] = {
-          type: 'tool-result',
-          toolCallId: r.toolCallId,
-          toolName: r.toolName,
-          output: toToolResultOutput(r.output, r.isError),
-        };
-      }
-      p.history.push(assistant, toolMessage);
-      prompt.push(assistant, toolMessage);
-      if (sink) sink({ runId, agent: agentName, path, type: 'step_end', step, text: out.text, reasoning: out.reasoning, finishReason: out.finishReason, usage: out.usage });
-      if (needsInput !== undefined) {
-        text = needsInput.question;
-        finishReason = out.finishReason;
-        break;
-      }
-      if (target !== undefined) {
-        // Handoff: the target carries on with the same conversation; its answer is this run's answer.
-        if (sink) sink({ runId, agent: agentName, path, type: 'handoff', from: agent.name, to: target.agent.name, toolCallId: target.toolCallId });
-        if (d !== undefined) await d.handoff(agent.name, target.agent.name, target.toolCallId);
-        const link: ParentLink = {
-          path: [...path, target.agent.name],
-          sink,
-          reportUsage,
-          state,
-          tree,
-          loop: parent?.loop,
-        };
-        if (d !== undefined) link.durable = d;
-        const handler = options?.onApproval ?? parent?.onApproval;
-        if (handler !== undefined) link.onApproval = handler;
-        const r = await target.agent.execute(p.history, [], { signal }, p.stream, link);
-        text = r.text;
-        finishReason = r.finishReason;
-        activeAgent = r.activeAgent ?? target.agent.name;
-        if (r.status === 'paused') paused = r.pendingApprovals ?? [];
-        if (r.needsInput !== undefined) needsInput = r.needsInput;
-        break;
-      }
+    while (outcome === undefined) {
+      outcome = await apply(run, await decide(run, await takeModelTurn(run)));
     }
-    if (owner && paused === undefined) await d.complete();
+    if (run.owned !== undefined && outcome.status === 'completed') await run.owned.complete();
   } catch (err) {
-    if (owner) await d.fail();
-    p.history.length = historyLength;
-    const error = signal?.aborted ? abortedError(signal, err) : err;
-    if (sink) {
-      const e = CorvidError.isInstance(error)
-        ? { name: error.name, code: error.code, message: error.message }
-        : { name: (error as Error)?.name ?? 'Error', code: 'internal', message: (error as Error)?.message ?? String(error) };
-      sink({ runId, agent: agentName, path, type: 'error', error: e });
-      sink({
-        runId,
-        agent: agentName,
-        path,
-        type: 'run_end',
-        status: error instanceof RunAbortedError ? 'aborted' : 'failed',
-        steps: steps.length,
-        usage,
-        durationMs: performance.now() - started,
-      });
+    return fail(run, err);
+  }
+  return finish(run, outcome);
+}
+
+/** Runs the step's tool calls (if any) and decides what the run does next. */
+async function decide(run: LoopRun, turn: ModelTurn): Promise<Decision> {
+  const { p, sink } = run;
+  const { out, record, assistant } = turn;
+  if (sink) {
+    for (const c of out.calls) {
+      sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'tool_call', step: record.step, toolCallId: c.toolCallId, toolName: c.toolName, input: c.input });
     }
-    if (parent?.reportUsage) parent.reportUsage(usage, usageByAgent(agent.name, usage, steps, nestedUsage));
-    throw error;
   }
-  if (paused !== undefined) {
-    const byAgent = usageByAgent(agent.name, usage, steps, nestedUsage);
-    return pausedResult({ name: agent.name, history: p.history, parent, runId, sink, path, started, steps, usage, byAgent, historyLength, paused, activeAgent });
+  if (p.journal !== undefined) await p.journal.afterModelResponse(record.step, assistant, out.calls, out.usage);
+  if (out.calls.length === 0) return { kind: 'answer', out, assistant };
+  const scope = toolScopeOf(run);
+  const results = await executeToolCalls(out.calls, scope);
+  if (scope.paused !== undefined) {
+    const approvals = scope.paused;
+    scope.paused = undefined;
+    return { kind: 'pause', out, approvals };
   }
+  if (p.journal !== undefined) p.journal.toolsDone();
+  record.toolResults = results;
+  // A question for the user ends the turn after this step (a handoff in the same step does not happen).
+  const request = askedQuestion(p.agent.tools, out.calls, results);
+  if (request !== undefined) return { kind: 'ask_user', out, assistant, results, request };
+  const target = p.agent.handoffs !== undefined ? pickHandoff(p.agent.handoffs, out.calls, results) : undefined;
+  if (target !== undefined) return { kind: 'handoff', out, assistant, results, target: target.agent, toolCallId: target.toolCallId };
+  return { kind: 'continue', out, assistant, results };
+}
+
+/** Carries out a decision: the run's outcome when it ends, `undefined` for another step. */
+async function apply(run: LoopRun, d: Decision): Promise<Outcome | undefined> {
+  switch (d.kind) {
+    case 'answer':
+      if (d.out.content.length > 0) addMessages(run, d.assistant);
+      stepEnd(run, d.out);
+      return { status: 'completed', text: d.out.text, finishReason: d.out.finishReason };
+    case 'continue':
+      addToolStep(run, d);
+      return undefined;
+    case 'ask_user':
+      addToolStep(run, d);
+      return { status: 'completed', text: d.request.question, finishReason: d.out.finishReason, needsInput: d.request };
+    case 'handoff':
+      addToolStep(run, d);
+      return handOff(run, d.target, d.toolCallId);
+    case 'pause':
+      return pause(run, d.approvals);
+    default: {
+      const never: never = d;
+      return never;
+    }
+  }
+}
+
+/** Appends messages to the conversation and to the prompt the next step sends. */
+function addMessages(run: LoopRun, ...messages: Message[]): void {
+  for (const m of messages) {
+    run.p.history.push(m);
+    run.prompt.push(m);
+  }
+}
+
+/** A step whose tools ran: the model's message and the tool results join the conversation. */
+function addToolStep(run: LoopRun, { out, assistant, results }: { out: ModelStepOutput; assistant: Message; results: ToolResultRecord[] }): void {
+  const toolMessage: Message = { role: 'tool', content: new Array(results.length) };
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i];
+    toolMessage.content[i] = { type: 'tool-result', toolCallId: r.toolCallId, toolName: r.toolName, output: toToolResultOutput(r.output, r.isError) };
+  }
+  addMessages(run, assistant, toolMessage);
+  stepEnd(run, out);
+}
+
+function stepEnd(run: LoopRun, out: ModelStepOutput): void {
+  if (run.sink) run.sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'step_end', step: run.step, text: out.text, reasoning: out.reasoning, finishReason: out.finishReason, usage: out.usage });
+}
+
+/** Some calls wait for a human: the step stays in flight (finished calls are recorded), the run pauses. */
+async function pause(run: LoopRun, approvals: PendingApproval[]): Promise<Outcome> {
+  run.steps.pop();
+  if (run.p.journal !== undefined) await run.p.journal.pause(approvals);
+  if (run.sink) {
+    for (const a of approvals) {
+      run.sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'approval_required', approvalId: a.approvalId, toolCallId: a.toolCallId, toolName: a.toolName, input: a.input, prompt: a.prompt });
+    }
+  }
+  return { status: 'paused', approvals };
+}
+
+/** Handoff: the target carries on with the same conversation; its answer is this run's answer. */
+async function handOff(run: LoopRun, target: Runnable, toolCallId: string): Promise<Outcome> {
+  const { p, sink } = run;
+  if (sink) sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'handoff', from: run.agentName, to: target.name, toolCallId });
+  if (p.journal !== undefined) await p.journal.handoff(run.agentName, target.name, toolCallId);
+  const link: ParentLink = { path: [...run.path, target.name], sink, reportUsage: run.reportUsage, state: run.state, tree: p.tree, loop: p.parent?.loop };
+  if (p.journal !== undefined) link.journal = p.journal;
+  const handler = p.options?.onApproval ?? p.parent?.onApproval;
+  if (handler !== undefined) link.onApproval = handler;
+  const r = await target.execute({ history: p.history, input: [], options: { signal: p.signal }, stream: p.stream, parent: link });
+  const activeAgent = r.activeAgent ?? target.name;
+  if (r.status === 'paused') return { status: 'paused', approvals: r.pendingApprovals ?? [], activeAgent };
+  const outcome: Outcome = { status: 'completed', text: r.text, finishReason: r.finishReason, activeAgent };
+  if (r.needsInput !== undefined) outcome.needsInput = r.needsInput;
+  return outcome;
+}
+
+/** The tool scope of the run, built at its first tool step (only the step number changes after). */
+function toolScopeOf(run: LoopRun): ToolRunScope {
+  const { p } = run;
+  if (run.toolScope !== undefined) {
+    run.toolScope.step = run.step;
+    return run.toolScope;
+  }
+  const scope: ToolRunScope = {
+    tools: p.agent.tools,
+    agent: run.agentName,
+    path: run.path,
+    runId: run.runId,
+    step: run.step,
+    messages: p.history,
+    signal: p.signal,
+    concurrency: p.agent.toolConcurrency,
+    defaultTimeoutMs: p.agent.toolTimeoutMs,
+    errorMode: p.agent.toolErrors,
+    sink: run.sink,
+    reportUsage: run.reportUsage,
+    state: (run.state ??= new RunState()),
+    tree: p.tree,
+    loop: p.parent?.loop,
+  };
+  if (p.journal !== undefined) {
+    scope.journal = p.journal;
+    scope.store = p.journal.store;
+  } else if (p.options?.store !== undefined && typeof p.options.store !== 'function') scope.store = p.options.store;
+  const onApproval = p.options?.onApproval ?? p.parent?.onApproval;
+  if (onApproval !== undefined) scope.onApproval = onApproval;
+  run.toolScope = scope;
+  return scope;
+}
+
+/** The one place a run ends well: outputs saved, closing events, usage reported, the result built. */
+function finish(run: LoopRun, outcome: Outcome): RunResult {
+  const { p, sink } = run;
+  const name = run.agentName;
+  const byAgent = usageByAgent(name, run.usage, run.steps, run.nestedUsage);
+  if (outcome.status === 'paused') {
+    const { history, parent } = p;
+    const { runId, path, started, steps, usage, historyLength } = run;
+    return pausedResult({ name, history, parent, runId, sink, path, started, steps, usage, byAgent, historyLength, paused: outcome.approvals, activeAgent: outcome.activeAgent });
+  }
+  const { text, needsInput } = outcome;
   // Outputs matter to agents that run later in the same tree, which gave this run its state.
   if (p.state !== undefined) {
-    p.state.outputs.set(agent.name, text);
-    if (agent.outputKey !== undefined) p.state.session.set(agent.outputKey, text);
+    p.state.outputs.set(name, text);
+    if (p.agent.outputKey !== undefined) p.state.session.set(p.agent.outputKey, text);
   }
-  const byAgent = usageByAgent(agent.name, usage, steps, nestedUsage);
   if (sink) {
-    if (!nested) sink({ runId, agent: agentName, path, type: 'answer', text });
-    if (needsInput === undefined) sink({ runId, agent: agentName, path, type: 'run_end', status: 'completed', steps: steps.length, usage, durationMs: performance.now() - started });
-    else sink({ runId, agent: agentName, path, type: 'run_end', status: 'completed', steps: steps.length, usage, durationMs: performance.now() - started, needsInput });
+    const { runId, path } = run;
+    if (p.parent === undefined) sink({ runId, agent: name, path, type: 'answer', text });
+    const durationMs = performance.now() - run.started;
+    if (needsInput === undefined) sink({ runId, agent: name, path, type: 'run_end', status: 'completed', steps: run.steps.length, usage: run.usage, durationMs });
+    else sink({ runId, agent: name, path, type: 'run_end', status: 'completed', steps: run.steps.length, usage: run.usage, durationMs, needsInput });
   }
-  if (parent?.reportUsage) parent.reportUsage(usage, byAgent);
+  if (p.parent?.reportUsage) p.parent.reportUsage(run.usage, byAgent);
   const result: RunResult = {
-    runId,
-    agent: agent.name,
+    runId: run.runId,
+    agent: name,
     text,
-    steps,
-    usage,
+    steps: run.steps,
+    usage: run.usage,
     usageByAgent: byAgent,
-    messages: p.history.slice(historyLength),
-    finishReason,
-    durationMs: performance.now() - started,
+    messages: p.history.slice(run.historyLength),
+    finishReason: outcome.finishReason,
+    durationMs: performance.now() - run.started,
     status: 'completed',
   };
-  if (activeAgent !== undefined) result.activeAgent = activeAgent;
+  if (outcome.activeAgent !== undefined) result.activeAgent = outcome.activeAgent;
   if (needsInput !== undefined) result.needsInput = needsInput;
   return result;
 }
 
+/** The one place a run fails: journal told, history restored, `error` + `run_end` emitted, usage reported; rethrows. */
+async function fail(run: LoopRun, err: unknown): Promise<never> {
+  const { p, sink } = run;
+  if (run.owned !== undefined) await run.owned.fail();
+  p.history.length = run.historyLength;
+  const error = p.signal?.aborted ? abortedError(p.signal, err) : err;
+  if (sink) {
+    const e = CorvidError.isInstance(error)
+      ? { name: error.name, code: error.code, message: error.message }
+      : { name: (error as Error)?.name ?? 'Error', code: 'internal', message: (error as Error)?.message ?? String(error) };
+    sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'error', error: e });
+    const status = error instanceof RunAbortedError ? 'aborted' : 'failed';
+    sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'run_end', status, steps: run.steps.length, usage: run.usage, durationMs: performance.now() - run.started });
+  }
+  if (p.parent?.reportUsage) p.parent.reportUsage(run.usage, usageByAgent(run.agentName, run.usage, run.steps, run.nestedUsage));
+  throw error;
+}
+
 /** The first successful `transfer_to_*` call of a step (later ones are ignored). */
-function pickHandoff(
-  handoffs: ReadonlyMap<string, Runnable>,
-  calls: PreparedCall[],
-  results: ToolResultRecord[],
-): { agent: Runnable; toolCallId: string } | undefined {
+function pickHandoff(handoffs: ReadonlyMap<string, Runnable>, calls: PreparedCall[], results: ToolResultRecord[]): { agent: Runnable; toolCallId: string } | undefined {
   let found: { agent: Runnable; toolCallId: string } | undefined;
   for (let i = 0; i < calls.length; i++) {
     const target = handoffs.get(calls[i].toolName);
@@ -358,70 +267,6 @@ function pickHandoff(
     else results[i].output = `Not transferred: control already passed to ${found.agent.name} in this step.`;
   }
   return found;
-}
-
-/** Adds every entry of `from` into `into` (copying records it does not have yet). */
-export function mergeUsage(into: Record<string, Usage>, from: Record<string, Usage>): Record<string, Usage> {
-  for (const name in from) {
-    const mine = into[name];
-    if (mine) addUsage(mine, from[name]);
-    else into[name] = addUsage(emptyUsage(), from[name]);
-  }
-  return into;
-}
-
-/** This run's usage per agent: its own model calls under its name, plus what nested runs reported. */
-function usageByAgent(name: string, usage: Usage, steps: StepResult[], nested: Record<string, Usage> | undefined): Record<string, Usage> {
-  if (nested === undefined) return { [name]: usage };
-  const own = emptyUsage();
-  for (const s of steps) addUsage(own, s.usage);
-  return mergeUsage({ [name]: own }, nested);
-}
-
-/** The text of the last user message (the `run_start` input of a handoff target). */
-function lastUserText(history: Message[]): string {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const m = history[i];
-    if (m.role === 'user') return describeInput([m]);
-  }
-  return '';
-}
-
-function buildPrompt(system: Message | undefined, history: Message[]): Message[] {
-  if (!system) return history.slice();
-  const prompt = new Array<Message>(history.length + 1);
-  prompt[0] = system;
-  for (let i = 0; i < history.length; i++) prompt[i + 1] = history[i];
-  return prompt;
-}
-
-function buildCallOptions(p: RunParams): LanguageModelV3CallOptions {
-  const { agent, model, options } = p;
-  const call: LanguageModelV3CallOptions = { prompt: [] };
-  if (agent.toolSpecs.length > 0) call.tools = agent.toolSpecs;
-  const choice = options?.toolChoice ?? agent.toolChoice;
-  if (choice && agent.toolSpecs.length > 0) call.toolChoice = toProviderToolChoice(choice);
-  const temperature = options?.temperature ?? agent.temperature ?? model.temperature;
-  if (temperature !== undefined) call.temperature = temperature;
-  const maxTokens = options?.maxTokens ?? agent.maxTokens ?? model.maxTokens;
-  if (maxTokens !== undefined) call.maxOutputTokens = maxTokens;
-  const topP = options?.topP ?? agent.topP ?? model.topP;
-  if (topP !== undefined) call.topP = topP;
-  const reasoning = options?.reasoning ?? agent.reasoning ?? model.reasoning;
-  const providerOptions = mergeProviderOptions(
-    reasoning ? reasoningProviderOptions(model.provider, reasoning) : undefined,
-    model.providerOptions,
-  );
-  if (providerOptions) call.providerOptions = providerOptions as LanguageModelV3CallOptions['providerOptions'];
-  return call;
-}
-
-function describeInput(input: RunInput): string {
-  if (typeof input === 'string') return input;
-  const last = input[input.length - 1];
-  if (!last) return '';
-  if (last.role === 'system') return last.content;
-  return last.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 }
 
 export type { AgentEvent };

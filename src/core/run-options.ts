@@ -1,27 +1,15 @@
 import type { EventSink } from '../types/events.js';
-import type { ReasoningSettings, ToolChoice } from '../types/model.js';
+import type { ModelSettings } from '../types/model.js';
 import type { Usage } from '../types/usage.js';
-import type { RunSignal } from './cancel-source.js';
-import type { RunState } from './run-state.js';
+import type { RunState } from '../types/run-state.js';
 import type { RunLimits, RunTree } from './run-tree.js';
-import type { ApprovalHandler, CheckpointOptions, SessionRef, StoreSource } from '../durable/durable-types.js';
-import type { DurableRun } from '../durable/durable-run.js';
+import type { ApprovalHandler, CheckpointOptions, SessionRef, StoreSource } from '../types/durable-options.js';
+import type { RunJournal } from './run-journal.js';
 
-/** Per-run overrides and hooks. Anything unset falls back to the agent's, then the model's, settings. */
-export interface RunOptions {
-  /**
-   * Cancels the run; the promise rejects with RunAbortedError and the conversation is left
-   * unchanged. An `AbortSignal`, or a `CancelSource` (cheaper on Node 20: no signal is made unless
-   * a provider or tool needs one).
-   */
-  signal?: RunSignal;
-  maxSteps?: number;
-  temperature?: number;
-  maxTokens?: number;
-  topP?: number;
-  reasoning?: ReasoningSettings;
-  /** `required` and `{ tool }` force a tool call on the run's first step only. */
-  toolChoice?: ToolChoice;
+/** Per-run overrides (`ModelSettings`) and hooks. Anything unset falls back to the agent's, then the model's, settings. */
+export interface RunOptions extends ModelSettings {
+  /** Cancels the run; the promise rejects with RunAbortedError and the conversation is left unchanged. */
+  signal?: AbortSignal;
   /** Receives every event of the run, including nested agent runs (also with `run()`). */
   onEvent?: EventSink;
   /**
@@ -51,9 +39,12 @@ export interface RunOptions {
    * run. Without it a durable run pauses; a run with neither fails on such a call.
    */
   onApproval?: ApprovalHandler;
-  /** @internal The durable run this execution belongs to (set by session / durable runs and resume). */
-  durableRun?: DurableRun;
+  /** @internal The journal of the durable run this execution belongs to (set by session / durable runs and resume). */
+  journal?: RunJournal;
 }
+
+/** Options for `agent.resume()`: the per-run settings of `RunOptions` (the input, session and state come from the checkpoint). */
+export type ResumeOptions = Omit<RunOptions, 'session' | 'state' | 'durable' | 'journal'> & { checkpoints?: CheckpointOptions };
 
 /** Internal: lets `exit_loop` end the loop agent a run belongs to. */
 export interface LoopControl {
@@ -73,8 +64,8 @@ export interface ParentLink {
   tree?: RunTree;
   /** The enclosing loop agent, for `exit_loop`. */
   loop?: LoopControl;
-  /** Handoff targets of a durable run continue it (same checkpoints and session). */
-  durable?: DurableRun;
+  /** Handoff targets of a durable run continue it (same journal: checkpoints and session). */
+  journal?: RunJournal;
   /** The top-level run's approval handler. */
   onApproval?: ApprovalHandler;
 }

@@ -1,4 +1,3 @@
-import type { RunSignal } from './cancel-source.js';
 import { CorvidError } from '../errors/corvid-error.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
@@ -41,7 +40,7 @@ export class RunTree {
   private lastPath: readonly string[];
   private readonly unlink: () => void;
 
-  constructor(limits: RunLimits, root: string, signal: RunSignal | undefined) {
+  constructor(limits: RunLimits, root: string, signal: AbortSignal | undefined) {
     this.limits = limits;
     this.lastAgent = root;
     this.lastPath = [root];
@@ -114,7 +113,7 @@ export function isFatalRunError(error: unknown): boolean {
  * The error a run reports when its signal was aborted: the limit error that aborted the tree,
  * or a `RunAbortedError` (keeping one already thrown).
  */
-export function abortedError(signal: RunSignal, err: unknown): unknown {
+export function abortedError(signal: AbortSignal, err: unknown): unknown {
   const reason: unknown = signal.reason;
   if (CorvidError.isInstance(reason) && reason.code === 'limit_exceeded') return reason;
   if (err instanceof RunAbortedError) return err;

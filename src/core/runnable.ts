@@ -29,10 +29,22 @@ export interface Runnable {
   /** Agents this one runs or hands over to (for lookups such as a conversation's active agent). */
   readonly subAgents: readonly Runnable[];
   /**
-   * @internal Runs on `history` (appended to on success, left as it was on failure), attached to
-   * `parent` when nested in another run.
+   * @internal Runs on `request.history` (appended to on success, left as it was on failure),
+   * attached to `request.parent` when nested in another run.
    */
-  execute(history: Message[], input: RunInput, options: RunOptions | undefined, stream: boolean, parent?: ParentLink): Promise<RunResult>;
+  execute(request: ExecuteRequest): Promise<RunResult>;
+}
+
+/** @internal What `Runnable.execute` runs. */
+export interface ExecuteRequest {
+  /** The conversation so far; the run appends to it when it succeeds. */
+  history: Message[];
+  input: RunInput;
+  options?: RunOptions;
+  /** Stream text deltas as events. Default false. */
+  stream?: boolean;
+  /** Set when the run is nested in another (agent tool, handoff, workflow step). */
+  parent?: ParentLink;
 }
 
 /**

@@ -3,7 +3,6 @@ import type { Message, RunInput } from '../types/message.js';
 import type { RunResult } from '../types/result.js';
 import { emptyUsage } from '../types/usage.js';
 import { linkAbort } from './abort-link.js';
-import { CancelSource } from './cancel-source.js';
 import { EventQueue } from './event-queue.js';
 import type { RunOptions } from './run-options.js';
 import type { RunStream } from './run-stream.js';
@@ -22,8 +21,8 @@ export function streamRun(
 ): RunStream {
   const queue = new EventQueue();
   // Aborted by `abort()` or with the caller's signal (linked until the run settles).
-  const signal = new CancelSource();
-  const unlink = linkAbort(options?.signal, signal);
+  const controller = new AbortController();
+  const unlink = linkAbort(options?.signal, controller);
   const userSink = options?.onEvent;
   let started = false;
   const onEvent: EventSink = (e) => {
@@ -31,8 +30,8 @@ export function streamRun(
     queue.push(e);
     if (userSink) userSink(e);
   };
-  const runOptions: RunOptions = { ...options, signal, onEvent };
-  const result = exec !== undefined ? exec(runOptions) : agent.execute(history, input, runOptions, true);
+  const runOptions: RunOptions = { ...options, signal: controller.signal, onEvent };
+  const result = exec !== undefined ? exec(runOptions) : agent.execute({ history, input, options: runOptions, stream: true });
   result.then(
     () => {
       unlink();
@@ -51,7 +50,7 @@ export function streamRun(
   );
   return {
     result,
-    abort: (reason?: unknown) => signal.abort(reason),
+    abort: (reason?: unknown) => controller.abort(reason),
     [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
   };
 }

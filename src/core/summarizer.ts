@@ -1,4 +1,4 @@
-import type { ResolvedModel } from '../models/resolved-model.js';
+import type { ResolvedModel } from '../types/resolved-model.js';
 import type { Message } from '../types/message.js';
 import { SUMMARY_INSTRUCTIONS } from './context-budget.js';
 import { generateStep } from './model-step.js';
@@ -16,7 +16,7 @@ export function summarizer(getModel: () => Promise<ResolvedModel>) {
           { role: 'user', content: [{ type: 'text', text: transcript }] },
         ],
       },
-      signal,
+      { signal },
     );
     return out.text.trim();
   };

@@ -1,5 +1,5 @@
 import { TemplateError } from '../errors/template-error.js';
-import type { KeyValueState, RunState } from './run-state.js';
+import type { KeyValueState, RunState } from '../types/run-state.js';
 
 /** The scopes a placeholder can read. */
 export type TemplateScope = 'state' | 'user' | 'app' | 'output';

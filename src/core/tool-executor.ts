@@ -1,4 +1,3 @@
-import { abortSignalOf, type RunSignal } from './cancel-source.js';
 import { CorvidError } from '../errors/corvid-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
@@ -8,15 +7,15 @@ import type { ToolCallRecord, ToolResultRecord } from '../types/result.js';
 import type { Tool, ToolContext } from '../types/tool.js';
 import type { Usage } from '../types/usage.js';
 import type { LoopControl } from './run-options.js';
-import type { RunState } from './run-state.js';
+import type { RunState } from '../types/run-state.js';
 import { isFatalRunError, type RunTree } from './run-tree.js';
 import { validateToolInput } from './tool.js';
 import { linkAbort } from './abort-link.js';
 import type { PendingApproval } from '../types/result.js';
-import type { Store } from '../storage/types/store.js';
-import type { ApprovalHandler } from '../durable/durable-types.js';
-import type { DurableRun } from '../durable/durable-run.js';
-import { approvalPromptWithPreview } from '../durable/approval-prompt.js';
+import type { Store } from '../types/storage/store.js';
+import type { ApprovalHandler } from '../types/durable-options.js';
+import type { RunJournal } from './run-journal.js';
+import { approvalPromptWithPreview } from './approval-prompt.js';
 
 /** Everything tool execution needs from the run. */
 export interface ToolRunScope {
@@ -26,7 +25,7 @@ export interface ToolRunScope {
   runId: string;
   step: number;
   messages: readonly Message[];
-  signal?: RunSignal;
+  signal?: AbortSignal;
   concurrency: number;
   defaultTimeoutMs?: number;
   /** `return`: failures go back to the model as error results; `throw`: the run fails. */
@@ -37,7 +36,7 @@ export interface ToolRunScope {
   tree?: RunTree;
   loop?: LoopControl;
   /** Durable runs: records outcomes, reuses recorded ones, keeps approvals. */
-  durable?: DurableRun;
+  journal?: RunJournal;
   /** The store tools see in their context. */
   store?: Store;
   /** Decides approvals in process. */
@@ -72,75 +71,34 @@ export async function executeToolCalls(calls: PreparedCall[], scope: ToolRunScop
   return results;
 }
 
+/** How a call ended, before it is stored and reported. */
+type CallOutcome =
+  | { kind: 'done'; output: unknown; isError: boolean; cause?: unknown }
+  /** The user denied it: an error result for the model, never a thrown `ToolExecutionError`. */
+  | { kind: 'denied'; output: string }
+  /** A resumed run's recorded outcome (already stored). */
+  | { kind: 'reused'; output: unknown; isError: boolean }
+  /** Waits for a human's approval: the step pauses. */
+  | { kind: 'pending'; approval: PendingApproval };
+
 async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResultRecord> {
   const started = performance.now();
-  let output: unknown;
-  let isError = false;
-  let cause: unknown;
-  let reused = false;
-  let denied = false;
-  const t = scope.tools.get(call.toolName);
   if (scope.signal?.aborted) throw new RunAbortedError();
-  if (call.parseError) {
-    output = call.parseError;
-    isError = true;
-  } else if (!t) {
-    output = `Unknown tool "${call.toolName}". Available tools: ${[...scope.tools.keys()].join(', ') || '(none)'}`;
-    isError = true;
-  } else {
-    const checked = await validateToolInput(t, call.input);
-    const done = scope.durable?.completedCall(call.toolCallId);
-    if (done !== undefined) {
-      // Resumed run: the call finished before the interruption; its outcome is reused.
-      output = done.output;
-      isError = done.isError;
-      reused = true;
-    } else if (!checked.ok) {
-      output = `Invalid arguments for tool "${t.name}": ${checked.message}`;
-      isError = true;
-    } else {
-      let allowed = true;
-      if (t.requireApproval !== undefined && t.requireApproval !== false) {
-        const verdict = await decideApproval(t, checked.value, call, scope);
-        if (verdict === 'approved') allowed = true;
-        else if (verdict.status === 'pending') {
-          (scope.paused ??= []).push(verdict.approval);
-          return { toolCallId: call.toolCallId, toolName: call.toolName, output: undefined, isError: false, durationMs: 0 };
-        } else {
-          allowed = false;
-          denied = true;
-          isError = true;
-          output = `The user denied this call of "${t.name}"${verdict.reason ? `: ${verdict.reason}` : '.'}`;
-        }
-      }
-      if (allowed) {
-        try {
-          output = await invoke(t, checked.value, call, scope);
-        } catch (err) {
-          if (scope.signal?.aborted) throw new RunAbortedError(undefined, { cause: err });
-          // Limits and template errors stop the run instead of going back to the model.
-          if (isFatalRunError(err)) throw err;
-          cause = err;
-          isError = true;
-          output = `Tool "${t.name}" failed: ${err instanceof Error ? err.message : String(err)}`;
-        }
-      }
-    }
+  const o = await outcomeOf(call, scope);
+  if (o.kind === 'pending') {
+    (scope.paused ??= []).push(o.approval);
+    return { toolCallId: call.toolCallId, toolName: call.toolName, output: undefined, isError: false, durationMs: 0 };
   }
+  const isError = o.kind === 'denied' || o.isError;
   // "Finished" means "stored": the outcome is committed before anything acknowledges it (the
   // tool_result event below, the next model call after this step).
-  if (scope.durable !== undefined && !reused) await scope.durable.toolCompleted(call.toolCallId, output, isError);
-  if (isError && !denied && scope.errorMode === 'throw') {
+  if (scope.journal !== undefined && o.kind !== 'reused') await scope.journal.toolCompleted(call.toolCallId, o.output, isError);
+  if (isError && o.kind !== 'denied' && scope.errorMode === 'throw') {
+    const cause = o.kind === 'done' ? o.cause : undefined;
     if (CorvidError.isInstance(cause) && cause.name === 'ToolExecutionError') throw cause;
-    throw new ToolExecutionError(String(output), { toolName: call.toolName, toolCallId: call.toolCallId, cause });
+    throw new ToolExecutionError(String(o.output), { toolName: call.toolName, toolCallId: call.toolCallId, cause });
   }
-  const result: ToolResultRecord = {
-    toolCallId: call.toolCallId,
-    toolName: call.toolName,
-    output,
-    isError,
-    durationMs: performance.now() - started,
-  };
+  const result: ToolResultRecord = { toolCallId: call.toolCallId, toolName: call.toolName, output: o.output, isError, durationMs: performance.now() - started };
   if (scope.sink) {
     scope.sink({
       type: 'tool_result',
@@ -158,11 +116,38 @@ async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResu
   return result;
 }
 
+/** Checks and runs one call: bad arguments and unknown tools go back to the model; approvals are asked first. */
+async function outcomeOf(call: PreparedCall, scope: ToolRunScope): Promise<CallOutcome> {
+  if (call.parseError) return { kind: 'done', output: call.parseError, isError: true };
+  const t = scope.tools.get(call.toolName);
+  if (!t) return { kind: 'done', output: `Unknown tool "${call.toolName}". Available tools: ${[...scope.tools.keys()].join(', ') || '(none)'}`, isError: true };
+  const checked = await validateToolInput(t, call.input);
+  // Resumed run: the call finished before the interruption; its outcome is reused.
+  const done = scope.journal?.completedCall(call.toolCallId);
+  if (done !== undefined) return { kind: 'reused', output: done.output, isError: done.isError };
+  if (!checked.ok) return { kind: 'done', output: `Invalid arguments for tool "${t.name}": ${checked.message}`, isError: true };
+  if (t.requireApproval !== undefined && t.requireApproval !== false) {
+    const verdict = await decideApproval(t, checked.value, call, scope);
+    if (verdict !== 'approved') {
+      if (verdict.status === 'pending') return { kind: 'pending', approval: verdict.approval };
+      return { kind: 'denied', output: `The user denied this call of "${t.name}"${verdict.reason ? `: ${verdict.reason}` : '.'}` };
+    }
+  }
+  try {
+    return { kind: 'done', output: await invoke(t, checked.value, call, scope), isError: false };
+  } catch (err) {
+    if (scope.signal?.aborted) throw new RunAbortedError(undefined, { cause: err });
+    // Limits and template errors stop the run instead of going back to the model.
+    if (isFatalRunError(err)) throw err;
+    return { kind: 'done', output: `Tool "${t.name}" failed: ${err instanceof Error ? err.message : String(err)}`, isError: true, cause: err };
+  }
+}
+
 async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: ToolRunScope): Promise<unknown> {
   const timeoutMs = t.timeoutMs ?? scope.defaultTimeoutMs;
   const needsOwnSignal = timeoutMs !== undefined && timeoutMs > 0;
   const controller = needsOwnSignal ? new AbortController() : undefined;
-  const signal = controller ? controller.signal : (abortSignalOf(scope.signal) ?? NEVER);
+  const signal = controller ? controller.signal : (scope.signal ?? NEVER);
   const context: ToolContext = {
     signal,
     agent: scope.agent,
@@ -170,13 +155,13 @@ async function invoke(t: Tool, input: unknown, call: ToolCallRecord, scope: Tool
     runId: scope.runId,
     toolCallId: call.toolCallId,
     // Stable across a crash and resume: the durable run's id (a handoff target's loop has its own runId).
-    idempotencyKey: `${scope.durable?.runId ?? scope.runId}:${call.toolCallId}`,
+    idempotencyKey: `${scope.journal?.runId ?? scope.runId}:${call.toolCallId}`,
     messages: scope.messages,
     emit: scope.sink,
     state: scope.state,
   };
   if (scope.store !== undefined) context.store = scope.store;
-  const d = scope.durable;
+  const d = scope.journal;
   if (d !== undefined) {
     if (d.sessionId !== undefined) context.sessionId = d.sessionId;
     if (d.userId !== undefined) context.userId = d.userId;
@@ -211,7 +196,7 @@ const ABANDON_AFTER_MS = 50;
  * `ABANDON_AFTER_MS` to do so (a tool that stops, or a nested run that fails, ends as it
  * would); after that its result is dropped.
  */
-function untilAborted<T>(work: T | PromiseLike<T>, signal: RunSignal): Promise<T> {
+function untilAborted<T>(work: T | PromiseLike<T>, signal: AbortSignal): Promise<T> {
   const running = Promise.resolve(work);
   let unlink = NOOP;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -240,9 +225,9 @@ type Verdict = 'approved' | { status: 'denied'; reason?: string } | { status: 'p
 async function decideApproval(t: Tool, input: unknown, call: PreparedCall, scope: ToolRunScope): Promise<Verdict> {
   const prompt = await approvalPromptWithPreview(t, input);
   if (prompt === undefined) return 'approved';
-  if (scope.durable !== undefined && scope.onApproval !== undefined) {
+  if (scope.journal !== undefined && scope.onApproval !== undefined) {
     // A resumed run whose approval was answered while it was paused: that answer stands.
-    const stored = await scope.durable.storedAnswer(call.toolCallId);
+    const stored = await scope.journal.storedAnswer(call.toolCallId);
     if (stored !== undefined) return stored.status === 'approved' ? 'approved' : stored;
   }
   if (scope.onApproval !== undefined) {
@@ -250,8 +235,8 @@ async function decideApproval(t: Tool, input: unknown, call: PreparedCall, scope
     if (decision?.approved === true) return 'approved';
     return decision?.reason !== undefined ? { status: 'denied', reason: decision.reason } : { status: 'denied' };
   }
-  if (scope.durable !== undefined) {
-    const v = await scope.durable.approval({ toolCallId: call.toolCallId, toolName: t.name, input }, prompt);
+  if (scope.journal !== undefined) {
+    const v = await scope.journal.approval({ toolCallId: call.toolCallId, toolName: t.name, input }, prompt);
     return v.status === 'approved' ? 'approved' : v;
   }
   throw new ToolExecutionError(

@@ -1,21 +1,19 @@
-import type { RunState } from '../core/run-state.js';
+import type { ApprovalVerdict, ResumePoint, RunJournal } from '../core/run-journal.js';
+import type { RunState } from '../types/run-state.js';
 import type { Message } from '../types/message.js';
 import type { PendingApproval, ToolCallRecord } from '../types/result.js';
-import type { Store } from '../storage/types/store.js';
+import type { Store } from '../types/storage/store.js';
 import type { CheckpointAppend, CheckpointInput, RunStatus } from '../storage/types/runs.js';
 import type { SessionEntryInput } from '../storage/types/sessions.js';
 import { emptyUsage, type Usage } from '../types/usage.js';
-import type { CheckpointOptions } from './durable-types.js';
+import type { CheckpointOptions } from '../types/durable-options.js';
 import type { CompletedCall, InFlightStep, RunStateV1 } from './run-state-v1.js';
+import { stepFromInFlight } from './step-from-in-flight.js';
 
 /** Where in the loop the strategy decides on a checkpoint (tool results are always checkpointed). */
 export type CheckpointPoint = 'model' | 'response';
 
-/** How a `requireApproval` call stands in a durable run. */
-export type ApprovalVerdict =
-  | { status: 'approved' }
-  | { status: 'denied'; reason?: string }
-  | { status: 'pending'; approval: PendingApproval };
+export type { ApprovalVerdict };
 
 /** What `new DurableRun()` takes. */
 export interface DurableRunInit {
@@ -45,9 +43,9 @@ export interface DurableRunInit {
  * The durable side of one top-level run: appends its messages to the session as steps finish
  * (`expectedLastSeq`, so a resumed run is the session's only writer), writes checkpoints by the
  * configured strategy, records tool outcomes so a resumed run does not repeat them, and keeps
- * approvals. Created only for session / durable runs: the loop checks `durable !== undefined`.
+ * approvals. The `RunJournal` of session / durable runs (see its docs for the order of calls).
  */
-export class DurableRun {
+export class DurableRun implements RunJournal {
   readonly store: Store;
   readonly runId: string;
   readonly rootAgent: string;
@@ -65,8 +63,8 @@ export class DurableRun {
   /** Usage so far (the running loop's own object). */
   usage: Usage;
   inFlight: InFlightStep | undefined;
-  /** Set while resuming, consumed by the first loop that starts. */
-  resumeFrom: { step: number; usage: Usage; inFlight?: InFlightStep } | undefined;
+  /** Set while resuming, consumed by the first loop that starts (`takeResumePoint`). */
+  private resumeFrom: { step: number; usage: Usage; inFlight?: InFlightStep } | undefined;
   /** Whether this run continues a checkpoint (answers to its approvals may be stored already). */
   readonly wasResumed: boolean;
   /** Approvals the run waits for (filled when a step pauses). */
@@ -106,9 +104,11 @@ export class DurableRun {
     this.inFlight = init.resume?.inFlight;
   }
 
-  /** Whether this run is a resumption (for `run_start.resumed`). */
-  get resumed(): boolean {
-    return this.resumeFrom !== undefined;
+  takeResumePoint(): ResumePoint | undefined {
+    const r = this.resumeFrom;
+    if (r === undefined) return undefined;
+    this.resumeFrom = undefined;
+    return r.inFlight !== undefined ? { step: r.step, inFlight: stepFromInFlight(r.inFlight) } : { step: r.step };
   }
 
   /**
@@ -127,11 +127,6 @@ export class DurableRun {
     return this.save('running', [], { entries, expectedLastSeq });
   }
 
-  /** Remembers a step's usage for the session entry of its assistant message. */
-  noteUsage(message: Message, usage: Usage): void {
-    this.usageOf.set(message, usage);
-  }
-
   /** Before a model call: the finished step goes to the session, then a checkpoint (by strategy). */
   async beforeModelCall(step: number): Promise<void> {
     this.step = step;
@@ -141,8 +136,13 @@ export class DurableRun {
     if (this.due('model')) await this.save('running');
   }
 
-  /** The model asked for tools: they are in flight from now on. */
-  async afterModelResponse(step: number, assistantMessage: Message, calls: ToolCallRecord[]): Promise<void> {
+  /**
+   * The model answered: its usage is kept for the session entry of its message; tools it asked
+   * for are in flight from now on (a resumed step's calls are in flight already).
+   */
+  async afterModelResponse(step: number, assistantMessage: Message, calls: ToolCallRecord[], usage: Usage): Promise<void> {
+    this.usageOf.set(assistantMessage, usage);
+    if (calls.length === 0 || this.inFlight !== undefined) return;
     this.step = step;
     this.inFlight = {
       step,
@@ -171,14 +171,10 @@ export class DurableRun {
   }
 
   /** The step's messages are in the history: nothing is in flight. */
-  stepDone(): void {
+  toolsDone(): void {
     this.inFlight = undefined;
   }
 
-  /**
-   * Asks the store for the approval of a call: an answered one decides; otherwise it is created
-   * (once per call: a resumed run gets the same one) and the call waits.
-   */
   /**
    * On a resumed run: the answer already stored for this call's approval (approved or denied
    * while the run was paused), so an inline `onApproval` handler does not ask again.
@@ -191,6 +187,10 @@ export class DurableRun {
     return a.reason !== undefined ? { status: 'denied', reason: a.reason } : { status: 'denied' };
   }
 
+  /**
+   * Asks the store for the approval of a call: an answered one decides; otherwise it is created
+   * (once per call: a resumed run gets the same one) and the call waits.
+   */
   async approval(call: ToolCallRecord, prompt: string): Promise<ApprovalVerdict> {
     if (!this.inFlightSaved) await this.save('running');
     const a = await this.store.approvals.create({ runId: this.runId, toolCallId: call.toolCallId, toolName: call.toolName, args: call.input, prompt });

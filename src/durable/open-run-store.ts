@@ -1,12 +1,8 @@
 import { DurableRunError } from '../errors/durable-run-error.js';
 import type { Store } from '../storage/types/store.js';
-import type { CheckpointOptions, SessionRef, StoreSource } from './durable-types.js';
+import type { DurableDefaults, SessionRef, StoreSource } from '../types/durable-options.js';
 
-/** What an agent contributes to its durable runs: where the store comes from, the checkpoint strategy. */
-export interface DurableDefaults {
-  store?: StoreSource;
-  checkpoints?: CheckpointOptions;
-}
+export type { DurableDefaults };
 
 /** The store of a session / durable run, or a clear error naming what to do. */
 export async function openRunStore(source: StoreSource | undefined, agent: string, what: string): Promise<Store> {

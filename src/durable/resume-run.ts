@@ -1,20 +1,19 @@
-import type { RunOptions } from '../core/run-options.js';
+import type { DurableRunContext } from '../core/core-services.js';
+import type { ResumeOptions, RunOptions } from '../core/run-options.js';
 import { findAgent, type Runnable } from '../core/runnable.js';
-import { RunState, toRunState } from '../core/run-state.js';
+import { RunState, toRunState } from '../types/run-state.js';
 import { DurableRunError } from '../errors/durable-run-error.js';
-import type { Store } from '../storage/types/store.js';
+import type { Store } from '../types/storage/store.js';
 import type { AgentEvent } from '../types/events.js';
 import { messageText, type Message } from '../types/message.js';
 import type { RunResult } from '../types/result.js';
 import { DurableRun } from './durable-run.js';
-import type { CheckpointOptions } from './durable-types.js';
 import { openRunStore, type DurableDefaults } from './open-run-store.js';
 import { parseRunState, type InFlightStep, type RunStateV1 } from './run-state-v1.js';
 import { holdRunLease } from './run-lease.js';
 import { loadState } from './start-durable-run.js';
 
-/** Options for `agent.resume()`: the per-run settings of `RunOptions` (the input, session and state come from the checkpoint). */
-export type ResumeOptions = Omit<RunOptions, 'session' | 'state' | 'durable' | 'durableRun'> & { checkpoints?: CheckpointOptions };
+export type { ResumeOptions };
 
 /**
  * Continues a durable run from its latest checkpoint, with the same run id: the session's
@@ -29,21 +28,29 @@ export async function resumeDurableRun(
   root: Runnable,
   runId: string,
   options: ResumeOptions | undefined,
-  stream: boolean,
-  defaults: DurableDefaults,
+  { stream, defaults }: DurableRunContext,
 ): Promise<RunResult> {
   if (typeof runId !== 'string' || runId === '') throw new DurableRunError(`Agent "${root.name}": resume needs a run id (got ${JSON.stringify(runId)})`, { kind: 'invalid' });
   const store = await openRunStore(options?.store ?? defaults.store, root.name, 'resuming a run');
   // Only one process continues a run at a time (two servers resuming interrupted runs at startup).
   const lease = await holdRunLease(store, runId);
   try {
-    return await resumeHeld(root, runId, options, stream, defaults, store);
+    return await resumeHeld({ root, runId, options, stream, defaults, store });
   } finally {
     await lease.release();
   }
 }
 
-async function resumeHeld(root: Runnable, runId: string, options: ResumeOptions | undefined, stream: boolean, defaults: DurableDefaults, store: Store): Promise<RunResult> {
+interface ResumeRequest {
+  root: Runnable;
+  runId: string;
+  options: ResumeOptions | undefined;
+  stream: boolean;
+  defaults: DurableDefaults;
+  store: Store;
+}
+
+async function resumeHeld({ root, runId, options, stream, defaults, store }: ResumeRequest): Promise<RunResult> {
   const cp = await store.checkpoints.latest(runId);
   if (cp === undefined) {
     const run = await store.checkpoints.getRun(runId);
@@ -81,9 +88,9 @@ async function resumeHeld(root: Runnable, runId: string, options: ResumeOptions 
     startedAt: s.startedAt,
     resume: { step: restored.step, usage: s.usage, inFlight: restored.inFlight },
   });
-  const runOptions: RunOptions = { ...options, state: toRunState(state), durableRun: d };
+  const runOptions: RunOptions = { ...options, state: toRunState(state), journal: d };
   if (restored.answered !== undefined) return finishAnswered(d, runner, restored.answered, runOptions);
-  const result = await runner.execute(restored.history, [], runOptions, stream);
+  const result = await runner.execute({ history: restored.history, input: [], options: runOptions, stream });
   result.messages = restored.history.slice(restored.baseLength);
   if (cp.sessionId !== undefined) result.sessionId = cp.sessionId;
   return result;

@@ -1,13 +1,10 @@
+import type { CompletedCall } from '../core/run-journal.js';
 import { DurableRunError } from '../errors/durable-run-error.js';
 import type { Message } from '../types/message.js';
 import type { ToolCallRecord } from '../types/result.js';
 import type { Usage } from '../types/usage.js';
 
-/** A tool call's recorded outcome: reused on resume instead of running the tool again. */
-export interface CompletedCall {
-  output: unknown;
-  isError: boolean;
-}
+export type { CompletedCall };
 
 /** The model step whose tools were running when the checkpoint was written. */
 export interface InFlightStep {

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import type { DurableRunContext } from '../core/core-services.js';
 import type { RunOptions } from '../core/run-options.js';
 import { findAgent, type Runnable } from '../core/runnable.js';
-import { RunState, toRunState } from '../core/run-state.js';
-import type { Store } from '../storage/types/store.js';
+import { RunState, toRunState } from '../types/run-state.js';
+import type { Store } from '../types/storage/store.js';
 import type { Message, RunInput } from '../types/message.js';
 import { messageText, userMessage } from '../types/message.js';
 import type { RunResult } from '../types/result.js';
 import { DurableRun } from './durable-run.js';
-import { openRunStore, sessionRefOf, type DurableDefaults } from './open-run-store.js';
+import { openRunStore, sessionRefOf } from './open-run-store.js';
+import type { DurableDefaults } from '../types/durable-options.js';
 import { holdRunLease } from './run-lease.js';
 
 /**
@@ -19,8 +21,7 @@ export async function startDurableRun(
   root: Runnable,
   input: RunInput,
   options: RunOptions,
-  stream: boolean,
-  defaults: DurableDefaults,
+  { stream, defaults }: DurableRunContext,
 ): Promise<RunResult> {
   const ref = options.session !== undefined ? sessionRefOf(options.session, root.name) : undefined;
   const store = await openRunStore(options.store ?? defaults.store, root.name, ref ? 'a session run' : 'a durable run');
@@ -76,16 +77,16 @@ async function runStarted(
     checkpoints,
     state,
   });
-  const runOptions: RunOptions = { ...options, state, durableRun: d };
+  const runOptions: RunOptions = { ...options, state, journal: d };
   // Before anything else (model, instructions): the run and the user's input are stored together.
   await d.start(typeof input === 'string' ? [userMessage(input)] : input);
   let result: RunResult;
-  if (runner.kind === 'llm') result = await runner.execute(history, input, runOptions, stream);
+  if (runner.kind === 'llm') result = await runner.execute({ history, input, options: runOptions, stream });
   else {
     // Workflow agents: checkpointed at start and end; the session gets the input, then the answer.
-    runOptions.durableRun = undefined;
+    runOptions.journal = undefined;
     try {
-      result = await runner.execute(history, input, runOptions, stream);
+      result = await runner.execute({ history, input, options: runOptions, stream });
     } catch (err) {
       await d.fail();
       throw err;

@@ -3,15 +3,11 @@ import { AuthenticationError } from '../errors/authentication-error.js';
 import { CorvidError } from '../errors/corvid-error.js';
 import { ProviderError, type ProviderErrorKind } from '../errors/provider-error.js';
 import { isFirstByteTimeout } from './first-byte-timeout.js';
+import { deepestMessage, NETWORK_CODES, networkCause } from '../errors/error-causes.js';
+import type { ClassifiedError } from '../types/resolved-model.js';
 
-/** A provider failure turned into a Corvid error, with whether it is worth retrying and any server-given delay. */
-export interface ClassifiedError {
-  error: CorvidError;
-  retryable: boolean;
-  retryAfterMs?: number;
-}
-
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+export type { ClassifiedError };
+export { deepestMessage, networkCause };
 
 /**
  * Classifies an error thrown by a provider call. `timedOut` says the per-request timeout
@@ -79,22 +75,7 @@ function extractMessage(body: string | undefined): string | undefined {
   return body.length > 300 ? `${body.slice(0, 300)}…` : body;
 }
 
-/** True when `err` or one of its causes is a lost connection (reset, refused, closed mid-response). */
-export function networkCause(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: string }).code;
-    if (code && NETWORK_CODES.has(code)) return true;
-    if (e instanceof TypeError && /fetch failed|terminated|network/i.test(e.message)) return true;
-  }
-  return false;
-}
 
-/** The message of the innermost cause of `err`. */
-export function deepestMessage(err: unknown): string {
-  let e: unknown = err;
-  for (let depth = 0; depth < 5 && (e as { cause?: unknown } | undefined)?.cause !== undefined; depth++) e = (e as { cause?: unknown }).cause;
-  return e instanceof Error ? e.message : String(e);
-}
 
 function describeNetwork(err: unknown): string {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

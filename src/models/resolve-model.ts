@@ -6,6 +6,10 @@ import { detectDefaultModel } from './default-model.js';
 import { firstByteTimeoutFor, withFirstByteTimeout } from './first-byte-timeout.js';
 import { parseModelId } from './parse-model-id.js';
 import { DEFAULT_RETRY, type ResolvedModel } from './resolved-model.js';
+import { classifyProviderError } from './classify-provider-error.js';
+import { mergeProviderOptions, reasoningProviderOptions } from './reasoning-options.js';
+import type { FailedCallInfo } from '../types/resolved-model.js';
+import type { ReasoningSettings } from '../types/model.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 
@@ -25,14 +29,14 @@ export function isLanguageModel(value: unknown): value is LanguageModelV3 {
  */
 export async function resolveModel(input: ModelInput | undefined, label?: string): Promise<ResolvedModel> {
   if (isLanguageModel(input)) {
-    return {
+    return withProviderFunctions({
       model: input,
       provider: input.provider,
       modelId: input.modelId,
       toolMode: 'native',
       retry: DEFAULT_RETRY,
       timeoutMs: 0,
-    };
+    });
   }
   const given: ModelConfig = input === undefined ? await detectDefaultModel() : typeof input === 'string' ? parseModelId(input) : input;
   // A base URL from the environment (OPENAI_BASE_URL, GOOGLE_GENERATIVE_AI_BASE_URL, CORVID_BASE_URL for openai-compatible…).
@@ -46,7 +50,7 @@ export async function resolveModel(input: ModelInput | undefined, label?: string
   const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const firstByteMs = firstByteTimeoutFor(config, timeoutMs);
   if (firstByteMs > 0) model = withFirstByteTimeout(model, firstByteMs);
-  return {
+  return withProviderFunctions({
     model,
     provider: config.provider,
     modelId: config.model,
@@ -58,5 +62,16 @@ export async function resolveModel(input: ModelInput | undefined, label?: string
     retry: { ...DEFAULT_RETRY, ...config.retry },
     timeoutMs,
     providerOptions: config.providerOptions,
+  });
+}
+
+/** Adds the provider-specific functions the loop calls (reasoning options, error classification). */
+function withProviderFunctions(m: Omit<ResolvedModel, 'callProviderOptions' | 'classifyError'>): ResolvedModel {
+  return {
+    ...m,
+    callProviderOptions: (reasoning: ReasoningSettings | undefined) =>
+      mergeProviderOptions(reasoning ? reasoningProviderOptions(m.provider, reasoning) : undefined, m.providerOptions),
+    classifyError: (err: unknown, info: FailedCallInfo) =>
+      classifyProviderError(err, { provider: m.provider, modelId: m.modelId, timedOut: info.timedOut, timeoutMs: m.timeoutMs, attempts: info.attempts }),
   };
 }

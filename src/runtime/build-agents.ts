@@ -1,3 +1,6 @@
+// Agents built from a config resolve their models and run durably: install those services (see src/core/core-services.ts).
+import '../models/install-model-resolver.js';
+import '../durable/install-durable-runner.js';
 import { Agent, type AgentOptions, type ContextOptions } from '../core/agent.js';
 import type { Runnable } from '../core/runnable.js';
 import type { RunLimits } from '../core/run-tree.js';

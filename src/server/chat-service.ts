@@ -1,8 +1,7 @@
 import { Conversation } from '../core/conversation.js';
 import type { Agent } from '../core/agent.js';
 import type { RunOptions } from '../core/run-options.js';
-import type { RunStream } from '../core/run-stream.js';
-import { streamRun } from '../core/stream-run.js';
+import { startRun, startRunStream } from '../core/start-run.js';
 import type { Runnable } from '../core/runnable.js';
 import type { RunRecord } from '../storage/types/runs.js';
 import type { Store } from '../storage/types/store.js';
@@ -140,8 +139,8 @@ export class ChatService {
       agent.kind === 'remote'
         ? {
             // Remote agents have no session support of their own: run them through the durable machinery.
-            run: (o) => import('../durable/start-durable-run.js').then((m) => m.startDurableRun(agent, req.message, options(o), false, { store: source })),
-            stream: (o) => remoteStream(agent, req.message, options(o), source),
+            run: (o) => startRun(agent, req.message, { options: options(o) }),
+            stream: (o) => startRunStream(agent, req.message, { options: options(o) }),
           }
         : { run: (o) => agent.run(req.message, options(o)), stream: (o) => agent.stream(req.message, options(o)) };
     return this.turn(agent, id, req.client, executor);
@@ -246,8 +245,4 @@ function checkAgent(id: string, owner: string, agent: string): void {
 /** 404 for the approvals and runs endpoints of a server without a store. */
 export function noStore(): HttpError {
   return new HttpError(404, 'no_store', 'This server keeps no runs or approvals: configure a storage: section (or pass a store to serve()) for durable runs');
-}
-
-function remoteStream(agent: Runnable, message: string, options: RunOptions, store: () => Promise<Store>): RunStream {
-  return streamRun(agent, [], message, options, (o) => import('../durable/start-durable-run.js').then((m) => m.startDurableRun(agent, message, o, true, { store })));
 }

@@ -19,6 +19,24 @@ export interface RetrySettings {
 /** How a model receives tools: natively, or described in the prompt with JSON calls parsed from text. */
 export type ToolMode = 'native' | 'json';
 
+/**
+ * The model settings an agent, a run (`RunOptions`) and a config entry may set. A run's override
+ * its agent's, which override the model's own (`temperature`, `maxTokens`, `topP`, `reasoning`).
+ */
+export interface ModelSettings {
+  /** Model calls allowed per run before MaxStepsExceededError. Default 10. */
+  maxSteps?: number;
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+  reasoning?: ReasoningSettings;
+  /**
+   * `auto` (default), `none`, `required` or `{ tool: name }`. A forced choice (`required`, `{ tool }`)
+   * applies to the first step of a run only, so the model can answer after the tool results.
+   */
+  toolChoice?: ToolChoice;
+}
+
 /** A model described by settings; resolved lazily so unused provider packages are never loaded. */
 export interface ModelConfig {
   /** `openai`, `anthropic`, `google` (alias `gemini`), `ollama`, `openai-compatible` (alias `compatible`). */

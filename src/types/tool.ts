@@ -1,8 +1,8 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { Message } from './message.js';
 import type { EventSink } from './events.js';
-import type { RunState } from '../core/run-state.js';
-import type { Store } from '../storage/types/store.js';
+import type { RunState } from './run-state.js';
+import type { Store } from './storage/store.js';
 
 /**
  * Anything with a Standard Schema validator (zod 3.24+/4, valibot, arktype…). Zod schemas are

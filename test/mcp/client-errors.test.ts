@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/core/agent.js';
+import { Agent } from '../../src/index.js';
 import { McpError, McpHub } from '../../src/mcp/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { everything, fixture, runTool } from './support.js';

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent } from '../../src/core/agent.js';
+import { Agent } from '../../src/index.js';
 import { tool } from '../../src/core/tool.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, mcpResult, reportProgress, sendLog, serveMcpHttp, type CorvidMcpServer, type McpHttpServer } from '../../src/mcp/index.js';

@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/core/agent.js';
+import { Agent } from '../../src/index.js';
 import { tool } from '../../src/core/tool.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { runtimeOf } from '../../src/server/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
 import type { Store } from '../../src/storage/types/store.js';
-import { ScriptedModel } from '../../src/testing/scripted-model.js';
+import { ScriptedModel } from '../../src/testing/index.js';
 import { chat, scriptedAgent, startServer } from './helpers.js';
 
 const ALLOWED = 'https://app.example.com';

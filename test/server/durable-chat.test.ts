@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/core/agent.js';
+import { Agent } from '../../src/index.js';
 import { tool } from '../../src/core/tool.js';
 import { hashApiKey } from '../../src/server/api-keys.js';
 import type { RunningServer, ServeOptions } from '../../src/server/serve.js';
@@ -17,7 +17,7 @@ import { resumeInterruptedRuns } from '../../src/server/auto-resume.js';
 import { runtimeOf } from '../../src/server/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
 import type { Store } from '../../src/storage/types/store.js';
-import { ScriptedModel, type ScriptedTurn } from '../../src/testing/scripted-model.js';
+import { ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
 import { chat, gate, metricValue, parseSse, scriptedAgent, startServer, type LogSink } from './helpers.js';
 
 type Prompt = LanguageModelV3CallOptions['prompt'];

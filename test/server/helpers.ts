@@ -3,10 +3,10 @@
  * pino's JSON lines, SSE parsing, and a gate to hold a scripted model mid-run.
  */
 import { Writable } from 'node:stream';
-import { Agent } from '../../src/core/agent.js';
+import { Agent } from '../../src/index.js';
 import type { Runnable } from '../../src/core/runnable.js';
 import { serve, type RunningServer, type ServeOptions } from '../../src/server/serve.js';
-import { ScriptedModel, type ScriptedTurn } from '../../src/testing/scripted-model.js';
+import { ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
 
 /** Collects JSON log lines and lets tests await one. */
 export class LogSink extends Writable {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/core/agent.js';
+import { Agent } from '../../src/index.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
 import { chat, parseSse, startServer, type LogSink } from './helpers.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Agent } from '../../src/core/agent.js';
+import { Agent } from '../../src/index.js';
 import { MemoryChatSessions, type ChatSession } from '../../src/server/chat-sessions.js';
-import { ScriptedModel } from '../../src/testing/scripted-model.js';
+import { ScriptedModel } from '../../src/testing/index.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

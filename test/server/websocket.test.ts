@@ -1,10 +1,10 @@
 import WebSocket from 'ws';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/core/agent.js';
+import { Agent } from '../../src/index.js';
 import { tool } from '../../src/core/tool.js';
 import type { RunningServer } from '../../src/server/serve.js';
-import { ScriptedModel } from '../../src/testing/scripted-model.js';
+import { ScriptedModel } from '../../src/testing/index.js';
 import { scriptedAgent, startServer } from './helpers.js';
 
 /** A WebSocket client that queues incoming JSON messages. */

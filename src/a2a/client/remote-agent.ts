@@ -1,12 +1,11 @@
-import { abortSignalOf } from '../../core/cancel-source.js';
 import { randomUUID } from 'node:crypto';
 import type { Message as A2AMessage, Part, StreamResponse, Task } from '@a2a-js/sdk';
 import { agentAsTool, type AgentToolOptions } from '../../core/agent-tool.js';
 import { Conversation } from '../../core/conversation.js';
 import { newRunId } from '../../core/run-loop.js';
-import type { ParentLink, RunOptions } from '../../core/run-options.js';
+import type { RunOptions } from '../../core/run-options.js';
 import type { RunStream } from '../../core/run-stream.js';
-import type { Runnable } from '../../core/runnable.js';
+import type { ExecuteRequest, Runnable } from '../../core/runnable.js';
 import { redactUrls } from '../../core/redact-urls.js';
 import { abortedError, checkDepth } from '../../core/run-tree.js';
 import { streamRun } from '../../core/stream-run.js';
@@ -88,7 +87,7 @@ export class RemoteAgent implements Runnable {
   }
 
   run(input: RunInput, options?: RunOptions): Promise<RunResult> {
-    return this.execute([], input, options, false);
+    return this.execute({ history: [], input, options });
   }
 
   stream(input: RunInput, options?: RunOptions): RunStream {
@@ -104,7 +103,7 @@ export class RemoteAgent implements Runnable {
   }
 
   /** @internal */
-  async execute(history: Message[], input: RunInput, options: RunOptions | undefined, stream: boolean, parent?: ParentLink): Promise<RunResult> {
+  async execute({ history, input, options, stream = false, parent }: ExecuteRequest): Promise<RunResult> {
     const started = performance.now();
     const path = parent ? parent.path : [this.name];
     if (parent) checkDepth(path, parent.tree, this.name);
@@ -116,7 +115,7 @@ export class RemoteAgent implements Runnable {
     const text = inputText(history, input);
     emit({ type: 'run_start', input: text });
     const timeout = AbortSignal.timeout(this.timeoutMs);
-    const outer = abortSignalOf(options?.signal) ?? parent?.tree?.signal;
+    const outer = options?.signal ?? parent?.tree?.signal;
     const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
     let taskId: string | undefined;
     let client: A2AConnection['client'] | undefined;

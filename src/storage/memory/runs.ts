@@ -1,6 +1,6 @@
 import type { Approval, ApprovalInput, ApprovalStore, Checkpoint, CheckpointInput, CheckpointStore, RunListOptions, RunRecord } from '../types/runs.js';
 import { approvalIdTaken, approvalNotPending, unknownRun, unknownSession } from '../shared/errors.js';
-import { newId } from '../shared/ids.js';
+import { sortableId } from '../shared/ids.js';
 import { decodeJson, encodeJson } from '../shared/json-codec.js';
 import { checkAnswer, checkApproval, checkCheckpoint, checkLimit, checkStatus } from '../shared/validate.js';
 import type { MemApproval, MemRun } from './data.js';
@@ -129,7 +129,7 @@ export class MemoryApprovalStore implements ApprovalStore {
     const run = d.runs.get(input.runId);
     if (!run) throw unknownRun(input.runId, this.c.location);
     for (const a of d.approvals.values()) if (a.runId === input.runId && a.toolCallId === input.toolCallId) return toApproval(a);
-    const id = input.id ?? newId('apr');
+    const id = input.id ?? sortableId('apr');
     if (d.approvals.has(id)) throw approvalIdTaken(id, this.c.location);
     const row: MemApproval = {
       id,

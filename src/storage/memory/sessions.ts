@@ -1,7 +1,7 @@
 import type { Message } from '../../types/message.js';
 import type { AppendOptions, EntryQuery, Session, SessionEntry, SessionEntryInput, SessionInput, SessionListOptions, SessionPage, SessionStore } from '../types/sessions.js';
 import { toEntry } from '../shared/rows.js';
-import { newId } from '../shared/ids.js';
+import { sortableId } from '../shared/ids.js';
 import { decodeJson, encodeJson } from '../shared/json-codec.js';
 import { messageSearchText } from '../shared/entry-text.js';
 import { seqConflict, sessionExists, unknownSession } from '../shared/errors.js';
@@ -44,7 +44,7 @@ export class MemorySessionStore implements SessionStore {
   async create(input: SessionInput): Promise<Session> {
     this.c.check();
     checkSessionInput(input);
-    const id = input.id ?? newId('ses');
+    const id = input.id ?? sortableId('ses');
     if (this.c.data.sessions.has(id)) throw sessionExists(id, this.c.location);
     const now = this.c.now();
     const row: MemSession = {

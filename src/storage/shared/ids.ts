@@ -7,7 +7,7 @@ let counter = 0;
  * A unique id such as `ses_0lw3k2j9a0001f9c1b7e2d4a0`: milliseconds, a per-process counter, then
  * random bytes, so ids from one process sort in creation order.
  */
-export function newId(prefix: string): string {
+export function sortableId(prefix: string): string {
   const now = Date.now();
   if (now === lastTime) counter++;
   else (lastTime = now), (counter = 0);

@@ -1,6 +1,6 @@
 import type { Approval, ApprovalInput, ApprovalStore, Checkpoint, CheckpointInput, CheckpointStore, RunListOptions, RunRecord } from '../types/runs.js';
 import { approvalIdTaken, approvalNotPending, seqConflict, unknownRun, unknownSession } from '../shared/errors.js';
-import { newId } from '../shared/ids.js';
+import { sortableId } from '../shared/ids.js';
 import { encodeJson } from '../shared/json-codec.js';
 import { toApproval, toCheckpoint, toRun, type ApprovalRow, type CheckpointRow, type RunRow } from '../shared/rows.js';
 import { checkAnswer, checkApproval, checkCheckpoint, checkEntry, checkLimit, checkStatus } from '../shared/validate.js';
@@ -155,7 +155,7 @@ export class SqlApprovalStore implements ApprovalStore {
     if (runs.length === 0) throw unknownRun(input.runId, b.location);
     const existing = await this.byRunCall(input.runId, input.toolCallId);
     if (existing) return existing;
-    const id = input.id ?? newId('apr');
+    const id = input.id ?? sortableId('apr');
     await b.db.run(b.insertIgnore('corvid_approvals', APPROVAL_COLUMNS.split(', '), ['run_id', 'tool_call_id']), [
       id,
       input.runId,

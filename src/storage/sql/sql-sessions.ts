@@ -2,7 +2,7 @@ import type { Message } from '../../types/message.js';
 import type { AppendOptions, EntryQuery, Session, SessionEntry, SessionEntryInput, SessionInput, SessionListOptions, SessionPage, SessionStore } from '../types/sessions.js';
 import { messageSearchText } from '../shared/entry-text.js';
 import { seqConflict, sessionExists, unknownSession } from '../shared/errors.js';
-import { newId } from '../shared/ids.js';
+import { sortableId } from '../shared/ids.js';
 import { decodeJson, encodeJson } from '../shared/json-codec.js';
 import { toEntry, toSession, type EntryRow, type SessionRow } from '../shared/rows.js';
 import { checkEntry, checkId, checkLimit, checkSessionInput, decodeCursor, encodeCursor } from '../shared/validate.js';
@@ -44,7 +44,7 @@ export class SqlSessionStore implements SessionStore {
   async create(input: SessionInput): Promise<Session> {
     checkSessionInput(input);
     const b = this.b;
-    const id = input.id ?? newId('ses');
+    const id = input.id ?? sortableId('ses');
     const now = this.c.now();
     const row: SessionRow = {
       id,

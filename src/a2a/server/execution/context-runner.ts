@@ -1,6 +1,6 @@
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { RecentMap } from '../recent-map.js';
-import type { RunSignal } from '../../../core/cancel-source.js';
+import { resumeRun, startRun } from '../../../core/start-run.js';
 import type { Runnable } from '../../../core/runnable.js';
 import type { Store } from '../../../storage/types/store.js';
 import type { EventSink } from '../../../types/events.js';
@@ -15,7 +15,7 @@ export interface TurnRequest {
   agent: Runnable;
   contextId: string;
   input: string;
-  signal: RunSignal;
+  signal: AbortSignal;
   onEvent: EventSink;
   /** Stream the model (text deltas as they come). */
   streaming: boolean;
@@ -69,10 +69,9 @@ export class ContextRunner {
     return this.exclusive(req.contextId, async () => {
       if (!req.newContext && (await this.ownedByOther(req.contextId, req.owner))) throw contextNotFound(req.contextId);
       if (!this.options.store) return outcome(await this.memoryTurn(req));
-      const { startDurableRun } = await import('../../../durable/start-durable-run.js');
       const store = this.options.store;
       const session = req.owner ? { id: req.contextId, userId: req.owner } : req.contextId;
-      const result = await startDurableRun(req.agent, req.input, { signal: req.signal, onEvent: req.onEvent, session, store }, req.streaming, { store });
+      const result = await startRun(req.agent, req.input, { options: { signal: req.signal, onEvent: req.onEvent, session, store }, stream: req.streaming });
       return outcome(result);
     });
   }
@@ -82,8 +81,7 @@ export class ContextRunner {
     return this.exclusive(req.contextId, async () => {
       const store = await this.options.store!();
       for (const a of await store.approvals.listPending({ runId: req.runId })) await store.approvals.answer(a.id, req.decision);
-      const { resumeDurableRun } = await import('../../../durable/resume-run.js');
-      const result = await resumeDurableRun(req.agent, req.runId, { signal: req.signal, onEvent: req.onEvent }, req.streaming, { store: this.options.store });
+      const result = await resumeRun(req.agent, req.runId, { options: { signal: req.signal, onEvent: req.onEvent }, stream: req.streaming, defaults: { store: this.options.store } });
       return outcome(result);
     });
   }
@@ -93,7 +91,7 @@ export class ContextRunner {
     // A copy: the run appends to it, and kept messages are never changed through it.
     const history: Message[] = kept === undefined ? [] : kept[1].map((m) => ({ ...m }) as Message);
     // The agent appends the turn to `history` when it succeeds (and leaves it as it was if not).
-    const result = await req.agent.execute(history, req.input, { signal: req.signal, onEvent: req.onEvent }, req.streaming);
+    const result = await req.agent.execute({ history, input: req.input, options: { signal: req.signal, onEvent: req.onEvent }, stream: req.streaming });
     this.memory.set(req.contextId, [req.owner, [...history]]);
     return result;
   }

@@ -1,6 +1,5 @@
 import { TaskState, type Message as A2AMessage, type Task } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from '@a2a-js/sdk/server';
-import { CancelSource } from '../../../core/cancel-source.js';
 import type { Runnable } from '../../../core/runnable.js';
 import { RunAbortedError } from '../../../errors/run-aborted-error.js';
 import type { Store } from '../../../storage/types/store.js';
@@ -102,7 +101,7 @@ export interface TaskRunStart {
  * `metadata.corvid`. Cancelling a task aborts its run.
  */
 export class CorvidAgentExecutor implements AgentExecutor {
-  private readonly running = new Map<string, CancelSource>();
+  private readonly running = new Map<string, AbortController>();
   private readonly runner: ContextRunner;
 
   constructor(private readonly options: CorvidAgentExecutorOptions) {
@@ -123,8 +122,7 @@ export class CorvidAgentExecutor implements AgentExecutor {
     const { taskId, contextId, userMessage } = start;
     const stored = start.task;
     sink.start(stored ?? { id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [userMessage], metadata: undefined });
-    // Not an AbortController: a fast run then makes no AbortSignal at all (see CancelSource).
-    const cancel = new CancelSource();
+    const cancel = new AbortController();
     this.running.set(taskId, cancel);
     this.watchCancels();
     const artifactId = `${taskId}-answer`;
@@ -179,11 +177,11 @@ export class CorvidAgentExecutor implements AgentExecutor {
           return;
         }
         sink.status(TaskState.TASK_STATE_WORKING);
-        result = await this.runner.resume({ agent, contextId, signal: cancel, onEvent, streaming, runId: waiting.runId, decision, owner: callerOf(start.context) });
+        result = await this.runner.resume({ agent, contextId, signal: cancel.signal, onEvent, streaming, runId: waiting.runId, decision, owner: callerOf(start.context) });
       } else {
         sink.status(TaskState.TASK_STATE_WORKING);
         if (this.options.beforeTask) await this.options.beforeTask({ agent: this.options.name, taskId, contextId, message: userMessage, signal: cancel.signal });
-        result = await this.runner.turn({ agent, contextId, input, signal: cancel, onEvent, streaming, newContext: start.newContext, owner: callerOf(start.context) });
+        result = await this.runner.turn({ agent, contextId, input, signal: cancel.signal, onEvent, streaming, newContext: start.newContext, owner: callerOf(start.context) });
       }
       flush();
       if (result.kind === 'approval') {
@@ -208,7 +206,7 @@ export class CorvidAgentExecutor implements AgentExecutor {
       sink.status(TaskState.TASK_STATE_COMPLETED, agentMessage(result.text, taskId, contextId));
     } catch (err) {
       if (timer) clearTimeout(timer);
-      if (cancel.aborted || err instanceof RunAbortedError) sink.status(TaskState.TASK_STATE_CANCELED, agentMessage('The task was canceled.', taskId, contextId));
+      if (cancel.signal.aborted || err instanceof RunAbortedError) sink.status(TaskState.TASK_STATE_CANCELED, agentMessage('The task was canceled.', taskId, contextId));
       else sink.status(TaskState.TASK_STATE_FAILED, agentMessage(errorText(err), taskId, contextId));
     } finally {
       watch?.end();

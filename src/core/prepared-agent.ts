@@ -1,0 +1,21 @@
+import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
+import type { ModelSettings } from '../types/model.js';
+import type { Tool } from '../types/tool.js';
+import type { ContextBudget } from './context-budget.js';
+import type { Runnable } from './runnable.js';
+
+/** The agent-level settings a run needs (prepared once per agent, reused by every run). */
+export interface PreparedAgent extends ModelSettings {
+  name: string;
+  tools: ReadonlyMap<string, Tool>;
+  toolSpecs: LanguageModelV3FunctionTool[];
+  maxSteps: number;
+  toolConcurrency: number;
+  toolErrors: 'return' | 'throw';
+  toolTimeoutMs?: number;
+  context?: ContextBudget;
+  /** `transfer_to_<name>` tool name → the agent it hands over to. */
+  handoffs?: ReadonlyMap<string, Runnable>;
+  /** Session-state key the final answer is also saved under. */
+  outputKey?: string;
+}
