@@ -27,6 +27,7 @@ export const LAYERS = {
   a2a: 2,
   http: 2,
   tools: 2,
+  knowledge: 2,
   agents: 2,
   testing: 2,
   runtime: 3,

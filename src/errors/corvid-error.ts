@@ -17,6 +17,8 @@ export type CorvidErrorCode =
   | 'no_route'
   | 'template_key_missing'
   | 'workflow_failed'
+  | 'knowledge_error'
+  | 'knowledge_embedder_mismatch'
   | 'storage_error'
   | 'storage_schema_too_new'
   | 'storage_corrupt'

@@ -8,6 +8,7 @@ export { PathRefusedError, type PathRefusalReason } from './path-refused-error.j
 export { MaxStepsExceededError } from './max-steps-exceeded-error.js';
 export { RunAbortedError } from './run-aborted-error.js';
 export { StorageError, type StorageErrorKind } from './storage-error.js';
+export { KnowledgeError, type KnowledgeErrorKind } from './knowledge-error.js';
 export { SecretStoreError, type SecretStoreErrorKind } from './secret-store-error.js';
 export { LimitExceededError, type RunLimitName } from './limit-exceeded-error.js';
 export { RoutingError } from './routing-error.js';
