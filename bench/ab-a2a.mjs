@@ -12,9 +12,10 @@
 // e.g. `git worktree add /tmp/base HEAD~3 && ln -s "$PWD/node_modules" /tmp/base/ && (cd /tmp/base && npm run build)`.
 // ENVA / ENVB ("K=V K2=V2") add environment variables to one side's server.
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+
 import { MODEL_SCENARIOS } from './lib/paced-model.mjs';
 import { pairedLoad } from './lib/paired-load.mjs';
 
@@ -23,14 +24,25 @@ const flag = (name, def) => args.find((a) => a.startsWith(`--${name}=`))?.split(
 const [A, B] = args.filter((a) => !a.startsWith('--')).map((p) => resolve(p));
 const scenario = flag('scenario', 'instant');
 if (!A || !B || !(scenario in MODEL_SCENARIOS)) {
-  console.error(`usage: node bench/ab-a2a.mjs <tree A> <tree B> [--clients=1,16,128] [--slices=16] [--scenario=${Object.keys(MODEL_SCENARIOS).join('|')}]`);
+  console.error(
+    `usage: node bench/ab-a2a.mjs <tree A> <tree B> [--clients=1,16,128] [--slices=16] [--scenario=${Object.keys(MODEL_SCENARIOS).join('|')}]`,
+  );
   process.exit(2);
 }
-const envOf = (v) => Object.fromEntries((v ?? '').split(' ').filter(Boolean).map((kv) => kv.split('=')));
+const envOf = (v) =>
+  Object.fromEntries(
+    (v ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((kv) => kv.split('=')),
+  );
 const serveScript = fileURLToPath(new URL('./a2a.mjs', import.meta.url));
 
 async function start(root, extra) {
-  const child = spawn(process.execPath, [serveScript, '--serve', `--root=${root}`, `--model=${scenario}`], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...envOf(extra) } });
+  const child = spawn(process.execPath, [serveScript, '--serve', `--root=${root}`, `--model=${scenario}`], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ...envOf(extra) },
+  });
   const line = await new Promise((r) => createInterface({ input: child.stdout }).once('line', r));
   return { child, port: JSON.parse(line).a2a };
 }
@@ -41,11 +53,26 @@ const method = scenario.startsWith('stream') ? 'message/stream' : 'message/send'
 // Slices long enough for many requests each when the model takes its time.
 const sliceMs = Number(flag('slice-ms', scenario === 'instant' ? '300' : scenario.startsWith('stream') ? '4000' : '2000'));
 let seq = 0;
-const body = () => JSON.stringify({ jsonrpc: '2.0', id: ++seq, method, params: { message: { kind: 'message', messageId: `m${seq}`, role: 'user', parts: [{ kind: 'text', text: 'hello' }] } } });
-console.log(`${method}, model ${scenario}, ${flag('slices', '16')} alternating pairs of ${sliceMs / 1000} s slices per row; A = ${A}, B = ${B}`);
+const body = () =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: ++seq,
+    method,
+    params: { message: { kind: 'message', messageId: `m${seq}`, role: 'user', parts: [{ kind: 'text', text: 'hello' }] } },
+  });
+console.log(
+  `${method}, model ${scenario}, ${flag('slices', '16')} alternating pairs of ${sliceMs / 1000} s slices per row; A = ${A}, B = ${B}`,
+);
 try {
   for (const clients of flag('clients', '1,16,128').split(',').map(Number)) {
-    const r = await pairedLoad({ a: { port: a.port, path: '/a2a/bench', body }, b: { port: b.port, path: '/a2a/bench', body }, clients, slices: Number(flag('slices', '16')), sliceMs, warmupMs: Math.max(500, sliceMs) });
+    const r = await pairedLoad({
+      a: { port: a.port, path: '/a2a/bench', body },
+      b: { port: b.port, path: '/a2a/bench', body },
+      clients,
+      slices: Number(flag('slices', '16')),
+      sliceMs,
+      warmupMs: Math.max(500, sliceMs),
+    });
     const pct = (x) => `${(x * 100).toFixed(0)}%`;
     const ms = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
     console.log(

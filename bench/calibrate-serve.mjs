@@ -5,8 +5,9 @@
 // bench/a2a.mjs and bench/serve.mjs (bench/lib/paired-load.mjs). "+0" is the echo against a copy
 // of itself: how far from 100% the method reads when both sides are the same.
 // `node bench/calibrate-serve.mjs` (not part of `npm run bench`).
-import http from 'node:http';
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+
 import { pairedLoad } from './lib/paired-load.mjs';
 
 if (process.argv[2] === '--serve') {
@@ -31,15 +32,26 @@ if (process.argv[2] === '--serve') {
       c.stdout.once('data', (d) => r({ c, port: +String(d).trim() }));
     });
   let seq = 0;
-  const body = () => JSON.stringify({ jsonrpc: '2.0', id: ++seq, method: 'message/send', params: { message: { kind: 'message', messageId: `m${seq}`, role: 'user', parts: [{ kind: 'text', text: 'hello' }] } } });
+  const body = () =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: ++seq,
+      method: 'message/send',
+      params: { message: { kind: 'message', messageId: `m${seq}`, role: 'user', parts: [{ kind: 'text', text: 'hello' }] } },
+    });
   const bare = await start(0);
-  const spins = process.argv.slice(2).map(Number).filter((n) => n >= 0);
+  const spins = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n >= 0);
   for (const us of spins.length ? spins : [0, 10, 20, 30, 45, 60]) {
     const burn = await start(us);
     const out = [];
     for (const clients of [1, 16, 128]) {
       const r = await pairedLoad({ a: { port: bare.port, path: '/', body }, b: { port: burn.port, path: '/', body }, clients, slices: 10 });
-      out.push(`${clients}c ${(r.ratio * 100).toFixed(0)}% (pairs ${(r.pairRatios.p25 * 100).toFixed(0)}–${(r.pairRatios.p75 * 100).toFixed(0)})`);
+      out.push(
+        `${clients}c ${(r.ratio * 100).toFixed(0)}% (pairs ${(r.pairRatios.p25 * 100).toFixed(0)}–${(r.pairRatios.p75 * 100).toFixed(0)})`,
+      );
     }
     console.log(`+${us} µs of CPU per request: ${out.join('  ')}`);
     burn.c.kill();

@@ -31,7 +31,11 @@ const PROBE_TIMEOUT_MS = 2000;
 // ---- the server under test -----------------------------------------------------------------
 async function serveChild() {
   const load = (p) => import(pathToFileURL(join(ROOT, 'dist', p)).href);
-  const [{ Agent }, { ScriptedModel }, { serve }] = await Promise.all([load('index.js'), load('testing/index.js'), load('server/index.js')]);
+  const [{ Agent }, { ScriptedModel }, { serve }] = await Promise.all([
+    load('index.js'),
+    load('testing/index.js'),
+    load('server/index.js'),
+  ]);
   const model = new ScriptedModel(
     (call) => {
       const last = call.prompt.at(-1);
@@ -40,7 +44,12 @@ async function serveChild() {
     },
     { record: false },
   );
-  const server = await serve({ agents: [new Agent({ name: 'echo', model })], port: 0, server: { logging: { level: 'info' } }, logDestination: createWriteStream('/dev/null') });
+  const server = await serve({
+    agents: [new Agent({ name: 'echo', model })],
+    port: 0,
+    server: { logging: { level: 'info' } },
+    logDestination: createWriteStream('/dev/null'),
+  });
   process.send({ port: server.port });
 }
 
@@ -80,7 +89,9 @@ async function probeChild() {
 
 // ---- the load generator ------------------------------------------------------------------
 function startChild(kind, extra = []) {
-  const p = fork(fileURLToPath(import.meta.url), [`--child=${kind}`, `--root=${ROOT}`, ...extra], { env: { ...process.env, NODE_ENV: 'production' } });
+  const p = fork(fileURLToPath(import.meta.url), [`--child=${kind}`, `--root=${ROOT}`, ...extra], {
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   return p;
 }
 
@@ -122,12 +133,22 @@ function streams(port, count) {
       { length: count },
       () =>
         new Promise((done) => {
-          const req = http.request({ host: '127.0.0.1', port, path: '/api/v1/agents/echo/chat', method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (d) => (text += d));
-            res.on('end', () => done(res.statusCode === 200 && text.includes('event: done')));
-          });
+          const req = http.request(
+            {
+              host: '127.0.0.1',
+              port,
+              path: '/api/v1/agents/echo/chat',
+              method: 'POST',
+              agent,
+              headers: { 'content-type': 'application/json' },
+            },
+            (res) => {
+              let text = '';
+              res.setEncoding('utf8');
+              res.on('data', (d) => (text += d));
+              res.on('end', () => done(res.statusCode === 200 && text.includes('event: done')));
+            },
+          );
           req.on('error', () => done(false));
           req.end(body);
         }),
@@ -143,11 +164,21 @@ function upload(port, path) {
     let sent = 0;
     let status = 0;
     let answeredMs = 0;
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-      status = res.statusCode;
-      answeredMs = performance.now() - t;
-      res.resume();
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      },
+      (res) => {
+        status = res.statusCode;
+        answeredMs = performance.now() - t;
+        res.resume();
+      },
+    );
     req.on('error', () => undefined);
     req.on('close', () => done({ status, answeredMs, sentMb: sent / 1e6 }));
     const write = () => {
@@ -166,7 +197,8 @@ async function uploads(port) {
   const results = [];
   await Promise.all(
     Array.from({ length: UPLOADERS }, async (_, i) => {
-      while (performance.now() < until) results.push({ path: i % 2 ? 'a2a' : 'chat', ...(await upload(port, i % 2 ? '/a2a/echo' : '/api/v1/agents/echo/chat')) });
+      while (performance.now() < until)
+        results.push({ path: i % 2 ? 'a2a' : 'chat', ...(await upload(port, i % 2 ? '/a2a/echo' : '/api/v1/agents/echo/chat')) });
     }),
   );
   return { uploads: results };
@@ -221,18 +253,29 @@ async function main() {
   if (args.includes('--json')) console.log(JSON.stringify(result, null, 2));
   else {
     const f = (n) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
-    const row = (name, h, extra) => `| ${name} | ${h.n} | ${f(h.p50)} | ${f(h.p99)} (${h.p99PerRound.map(f).join(' / ')}) | ${f(h.max)} | ${h.timeouts} | ${extra} |`;
+    const row = (name, h, extra) =>
+      `| ${name} | ${h.n} | ${f(h.p50)} | ${f(h.p99)} (${h.p99PerRound.map(f).join(' / ')}) | ${f(h.max)} | ${h.timeouts} | ${extra} |`;
     console.log(`| ${rounds} rounds | /health probes | p50 ms | p99 ms (per round) | max ms | timeouts (2 s) | the load |`);
     console.log('| --- | ---: | ---: | --- | ---: | ---: | --- |');
     console.log(row('idle', result.idle.health, `server RSS ${f(result.idle.peakRssMb)} MB`));
     const s = result.streams;
-    console.log(row(`${s.count} SSE streams`, s.health, `${s.failed} failed; server CPU ${s.cpuMsPerStream.map((x) => x.toFixed(2)).join(' / ')} ms per stream; peak RSS ${f(s.peakRssMb)} MB`));
+    console.log(
+      row(
+        `${s.count} SSE streams`,
+        s.health,
+        `${s.failed} failed; server CPU ${s.cpuMsPerStream.map((x) => x.toFixed(2)).join(' / ')} ms per stream; peak RSS ${f(s.peakRssMb)} MB`,
+      ),
+    );
     const u = result.uploads;
     console.log(
       row(
         `${UPLOADERS} × 20 MB uploads`,
         u.health,
-        `${u.count} uploads (${Object.entries(u.statuses).map(([k, n]) => `${k}: ${n}`).join(', ')}), answered after p50 ${f(u.answeredMs.p50)} / max ${f(u.answeredMs.max)} ms; sent p50 ${f(u.sentMb.p50)} / max ${f(u.sentMb.max)} MB before the close, the server read ${f(u.serverReadMbPerUpload)} MB per upload; peak RSS ${f(u.peakRssMb)} MB`,
+        `${u.count} uploads (${Object.entries(u.statuses)
+          .map(([k, n]) => `${k}: ${n}`)
+          .join(
+            ', ',
+          )}), answered after p50 ${f(u.answeredMs.p50)} / max ${f(u.answeredMs.max)} ms; sent p50 ${f(u.sentMb.p50)} / max ${f(u.sentMb.max)} MB before the close, the server read ${f(u.serverReadMbPerUpload)} MB per upload; peak RSS ${f(u.peakRssMb)} MB`,
       ),
     );
   }

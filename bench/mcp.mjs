@@ -40,10 +40,14 @@ const results = {};
 {
   const hub = new McpHub({ servers: { s: { transport: 'stdio', command: process.execPath, args: [SERVER] } } });
   results['stdio, reused connection'] = await measure(2000, () => hub.callTool('s', 'pid'));
-  results['stdio, reconnect per call'] = await measure(20, async () => {
-    await hub.connection('s').restart();
-    await hub.callTool('s', 'pid');
-  }, 2);
+  results['stdio, reconnect per call'] = await measure(
+    20,
+    async () => {
+      await hub.connection('s').restart();
+      await hub.callTool('s', 'pid');
+    },
+    2,
+  );
   await hub.close();
 }
 {
@@ -58,5 +62,6 @@ const results = {};
 if (json) console.log(JSON.stringify(results, null, 2));
 else {
   console.log('| MCP tool call round trip | calls | median | p90 | p99 |\n| --- | --- | --- | --- | --- |');
-  for (const [k, v] of Object.entries(results)) console.log(`| ${k} | ${v.n} | ${v.median.toFixed(3)} ms | ${v.p90.toFixed(3)} ms | ${v.p99.toFixed(3)} ms |`);
+  for (const [k, v] of Object.entries(results))
+    console.log(`| ${k} | ${v.n} | ${v.median.toFixed(3)} ms | ${v.p90.toFixed(3)} ms | ${v.p99.toFixed(3)} ms |`);
 }

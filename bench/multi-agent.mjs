@@ -32,7 +32,12 @@ const text = (t) => () => ({ text: t });
 /** Calls `toolName` on even calls, answers on odd ones (a two-step agent, run after run). */
 const callThenAnswer = (toolName, input) => (_call, i) => (i % 2 === 0 ? { toolCalls: [{ toolName, input }] } : { text: 'done' });
 
-const add = tool({ name: 'add', description: 'Add', parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }, execute: ({ a, b }) => a + b });
+const add = tool({
+  name: 'add',
+  description: 'Add',
+  parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } },
+  execute: ({ a, b }) => a + b,
+});
 
 function single() {
   const agent = new Agent({ name: 'calc', instructions: 'You add.', model: model(callThenAnswer('add', { a: 1, b: 2 })), tools: [add] });
@@ -51,20 +56,44 @@ function dag10() {
     { id: 'final', agent: worker('final'), dependsOn: ['late0', 'late1'], input: 'Combine: {output.late0} / {output.late1}' },
   ];
   const agent = new Orchestrator({ name: 'dag', tasks, maxParallel: 4 });
-  return { steps: 10, agent, check: (r) => r.text === 'final result' && r.subRuns.length === 10 && Object.keys(r.usageByAgent).length === 10 };
+  return {
+    steps: 10,
+    agent,
+    check: (r) => r.text === 'final result' && r.subRuns.length === 10 && Object.keys(r.usageByAgent).length === 10,
+  };
 }
 
 function delegate3() {
   const worker = new Agent({ name: 'worker', instructions: 'You do the work.', model: model(text('worked')) });
-  const manager = new Agent({ name: 'manager', instructions: 'You manage.', model: model(callThenAnswer('ask_worker', { message: 'do it' })), tools: [worker.asTool()] });
-  const agent = new Agent({ name: 'boss', instructions: 'You lead.', model: model(callThenAnswer('ask_manager', { message: 'get it done' })), tools: [manager.asTool()] });
+  const manager = new Agent({
+    name: 'manager',
+    instructions: 'You manage.',
+    model: model(callThenAnswer('ask_worker', { message: 'do it' })),
+    tools: [worker.asTool()],
+  });
+  const agent = new Agent({
+    name: 'boss',
+    instructions: 'You lead.',
+    model: model(callThenAnswer('ask_manager', { message: 'get it done' })),
+    tools: [manager.asTool()],
+  });
   return { steps: 5, agent, check: (r) => r.text === 'done' && Object.keys(r.usageByAgent).length === 3 };
 }
 
 function handoff3() {
   const refunds = new Agent({ name: 'refunds', instructions: 'You refund.', model: model(text('refunded')) });
-  const billing = new Agent({ name: 'billing', instructions: 'You bill.', model: model(() => ({ toolCalls: [{ toolName: 'transfer_to_refunds', input: {} }] })), handoffs: [refunds] });
-  const agent = new Agent({ name: 'triage', instructions: 'You route.', model: model(() => ({ toolCalls: [{ toolName: 'transfer_to_billing', input: {} }] })), handoffs: [billing] });
+  const billing = new Agent({
+    name: 'billing',
+    instructions: 'You bill.',
+    model: model(() => ({ toolCalls: [{ toolName: 'transfer_to_refunds', input: {} }] })),
+    handoffs: [refunds],
+  });
+  const agent = new Agent({
+    name: 'triage',
+    instructions: 'You route.',
+    model: model(() => ({ toolCalls: [{ toolName: 'transfer_to_billing', input: {} }] })),
+    handoffs: [billing],
+  });
   return { steps: 3, agent, check: (r) => r.text === 'refunded' && r.activeAgent === 'refunds' };
 }
 
@@ -113,7 +142,9 @@ const results = await measureAll();
 
 if (JSON_OUT) console.log(JSON.stringify({ node: process.version, runs: RUNS, repeats: REPEATS, results }, null, 2));
 else {
-  console.log(`Corvid multi-agent overhead, µs per model step (node ${process.version}, ${RUNS} runs × ${REPEATS} repeats; zero-latency ScriptedModel)\n`);
+  console.log(
+    `Corvid multi-agent overhead, µs per model step (node ${process.version}, ${RUNS} runs × ${REPEATS} repeats; zero-latency ScriptedModel)\n`,
+  );
   console.log('| scenario | steps/run | run() min | run() median | run() over single (min) | stream() min | stream() median |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   const base = results.find((x) => x.scenario === 'single' && x.mode === 'run').usPerStep.min;
@@ -122,6 +153,8 @@ else {
     const s = results.find((x) => x.scenario === name && x.mode === 'stream');
     const f = (v) => v.toFixed(2);
     const over = name === 'single' ? '—' : `${r.usPerStep.min - base >= 0 ? '+' : ''}${f(r.usPerStep.min - base)}`;
-    console.log(`| ${name} | ${r.stepsPerRun} | ${f(r.usPerStep.min)} | ${f(r.usPerStep.median)} | ${over} | ${f(s.usPerStep.min)} | ${f(s.usPerStep.median)} |`);
+    console.log(
+      `| ${name} | ${r.stepsPerRun} | ${f(r.usPerStep.min)} | ${f(r.usPerStep.median)} | ${over} | ${f(s.usPerStep.min)} | ${f(s.usPerStep.median)} |`,
+    );
   }
 }

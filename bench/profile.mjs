@@ -9,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+
 import { BENCH_DIR, ROOT_DIR } from './lib/harness.mjs';
 
 const args = process.argv.slice(2);
@@ -27,8 +28,24 @@ mkdirSync(dir, { recursive: true });
 const name = `${framework}-${mode}-${Date.now()}.cpuprofile`;
 const r = spawnSync(
   process.execPath,
-  ['--expose-gc', '--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-name', name, join(BENCH_DIR, 'frameworks', `${framework}.mjs`), mode,
-    '--runs', String(runs), '--repeats', '1', '--warmup', '200', '--max-repeat-ms', '60000'],
+  [
+    '--expose-gc',
+    '--cpu-prof',
+    '--cpu-prof-dir',
+    dir,
+    '--cpu-prof-name',
+    name,
+    join(BENCH_DIR, 'frameworks', `${framework}.mjs`),
+    mode,
+    '--runs',
+    String(runs),
+    '--repeats',
+    '1',
+    '--warmup',
+    '200',
+    '--max-repeat-ms',
+    '60000',
+  ],
   { cwd: BENCH_DIR, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
 );
 if (r.status !== 0) process.exit(r.status ?? 1);
@@ -37,7 +54,8 @@ const profile = JSON.parse(readFileSync(file, 'utf8'));
 
 // Self time per node = samples hitting it × the sampling interval.
 const dt = new Map();
-for (let i = 0; i < profile.samples.length; i++) dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+for (let i = 0; i < profile.samples.length; i++)
+  dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
 const total = [...dt.values()].reduce((a, b) => a + b, 0);
 const byFn = new Map();
 const byPkg = new Map();
@@ -66,7 +84,9 @@ for (const node of profile.nodes) {
   byPkg.set(pkg, (byPkg.get(pkg) ?? 0) + t);
 }
 const pct = (t) => `${((t / total) * 100).toFixed(1).padStart(5)}%`;
-console.log(`profile: ${relative(process.cwd(), file)} (${(total / 1000).toFixed(0)} ms sampled, ${(statSync(file).size / 1e6).toFixed(1)} MB)`);
+console.log(
+  `profile: ${relative(process.cwd(), file)} (${(total / 1000).toFixed(0)} ms sampled, ${(statSync(file).size / 1e6).toFixed(1)} MB)`,
+);
 console.log('\nself time by package/area:');
 for (const [k, t] of [...byPkg].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${pct(t)}  ${k}`);
 console.log(`\ntop ${top} functions by self time:`);

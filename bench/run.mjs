@@ -12,13 +12,14 @@
 // Each framework runs in its own child process (bench/frameworks/<id>.mjs, see lib/harness.mjs).
 // Results: a Markdown report on stdout, bench/results/latest.json and bench/results/latest.md.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { BENCH_DIR, ROOT_DIR, packageVersion, summarize } from './lib/harness.mjs';
+
 import { measureRunUntilRequest } from './lib/cli-start.mjs';
+import { BENCH_DIR, packageVersion, ROOT_DIR, summarize } from './lib/harness.mjs';
 import { addRatios, buildReport, computeTargets, updateDoc } from './lib/report.mjs';
 
 const FRAMEWORKS = ['corvid', 'ai-sdk-generate-text', 'ai-sdk-agent', 'openai-agents', 'langgraph', 'langchain'];
@@ -89,7 +90,12 @@ function parseArgs(argv) {
         o.fromJson = v;
         break;
       case 'help':
-        console.log(readFileSync(new URL(import.meta.url), 'utf8').split('\n').slice(1, 14).join('\n'));
+        console.log(
+          readFileSync(new URL(import.meta.url), 'utf8')
+            .split('\n')
+            .slice(1, 14)
+            .join('\n'),
+        );
         process.exit(0);
       // falls through
       default:
@@ -151,7 +157,8 @@ function prepare(o) {
       sh('npm', ['run', 'build'], { cwd: ROOT_DIR, stdio: ['ignore', 2, 2] });
     } catch (err) {
       if (!existsSync(join(dist, 'index.js'))) throw err;
-      const w = 'npm run build failed (see above); measured the dist/ that exists (tsc still emits on type errors). Pass --no-build to skip building.';
+      const w =
+        'npm run build failed (see above); measured the dist/ that exists (tsc still emits on type errors). Pass --no-build to skip building.';
       log(`WARNING: ${w}`);
       warnings.push(w);
     }
@@ -181,12 +188,27 @@ function machine() {
 function runChild(framework, scenario, o) {
   const args = ['--expose-gc', join(BENCH_DIR, 'frameworks', `${framework}.mjs`), scenario];
   if (scenario === 'generate' || scenario === 'stream') {
-    args.push('--runs', String(o.runs), '--repeats', String(o.repeats), '--warmup', String(o.warmup), '--max-repeat-ms', String(o.maxRepeatMs));
+    args.push(
+      '--runs',
+      String(o.runs),
+      '--repeats',
+      String(o.repeats),
+      '--warmup',
+      String(o.warmup),
+      '--max-repeat-ms',
+      String(o.maxRepeatMs),
+    );
   } else if (scenario === 'instantiate') {
     args.push('--agents', String(o.agents), '--repeats', String(o.repeats));
   }
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, args, { cwd: BENCH_DIR, env: CHILD_ENV, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 });
+  const r = spawnSync(process.execPath, args, {
+    cwd: BENCH_DIR,
+    env: CHILD_ENV,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 10 * 60_000,
+  });
   const seconds = (performance.now() - t0) / 1000;
   const line = (r.stdout || '').split('\n').find((l) => l.startsWith('BENCH_RESULT '));
   if (r.status !== 0 || !line) {
@@ -199,14 +221,26 @@ function runChild(framework, scenario, o) {
 }
 
 function fmtStep(s) {
-  return s ? `${s.usPerStep.median.toFixed(1)} µs/step (${s.usPerStep.min.toFixed(1)}–${s.usPerStep.max.toFixed(1)}), ${s.runs} runs × ${s.repeats}` : '';
+  return s
+    ? `${s.usPerStep.median.toFixed(1)} µs/step (${s.usPerStep.min.toFixed(1)}–${s.usPerStep.max.toFixed(1)}), ${s.runs} runs × ${s.repeats}`
+    : '';
 }
 
 /** A framework child in serve mode: send a phase, await its reply line. */
 function startServeChild(framework, mode, o) {
   const args = [
-    '--expose-gc', join(BENCH_DIR, 'frameworks', `${framework}.mjs`), mode, '--serve',
-    '--runs', String(o.runs), '--repeats', String(o.repeats), '--warmup', String(o.warmup), '--max-repeat-ms', String(o.maxRepeatMs),
+    '--expose-gc',
+    join(BENCH_DIR, 'frameworks', `${framework}.mjs`),
+    mode,
+    '--serve',
+    '--runs',
+    String(o.runs),
+    '--repeats',
+    String(o.repeats),
+    '--warmup',
+    String(o.warmup),
+    '--max-repeat-ms',
+    String(o.maxRepeatMs),
   ];
   const child = spawn(process.execPath, args, { cwd: BENCH_DIR, env: CHILD_ENV, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
@@ -349,20 +383,30 @@ async function benchCold(o, out) {
   const cli = join(ROOT_DIR, 'dist', 'cli', 'main.js');
   const targets = [
     { id: 'node', label: 'node -e 0', args: ['-e', '0'] },
-    { id: 'corvid', label: "import 'corvid'", args: ['-e', importCode(pathToFileURL(join(ROOT_DIR, 'dist', 'index.js')).href)], corvid: true },
+    {
+      id: 'corvid',
+      label: "import 'corvid'",
+      args: ['-e', importCode(pathToFileURL(join(ROOT_DIR, 'dist', 'index.js')).href)],
+      corvid: true,
+    },
     { id: 'ai', label: "import 'ai'", args: ['-e', importCode('ai')], peer: true },
     { id: 'openai-agents', label: "import '@openai/agents'", args: ['-e', importCode('@openai/agents')], peer: true },
     { id: 'langgraph', label: "import '@langchain/langgraph'", args: ['-e', importCode('@langchain/langgraph')], peer: true },
-    { id: 'langgraph-prebuilt', label: "import '@langchain/langgraph/prebuilt' (createReactAgent)", args: ['-e', importCode('@langchain/langgraph/prebuilt')] },
+    {
+      id: 'langgraph-prebuilt',
+      label: "import '@langchain/langgraph/prebuilt' (createReactAgent)",
+      args: ['-e', importCode('@langchain/langgraph/prebuilt')],
+    },
     { id: 'langchain', label: "import 'langchain'", args: ['-e', importCode('langchain')], peer: true },
   ];
   if (existsSync(cli)) targets.push({ id: 'corvid-version', label: 'corvid --version', args: [cli, '--version'], corvid: true });
   else out.coldStart.notes.push('corvid --version: n/a (dist/cli/main.js does not exist yet)');
-  const help = existsSync(cli) ? spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' }).stdout ?? '' : '';
+  const help = existsSync(cli) ? (spawnSync(process.execPath, [cli, '--help'], { encoding: 'utf8' }).stdout ?? '') : '';
   const hasRun = /^\s+run\s/m.test(help);
   if (!hasRun) out.coldStart.notes.push('corvid run -q until the first model request: n/a (the CLI has no run command yet)');
   if (!/^\s+serve\s/m.test(help)) out.coldStart.notes.push('corvid serve until /health answers: n/a (the server does not exist yet)');
-  else if (!o.only.includes('scale')) out.coldStart.notes.push('corvid serve until /health answers: measured by the scale scenario (--only=scale)');
+  else if (!o.only.includes('scale'))
+    out.coldStart.notes.push('corvid serve until /health answers: measured by the scale scenario (--only=scale)');
   const times = Object.fromEntries(targets.map((t) => [t.id, []]));
   const spawnTimed = (t) => {
     const t0 = process.hrtime.bigint();
@@ -390,7 +434,14 @@ async function benchCold(o, out) {
     const t = await measureRunUntilRequest(cli, CHILD_ENV, o.coldRuns);
     const node = summarize(t.node);
     const s = summarize(t.run);
-    out.coldStart.rows.push({ id: 'corvid-run', label: 'corvid run -q, spawn until the first model request', ms: s, overNodeMs: s.median - node.median, baselineMs: node, corvid: true });
+    out.coldStart.rows.push({
+      id: 'corvid-run',
+      label: 'corvid run -q, spawn until the first model request',
+      ms: s,
+      overNodeMs: s.median - node.median,
+      baselineMs: node,
+      corvid: true,
+    });
     out.coldStart.notes.push(
       `corvid run -q: a config with one openai-compatible model at a local HTTP server (127.0.0.1); timed from spawn until the server receives the request; its "over node -e 0" uses node -e 0 timed the same way, interleaved (median ${node.median.toFixed(1)} ms)`,
     );
@@ -416,7 +467,12 @@ function benchInstall(o, out) {
       { id: 'corvid', label: `corvid ${packageVersion('corvid')} (npm pack)`, specs: [tarball], corvid: true },
       { id: 'ai', label: 'ai + zod', specs: [v('ai'), v('zod')], peer: true },
       { id: 'openai-agents', label: '@openai/agents + zod', specs: [v('@openai/agents'), v('zod')], peer: true },
-      { id: 'langgraph', label: '@langchain/langgraph + @langchain/core', specs: [v('@langchain/langgraph'), v('@langchain/core')], peer: true },
+      {
+        id: 'langgraph',
+        label: '@langchain/langgraph + @langchain/core',
+        specs: [v('@langchain/langgraph'), v('@langchain/core')],
+        peer: true,
+      },
       { id: 'langchain', label: 'langchain + @langchain/core', specs: [v('langchain'), v('@langchain/core')], peer: true },
     ];
     for (const s of sets) {
@@ -425,7 +481,10 @@ function benchInstall(o, out) {
       writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `footprint-${s.id}`, version: '1.0.0', private: true }));
       log(`install: ${s.label} …`);
       const t0 = performance.now();
-      sh('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', ...s.specs], { cwd: dir, env: { ...process.env, NODE_ENV: 'production' } });
+      sh('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', ...s.specs], {
+        cwd: dir,
+        env: { ...process.env, NODE_ENV: 'production' },
+      });
       const seconds = (performance.now() - t0) / 1000;
       const nm = join(dir, 'node_modules');
       const lock = JSON.parse(readFileSync(join(nm, '.package-lock.json'), 'utf8'));
@@ -478,7 +537,17 @@ async function main() {
     warnings,
     date: new Date().toISOString(),
     machine: machine(),
-    options: { quick: o.quick, only: o.only, frameworks: o.frameworks, runs: o.runs, repeats: o.repeats, warmup: o.warmup, agents: o.agents, maxRepeatMs: o.maxRepeatMs, coldRuns: o.coldRuns },
+    options: {
+      quick: o.quick,
+      only: o.only,
+      frameworks: o.frameworks,
+      runs: o.runs,
+      repeats: o.repeats,
+      warmup: o.warmup,
+      agents: o.agents,
+      maxRepeatMs: o.maxRepeatMs,
+      coldRuns: o.coldRuns,
+    },
     frameworks: {},
     step: {},
     instantiate: {},
@@ -487,7 +556,9 @@ async function main() {
     memoryAtScale: { na: 'not run (scenario scale)' },
     errors: [],
   };
-  log(`machine: ${out.machine.cpu}, ${out.machine.cores} cores, ${out.machine.memoryGiB} GiB, Node ${out.machine.node}; load ${out.machine.loadAvgStart.join(' ')}`);
+  log(
+    `machine: ${out.machine.cpu}, ${out.machine.cores} cores, ${out.machine.memoryGiB} GiB, Node ${out.machine.node}; load ${out.machine.loadAvgStart.join(' ')}`,
+  );
   const guard = (name, fn) => {
     try {
       fn();
@@ -534,13 +605,19 @@ await main();
 /** Memory at scale and `corvid serve` cold start: bench/scale.mjs in its own process (10 agents, 100,000 SQLite sessions). */
 function benchScale(o, out) {
   log('scale: 10 agents, ' + (o.quick ? '10,000' : '100,000') + ' stored sessions, corvid serve');
-  const r = spawnSync(process.execPath, [join(BENCH_DIR, 'scale.mjs'), '--json', `--sessions=${o.quick ? 10_000 : 100_000}`, `--chats=${o.quick ? 100 : 500}`], {
-    encoding: 'utf8',
-    env: CHILD_ENV,
-    maxBuffer: 1 << 24,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [join(BENCH_DIR, 'scale.mjs'), '--json', `--sessions=${o.quick ? 10_000 : 100_000}`, `--chats=${o.quick ? 100 : 500}`],
+    {
+      encoding: 'utf8',
+      env: CHILD_ENV,
+      maxBuffer: 1 << 24,
+    },
+  );
   if (r.status !== 0) throw new Error(`bench/scale.mjs failed: ${r.stderr || r.stdout}`);
   out.memoryAtScale = JSON.parse(r.stdout.slice(r.stdout.indexOf('{')));
   const m = out.memoryAtScale;
-  out.coldStart.notes.push(`corvid serve until /health answers: ${Math.round(m.serveHealthMs)} ms, median of 5 (node -e 0 timed alike: ${Math.round(m.nodeBaselineMs)} ms), 10 agents and ${m.sessions.toLocaleString('en-US')} stored sessions (scale scenario)`);
+  out.coldStart.notes.push(
+    `corvid serve until /health answers: ${Math.round(m.serveHealthMs)} ms, median of 5 (node -e 0 timed alike: ${Math.round(m.nodeBaselineMs)} ms), 10 agents and ${m.sessions.toLocaleString('en-US')} stored sessions (scale scenario)`,
+  );
 }

@@ -53,7 +53,10 @@ async function startModelServer() {
 }
 
 function writeConfig(dir, modelUrl) {
-  const agents = Array.from({ length: AGENTS }, (_, i) => `  agent${i}:\n    description: Agent number ${i}\n    instructions: You are agent ${i}. Answer briefly.\n`).join('');
+  const agents = Array.from(
+    { length: AGENTS },
+    (_, i) => `  agent${i}:\n    description: Agent number ${i}\n    instructions: You are agent ${i}. Answer briefly.\n`,
+  ).join('');
   writeFileSync(
     join(dir, 'corvid.yaml'),
     `models:\n  fake:\n    provider: openai-compatible\n    base_url: ${modelUrl}\n    model: fake\n    api_key: none\ndefaults:\n  model: fake\nstorage:\n  driver: sqlite\n  path: ./corvid.db\nagents:\n${agents}`,
@@ -88,7 +91,11 @@ const rssMb = (pid) => {
 /** Spawns `corvid serve --port 0`, resolves when it prints its URL and /health answers. */
 async function startServe(dir) {
   const started = performance.now();
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const url = await new Promise((resolve, reject) => {
     const onData = (d) => {
@@ -176,10 +183,14 @@ try {
     console.log(`| Figure | Value |\n| --- | ---: |`);
     console.log(`| Agents / stored sessions (4 messages each) | ${AGENTS} / ${SESSIONS.toLocaleString('en-US')} |`);
     console.log(`| Populating the store | ${f(results.populateSeconds)} s |`);
-    console.log(`| \`corvid serve\` until /health answers (median of 5) | ${f(results.serveHealthMs, 0)} ms (node -e 0: ${f(results.nodeBaselineMs, 0)} ms) |`);
+    console.log(
+      `| \`corvid serve\` until /health answers (median of 5) | ${f(results.serveHealthMs, 0)} ms (node -e 0: ${f(results.nodeBaselineMs, 0)} ms) |`,
+    );
     console.log(`| RSS idle after start | ${f(results.rssIdleMb)} MB |`);
     console.log(`| RSS after listing all ${listed.toLocaleString('en-US')} sessions (100 per page) | ${f(results.rssAfterListMb)} MB |`);
-    console.log(`| RSS after ${CHATS} chat turns on random stored sessions (${f(results.chatMsPerTurn, 2)} ms/turn) | ${f(results.rssAfterChatsMb)} MB |`);
+    console.log(
+      `| RSS after ${CHATS} chat turns on random stored sessions (${f(results.chatMsPerTurn, 2)} ms/turn) | ${f(results.rssAfterChatsMb)} MB |`,
+    );
   }
 } finally {
   model.server.close();

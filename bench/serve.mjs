@@ -11,6 +11,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
 import { pairedLoad } from './lib/paired-load.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -59,7 +60,10 @@ if (child === 'bare') {
 // ---- the load generator ---------------------------------------------------------------------
 function startChild(kind) {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [fileURLToPath(import.meta.url), `--child=${kind}`], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
+    const p = spawn(process.execPath, [fileURLToPath(import.meta.url), `--child=${kind}`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
     let out = '';
     p.stdout.on('data', (d) => {
       out += d;
@@ -91,18 +95,30 @@ async function sseStreams(port, count) {
       { length: count },
       () =>
         new Promise((resolve, reject) => {
-          const req = http.request({ host: '127.0.0.1', port, path: '/api/v1/agents/echo/chat', method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-            if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}`));
-            open++;
-            peak = Math.max(peak, open);
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (d) => (text += d));
-            res.on('end', () => {
-              open--;
-              text.includes('event: done') && text.includes('"status":"completed"') ? resolve() : reject(new Error('stream ended without done'));
-            });
-          });
+          const req = http.request(
+            {
+              host: '127.0.0.1',
+              port,
+              path: '/api/v1/agents/echo/chat',
+              method: 'POST',
+              agent,
+              headers: { 'content-type': 'application/json' },
+            },
+            (res) => {
+              if (res.statusCode !== 200) return reject(new Error(`HTTP ${res.statusCode}`));
+              open++;
+              peak = Math.max(peak, open);
+              let text = '';
+              res.setEncoding('utf8');
+              res.on('data', (d) => (text += d));
+              res.on('end', () => {
+                open--;
+                text.includes('event: done') && text.includes('"status":"completed"')
+                  ? resolve()
+                  : reject(new Error('stream ended without done'));
+              });
+            },
+          );
           req.on('error', reject);
           req.end(body);
         }),
@@ -114,12 +130,19 @@ async function sseStreams(port, count) {
 
 async function coldStart(runs) {
   const dir = mkdtempSync(join(tmpdir(), 'corvid-bench-serve-'));
-  writeFileSync(join(dir, 'corvid.yaml'), 'models:\n  m:\n    provider: openai-compatible\n    base_url: http://127.0.0.1:9/v1\n    model: none\nagents:\n  echo:\n    model: m\n');
+  writeFileSync(
+    join(dir, 'corvid.yaml'),
+    'models:\n  m:\n    provider: openai-compatible\n    base_url: http://127.0.0.1:9/v1\n    model: none\nagents:\n  echo:\n    model: m\n',
+  );
   const times = [];
   try {
     for (let i = 0; i < runs; i++) {
       const t = performance.now();
-      const p = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env: { PATH: process.env.PATH, HOME: dir } });
+      const p = spawn(process.execPath, [CLI, 'serve', '--port', '0'], {
+        cwd: dir,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { PATH: process.env.PATH, HOME: dir },
+      });
       const url = await new Promise((resolve, reject) => {
         let err = '';
         p.stderr.on('data', (d) => {
@@ -130,7 +153,10 @@ async function coldStart(runs) {
         p.once('exit', (code) => reject(new Error(`corvid serve exited (${code}): ${err}`)));
       });
       for (;;) {
-        const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+        const ok = await fetch(`${url}/health`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok) break;
       }
       times.push(performance.now() - t);
@@ -159,7 +185,12 @@ async function main() {
     // (bench/lib/paired-load.mjs), so the drift lands on both sides of the ratio.
     const body = () => JSON.stringify({ message: 'hello' });
     for (const c of [1, 16, 128]) {
-      const r = await pairedLoad({ a: { port: bare.port, path: '/', body }, b: { port: corvid.port, path: '/api/v1/agents/echo/chat', body }, clients: c, slices: quick ? 4 : 16 });
+      const r = await pairedLoad({
+        a: { port: bare.port, path: '/', body },
+        b: { port: corvid.port, path: '/api/v1/agents/echo/chat', body },
+        clients: c,
+        slices: quick ? 4 : 16,
+      });
       rows.push({ concurrency: c, bare: r.a, corvid: r.b, ratio: r.ratio, addedP50: r.b.p50 - r.a.p50, pairRatios: r.pairRatios });
     }
     const sse = await sseStreams(corvid.port, quick ? 200 : 1000);
@@ -169,12 +200,18 @@ async function main() {
     if (json) console.log(JSON.stringify(result, null, 2));
     else {
       const f = (n) => n.toFixed(n < 10 ? 2 : 0);
-      console.log('| chat, zero-latency model | clients | bare node:http req/s | corvid req/s | ratio | bare p50 / p99 ms | corvid p50 / p99 ms | added p50 ms | pair ratios p25–p75 |');
+      console.log(
+        '| chat, zero-latency model | clients | bare node:http req/s | corvid req/s | ratio | bare p50 / p99 ms | corvid p50 / p99 ms | added p50 ms | pair ratios p25–p75 |',
+      );
       console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
       for (const r of rows) {
-        console.log(`| POST /api/v1/agents/echo/chat | ${r.concurrency} | ${f(r.bare.rps)} | ${f(r.corvid.rps)} | ${(r.ratio * 100).toFixed(0)}% | ${f(r.bare.p50)} / ${f(r.bare.p99)} | ${f(r.corvid.p50)} / ${f(r.corvid.p99)} | ${f(r.addedP50)} | ${(r.pairRatios.p25 * 100).toFixed(0)}%–${(r.pairRatios.p75 * 100).toFixed(0)}% |`);
+        console.log(
+          `| POST /api/v1/agents/echo/chat | ${r.concurrency} | ${f(r.bare.rps)} | ${f(r.corvid.rps)} | ${(r.ratio * 100).toFixed(0)}% | ${f(r.bare.p50)} / ${f(r.bare.p99)} | ${f(r.corvid.p50)} / ${f(r.corvid.p99)} | ${f(r.addedP50)} | ${(r.pairRatios.p25 * 100).toFixed(0)}%–${(r.pairRatios.p75 * 100).toFixed(0)}% |`,
+        );
       }
-      console.log(`\nSSE: ${sse.streams} concurrent streams, ${sse.peakOpen} open at once, ${sse.failed} failed${sse.firstError ? ` (${sse.firstError})` : ''}`);
+      console.log(
+        `\nSSE: ${sse.streams} concurrent streams, ${sse.peakOpen} open at once, ${sse.failed} failed${sse.firstError ? ` (${sse.firstError})` : ''}`,
+      );
       console.log(`RSS: idle ${idleRss.toFixed(1)} MB, after the load ${rssAfter.toFixed(1)} MB`);
       console.log(`Cold start of corvid serve until /health answers: median ${cold.p50.toFixed(0)} ms (${cold.n} runs)`);
     }

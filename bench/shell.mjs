@@ -47,7 +47,10 @@ const stats = (xs) => {
 };
 
 async function pair(name, toolSide, bareSide) {
-  for (let i = 0; i < 10; i++) { await toolSide(); await bareSide(); }
+  for (let i = 0; i < 10; i++) {
+    await toolSide();
+    await bareSide();
+  }
   const a = [];
   const b = [];
   for (let i = 0; i < runs; i++) {
@@ -63,13 +66,31 @@ async function pair(name, toolSide, bareSide) {
 
 const results = [];
 const plain = shellTool({ cwd: ws, isolation: 'none' });
-results.push(await pair('unconfined: tool `true` vs spawn(bash -c true)', () => plain.execute({ command: 'true' }, ctx), () => bare('bash', ['--noprofile', '--norc', '-c', 'true'])));
-results.push(await pair('unconfined: tool `true` vs spawn(true)', () => plain.execute({ command: 'true' }, ctx), () => bare('true', [])));
+results.push(
+  await pair(
+    'unconfined: tool `true` vs spawn(bash -c true)',
+    () => plain.execute({ command: 'true' }, ctx),
+    () => bare('bash', ['--noprofile', '--norc', '-c', 'true']),
+  ),
+);
+results.push(
+  await pair(
+    'unconfined: tool `true` vs spawn(true)',
+    () => plain.execute({ command: 'true' }, ctx),
+    () => bare('true', []),
+  ),
+);
 const bwrap = findBwrap();
 if (bwrap) {
   const boxed = shellTool({ cwd: ws, isolation: 'bwrap' });
   const args = [...bwrapArgs({ workspace: ws, cwd: ws, network: false }), 'bash', '--noprofile', '--norc', '-c', 'true'];
-  results.push(await pair('bwrap: tool `true` vs bare bwrap … bash -c true', () => boxed.execute({ command: 'true' }, ctx), () => bare(bwrap, args)));
+  results.push(
+    await pair(
+      'bwrap: tool `true` vs bare bwrap … bash -c true',
+      () => boxed.execute({ command: 'true' }, ctx),
+      () => bare(bwrap, args),
+    ),
+  );
 } else {
   console.log('bwrap not installed: the sandbox comparison is skipped (apt-get install bubblewrap)');
 }
@@ -79,6 +100,8 @@ if (process.argv.includes('--json')) console.log(JSON.stringify({ runs, gap, res
 else {
   console.log(`runs=${runs} per side, gap=${gap} ms, times in ms (call to result)`);
   for (const r of results) {
-    console.log(`${r.name}\n  tool  p50 ${r.tool.p50}  p90 ${r.tool.p90}  mean ${r.tool.mean}\n  bare  p50 ${r.bare.p50}  p90 ${r.bare.p90}  mean ${r.bare.mean}\n  ratio p50 ${r.ratioP50}x  mean ${r.ratioMean}x`);
+    console.log(
+      `${r.name}\n  tool  p50 ${r.tool.p50}  p90 ${r.tool.p90}  mean ${r.tool.mean}\n  bare  p50 ${r.bare.p50}  p90 ${r.bare.p90}  mean ${r.bare.mean}\n  ratio p50 ${r.ratioP50}x  mean ${r.ratioMean}x`,
+    );
   }
 }

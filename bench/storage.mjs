@@ -22,7 +22,10 @@ const { openStore } = await import(pathToFileURL(ENTRY).href);
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
-const only = args.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+const only = args
+  .find((a) => a.startsWith('--only='))
+  ?.slice(7)
+  .split(',');
 const repeat = Number(args.find((a) => a.startsWith('--repeat='))?.slice(9) ?? 3);
 const name = () => `corvid_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
 
@@ -31,12 +34,36 @@ function turn(i) {
   const text = `Message ${i}: please look up the weather in Lisbon and Porto for the weekend, then suggest what to pack for a short city trip.`;
   return [
     { agent: 'assistant', message: { role: 'user', content: [{ type: 'text', text }] } },
-    { agent: 'assistant', message: { role: 'assistant', content: [{ type: 'tool-call', toolCallId: `call_${i}`, toolName: 'weather', input: { cities: ['Lisbon', 'Porto'], days: 2 } }] } },
-    { agent: 'assistant', message: { role: 'tool', content: [{ type: 'tool-result', toolCallId: `call_${i}`, toolName: 'weather', output: { type: 'json', value: { Lisbon: { high: 24, low: 16 }, Porto: { high: 21, low: 14 } } } }] } },
+    {
+      agent: 'assistant',
+      message: {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: `call_${i}`, toolName: 'weather', input: { cities: ['Lisbon', 'Porto'], days: 2 } }],
+      },
+    },
+    {
+      agent: 'assistant',
+      message: {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: `call_${i}`,
+            toolName: 'weather',
+            output: { type: 'json', value: { Lisbon: { high: 24, low: 16 }, Porto: { high: 21, low: 14 } } },
+          },
+        ],
+      },
+    },
     {
       agent: 'assistant',
       usage: { inputTokens: 812, outputTokens: 96, reasoningTokens: 0, cachedInputTokens: 512, totalTokens: 908 },
-      message: { role: 'assistant', content: [{ type: 'text', text: 'Sunny and mild in both: pack light layers, a light jacket for the evenings, and comfortable shoes.' }] },
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Sunny and mild in both: pack light layers, a light jacket for the evenings, and comfortable shoes.' },
+        ],
+      },
     },
   ][i % 4];
 }
@@ -98,13 +125,28 @@ async function measureOnce(label, options, { single = 2000, batched = 20_000, ba
       await fn();
       return Math.round((writers * perWriter) / ((performance.now() - t) / 1000));
     };
-    const run = (stores, ids) => Promise.all(ids.map(async (id, w) => { for (let i = 0; i < perWriter; i++) await stores[w % stores.length].sessions.append(id, turn(w + i)); }));
+    const run = (stores, ids) =>
+      Promise.all(
+        ids.map(async (id, w) => {
+          for (let i = 0; i < perWriter; i++) await stores[w % stores.length].sessions.append(id, turn(w + i));
+        }),
+      );
     const one = await openStore({ ...options, poolSize: writers });
     try {
       const own = await Promise.all(Array.from({ length: writers }, () => one.sessions.create({ agent: 'bench' })));
-      out.oneStoreOwnSessions = await timed(() => run([one], own.map((s) => s.id)));
+      out.oneStoreOwnSessions = await timed(() =>
+        run(
+          [one],
+          own.map((s) => s.id),
+        ),
+      );
       const shared = await one.sessions.create({ agent: 'bench' });
-      out.oneStoreSharedSession = await timed(() => run([one], own.map(() => shared.id)));
+      out.oneStoreSharedSession = await timed(() =>
+        run(
+          [one],
+          own.map(() => shared.id),
+        ),
+      );
       if ((await one.sessions.get(shared.id)).lastSeq !== writers * perWriter) throw new Error('lost appends');
     } finally {
       await one.close();
@@ -112,7 +154,12 @@ async function measureOnce(label, options, { single = 2000, batched = 20_000, ba
     const stores = await Promise.all(Array.from({ length: writers }, () => openStore({ ...options, poolSize: 1 })));
     try {
       const own = await Promise.all(stores.map((st) => st.sessions.create({ agent: 'bench' })));
-      out.separateStoresOwnSessions = await timed(() => run(stores, own.map((s) => s.id)));
+      out.separateStoresOwnSessions = await timed(() =>
+        run(
+          stores,
+          own.map((s) => s.id),
+        ),
+      );
     } finally {
       await Promise.all(stores.map((st) => st.close()));
     }
@@ -173,7 +220,15 @@ if (want('mysql')) {
 
 if (json) console.log(JSON.stringify({ node: process.version, results, skipped }, null, 2));
 else {
-  const cols = ['backend', 'singleAppendsPerSec', 'batchedAppendsPerSec', 'load1000Ms', 'oneStoreOwnSessions', 'oneStoreSharedSession', 'separateStoresOwnSessions'];
+  const cols = [
+    'backend',
+    'singleAppendsPerSec',
+    'batchedAppendsPerSec',
+    'load1000Ms',
+    'oneStoreOwnSessions',
+    'oneStoreSharedSession',
+    'separateStoresOwnSessions',
+  ];
   const heads = [
     'backend',
     'appends/s, one by one',
@@ -184,7 +239,12 @@ else {
     '8 writers, 8 stores, 8 sessions (appends/s)',
   ];
   console.log(`| ${heads.join(' | ')} |\n|${heads.map(() => '---').join('|')}|`);
-  for (const r of results) console.log(`| ${cols.map((c) => (r[c] === undefined ? '–' : typeof r[c] === 'number' ? r[c].toLocaleString('en-US') : r[c])).join(' | ')} |`);
+  for (const r of results)
+    console.log(
+      `| ${cols.map((c) => (r[c] === undefined ? '–' : typeof r[c] === 'number' ? r[c].toLocaleString('en-US') : r[c])).join(' | ')} |`,
+    );
   for (const s of skipped) console.log(`skipped: ${s}`);
-  console.log(`\nBest of ${repeat} runs. Node ${process.version}; targets: SQLite ≥ 20,000 appends/s batched, < 5 ms to load 1,000 messages; Postgres ≥ 3,000 appends/s from 8 writers.`);
+  console.log(
+    `\nBest of ${repeat} runs. Node ${process.version}; targets: SQLite ≥ 20,000 appends/s batched, < 5 ms to load 1,000 messages; Postgres ≥ 3,000 appends/s from 8 writers.`,
+  );
 }

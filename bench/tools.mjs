@@ -58,19 +58,28 @@ const targets = [];
 // machine hit them alike; medians of the rounds.
 const ops = [];
 if (rg) {
-  ops.push(['`rg -n --hidden` alone (child process)', () => {
-    const r = spawnSync(rg, ['-n', '--hidden', 'needle[A-Z]\\w+'], { cwd: tree, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    if (r.status !== 0) throw new Error(`rg failed: ${r.stderr}`);
-  }]);
-  ops.push(['`grep` tool, ripgrep engine', async () => {
-    const out = await tool('auto', 'grep').execute(args, ctx);
-    if (out.engine !== 'ripgrep' || out.matches !== 50) throw new Error(`unexpected: ${JSON.stringify(out).slice(0, 200)}`);
-  }]);
+  ops.push([
+    '`rg -n --hidden` alone (child process)',
+    () => {
+      const r = spawnSync(rg, ['-n', '--hidden', 'needle[A-Z]\\w+'], { cwd: tree, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      if (r.status !== 0) throw new Error(`rg failed: ${r.stderr}`);
+    },
+  ]);
+  ops.push([
+    '`grep` tool, ripgrep engine',
+    async () => {
+      const out = await tool('auto', 'grep').execute(args, ctx);
+      if (out.engine !== 'ripgrep' || out.matches !== 50) throw new Error(`unexpected: ${JSON.stringify(out).slice(0, 200)}`);
+    },
+  ]);
 }
-ops.push(['`grep` tool, JavaScript engine', async () => {
-  const out = await tool('js', 'grep').execute(args, ctx);
-  if (out.engine !== 'js' || out.matches !== 50) throw new Error(`unexpected: ${JSON.stringify(out).slice(0, 200)}`);
-}]);
+ops.push([
+  '`grep` tool, JavaScript engine',
+  async () => {
+    const out = await tool('js', 'grep').execute(args, ctx);
+    if (out.engine !== 'js' || out.matches !== 50) throw new Error(`unexpected: ${JSON.stringify(out).slice(0, 200)}`);
+  },
+]);
 const samples = ops.map(() => []);
 for (let round = 0; round < runs + 2; round++) {
   for (const [i, [, fn]] of ops.entries()) {
@@ -100,7 +109,9 @@ const readHead = await time(() => tool('auto', 'read_file').execute({ path: 'big
 rows.push(['`read_file` 5 MB file, from the start (256 KiB cap)', readHead, '']);
 let flip = false;
 const edit = await time(async () => {
-  const [from, to] = flip ? ['line 050000 of the EDITED file', 'line 050000 of the large file'] : ['line 050000 of the large file', 'line 050000 of the EDITED file'];
+  const [from, to] = flip
+    ? ['line 050000 of the EDITED file', 'line 050000 of the large file']
+    : ['line 050000 of the large file', 'line 050000 of the EDITED file'];
   flip = !flip;
   const out = await tool('auto', 'edit_file').execute({ path: 'big.txt', old_string: from, new_string: to }, ctx);
   if (out.replacements !== 1) throw new Error('edit failed');

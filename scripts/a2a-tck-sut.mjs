@@ -16,9 +16,10 @@
 // TCK sends one request at a time, so the id of the task that is about to run is the one the
 // model's next call is for.
 import { z } from 'zod';
+
 import { Agent, askUserTool, tool, toolArtifact } from '../dist/index.js';
-import { ScriptedModel } from '../dist/testing/index.js';
 import { serve } from '../dist/server/index.js';
+import { ScriptedModel } from '../dist/testing/index.js';
 
 const PORT = Number(process.env.SUT_PORT ?? 9999);
 const HOLD_MS = Math.ceil(2 * Number(process.env.TCK_STREAMING_TIMEOUT ?? 2) * 1000) + 1000;
@@ -26,11 +27,23 @@ const usage = { inputTokens: 1, outputTokens: 1 };
 
 /** What the agent answers for a message id (the TCK's scenario prefixes); undefined: echo. */
 const SCENARIOS = [
-  ['tck-artifact-file-url', () => ({ toolCalls: [{ toolName: 'publish_file', input: { name: 'output.txt', url: 'https://example.com/output.txt' } }] })],
+  [
+    'tck-artifact-file-url',
+    () => ({ toolCalls: [{ toolName: 'publish_file', input: { name: 'output.txt', url: 'https://example.com/output.txt' } }] }),
+  ],
   ['tck-artifact-file', () => ({ toolCalls: [{ toolName: 'write_file', input: { name: 'output.txt', text: 'Generated file content' } }] })],
-  ['tck-stream-artifact-file', () => ({ toolCalls: [{ toolName: 'write_file', input: { name: 'output.txt', text: 'Streamed file content' } }] })],
+  [
+    'tck-stream-artifact-file',
+    () => ({ toolCalls: [{ toolName: 'write_file', input: { name: 'output.txt', text: 'Streamed file content' } }] }),
+  ],
   ['tck-artifact-data', () => ({ toolCalls: [{ toolName: 'emit_data', input: { data: { key: 'value', count: 42 } } }] })],
-  ['tck-input-required', () => ({ text: 'One question first.', toolCalls: [{ toolName: 'ask_user', input: { question: 'What should the task continue with?' } }] })],
+  [
+    'tck-input-required',
+    () => ({
+      text: 'One question first.',
+      toolCalls: [{ toolName: 'ask_user', input: { question: 'What should the task continue with?' } }],
+    }),
+  ],
   ['tck-complete-task', () => ({ text: 'Hello from TCK' })],
   ['tck-artifact-text', () => ({ text: 'Generated text content' })],
   ['tck-stream-001', () => ({ text: 'Stream hello from TCK' })],
@@ -62,7 +75,8 @@ const writeFile = tool({
   name: 'write_file',
   description: 'Writes a text file for the user',
   input: z.object({ name: z.string(), text: z.string() }),
-  execute: async ({ name, text }) => toolArtifact({ name, parts: [{ file: { name, mediaType: 'text/plain', bytes: Buffer.from(text).toString('base64') } }] }),
+  execute: async ({ name, text }) =>
+    toolArtifact({ name, parts: [{ file: { name, mediaType: 'text/plain', bytes: Buffer.from(text).toString('base64') } }] }),
 });
 const publishFile = tool({
   name: 'publish_file',

@@ -6,7 +6,7 @@
 // Edges listed in scripts/layer-baseline.json are known debts: they are reported, not failed,
 // and an entry that no longer exists must be removed from the baseline (so it only shrinks).
 // Usage: node scripts/check-layers.mjs [--update-baseline]
-import { readFileSync, readdirSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -92,7 +92,13 @@ for (const [a, targets] of graph) {
   for (const [b, e] of targets) if (graph.get(b)?.has(a) && a < b) cycleEdges.push(e, graph.get(b).get(a));
 }
 
-const violations = [...upward.map((e) => ({ edge: key(e), why: `${e.fromFolder} (layer ${LAYERS[e.fromFolder]}) imports ${e.toFolder} (layer ${LAYERS[e.toFolder]})` })), ...cycleEdges.map((e) => ({ edge: key(e), why: `folders ${e.fromFolder} and ${e.toFolder} import each other` }))];
+const violations = [
+  ...upward.map((e) => ({
+    edge: key(e),
+    why: `${e.fromFolder} (layer ${LAYERS[e.fromFolder]}) imports ${e.toFolder} (layer ${LAYERS[e.toFolder]})`,
+  })),
+  ...cycleEdges.map((e) => ({ edge: key(e), why: `folders ${e.fromFolder} and ${e.toFolder} import each other` })),
+];
 
 if (process.argv.includes('--update-baseline')) {
   writeFileSync(baselinePath, `${JSON.stringify([...new Set(violations.map((v) => v.edge))].sort(), null, 2)}\n`);
@@ -106,5 +112,7 @@ const present = new Set(violations.map((v) => v.edge));
 const stale = [...baseline].filter((b) => !present.has(b));
 for (const v of fresh) console.error(`✗ ${v.edge}: ${v.why}`);
 for (const s of stale) console.error(`✗ ${s}: listed in scripts/layer-baseline.json but gone: remove it from the baseline`);
-console.log(`check-layers: ${edges.length} imports, ${violations.length - fresh.length} known debt(s) in the baseline, ${fresh.length} new violation(s), ${stale.length} stale baseline entr${stale.length === 1 ? 'y' : 'ies'}`);
+console.log(
+  `check-layers: ${edges.length} imports, ${violations.length - fresh.length} known debt(s) in the baseline, ${fresh.length} new violation(s), ${stale.length} stale baseline entr${stale.length === 1 ? 'y' : 'ies'}`,
+);
 process.exit(fresh.length || stale.length ? 1 : 0);

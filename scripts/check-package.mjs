@@ -25,7 +25,15 @@ try {
   step('npm pack');
   const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', work], root));
   const files = packed.files.map((f) => f.path);
-  for (const must of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js', 'docs/configuration.md']) {
+  for (const must of [
+    'package.json',
+    'README.md',
+    'LICENSE',
+    'dist/index.js',
+    'dist/index.d.ts',
+    'dist/cli/main.js',
+    'docs/configuration.md',
+  ]) {
     if (!files.includes(must)) failures.push(`the package lacks ${must}`);
   }
   for (const f of files) if (/^(src|test|examples|bench|scripts)\//.test(f)) failures.push(`the package ships ${f}`);
@@ -36,13 +44,27 @@ try {
   execFileSync('mkdir', ['-p', project]);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
   // --ignore-scripts: no native build of better-sqlite3 (nothing here opens a database).
-  npm(['install', join(work, packed.filename), `typescript@${tsVersion}`, '@types/node@20', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], project);
+  npm(
+    [
+      'install',
+      join(work, packed.filename),
+      `typescript@${tsVersion}`,
+      '@types/node@20',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+    ],
+    project,
+  );
   const optional = Object.keys(pkg.peerDependenciesMeta ?? {}).filter((p) => pkg.peerDependenciesMeta[p].optional);
   const present = optional.filter((p) => existsSync(join(project, 'node_modules', p)));
   if (present.length > 0) failures.push(`optional peers were installed, so the check proves nothing: ${present.join(', ')}`);
 
   step(`tsc --noEmit --skipLibCheck false (TypeScript ${tsVersion})`);
-  const entries = Object.keys(pkg.exports).filter((e) => e !== './package.json').map((e) => (e === '.' ? pkg.name : `${pkg.name}/${e.slice(2)}`));
+  const entries = Object.keys(pkg.exports)
+    .filter((e) => e !== './package.json')
+    .map((e) => (e === '.' ? pkg.name : `${pkg.name}/${e.slice(2)}`));
   const names = entries.map((e, i) => [e, `m${i}`]);
   writeFileSync(
     join(project, 'check.ts'),
@@ -58,10 +80,29 @@ try {
   );
   writeFileSync(
     join(project, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] }, files: ['check.ts'] }, null, 2),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          types: ['node'],
+        },
+        files: ['check.ts'],
+      },
+      null,
+      2,
+    ),
   );
   try {
-    execFileSync(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], {
+      cwd: project,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     console.log(`   ${entries.length} entry points type-check: ${entries.join(', ')}`);
   } catch (err) {
     failures.push(`type errors in the published declarations:\n${err.stdout}${err.stderr}`);
@@ -71,7 +112,11 @@ try {
   // corvid/server and corvid/a2a need hono / @a2a-js/sdk at import; `corvid serve` says which to install.
   for (const entry of entries.filter((e) => !/\/(server|a2a)$/.test(e))) {
     try {
-      execFileSync(process.execPath, ['--input-type=module', '-e', `await import('${entry}')`], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      execFileSync(process.execPath, ['--input-type=module', '-e', `await import('${entry}')`], {
+        cwd: project,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     } catch (err) {
       failures.push(`import('${entry}') failed:\n${err.stderr}`);
     }

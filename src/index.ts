@@ -5,54 +5,61 @@
 // Installs the model resolver and durable runner the core's agents use (see src/core/core-services.ts).
 import './models/install-model-resolver.js';
 import './durable/install-durable-runner.js';
-export { Agent, type AgentOptions, type ContextOptions, type InstructionsContext, type HandoffTarget } from './core/agent.js';
-export { Conversation, type ConversationOptions } from './core/conversation.js';
-export { findAgent, type Runnable, type AgentKind } from './core/runnable.js';
-export { RunState, KeyValueState, type RunStateInit } from './core/run-state.js';
-export { DEFAULT_MAX_DEPTH, type RunLimits } from './core/run-tree.js';
-export { transferToolName } from './core/handoff.js';
-export { agentToolName } from './core/agent-tool.js';
-export * from './agents/index.js';
 export { RemoteAgent, type RemoteAgentOptions } from './a2a/client/remote-agent.js';
 export { RemoteAgentError } from './a2a/client/remote-agent-error.js';
-export { toolArtifact, type ToolArtifact, type ToolArtifactPart } from './a2a/tool-artifact.js';
-export { tool, toolSpec, type ToolDefinition } from './core/tool.js';
+export { type ToolArtifact, toolArtifact, type ToolArtifactPart } from './a2a/tool-artifact.js';
+export * from './agents/index.js';
+export { Agent, type AgentOptions, type ContextOptions, type HandoffTarget, type InstructionsContext } from './core/agent.js';
+export type { AgentToolOptions } from './core/agent-tool.js';
+export { agentToolName } from './core/agent-tool.js';
+export type { QuestionTool } from './core/asks-user.js';
+export { estimateTokens } from './core/context-budget.js';
+export { Conversation, type ConversationOptions } from './core/conversation.js';
+export { transferToolName } from './core/handoff.js';
+export type { RunOptions } from './core/run-options.js';
+export { KeyValueState, RunState, type RunStateInit } from './core/run-state.js';
+export type { RunStream } from './core/run-stream.js';
+export { DEFAULT_MAX_DEPTH, type RunLimits } from './core/run-tree.js';
+export { type AgentKind, findAgent, type Runnable } from './core/runnable.js';
+export { tool, type ToolDefinition, toolSpec } from './core/tool.js';
+export type {
+  ApprovalDecision,
+  ApprovalHandler,
+  ApprovalRequest,
+  CheckpointOptions,
+  SessionRef,
+  StoreSource,
+} from './durable/durable-types.js';
+export type { ResumeOptions } from './durable/resume-run.js';
+export type { CompletedCall, InFlightStep, RunStateV1 } from './durable/run-state-v1.js';
+export { agentForRun, interruptedRuns, type RunsRuntime } from './durable/runtime-runs.js';
+export * from './errors/index.js';
+export { detectDefaultModel } from './models/default-model.js';
+export { parseToolCallsFromText, type ToolCallTextOptions } from './models/json-tool-calls.js';
+export { jsonToolModel } from './models/json-tool-model.js';
+export { parseModelId } from './models/parse-model-id.js';
+export { isLanguageModel, resolveModel } from './models/resolve-model.js';
+export type { ResolvedModel } from './models/resolved-model.js';
+export { ASK_USER_TOOL, askUser, type AskUserArgs, askUserTool, type AskUserToolOptions } from './tools/ask-user.js';
 export {
-  memoryTools,
   builtinTools,
   createMemoryTools,
-  type MemoryToolOptions,
-  saveMemory,
   getMemories,
-  searchMemories,
-  searchConversations,
-  MEMORY_TOOL_NAMES,
-  type MemoryView,
-  type SaveMemoryOutput,
   type GetMemoriesOutput,
-  type SearchMemoriesOutput,
+  MEMORY_TOOL_NAMES,
+  type MemoryToolOptions,
+  memoryTools,
+  type MemoryView,
+  saveMemory,
+  type SaveMemoryOutput,
+  searchConversations,
   type SearchConversationsOutput,
+  searchMemories,
+  type SearchMemoriesOutput,
 } from './tools/index.js';
-export { askUserTool, askUser, ASK_USER_TOOL, type AskUserArgs, type AskUserToolOptions } from './tools/ask-user.js';
-export type { QuestionTool } from './core/asks-user.js';
-export type { AgentToolOptions } from './core/agent-tool.js';
-export type { RunOptions } from './core/run-options.js';
-export type { RunStream } from './core/run-stream.js';
-export type { SessionRef, StoreSource, CheckpointOptions, ApprovalRequest, ApprovalDecision, ApprovalHandler } from './durable/durable-types.js';
-export type { ResumeOptions } from './durable/resume-run.js';
-export { agentForRun, interruptedRuns, type RunsRuntime } from './durable/runtime-runs.js';
-export type { RunStateV1, InFlightStep, CompletedCall } from './durable/run-state-v1.js';
-export { estimateTokens } from './core/context-budget.js';
-export { resolveModel, isLanguageModel } from './models/resolve-model.js';
-export { parseModelId } from './models/parse-model-id.js';
-export { detectDefaultModel } from './models/default-model.js';
-export type { ResolvedModel } from './models/resolved-model.js';
-export * from './errors/index.js';
 export * from './types/events.js';
 export * from './types/message.js';
 export type * from './types/model.js';
 export type * from './types/result.js';
 export type * from './types/tool.js';
-export { emptyUsage, addUsage, type Usage } from './types/usage.js';
-export { jsonToolModel } from './models/json-tool-model.js';
-export { parseToolCallsFromText, type ToolCallTextOptions } from './models/json-tool-calls.js';
+export { addUsage, emptyUsage, type Usage } from './types/usage.js';

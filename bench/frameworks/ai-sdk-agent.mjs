@@ -1,11 +1,13 @@
 // Vercel AI SDK 6: ToolLoopAgent (generate / stream) with stopWhen: stepCountIs(5), over the
 // AI SDK's own MockLanguageModelV3 (from ai/test). Telemetry off (the default, also explicit).
 import '../lib/env.mjs';
+
 import { stepCountIs, tool, ToolLoopAgent } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
+
 import { runFramework } from '../lib/harness.mjs';
-import { INSTRUCTIONS, PROMPT, TOOL_DESCRIPTION, addImpl } from '../lib/task.mjs';
+import { addImpl, INSTRUCTIONS, PROMPT, TOOL_DESCRIPTION } from '../lib/task.mjs';
 import { scriptedV3, v3ModelAlone } from '../lib/v3-model.mjs';
 
 await runFramework({
@@ -17,7 +19,14 @@ await runFramework({
     const model = new MockLanguageModelV3(scriptedV3(state));
     const add = tool({ description: TOOL_DESCRIPTION, inputSchema: z.object({ a: z.number(), b: z.number() }), execute: addImpl(state) });
     const make = (name = 'calc') =>
-      new ToolLoopAgent({ id: name, model, instructions: INSTRUCTIONS, tools: { add }, stopWhen: stepCountIs(5), experimental_telemetry: { isEnabled: false } });
+      new ToolLoopAgent({
+        id: name,
+        model,
+        instructions: INSTRUCTIONS,
+        tools: { add },
+        stopWhen: stepCountIs(5),
+        experimental_telemetry: { isEnabled: false },
+      });
     const agent = make();
     return {
       async generate() {

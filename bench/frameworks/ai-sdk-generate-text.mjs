@@ -2,11 +2,13 @@
 // AI SDK's own MockLanguageModelV3 (from ai/test). Telemetry is off by default; it is also
 // passed explicitly as experimental_telemetry: { isEnabled: false }.
 import '../lib/env.mjs';
+
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
+
 import { runFramework } from '../lib/harness.mjs';
-import { INSTRUCTIONS, PROMPT, TOOL_DESCRIPTION, addImpl } from '../lib/task.mjs';
+import { addImpl, INSTRUCTIONS, PROMPT, TOOL_DESCRIPTION } from '../lib/task.mjs';
 import { scriptedV3, v3ModelAlone } from '../lib/v3-model.mjs';
 
 await runFramework({

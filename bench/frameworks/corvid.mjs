@@ -1,11 +1,14 @@
 // Corvid: Agent.run() / Agent.stream() over an in-process LanguageModelV3 (the same script
 // the AI SDK gets). Nothing to turn off: Corvid has no tracing or telemetry in the loop.
 import '../lib/env.mjs';
+
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import { z } from 'zod';
+
 import { runFramework } from '../lib/harness.mjs';
-import { INSTRUCTIONS, PROMPT, TOOL_DESCRIPTION, TOOL_NAME, addImpl } from '../lib/task.mjs';
+import { addImpl, INSTRUCTIONS, PROMPT, TOOL_DESCRIPTION, TOOL_NAME } from '../lib/task.mjs';
 import { scriptedV3, v3ModelAlone } from '../lib/v3-model.mjs';
 
 // CORVID_DIST=/path/to/a/dist measures another build (e.g. a scratch copy with a prototype fix).

@@ -2,17 +2,20 @@
 // subclass. invoke() for non-streaming; stream() with streamMode ['updates', 'messages'].
 // No checkpointer, no middleware. LangSmith tracing off (LANGSMITH_TRACING=false, no API key).
 import '../lib/env.mjs';
+
 import { createAgent, tool } from 'langchain';
 import { z } from 'zod';
+
 import { chatModelAlone, consumeGraphStream, createChatModel } from '../lib/chat-model.mjs';
 import { runFramework } from '../lib/harness.mjs';
-import { INSTRUCTIONS, PROMPT, TOOL_DESCRIPTION, TOOL_NAME, addImpl } from '../lib/task.mjs';
+import { addImpl, INSTRUCTIONS, PROMPT, TOOL_DESCRIPTION, TOOL_NAME } from '../lib/task.mjs';
 
 await runFramework({
   id: 'langchain',
   label: 'LangChain createAgent',
   packages: ['langchain', '@langchain/core'],
-  config: "LangSmith tracing off (LANGSMITH_TRACING=false, no API key); no checkpointer, no middleware; stream: streamMode ['updates', 'messages']",
+  config:
+    "LangSmith tracing off (LANGSMITH_TRACING=false, no API key); no checkpointer, no middleware; stream: streamMode ['updates', 'messages']",
   setup(state) {
     const model = createChatModel(state);
     const impl = addImpl(state);

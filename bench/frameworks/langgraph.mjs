@@ -3,12 +3,14 @@
 // messages, like the other frameworks' event streams). No checkpointer. LangSmith tracing off
 // (LANGSMITH_TRACING=false, LANGCHAIN_TRACING_V2=false; it is off by default without a key).
 import '../lib/env.mjs';
+
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { z } from 'zod';
+
 import { chatModelAlone, consumeGraphStream, createChatModel } from '../lib/chat-model.mjs';
 import { runFramework } from '../lib/harness.mjs';
-import { INSTRUCTIONS, PROMPT, TOOL_DESCRIPTION, TOOL_NAME, addImpl } from '../lib/task.mjs';
+import { addImpl, INSTRUCTIONS, PROMPT, TOOL_DESCRIPTION, TOOL_NAME } from '../lib/task.mjs';
 
 await runFramework({
   id: 'langgraph',

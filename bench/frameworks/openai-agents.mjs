@@ -2,16 +2,32 @@
 // (getResponse / getStreamedResponse). Tracing off: setTracingDisabled(true), a Runner created
 // with tracingDisabled: true, and OPENAI_AGENTS_DISABLE_TRACING=1.
 import '../lib/env.mjs';
-import { Agent, Runner, Usage, setTracingDisabled, tool } from '@openai/agents';
+
+import { Agent, Runner, setTracingDisabled, tool, Usage } from '@openai/agents';
 import { z } from 'zod';
+
 import { runFramework } from '../lib/harness.mjs';
-import { ANSWER, ANSWER_DELTAS, CALL_ARGS, CALL_IDS, INSTRUCTIONS, PROMPT, TOOL_DESCRIPTION, TOOL_NAME, USAGE, addImpl, nextTurn } from '../lib/task.mjs';
+import {
+  addImpl,
+  ANSWER,
+  ANSWER_DELTAS,
+  CALL_ARGS,
+  CALL_IDS,
+  INSTRUCTIONS,
+  nextTurn,
+  PROMPT,
+  TOOL_DESCRIPTION,
+  TOOL_NAME,
+  USAGE,
+} from '../lib/task.mjs';
 
 setTracingDisabled(true);
 
 function output(turn) {
   if (turn < 3) {
-    return [{ type: 'function_call', id: `fc_${turn}`, callId: CALL_IDS[turn], name: TOOL_NAME, arguments: CALL_ARGS[turn], status: 'completed' }];
+    return [
+      { type: 'function_call', id: `fc_${turn}`, callId: CALL_IDS[turn], name: TOOL_NAME, arguments: CALL_ARGS[turn], status: 'completed' },
+    ];
   }
   return [{ type: 'message', id: 'msg_0', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: ANSWER }] }];
 }

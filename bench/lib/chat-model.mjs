@@ -6,7 +6,8 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, AIMessageChunk } from '@langchain/core/messages';
 import { ChatGenerationChunk } from '@langchain/core/outputs';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
-import { ANSWER, ANSWER_DELTAS, CALL_ARGS, CALL_IDS, TOOL_NAME, USAGE, nextTurn } from './task.mjs';
+
+import { ANSWER, ANSWER_DELTAS, CALL_ARGS, CALL_IDS, nextTurn, TOOL_NAME, USAGE } from './task.mjs';
 
 const usageMetadata = () => ({ input_tokens: USAGE.input, output_tokens: USAGE.output, total_tokens: USAGE.input + USAGE.output });
 

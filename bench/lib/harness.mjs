@@ -11,7 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ANSWER, ANSWER_DELTAS, RESULTS, STEPS, TOOL_NAME, createState } from './task.mjs';
+
+import { ANSWER, ANSWER_DELTAS, createState, RESULTS, STEPS, TOOL_NAME } from './task.mjs';
 
 export const BENCH_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const ROOT_DIR = join(BENCH_DIR, '..');
@@ -71,9 +72,11 @@ async function verifyOnce(mode, fn, state) {
   if (calls !== STEPS) fail(`${mode}: expected ${STEPS} model calls in one run, got ${calls}`);
   if (tools !== 3) fail(`${mode}: expected the add tool to run 3 times, it ran ${tools} times`);
   const seen = state.seenTools;
-  if (!seen || seen.length !== 1 || seen[0].name !== TOOL_NAME) fail(`${mode}: the model was not sent the add tool: ${JSON.stringify(seen)}`);
+  if (!seen || seen.length !== 1 || seen[0].name !== TOOL_NAME)
+    fail(`${mode}: the model was not sent the add tool: ${JSON.stringify(seen)}`);
   const props = seen[0].schema?.properties ?? {};
-  if (props.a?.type !== 'number' || props.b?.type !== 'number') fail(`${mode}: the add tool's JSON Schema is wrong: ${JSON.stringify(seen[0].schema)}`);
+  if (props.a?.type !== 'number' || props.b?.type !== 'number')
+    fail(`${mode}: the add tool's JSON Schema is wrong: ${JSON.stringify(seen[0].schema)}`);
   if (JSON.stringify(state.seenResults) !== JSON.stringify(RESULTS)) {
     fail(`${mode}: the last model call should see tool results ${JSON.stringify(RESULTS)}, saw ${JSON.stringify(state.seenResults)}`);
   }
@@ -87,7 +90,9 @@ function checkOutput(mode, out) {
   }
   if (!out || out.text !== ANSWER) fail(`stream: expected the final answer ${JSON.stringify(ANSWER)}, got ${JSON.stringify(out?.text)}`);
   if (out.streamed !== ANSWER || out.deltas !== ANSWER_DELTAS.length) {
-    fail(`stream: expected ${ANSWER_DELTAS.length} text deltas making ${JSON.stringify(ANSWER)}, got ${out.deltas} making ${JSON.stringify(out.streamed)}`);
+    fail(
+      `stream: expected ${ANSWER_DELTAS.length} text deltas making ${JSON.stringify(ANSWER)}, got ${out.deltas} making ${JSON.stringify(out.streamed)}`,
+    );
   }
 }
 
@@ -194,7 +199,8 @@ async function measureInstantiation(create, opts) {
     gc();
     const after = process.memoryUsage().heapUsed;
     // `agents` is still in use here, so the heap figure above includes all of them.
-    if (agents.some((a) => a == null || typeof a.then === 'function')) fail('instantiate: the agent factory must return agents synchronously');
+    if (agents.some((a) => a == null || typeof a.then === 'function'))
+      fail('instantiate: the agent factory must return agents synchronously');
     perAgentUs.push((ms * 1000) / n);
     perAgentBytes.push((after - before) / n);
     agents.fill(null); // released before the next repeat's baseline (a stale stack slot could keep the array alive)

@@ -5,7 +5,10 @@
 //   reply-200ms      — answers "ok" after 200 ms (a short non-streaming model call)
 //   stream-50x20ms   — streams 50 tokens, one every 20 ms (a 1 s streamed answer)
 
-const usage = (output) => ({ inputTokens: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: output, text: output, reasoning: 0 } });
+const usage = (output) => ({
+  inputTokens: { total: 5, noCache: 5, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: output, text: output, reasoning: 0 },
+});
 
 function wait(ms, signal) {
   return new Promise((resolve, reject) => {
@@ -30,7 +33,12 @@ export function pacedModel({ firstMs = 0, tokens = 1, tokenMs = 0 } = {}) {
     supportedUrls: {},
     async doGenerate(options) {
       await wait(firstMs + (tokens - 1) * tokenMs, options.abortSignal);
-      return { content: [{ type: 'text', text: pieces.join('') }], finishReason: { unified: 'stop', raw: undefined }, usage: usage(tokens), warnings: [] };
+      return {
+        content: [{ type: 'text', text: pieces.join('') }],
+        finishReason: { unified: 'stop', raw: undefined },
+        usage: usage(tokens),
+        warnings: [],
+      };
     },
     async doStream(options) {
       const signal = options.abortSignal;

@@ -11,11 +11,21 @@ import http from 'node:http';
 
 function post(agent, port, path, data) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ agent, host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } }, (res) => {
-      let size = 0;
-      res.on('data', (c) => (size += c.length));
-      res.on('end', () => (res.statusCode === 200 && size > 0 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
-    });
+    const req = http.request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
+      },
+      (res) => {
+        let size = 0;
+        res.on('data', (c) => (size += c.length));
+        res.on('end', () => (res.statusCode === 200 && size > 0 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
+      },
+    );
     req.on('error', reject);
     req.end(data);
   });

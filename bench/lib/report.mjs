@@ -56,7 +56,10 @@ export function addRatios(out) {
   const bb = instBest(out, 'bytesPerAgent');
   for (const r of Object.values(out.instantiate)) {
     if (!r?.usPerAgent) continue;
-    r.ratioToBestPeer = { usPerAgent: bt ? r.usPerAgent.median / bt.value : undefined, bytesPerAgent: bb ? r.bytesPerAgent.median / bb.value : undefined };
+    r.ratioToBestPeer = {
+      usPerAgent: bt ? r.usPerAgent.median / bt.value : undefined,
+      bytesPerAgent: bb ? r.bytesPerAgent.median / bb.value : undefined,
+    };
   }
   const cheapest = minBy(
     out.coldStart.rows.filter((r) => r.peer),
@@ -138,7 +141,9 @@ export function computeTargets(out) {
   t.push({
     target: 'Production install size (apparent)',
     goal: '≤ 60 MB',
-    corvid: inst ? `${fmt(inst.apparentBytes / 1e6)} MB (${fmt(inst.diskBytes / 1e6)} MB in disk blocks), ${inst.packages} packages` : 'n/a',
+    corvid: inst
+      ? `${fmt(inst.apparentBytes / 1e6)} MB (${fmt(inst.diskBytes / 1e6)} MB in disk blocks), ${inst.packages} packages`
+      : 'n/a',
     reference: '60 MB',
     ratio: inst ? inst.apparentBytes / 60e6 : undefined,
     status: !inst ? 'n/a' : inst.apparentBytes <= 60e6 ? 'met' : 'not met',
@@ -147,7 +152,9 @@ export function computeTargets(out) {
   t.push({
     target: `Memory at scale (${m.sessions ? m.sessions.toLocaleString('en-US') : '100,000'} SQLite sessions, 10 agents)`,
     goal: '— (no target)',
-    corvid: m.na ? 'n/a' : `RSS ${fmt(m.rssIdleMb)} MB idle, ${fmt(m.rssAfterListMb)} MB after listing every session, ${fmt(m.rssAfterChatsMb)} MB after ${m.chatTurns} chat turns`,
+    corvid: m.na
+      ? 'n/a'
+      : `RSS ${fmt(m.rssIdleMb)} MB idle, ${fmt(m.rssAfterListMb)} MB after listing every session, ${fmt(m.rssAfterChatsMb)} MB after ${m.chatTurns} chat turns`,
     reference: m.na ?? '—',
     status: 'n/a',
   });
@@ -169,19 +176,33 @@ function stepTable(out) {
   const counts = [];
   for (const f of fws) {
     const meta = out.frameworks[f] ?? { label: f, versions: {} };
-    const cells = [meta.label, Object.entries(meta.versions).map(([p, v]) => `${p}@${v}`).join(', ')];
+    const cells = [
+      meta.label,
+      Object.entries(meta.versions)
+        .map(([p, v]) => `${p}@${v}`)
+        .join(', '),
+    ];
     for (const mode of ['generate', 'stream']) {
       const s = out.step[f][mode];
       if (!s || s.na || s.error) {
         cells.push(s?.error ? 'FAILED' : 'n/a', '', '', '');
         continue;
       }
-      cells.push(range(s.usPerStep), fmt(s.runsPerSec.median), fmtRatio(ratio(s.usPerStep.median, best[mode]?.value)), s.modelUsPerStep ? fmt(s.modelUsPerStep.median) : '');
+      cells.push(
+        range(s.usPerStep),
+        fmt(s.runsPerSec.median),
+        fmtRatio(ratio(s.usPerStep.median, best[mode]?.value)),
+        s.modelUsPerStep ? fmt(s.modelUsPerStep.median) : '',
+      );
       counts.push(`${meta.label} ${mode === 'generate' ? 'non-streaming' : 'streaming'} ${s.repeats} × ${s.runs}`);
     }
     lines.push(`| ${cells.join(' | ')} |`);
   }
-  lines.push('', `Repeats × runs (after warm-up; fewer than requested where a repeat would exceed the time budget): ${counts.join('; ')}.`, '');
+  lines.push(
+    '',
+    `Repeats × runs (after warm-up; fewer than requested where a repeat would exceed the time budget): ${counts.join('; ')}.`,
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -264,10 +285,17 @@ function installTable(out) {
 }
 
 function targetsTable(out) {
-  const lines = ['## Targets', '', '| Target | Goal | Corvid | Reference | Corvid ÷ reference | Status |', '| --- | --- | ---: | --- | ---: | --- |'];
+  const lines = [
+    '## Targets',
+    '',
+    '| Target | Goal | Corvid | Reference | Corvid ÷ reference | Status |',
+    '| --- | --- | ---: | --- | ---: | --- |',
+  ];
   for (const t of out.targets) {
     const status = t.status === 'met' ? '✅ met' : t.status === 'not met' ? '❌ not met' : t.status;
-    lines.push(`| ${t.target} | ${t.goal} | ${t.corvid} | ${t.reference} | ${t.ratio === undefined ? '' : `${fmt(t.ratio)}×`} | ${status} |`);
+    lines.push(
+      `| ${t.target} | ${t.goal} | ${t.corvid} | ${t.reference} | ${t.ratio === undefined ? '' : `${fmt(t.ratio)}×`} | ${status} |`,
+    );
   }
   lines.push('');
   return lines.join('\n');
@@ -304,7 +332,12 @@ export function buildReport(out) {
   const configs = Object.entries(out.frameworks);
   if (configs.length) {
     parts.push('## Configuration of each framework', '');
-    for (const [, f] of configs) parts.push(`- **${f.label}** (${Object.entries(f.versions).map(([p, v]) => `${p}@${v}`).join(', ')}): ${f.config}`);
+    for (const [, f] of configs)
+      parts.push(
+        `- **${f.label}** (${Object.entries(f.versions)
+          .map(([p, v]) => `${p}@${v}`)
+          .join(', ')}): ${f.config}`,
+      );
     parts.push('');
   }
   if (out.errors.length) {

@@ -1,7 +1,7 @@
 // A zero-latency scripted model speaking the AI SDK provider specification (LanguageModelV3),
 // used by Corvid directly and, wrapped in the AI SDK's own MockLanguageModelV3, by the AI SDK.
 // Each call builds its response afresh, as a provider would.
-import { ANSWER, ANSWER_DELTAS, CALL_ARGS, CALL_IDS, TOOL_NAME, USAGE, nextTurn } from './task.mjs';
+import { ANSWER, ANSWER_DELTAS, CALL_ARGS, CALL_IDS, nextTurn, TOOL_NAME, USAGE } from './task.mjs';
 
 function usage() {
   return {

@@ -1,6 +1,7 @@
 // Tools for examples/approvals/corvid.yaml: they only touch ./sandbox under the working directory.
 import { readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+
 import { tool } from 'corvid';
 
 const SANDBOX = join(process.cwd(), 'sandbox');

@@ -1,10 +1,11 @@
 // Runs the `weather` agent of corvid.yaml with tools defined here in code:
 //   node examples/code-and-config/main.mjs
 // Corvid is ESM-only: this file is a module (.mjs); in TypeScript the code is the same.
+import { fileURLToPath } from 'node:url';
+
 import { tool } from 'corvid';
 import { loadRuntime } from 'corvid/config';
 import { z } from 'zod';
-import { fileURLToPath } from 'node:url';
 
 const getWeather = tool({
   name: 'get_weather',
@@ -20,7 +21,10 @@ const convertTemperature = tool({
   execute: ({ celsius }) => celsius * 1.8 + 32,
 });
 
-const runtime = await loadRuntime({ configPath: fileURLToPath(new URL('corvid.yaml', import.meta.url)), tools: [getWeather, convertTemperature] });
+const runtime = await loadRuntime({
+  configPath: fileURLToPath(new URL('corvid.yaml', import.meta.url)),
+  tools: [getWeather, convertTemperature],
+});
 try {
   const { text } = await runtime.agent('weather').run('How warm is it in Lisbon, in Fahrenheit?');
   console.log(text);

@@ -9,7 +9,14 @@ export const searchWikipedia = tool({
   input: z.object({ query: z.string().describe('What to search for'), limit: z.number().int().min(1).max(10).optional() }),
   execute: async ({ query, limit = 5 }, { signal }) => {
     const url = new URL('https://en.wikipedia.org/w/api.php');
-    url.search = new URLSearchParams({ action: 'query', list: 'search', srsearch: query, srlimit: String(limit), format: 'json', origin: '*' }).toString();
+    url.search = new URLSearchParams({
+      action: 'query',
+      list: 'search',
+      srsearch: query,
+      srlimit: String(limit),
+      format: 'json',
+      origin: '*',
+    }).toString();
     const res = await fetch(url, { signal, headers: { 'user-agent': 'corvid-example/1.0' } });
     if (!res.ok) throw new Error(`Wikipedia answered HTTP ${res.status}`);
     const body = await res.json();

@@ -3,6 +3,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { tool } from 'corvid';
 import { z } from 'zod';
 
@@ -10,10 +11,13 @@ const NOTES_DIR = process.env.NOTES_DIR || fileURLToPath(new URL('notes', import
 
 export const searchNotes = tool({
   name: 'search_notes',
-  description: 'Search the user\'s notes; returns the best matching paragraphs with the note they come from',
+  description: "Search the user's notes; returns the best matching paragraphs with the note they come from",
   input: z.object({ query: z.string().describe('Words to look for'), limit: z.number().int().min(1).max(20).optional() }),
   execute: async ({ query, limit = 5 }) => {
-    const words = query.toLowerCase().split(/\W+/).filter((w) => w.length > 2);
+    const words = query
+      .toLowerCase()
+      .split(/\W+/)
+      .filter((w) => w.length > 2);
     const files = (await readdir(NOTES_DIR)).filter((f) => f.endsWith('.md')).sort();
     const hits = [];
     for (const file of files) {

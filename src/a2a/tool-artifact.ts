@@ -35,7 +35,8 @@ const optStr = (v: unknown): v is string | undefined => v === undefined || typeo
 /** The A2A part of one `ToolArtifactPart`; undefined when it is not one. */
 function partOf(p: unknown): Part | undefined {
   if (!isObj(p)) return undefined;
-  if (typeof p.text === 'string') return { content: { $case: 'text', value: p.text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
+  if (typeof p.text === 'string')
+    return { content: { $case: 'text', value: p.text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
   if (isObj(p.data)) return { content: { $case: 'data', value: p.data }, metadata: undefined, filename: '', mediaType: 'application/json' };
   const f = p.file;
   if (!isObj(f) || !optStr(f.name) || !optStr(f.mediaType)) return undefined;
@@ -50,7 +51,8 @@ function partOf(p: unknown): Part | undefined {
  * with id `artifactId`; undefined for any other output.
  */
 export function artifactFromToolOutput(output: unknown, artifactId: string): Artifact | undefined {
-  if (!isObj(output) || output.type !== 'artifact' || !Array.isArray(output.parts) || !optStr(output.name) || !optStr(output.description)) return undefined;
+  if (!isObj(output) || output.type !== 'artifact' || !Array.isArray(output.parts) || !optStr(output.name) || !optStr(output.description))
+    return undefined;
   const parts: Part[] = [];
   for (const p of output.parts) {
     const part = partOf(p);

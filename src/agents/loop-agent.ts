@@ -1,9 +1,9 @@
 import type { LoopControl } from '../core/run-options.js';
 import type { Runnable } from '../core/runnable.js';
-import type { RunState } from '../types/run-state.js';
 import { LimitExceededError } from '../errors/limit-exceeded-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { RunResult, SubRunOutcome } from '../types/result.js';
+import type { RunState } from '../types/run-state.js';
 import { checkSubAgents, WorkflowAgent, type WorkflowAgentOptions, type WorkflowOutput, type WorkflowRun } from './workflow-agent.js';
 
 /** What a loop's `until` condition receives after each sub-agent run. */
@@ -47,7 +47,8 @@ export class LoopAgent extends WorkflowAgent {
     super(options);
     this.parts = checkSubAgents('loop', this.name, options.subAgents);
     const max = options.maxIterations ?? DEFAULT_MAX_ITERATIONS;
-    if (!Number.isInteger(max) || max < 1) throw new ValidationError(`Loop agent "${this.name}": maxIterations must be a positive whole number, got ${max}`);
+    if (!Number.isInteger(max) || max < 1)
+      throw new ValidationError(`Loop agent "${this.name}": maxIterations must be a positive whole number, got ${max}`);
     this.maxIterations = max;
     this.onMaxIterations = options.onMaxIterations ?? 'stop';
     this.until = options.until;

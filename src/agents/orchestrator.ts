@@ -1,14 +1,22 @@
 import { linkAbort } from '../core/abort-link.js';
 import type { Runnable } from '../core/runnable.js';
-import type { RunState } from '../types/run-state.js';
-import { compileTemplate, renderTemplate, type CompiledTemplate } from '../core/template.js';
+import { type CompiledTemplate, compileTemplate, renderTemplate } from '../core/template.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import type { RunInput } from '../types/message.js';
 import type { SubRunOutcome } from '../types/result.js';
+import type { RunState } from '../types/run-state.js';
 import { positiveOrAll } from './parallel-agent.js';
 import { checkTaskGraph } from './task-graph.js';
-import { eventError, isFatal, joinSections, WorkflowAgent, type WorkflowAgentOptions, type WorkflowOutput, type WorkflowRun } from './workflow-agent.js';
+import {
+  eventError,
+  isFatal,
+  joinSections,
+  WorkflowAgent,
+  type WorkflowAgentOptions,
+  type WorkflowOutput,
+  type WorkflowRun,
+} from './workflow-agent.js';
 
 /** What a task's `input` function receives. */
 export interface TaskInputContext {
@@ -84,10 +92,13 @@ export class Orchestrator extends WorkflowAgent {
     });
     if (problems.length === 0) {
       for (const issue of checkTaskGraph(tasks)) {
-        problems.push(issue.dependency === undefined ? issue.message : `tasks[${issue.task}].dependsOn[${issue.dependency}]: ${issue.message}`);
+        problems.push(
+          issue.dependency === undefined ? issue.message : `tasks[${issue.task}].dependsOn[${issue.dependency}]: ${issue.message}`,
+        );
       }
     }
-    if (problems.length > 0) throw new ValidationError(`Orchestrator "${this.name}" has an invalid task graph:\n  ${problems.join('\n  ')}`);
+    if (problems.length > 0)
+      throw new ValidationError(`Orchestrator "${this.name}" has an invalid task graph:\n  ${problems.join('\n  ')}`);
     this.maxParallel = positiveOrAll(options.maxParallel, 'maxParallel', this.name);
     this.failFast = options.failFast ?? true;
     const byId = new Map(tasks.map((t, i) => [t.id, i]));
@@ -179,7 +190,11 @@ export class Orchestrator extends WorkflowAgent {
     }
     const completed = finished.filter((o) => o.status === 'completed');
     if (completed.length === 0) {
-      throw new WorkflowError({ agent: this.name, kind: 'orchestrator', failures: finished.filter((o) => o.status === 'failed').map((o) => ({ id: o.id, error: o.error })) });
+      throw new WorkflowError({
+        agent: this.name,
+        kind: 'orchestrator',
+        failures: finished.filter((o) => o.status === 'failed').map((o) => ({ id: o.id, error: o.error })),
+      });
     }
     // The answer: the completed tasks nothing depends on (or, if all of those failed, every completed task).
     const sinks = tasks.filter((t) => t.dependents.length === 0 && outcomes.get(t.id)?.status === 'completed');
@@ -206,7 +221,15 @@ export class Orchestrator extends WorkflowAgent {
   /** A task whose input could not be made (a template key missing, a throwing input function). */
   private inputFailed(run: WorkflowRun, t: PreparedTask, err: unknown): SubRunOutcome {
     run.emit({ type: 'task_start', workflow: 'orchestrator', task: t.id, target: t.agent.name, dependsOn: t.dependsOn });
-    run.emit({ type: 'task_end', workflow: 'orchestrator', task: t.id, target: t.agent.name, status: 'failed', durationMs: 0, error: eventError(err) });
+    run.emit({
+      type: 'task_end',
+      workflow: 'orchestrator',
+      task: t.id,
+      target: t.agent.name,
+      status: 'failed',
+      durationMs: 0,
+      error: eventError(err),
+    });
     return { id: t.id, agent: t.agent.name, status: 'failed', error: err, durationMs: 0 };
   }
 

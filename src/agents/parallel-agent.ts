@@ -3,7 +3,15 @@ import type { Runnable } from '../core/runnable.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { WorkflowError } from '../errors/workflow-error.js';
 import type { SubRunOutcome } from '../types/result.js';
-import { checkSubAgents, isFatal, joinSections, WorkflowAgent, type WorkflowAgentOptions, type WorkflowOutput, type WorkflowRun } from './workflow-agent.js';
+import {
+  checkSubAgents,
+  isFatal,
+  joinSections,
+  WorkflowAgent,
+  type WorkflowAgentOptions,
+  type WorkflowOutput,
+  type WorkflowRun,
+} from './workflow-agent.js';
 
 /** Options for `new ParallelAgent()`. */
 export interface ParallelAgentOptions extends WorkflowAgentOptions {
@@ -92,6 +100,7 @@ function errorText(error: unknown): string {
 /** A positive integer limit, or Infinity when absent. */
 export function positiveOrAll(value: number | undefined, key: string, agent: string): number {
   if (value === undefined) return Infinity;
-  if (!Number.isInteger(value) || value < 1) throw new ValidationError(`Agent "${agent}": ${key} must be a positive whole number, got ${value}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new ValidationError(`Agent "${agent}": ${key} must be a positive whole number, got ${value}`);
   return value;
 }

@@ -1,9 +1,9 @@
 import type { Runnable } from '../core/runnable.js';
-import type { RunState } from '../types/run-state.js';
-import { compileTemplate, renderTemplate, type CompiledTemplate } from '../core/template.js';
+import { type CompiledTemplate, compileTemplate, renderTemplate } from '../core/template.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { RunInput } from '../types/message.js';
 import type { SubRunOutcome } from '../types/result.js';
+import type { RunState } from '../types/run-state.js';
 import { WorkflowAgent, type WorkflowAgentOptions, type WorkflowOutput, type WorkflowRun } from './workflow-agent.js';
 
 /** What a stage's `transform` function receives besides the previous result. */
@@ -53,7 +53,8 @@ export class Pipeline extends WorkflowAgent {
 
   constructor(options: PipelineOptions) {
     super(options);
-    if (!Array.isArray(options.stages) || options.stages.length === 0) throw new ValidationError(`Pipeline "${this.name}" needs stages: at least one`);
+    if (!Array.isArray(options.stages) || options.stages.length === 0)
+      throw new ValidationError(`Pipeline "${this.name}" needs stages: at least one`);
     const names = new Set<string>();
     this.stages = options.stages.map((s, i) => {
       const stage: PipelineStage = isRunnable(s) ? { agent: s } : s;
@@ -78,8 +79,16 @@ export class Pipeline extends WorkflowAgent {
       const s = this.stages[index];
       const prev = previous ?? run.inputText;
       let input: RunInput;
-      if (typeof s.transform === 'function') input = await s.transform(prev, { input: run.inputText, stage: s.name, index, state: run.state });
-      else if (s.template) input = renderTemplate(s.template, run.state, this.name, { previous: prev, input: run.inputText }, `the input of stage "${s.name}"`);
+      if (typeof s.transform === 'function')
+        input = await s.transform(prev, { input: run.inputText, stage: s.name, index, state: run.state });
+      else if (s.template)
+        input = renderTemplate(
+          s.template,
+          run.state,
+          this.name,
+          { previous: prev, input: run.inputText },
+          `the input of stage "${s.name}"`,
+        );
       else if (typeof s.transform === 'string') input = s.transform;
       else input = previous ?? run.input;
       last = await run.runPart(s.agent, input, { task: s.name, recordAs: s.name });

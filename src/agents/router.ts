@@ -1,10 +1,10 @@
 import { Agent } from '../core/agent.js';
 import type { Runnable } from '../core/runnable.js';
-import type { RunState } from '../types/run-state.js';
 import { RoutingError } from '../errors/routing-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ModelInput } from '../types/model.js';
 import type { SubRunOutcome } from '../types/result.js';
+import type { RunState } from '../types/run-state.js';
 import { WorkflowAgent, type WorkflowAgentOptions, type WorkflowOutput, type WorkflowRun } from './workflow-agent.js';
 
 /** What a route's `when` predicate receives. */
@@ -75,7 +75,8 @@ export class Router extends WorkflowAgent {
 
   constructor(options: RouterOptions) {
     super(options);
-    if (!Array.isArray(options.routes) || options.routes.length === 0) throw new ValidationError(`Router "${this.name}" needs routes: at least one`);
+    if (!Array.isArray(options.routes) || options.routes.length === 0)
+      throw new ValidationError(`Router "${this.name}" needs routes: at least one`);
     const names = new Set<string>();
     this.routes = options.routes.map((r, order) => {
       const route: Route = isRunnable(r) ? { agent: r } : r;
@@ -88,7 +89,9 @@ export class Router extends WorkflowAgent {
         try {
           return new RegExp(p, 'i');
         } catch (err) {
-          throw new ValidationError(`Router "${this.name}", route "${name}": invalid pattern ${JSON.stringify(p)}: ${(err as Error).message}`);
+          throw new ValidationError(
+            `Router "${this.name}", route "${name}": invalid pattern ${JSON.stringify(p)}: ${(err as Error).message}`,
+          );
         }
       });
       return {
@@ -107,7 +110,8 @@ export class Router extends WorkflowAgent {
     if (d !== undefined) {
       const found = typeof d === 'string' ? this.routes.find((r) => r.name === d) : this.routes.find((r) => r.agent === d);
       if (found) this.fallback = found;
-      else if (typeof d === 'string') throw new ValidationError(`Router "${this.name}": defaultRoute "${d}" is not one of its routes (${[...names].join(', ')})`);
+      else if (typeof d === 'string')
+        throw new ValidationError(`Router "${this.name}": defaultRoute "${d}" is not one of its routes (${[...names].join(', ')})`);
       else this.fallback = { name: d.name, agent: d, description: d.description, patterns: [], priority: 0, order: -1 };
     }
     const c = options.classifier;
@@ -148,13 +152,19 @@ export class Router extends WorkflowAgent {
     }
     const subRuns: SubRunOutcome[] = [];
     if (!chosen && this.classifier) {
-      const result = await this.classifier.execute({ history: run.history.slice(), input: text, options: { signal: run.signal }, stream: run.stream, parent: {
-        path: [...run.path, this.classifier.name],
-        sink: run.sink,
-        reportUsage: run.reportUsage,
-        state: run.state,
-        tree: run.tree,
-      } });
+      const result = await this.classifier.execute({
+        history: run.history.slice(),
+        input: text,
+        options: { signal: run.signal },
+        stream: run.stream,
+        parent: {
+          path: [...run.path, this.classifier.name],
+          sink: run.sink,
+          reportUsage: run.reportUsage,
+          state: run.state,
+          tree: run.tree,
+        },
+      });
       chosen = this.pick(result.text);
       if (chosen) matchedBy = 'classifier';
     }
@@ -162,7 +172,13 @@ export class Router extends WorkflowAgent {
       chosen = this.fallback;
       matchedBy = 'default';
     }
-    if (!chosen) throw new RoutingError({ agent: this.name, input: text, routes: this.routes.map((r) => r.name), classifier: this.classifier !== undefined });
+    if (!chosen)
+      throw new RoutingError({
+        agent: this.name,
+        input: text,
+        routes: this.routes.map((r) => r.name),
+        classifier: this.classifier !== undefined,
+      });
     run.emit({ type: 'route', route: chosen.name, target: chosen.agent.name, matchedBy });
     const o = await run.runPart(chosen.agent, run.input, { task: chosen.name });
     subRuns.push(o);
@@ -172,7 +188,10 @@ export class Router extends WorkflowAgent {
 
   /** The route a classifier answer names: the exact name, else the first route name in it. */
   private pick(answer: string): PreparedRoute | undefined {
-    const clean = answer.trim().replace(/^["'`*\s]+|["'`*.\s]+$/g, '').toLowerCase();
+    const clean = answer
+      .trim()
+      .replace(/^["'`*\s]+|["'`*.\s]+$/g, '')
+      .toLowerCase();
     if (clean === '' || clean === 'none') return undefined;
     const exact = this.routes.find((r) => r.name.toLowerCase() === clean);
     if (exact) return exact;

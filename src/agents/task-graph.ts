@@ -25,7 +25,8 @@ export function checkTaskGraph(tasks: ReadonlyArray<{ id: string; dependsOn?: re
     const seen = new Set<string>();
     (t.dependsOn ?? []).forEach((d, j) => {
       if (d === t.id) issues.push({ task: i, dependency: j, message: `task "${t.id}" cannot depend on itself` });
-      else if (!index.has(d)) issues.push({ task: i, dependency: j, message: `task "${t.id}" depends on unknown task "${d}"; tasks: ${ids}` });
+      else if (!index.has(d))
+        issues.push({ task: i, dependency: j, message: `task "${t.id}" depends on unknown task "${d}"; tasks: ${ids}` });
       else if (seen.has(d)) issues.push({ task: i, dependency: j, message: `task "${t.id}" lists "${d}" twice in depends_on` });
       else out.push({ to: index.get(d)!, dep: j });
       seen.add(d);

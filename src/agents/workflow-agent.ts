@@ -1,20 +1,20 @@
 import { agentAsTool, type AgentToolOptions } from '../core/agent-tool.js';
 import { Conversation } from '../core/conversation.js';
-import { newRunId, mergeUsage } from '../core/run-loop.js';
+import { mergeUsage, newRunId } from '../core/run-loop.js';
 import type { LoopControl, RunOptions } from '../core/run-options.js';
 import type { RunStream } from '../core/run-stream.js';
+import { abortedError, checkDepth, type RunLimits, RunTree } from '../core/run-tree.js';
 import type { AgentKind, ExecuteRequest, Runnable } from '../core/runnable.js';
-import { RunState, toRunState } from '../types/run-state.js';
-import { abortedError, checkDepth, RunTree, type RunLimits } from '../core/run-tree.js';
 import { startRun, startRunStream } from '../core/start-run.js';
 import { CorvidError } from '../errors/corvid-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { ValidationError } from '../errors/validation-error.js';
-import type { AgentEvent, EventError, EventSink, WorkflowKind } from '../types/events.js';
-import { messageText, userMessage, type Message, type RunInput } from '../types/message.js';
-import type { FinishReason, RunResult, SubRunOutcome, WorkflowInfo } from '../types/result.js';
-import type { Tool } from '../types/tool.js';
 import type { StoreSource } from '../types/durable-options.js';
+import type { AgentEvent, EventError, EventSink, WorkflowKind } from '../types/events.js';
+import { type Message, messageText, type RunInput, userMessage } from '../types/message.js';
+import type { FinishReason, RunResult, SubRunOutcome, WorkflowInfo } from '../types/result.js';
+import { RunState, toRunState } from '../types/run-state.js';
+import type { Tool } from '../types/tool.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 
 /** Options every workflow agent takes. */
@@ -89,7 +89,14 @@ export class WorkflowRun {
     readonly history: readonly Message[],
     input: RunInput,
     readonly stream: boolean,
-    opts: { path: readonly string[]; signal: AbortSignal | undefined; state: RunState; tree: RunTree | undefined; sink: EventSink | undefined; loop?: LoopControl },
+    opts: {
+      path: readonly string[];
+      signal: AbortSignal | undefined;
+      state: RunState;
+      tree: RunTree | undefined;
+      sink: EventSink | undefined;
+      loop?: LoopControl;
+    },
   ) {
     this.input = input;
     // A handoff target gets no new input: the request is the conversation's last user message.
@@ -137,14 +144,20 @@ export class WorkflowRun {
     if (options.iteration !== undefined) outcome.iteration = options.iteration;
     try {
       if (signal?.aborted) throw new RunAbortedError();
-      const result = await agent.execute({ history: this.history.slice(), input, options: { signal }, stream: this.stream, parent: {
-        path: [...this.path, agent.name],
-        sink: this.sink,
-        reportUsage: this.reportUsage,
-        state: this.state,
-        tree: this.tree,
-        loop: options.loop ?? this.loop,
-      } });
+      const result = await agent.execute({
+        history: this.history.slice(),
+        input,
+        options: { signal },
+        stream: this.stream,
+        parent: {
+          path: [...this.path, agent.name],
+          sink: this.sink,
+          reportUsage: this.reportUsage,
+          state: this.state,
+          tree: this.tree,
+          loop: options.loop ?? this.loop,
+        },
+      });
       outcome.result = result;
       outcome.text = result.text;
       if (options.recordAs !== undefined) this.state.outputs.set(options.recordAs, result.text);
@@ -155,7 +168,15 @@ export class WorkflowRun {
     }
     outcome.durationMs = performance.now() - started;
     if (this.sink) {
-      const end: AgentEvent = { ...this.base!, type: 'task_end', workflow, task, target: agent.name, status: outcome.status, durationMs: outcome.durationMs };
+      const end: AgentEvent = {
+        ...this.base!,
+        type: 'task_end',
+        workflow,
+        task,
+        target: agent.name,
+        status: outcome.status,
+        durationMs: outcome.durationMs,
+      };
       if (options.iteration !== undefined) end.iteration = options.iteration;
       if (outcome.error !== undefined) end.error = eventError(outcome.error);
       this.sink(end);

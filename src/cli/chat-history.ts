@@ -13,7 +13,9 @@ export function historyFilePath(env: NodeJS.ProcessEnv = process.env): string {
 /** Reads the history file, newest entry first (readline's order). Missing or unreadable → empty. */
 export function loadHistory(file: string): string[] {
   try {
-    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     return lines.slice(-HISTORY_SIZE).reverse();
   } catch {
     return [];
@@ -24,7 +26,10 @@ export function loadHistory(file: string): string[] {
 export function saveHistory(file: string, history: readonly string[]): void {
   try {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    const lines = history.slice(0, HISTORY_SIZE).filter((l) => !l.includes('\n')).reverse();
+    const lines = history
+      .slice(0, HISTORY_SIZE)
+      .filter((l) => !l.includes('\n'))
+      .reverse();
     writeFileSync(file, lines.length ? `${lines.join('\n')}\n` : '', { mode: 0o600 });
   } catch {
     // Best effort: a read-only home must not break the chat.

@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline';
+
+import { HISTORY_SIZE, loadHistory, saveHistory } from './chat-history.js';
+import { type ChatSession, describeModel } from './chat-session.js';
 import type { Colors } from './colors.js';
-import { loadHistory, saveHistory, HISTORY_SIZE } from './chat-history.js';
-import { describeModel, type ChatSession } from './chat-session.js';
 import { EventRenderer } from './event-renderer.js';
 import { formatCount, formatUsage } from './format.js';
 import { formatError } from './format-error.js';

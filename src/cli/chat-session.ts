@@ -1,10 +1,10 @@
 import { Conversation } from '../core/conversation.js';
-import type { Runnable } from '../core/runnable.js';
+import type { RunOptions } from '../core/run-options.js';
 import type { RunStream } from '../core/run-stream.js';
+import type { Runnable } from '../core/runnable.js';
+import type { ApprovalDecision, ApprovalRequest } from '../durable/durable-types.js';
 import type { Runtime } from '../runtime/load-runtime.js';
 import type { RunResult } from '../types/result.js';
-import type { RunOptions } from '../core/run-options.js';
-import type { ApprovalDecision, ApprovalRequest } from '../durable/durable-types.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 import type { Colors } from './colors.js';
 import type { EventRenderer } from './event-renderer.js';
@@ -223,7 +223,10 @@ export class ChatSession {
       this.io.print(this.io.colors.dim(`Still chatting with the previous "${name}"; /agent <name> switches.`));
       return;
     }
-    const next = new Conversation(agent, this.conversation.messages, { state: this.conversation.state, activeAgent: this.conversation.activeAgent });
+    const next = new Conversation(agent, this.conversation.messages, {
+      state: this.conversation.state,
+      activeAgent: this.conversation.activeAgent,
+    });
     Object.assign(next.usage, this.conversation.usage);
     this.conversation = next;
     const where = this.runtime.configPath ?? 'the defaults';

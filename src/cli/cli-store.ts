@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+
 import type { Store, StoreOptions } from '../storage/types/store.js';
 import type { CliContext } from './cli-context.js';
 import { UsageError } from './cli-context.js';
@@ -27,7 +28,7 @@ export async function openCliStore(context: CliContext, options: { create: boole
   // Only `storage:` matters here: an unset API key elsewhere is no reason to refuse a listing.
   const { config } = await loadConfig({ path: context.globals.config, cwd: context.cwd, env: context.env, sections: ['storage'] });
   const storeOptions: StoreOptions = storeOptionsFromConfig(config.storage, context.cwd);
-  const location = storeOptions.path ?? (storeOptions.url ? maskUrl(storeOptions.url) : storeOptions.driver ?? 'sqlite');
+  const location = storeOptions.path ?? (storeOptions.url ? maskUrl(storeOptions.url) : (storeOptions.driver ?? 'sqlite'));
   if (!options.create && storeOptions.driver === 'sqlite' && storeOptions.path !== ':memory:' && !existsSync(storeOptions.path!)) {
     return { store: undefined, location, close: async () => undefined };
   }
@@ -36,7 +37,12 @@ export async function openCliStore(context: CliContext, options: { create: boole
 }
 
 /** Parses a positive integer flag (`--limit 20`), else a usage error naming the flag. */
-export function intFlag(value: string | boolean | undefined, flag: string, command: string, range: { min: number; max: number }): number | undefined {
+export function intFlag(
+  value: string | boolean | undefined,
+  flag: string,
+  command: string,
+  range: { min: number; max: number },
+): number | undefined {
   if (value === undefined) return undefined;
   const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < range.min || n > range.max) {

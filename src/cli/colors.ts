@@ -58,4 +58,3 @@ export function createColors(enabled: boolean): Colors {
 export function colorsFor(stream: { isTTY?: boolean }, options: ColorOptions = {}): Colors {
   return createColors(shouldUseColor(stream, options));
 }
-

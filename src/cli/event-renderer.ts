@@ -69,7 +69,9 @@ export class EventRenderer {
         if (nested || this.options.showSteps !== false) this.line(`${indent}${label}${c.dim(`step ${e.step}/${e.maxSteps}`)}`);
         break;
       case 'reasoning_delta':
-        this.stream(`r|${e.path.join('>')}`, `${indent}${label}${c.dim(c.italic('thinking '))}`, indent, e.delta, (t) => c.dim(c.italic(t)));
+        this.stream(`r|${e.path.join('>')}`, `${indent}${label}${c.dim(c.italic('thinking '))}`, indent, e.delta, (t) =>
+          c.dim(c.italic(t)),
+        );
         break;
       case 'text_delta':
         this.lastStepText += e.delta;
@@ -109,7 +111,8 @@ export class EventRenderer {
         this.line(`${indent}${label}${c.cyan('⇢')} ${c.bold(e.from)} hands over to ${c.bold(e.to)}`);
         break;
       case 'task_start': {
-        const extra = e.iteration !== undefined ? ` (iteration ${e.iteration})` : e.dependsOn?.length ? ` (after ${e.dependsOn.join(', ')})` : '';
+        const extra =
+          e.iteration !== undefined ? ` (iteration ${e.iteration})` : e.dependsOn?.length ? ` (after ${e.dependsOn.join(', ')})` : '';
         const what = e.task === e.target ? c.bold(e.task) : `${c.bold(e.task)} ${c.dim(`→ ${e.target}`)}`;
         this.line(`${indent}${label}${c.cyan('▶')} ${what}${c.dim(extra)}`);
         break;
@@ -119,14 +122,18 @@ export class EventRenderer {
         if (e.status === 'completed') this.line(`${indent}${label}${c.green('✓')} ${c.bold(e.task)} ${time}`);
         else if (e.status === 'skipped') this.line(`${indent}${label}${c.dim(`– ${e.task} skipped`)}`);
         else if (e.status === 'aborted') this.line(`${indent}${label}${c.yellow(`✗ ${e.task} cancelled`)}`);
-        else this.line(`${indent}${label}${c.red('✗')} ${c.bold(e.task)} ${c.red(compact(e.error?.message ?? 'failed', MAX_VALUE))} ${time}`);
+        else
+          this.line(`${indent}${label}${c.red('✗')} ${c.bold(e.task)} ${c.red(compact(e.error?.message ?? 'failed', MAX_VALUE))} ${time}`);
         break;
       }
       case 'route':
         this.line(`${indent}${label}${c.cyan('↦')} route ${c.bold(e.route)} ${c.dim(`(${e.matchedBy}) → ${e.target}`)}`);
         break;
       case 'mcp_notification': {
-        const what = e.kind === 'progress' ? `${e.progress}${e.total !== undefined ? `/${e.total}` : ''}${e.message ? ` ${e.message}` : ''}` : `${e.level ?? 'log'}: ${e.message ?? ''}`;
+        const what =
+          e.kind === 'progress'
+            ? `${e.progress}${e.total !== undefined ? `/${e.total}` : ''}${e.message ? ` ${e.message}` : ''}`
+            : `${e.level ?? 'log'}: ${e.message ?? ''}`;
         this.line(`${indent}${label}${c.dim(`  ${e.server}${e.kind === 'progress' ? ' ⋯' : ''} ${compact(what, MAX_VALUE)}`)}`);
         break;
       }
@@ -146,7 +153,9 @@ export class EventRenderer {
         break;
       case 'run_end':
         if (nested) {
-          this.line(`${indent}${label}${c.dim(`${e.status} · ${e.steps} step${e.steps === 1 ? '' : 's'} · ${formatUsage(e.usage)} tokens`)}`);
+          this.line(
+            `${indent}${label}${c.dim(`${e.status} · ${e.steps} step${e.steps === 1 ? '' : 's'} · ${formatUsage(e.usage)} tokens`)}`,
+          );
         } else if (e.status === 'paused') this.line(c.yellow('paused: waiting for approval (corvid approvals list)'));
         // A question (ask_user) after text the model wrote in the same step: the question still shows.
         else if (e.needsInput !== undefined && !this.answerWritten) this.line(c.yellow(e.needsInput.question));

@@ -1,5 +1,5 @@
-import type { Runtime } from '../runtime/load-runtime.js';
 import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
+import type { Runtime } from '../runtime/load-runtime.js';
 import type { CliContext } from './cli-context.js';
 import { cliMcpOptions } from './mcp-cli-options.js';
 

@@ -27,7 +27,14 @@ export async function elicitFromUser(request: McpElicitationRequest, ask: AskUse
   const content: Record<string, string | number | boolean | string[]> = {};
   const required = new Set(request.requestedSchema.required ?? []);
   for (const [name, raw] of Object.entries(request.requestedSchema.properties ?? {})) {
-    const prop = raw as { type?: string; title?: string; description?: string; default?: unknown; enum?: unknown[]; oneOf?: Array<{ const?: unknown }> };
+    const prop = raw as {
+      type?: string;
+      title?: string;
+      description?: string;
+      default?: unknown;
+      enum?: unknown[];
+      oneOf?: Array<{ const?: unknown }>;
+    };
     const options = prop.enum ?? prop.oneOf?.map((o) => o.const);
     const hint = [
       prop.type === 'boolean' ? 'y/n' : options ? options.map(String).join('/') : prop.type,

@@ -1,11 +1,13 @@
 // Installs the model resolver and durable runner the core's agents use (see src/core/core-services.ts).
 import '../models/install-model-resolver.js';
 import '../durable/install-durable-runner.js';
-import { parseArgs } from 'node:util';
+
 import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+import { type CliContext, type CommandMain, EXIT, type GlobalFlags, UsageError } from './cli-context.js';
 import { colorsFor } from './colors.js';
-import { COMMANDS, GLOBAL_OPTIONS, MAIN_HELP, findCommand, type CommandSpec } from './command-specs.js';
-import { EXIT, UsageError, type CliContext, type CommandMain, type GlobalFlags } from './cli-context.js';
+import { COMMANDS, type CommandSpec, findCommand, GLOBAL_OPTIONS, MAIN_HELP } from './command-specs.js';
 import { formatError } from './format-error.js';
 
 const LOADERS: Record<string, () => Promise<CommandMain>> = {
@@ -56,7 +58,8 @@ function closest(word: string, candidates: string[]): string | undefined {
     const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
     for (let j = 1; j <= b.length; j++) d[0][j] = j;
     for (let i = 1; i <= a.length; i++)
-      for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      for (let j = 1; j <= b.length; j++)
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     return d[a.length][b.length];
   };
   const best = candidates.map((c) => ({ c, d: distance(word, c) })).sort((x, y) => x.d - y.d)[0];

@@ -1,8 +1,8 @@
 import type { Session, SessionEntry } from '../storage/types/sessions.js';
 import type { Message } from '../types/message.js';
+import { formatTime } from './cli-store.js';
 import type { Colors } from './colors.js';
 import { compact, formatUsage } from './format.js';
-import { formatTime } from './cli-store.js';
 
 /** Bytes of file data for display (`Uint8Array`, base64 text or a URL). */
 function fileSize(data: unknown): string {
@@ -29,7 +29,10 @@ function messageLines(message: Message, agent: string | undefined, c: Colors): s
     case 'user':
       for (const part of message.content) {
         if (part.type === 'text') out.push(`${c.bold(c.green('user ›'))} ${indent(part.text, '  ')}`);
-        else out.push(`${c.bold(c.green('user ›'))} ${c.dim(`[file ${part.filename ?? ''} ${part.mediaType} ${fileSize(part.data)}]`.replace(/\s+/g, ' '))}`);
+        else
+          out.push(
+            `${c.bold(c.green('user ›'))} ${c.dim(`[file ${part.filename ?? ''} ${part.mediaType} ${fileSize(part.data)}]`.replace(/\s+/g, ' '))}`,
+          );
       }
       break;
     case 'assistant': {

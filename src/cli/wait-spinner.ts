@@ -76,7 +76,12 @@ export class WaitSpinner {
         break;
       case 'retry': {
         const now = Date.now();
-        this.set({ label: `${who}${e.error.message}`, since: now, retryAt: now + e.delayMs, after: `${who}waiting for the model (attempt ${e.attempt + 1})` });
+        this.set({
+          label: `${who}${e.error.message}`,
+          since: now,
+          retryAt: now + e.delayMs,
+          after: `${who}waiting for the model (attempt ${e.attempt + 1})`,
+        });
         break;
       }
       case 'reasoning_delta':

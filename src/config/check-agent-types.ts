@@ -71,13 +71,17 @@ export function checkAgentTypes(agents: Obj, errors: RawIssue[]): Map<string, Ag
   for (const a of Object.values(agents)) {
     if (!isObj(a)) continue;
     if (isObj(a.tasks)) for (const id of Object.keys(a.tasks)) outputs.add(id);
-    if (Array.isArray(a.stages)) for (const s of a.stages) outputs.add(typeof s === 'string' ? s : isObj(s) ? String(s.name ?? s.agent) : '');
+    if (Array.isArray(a.stages))
+      for (const s of a.stages) outputs.add(typeof s === 'string' ? s : isObj(s) ? String(s.name ?? s.agent) : '');
   }
   const checkOutputs = (text: unknown, path: ConfigPath, owner: string): void => {
     if (typeof text !== 'string') return;
     for (const ref of outputReferences(text)) {
       if (!outputs.has(ref.name)) {
-        errors.push({ path, message: `{output.${ref.name}${ref.optional ? '?' : ''}} in ${owner} names no agent, task or stage; agents: ${list(names)}` });
+        errors.push({
+          path,
+          message: `{output.${ref.name}${ref.optional ? '?' : ''}} in ${owner} names no agent, task or stage; agents: ${list(names)}`,
+        });
       }
     }
   };
@@ -102,7 +106,12 @@ export function checkAgentTypes(agents: Obj, errors: RawIssue[]): Map<string, Ag
     if (need) {
       const v = a[need.key];
       const empty = v === undefined || (Array.isArray(v) && v.length === 0) || (isObj(v) && Object.keys(v).length === 0);
-      if (empty) errors.push({ path: v === undefined ? base : [...base, need.key], at: 'key', message: `${an(type)} agent needs ${need.key}: ${need.what}` });
+      if (empty)
+        errors.push({
+          path: v === undefined ? base : [...base, need.key],
+          at: 'key',
+          message: `${an(type)} agent needs ${need.key}: ${need.what}`,
+        });
     }
     checkOutputs(a.instructions, [...base, 'instructions'], `the instructions of "${name}"`);
 
@@ -113,9 +122,14 @@ export function checkAgentTypes(agents: Obj, errors: RawIssue[]): Map<string, Ag
       a.sub_agents.forEach((target, i) => {
         if (typeof target !== 'string') return;
         const path = [...base, 'sub_agents', i];
-        if (target === name) errors.push({ path, message: type === 'llm' ? `agent "${name}" cannot hand over to itself` : `${an(type)} agent cannot contain itself` });
+        if (target === name)
+          errors.push({
+            path,
+            message: type === 'llm' ? `agent "${name}" cannot hand over to itself` : `${an(type)} agent cannot contain itself`,
+          });
         else if (!known(target)) errors.push({ path, message: unknownAgent(target) });
-        else if (seen.has(target) && (type === 'llm' || type === 'parallel')) errors.push({ path, message: `"${target}" is listed twice in sub_agents` });
+        else if (seen.has(target) && (type === 'llm' || type === 'parallel'))
+          errors.push({ path, message: `"${target}" is listed twice in sub_agents` });
         else {
           subs.push(target);
           if (type !== 'llm') out.push({ target, path, kind: 'sub_agents' });
@@ -149,7 +163,11 @@ export function checkAgentTypes(agents: Obj, errors: RawIssue[]): Map<string, Ag
         else if (!known(agent)) errors.push({ path, message: unknownAgent(agent) });
         else out.push({ target: agent, path, kind: 'stages' });
         const stage = typeof s === 'string' ? s : String((s as Obj).name ?? agent);
-        if (stageNames.has(stage)) errors.push({ path: [...base, 'stages', i], message: `two stages are named "${stage}" (stages[${stageNames.get(stage)}] and stages[${i}]); give them distinct names` });
+        if (stageNames.has(stage))
+          errors.push({
+            path: [...base, 'stages', i],
+            message: `two stages are named "${stage}" (stages[${stageNames.get(stage)}] and stages[${i}]); give them distinct names`,
+          });
         stageNames.set(stage, i);
         if (isObj(s)) checkOutputs(s.input, [...base, 'stages', i, 'input'], `the input of stage "${stage}"`);
       });
@@ -176,18 +194,28 @@ export function checkAgentTypes(agents: Obj, errors: RawIssue[]): Map<string, Ag
       const d = a.default_route;
       if (typeof d === 'string') {
         if (d === name) errors.push({ path: [...base, 'default_route'], message: 'a router cannot route to itself' });
-        else if (!routeNames.has(d) && !known(d)) errors.push({ path: [...base, 'default_route'], message: `default_route "${d}" is neither a route (${list(routeNames)}) nor an agent` });
+        else if (!routeNames.has(d) && !known(d))
+          errors.push({
+            path: [...base, 'default_route'],
+            message: `default_route "${d}" is neither a route (${list(routeNames)}) nor an agent`,
+          });
         else if (!routeNames.has(d)) out.push({ target: d, path: [...base, 'default_route'], kind: 'routes' });
       }
     }
     if (type === 'loop' && isObj(a.until)) {
       const u = a.until;
       const path = [...base, 'until'];
-      if ((u.state === undefined) === (u.output === undefined)) errors.push({ path, message: 'until needs either state: <key> (with an optional equals:) or output: <agent> with matches: <regex>' });
+      if ((u.state === undefined) === (u.output === undefined))
+        errors.push({
+          path,
+          message: 'until needs either state: <key> (with an optional equals:) or output: <agent> with matches: <regex>',
+        });
       if (u.equals !== undefined && u.state === undefined) errors.push({ path: [...path, 'equals'], message: 'equals goes with state:' });
       if (u.output !== undefined && u.matches === undefined) errors.push({ path, message: 'until.output needs matches: <regex>' });
-      if (u.matches !== undefined && u.output === undefined) errors.push({ path: [...path, 'matches'], message: 'matches goes with output:' });
-      if (typeof u.output === 'string' && !outputs.has(u.output)) errors.push({ path: [...path, 'output'], message: `until.output names no agent, task or stage: "${u.output}"` });
+      if (u.matches !== undefined && u.output === undefined)
+        errors.push({ path: [...path, 'matches'], message: 'matches goes with output:' });
+      if (typeof u.output === 'string' && !outputs.has(u.output))
+        errors.push({ path: [...path, 'output'], message: `until.output names no agent, task or stage: "${u.output}"` });
       if (typeof u.matches === 'string') {
         const problem = compiles(u.matches);
         if (problem) errors.push({ path: [...path, 'matches'], message: `invalid regular expression: ${problem}` });

@@ -1,7 +1,7 @@
 import { canonicalProvider, PROVIDER_ALIASES } from '../models/parse-model-id.js';
-import type { ConfigPath, RawIssue } from './parse-config-source.js';
-import { agentTypeOf, checkAgentTypes, transferName, type AgentEdge } from './check-agent-types.js';
 import { MEMORY_TOOL_NAMES } from '../tools/builtin-tool-names.js';
+import { type AgentEdge, agentTypeOf, checkAgentTypes, transferName } from './check-agent-types.js';
+import type { ConfigPath, RawIssue } from './parse-config-source.js';
 
 /** Tools every config can use without registering them. */
 export const BUILTIN_TOOLS = ['exit_loop', 'ask_user', ...MEMORY_TOOL_NAMES] as const;
@@ -40,7 +40,12 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
   const toolModules = isObj(data.tools) ? data.tools : {};
   const mcpServers = isObj(data.mcp_servers) ? data.mcp_servers : {};
   for (const id of Object.keys(mcpServers)) {
-    if (has(toolModules, id)) errors.push({ path: ['mcp_servers', id], at: 'key', message: `"${id}" is both a tool module (tools.${id}) and an MCP server; give them different ids` });
+    if (has(toolModules, id))
+      errors.push({
+        path: ['mcp_servers', id],
+        at: 'key',
+        message: `"${id}" is both a tool module (tools.${id}) and an MCP server; give them different ids`,
+      });
   }
 
   const checkModelRef = (ref: unknown, path: ConfigPath): void => {
@@ -55,7 +60,10 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
     } else if (i === 0 || i === ref.length - 1) {
       errors.push({ path, message: `invalid model id "${ref}": write "provider:model", e.g. "ollama:llama3.2"` });
     } else if (!canonicalProvider(ref.slice(0, i))) {
-      errors.push({ path, message: `unknown provider "${ref.slice(0, i)}" in "${ref}"; known providers: ${Object.keys(PROVIDER_ALIASES).join(', ')}` });
+      errors.push({
+        path,
+        message: `unknown provider "${ref.slice(0, i)}" in "${ref}"; known providers: ${Object.keys(PROVIDER_ALIASES).join(', ')}`,
+      });
     }
   };
 
@@ -63,7 +71,11 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
     if (!isObj(m) || typeof m.provider !== 'string') continue;
     const provider = canonicalProvider(m.provider);
     if (provider === 'openai-compatible' && (m.base_url === undefined || m.base_url === '')) {
-      errors.push({ path: ['models', name], at: 'key', message: 'an openai-compatible model needs base_url, e.g. http://127.0.0.1:8000/v1' });
+      errors.push({
+        path: ['models', name],
+        at: 'key',
+        message: 'an openai-compatible model needs base_url, e.g. http://127.0.0.1:8000/v1',
+      });
     }
     if (m.api !== undefined && provider !== undefined && provider !== 'openai') {
       errors.push({ path: ['models', name, 'api'], message: `api applies only to openai models, not ${m.provider}` });
@@ -90,7 +102,10 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
     let usesModules = false;
     const addName = (tool: string, path: ConfigPath, what: string): boolean => {
       if (!toolNames.has(tool)) return toolNames.set(tool, path) !== undefined;
-      errors.push({ path, message: `${what}: agent "${name}" already has a tool named "${tool}" (at ${formatPathShort(toolNames.get(tool)!)})` });
+      errors.push({
+        path,
+        message: `${what}: agent "${name}" already has a tool named "${tool}" (at ${formatPathShort(toolNames.get(tool)!)})`,
+      });
       return false;
     };
     if (Array.isArray(a.tools)) {
@@ -103,7 +118,10 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
           const moduleId = tool.slice(0, dot);
           if (!has(toolModules, moduleId) && !has(mcpServers, moduleId)) {
             const mcp = Object.keys(mcpServers).length ? `; MCP servers: ${list(Object.keys(mcpServers))}` : '';
-            errors.push({ path, message: `unknown tool module "${moduleId}" in "${tool}"; tool modules: ${list(Object.keys(toolModules))}${mcp}` });
+            errors.push({
+              path,
+              message: `unknown tool module "${moduleId}" in "${tool}"; tool modules: ${list(Object.keys(toolModules))}${mcp}`,
+            });
           } else usesModules = true;
           addName(tool, path, `duplicate tool "${tool}"`);
           return;
@@ -113,7 +131,8 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
           addName(tool, path, `duplicate ${has(mcpServers, tool) ? 'MCP server' : 'tool module'} "${tool}"`);
           return;
         }
-        if (!addName(tool, path, `duplicate tool "${tool}"`) || known?.has(tool) || (BUILTIN_TOOLS as readonly string[]).includes(tool)) return;
+        if (!addName(tool, path, `duplicate tool "${tool}"`) || known?.has(tool) || (BUILTIN_TOOLS as readonly string[]).includes(tool))
+          return;
         const issue = {
           path,
           message: known
@@ -183,7 +202,10 @@ function findCycles(graph: Map<string, AgentEdge[]>): RawIssue[] {
         const cycle = [...stack.slice(from).map((e) => e.node), edge.target].join(' → ');
         issues.push({
           path: edge.path,
-          message: kinds.size === 1 && kinds.has('agent_tools') ? `agent_tools cycle: ${cycle}` : `agent cycle: ${cycle} (an agent cannot contain or call itself, directly or through others)`,
+          message:
+            kinds.size === 1 && kinds.has('agent_tools')
+              ? `agent_tools cycle: ${cycle}`
+              : `agent cycle: ${cycle} (an agent cannot contain or call itself, directly or through others)`,
         });
       } else if (s === undefined && graph.has(edge.target)) visit(edge.target, edge.kind);
     }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+
 import { PROVIDER_ALIASES } from '../models/parse-model-id.js';
-import { mcpServersSchema } from './mcp-servers-schema.js';
-import { mcpContentSchema } from './mcp-content-schema.js';
-import { storageSchema } from './storage-schema.js';
-import { serverSchema } from './server-config-schema.js';
 import { durationSchema } from './duration-schema.js';
+import { mcpContentSchema } from './mcp-content-schema.js';
+import { mcpServersSchema } from './mcp-servers-schema.js';
+import { serverSchema } from './server-config-schema.js';
+import { storageSchema } from './storage-schema.js';
 import { TOOL_KIND_NAMES, toolKindEntrySchemas } from './tool-kinds/index.js';
 
 /**
@@ -37,12 +38,11 @@ const maxTokens = () => positiveInt().describe('Maximum output tokens per model 
 const toolMode = () =>
   z
     .enum(['native', 'json'])
-    .describe('How the model receives tools: `native` tool calling, or `json` (tools described in the prompt, calls parsed from text) for models without tool support.');
+    .describe(
+      'How the model receives tools: `native` tool calling, or `json` (tools described in the prompt, calls parsed from text) for models without tool support.',
+    );
 const modelRef = () =>
-  z
-    .string()
-    .min(1)
-    .describe('A model name from `models`, or an inline `provider:model` id such as `openai:gpt-4.1-mini`.');
+  z.string().min(1).describe('A model name from `models`, or an inline `provider:model` id such as `openai:gpt-4.1-mini`.');
 
 /** `reasoning:` — thinking effort and/or budget. */
 export const reasoningSchema = z
@@ -66,12 +66,16 @@ export const modelSchema = z
   .strictObject({
     provider: z
       .enum(PROVIDERS, { error: (iss) => (iss.input === undefined ? '"provider" is required' : `must be one of ${PROVIDERS.join(', ')}`) })
-      .describe('Provider: openai, anthropic (alias claude), google (alias gemini), ollama, openai-compatible (alias compatible), openai-chat (OpenAI Chat Completions).'),
-    model: z.string().min(1).describe('The provider\'s model id, e.g. `gpt-4.1-mini`, `claude-sonnet-4-5`, `llama3.2`.'),
+      .describe(
+        'Provider: openai, anthropic (alias claude), google (alias gemini), ollama, openai-compatible (alias compatible), openai-chat (OpenAI Chat Completions).',
+      ),
+    model: z.string().min(1).describe("The provider's model id, e.g. `gpt-4.1-mini`, `claude-sonnet-4-5`, `llama3.2`."),
     api_key: z
       .string()
       .optional()
-      .describe('API key; use `${ENV_VAR}`. Default: the provider\'s usual variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY). Never printed.'),
+      .describe(
+        "API key; use `${ENV_VAR}`. Default: the provider's usual variable (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY). Never printed.",
+      ),
     base_url: z
       .string()
       .refine((s) => s === '' || URL.canParse(s), { error: 'must be an absolute URL, e.g. http://127.0.0.1:8000/v1' })
@@ -87,29 +91,43 @@ export const modelSchema = z
     timeout_ms: positiveInt().optional().describe('Per-request timeout in ms. Default 120000.'),
     first_byte_timeout_ms: positiveInt()
       .optional()
-      .describe('Streaming calls: how long the response may take to start before the call is aborted and retried, in ms. Default 60000 (ollama: timeout_ms).'),
+      .describe(
+        'Streaming calls: how long the response may take to start before the call is aborted and retried, in ms. Default 60000 (ollama: timeout_ms).',
+      ),
     retry: retrySchema.optional(),
     provider_options: z
       .record(z.string(), z.record(z.string(), z.unknown()))
       .optional()
-      .describe('Passed through to the AI SDK provider unchanged, keyed by provider (e.g. `openai: { parallelToolCalls: false }`); inner keys are camelCase as the SDK expects.'),
+      .describe(
+        'Passed through to the AI SDK provider unchanged, keyed by provider (e.g. `openai: { parallelToolCalls: false }`); inner keys are camelCase as the SDK expects.',
+      ),
   })
   .describe('A model: provider, model id and call settings.');
 
 /** `tool_choice:` of an agent. */
 export const toolChoiceSchema = z
-  .union([z.enum(['auto', 'none', 'required']), z.strictObject({ tool: z.string().min(1).describe('Name of the tool the model must call.') })], {
-    error: 'must be auto, none, required or { tool: <tool name> }',
-  })
-  .describe('Whether the model may, must not, or must call a tool, or which one. required and { tool } apply to the first step of a run only.');
+  .union(
+    [z.enum(['auto', 'none', 'required']), z.strictObject({ tool: z.string().min(1).describe('Name of the tool the model must call.') })],
+    {
+      error: 'must be auto, none, required or { tool: <tool name> }',
+    },
+  )
+  .describe(
+    'Whether the model may, must not, or must call a tool, or which one. required and { tool } apply to the first step of a run only.',
+  );
 
 /** `context:` of an agent. */
 export const contextSchema = z
   .strictObject({
     max_tokens: positiveInt().describe('Budget for system prompt + history, in estimated tokens.'),
-    strategy: z.enum(['window', 'summarize']).optional().describe('`window` (default) drops the oldest turns; `summarize` has a model summarise them.'),
+    strategy: z
+      .enum(['window', 'summarize'])
+      .optional()
+      .describe('`window` (default) drops the oldest turns; `summarize` has a model summarise them.'),
     keep_recent_messages: z.int().min(0).optional().describe('Messages at the end that are always kept. Default 4.'),
-    summary_model: modelRef().optional().describe('Model that writes summaries (name from `models` or `provider:model`); default the agent\'s model.'),
+    summary_model: modelRef()
+      .optional()
+      .describe("Model that writes summaries (name from `models` or `provider:model`); default the agent's model."),
   })
   .describe('Keep the conversation under a token budget.');
 
@@ -162,7 +180,12 @@ export const untilSchema = z
 export const taskSchema = z
   .strictObject({
     agent: agentRef().describe('The agent that does the task.'),
-    input: z.string().optional().describe('The task\'s request, a template: {input} (the orchestrator\'s input), {output.<task>}, {state.x}. Default: the orchestrator\'s input; dependency results are appended unless the template names them.'),
+    input: z
+      .string()
+      .optional()
+      .describe(
+        "The task's request, a template: {input} (the orchestrator's input), {output.<task>}, {state.x}. Default: the orchestrator's input; dependency results are appended unless the template names them.",
+      ),
     depends_on: z.array(z.string().min(1)).optional().describe('Tasks that must complete first; their results are passed to this one.'),
   })
   .describe('An orchestrator task.');
@@ -174,8 +197,17 @@ export const stageSchema = z.union(
     z
       .strictObject({
         agent: agentRef().describe('The agent of this stage.'),
-        name: z.string().regex(TASK_ID, { error: 'stage names use letters, digits, "_" and "-"' }).optional().describe('Stage name (unique); default the agent\'s name.'),
-        input: z.string().optional().describe('This stage\'s request, a template: {previous} (the previous stage\'s result), {input}, {output.<stage>}, {state.x}. Default: the previous result.'),
+        name: z
+          .string()
+          .regex(TASK_ID, { error: 'stage names use letters, digits, "_" and "-"' })
+          .optional()
+          .describe("Stage name (unique); default the agent's name."),
+        input: z
+          .string()
+          .optional()
+          .describe(
+            "This stage's request, a template: {previous} (the previous stage's result), {input}, {output.<stage>}, {state.x}. Default: the previous result.",
+          ),
       })
       .describe('A pipeline stage with options.'),
   ],
@@ -189,10 +221,17 @@ export const routeSchema = z.union(
     z
       .strictObject({
         agent: agentRef().describe('Where matching requests go.'),
-        name: z.string().regex(TASK_ID, { error: 'route names use letters, digits, "_" and "-"' }).optional().describe('Route name (unique); default the agent\'s name.'),
-        description: z.string().optional().describe('What requests belong here (for the classifier); default the agent\'s description.'),
+        name: z
+          .string()
+          .regex(TASK_ID, { error: 'route names use letters, digits, "_" and "-"' })
+          .optional()
+          .describe("Route name (unique); default the agent's name."),
+        description: z.string().optional().describe("What requests belong here (for the classifier); default the agent's description."),
         keywords: z.array(z.string().min(1)).optional().describe('Matches requests containing one of these words (whole words, any case).'),
-        patterns: z.array(z.string().min(1)).optional().describe('Matches requests one of these regular expressions matches (case-insensitive).'),
+        patterns: z
+          .array(z.string().min(1))
+          .optional()
+          .describe('Matches requests one of these regular expressions matches (case-insensitive).'),
         priority: z.int().optional().describe('Higher priorities are tried first. Default 0.'),
       })
       .describe('A route with matching rules.'),
@@ -234,12 +273,20 @@ export { durationSchema };
 export const agentSchema = z
   .strictObject({
     description: z.string().optional().describe('What the agent does; shown to other agents that use it through `agent_tools`.'),
-    model: modelRef().optional().describe('A model name from `models` or `provider:model`. Default: `defaults.model`, else the default-model rules.'),
+    model: modelRef()
+      .optional()
+      .describe('A model name from `models` or `provider:model`. Default: `defaults.model`, else the default-model rules.'),
     instructions: z.string().optional().describe('The system prompt.'),
     tools: z
-      .array(z.string().regex(TOOL_REF, { error: 'tool references are a tool name, a tool-module or MCP server id, or id.tool (letters, digits, "_" or "-")' }))
+      .array(
+        z.string().regex(TOOL_REF, {
+          error: 'tool references are a tool name, a tool-module or MCP server id, or id.tool (letters, digits, "_" or "-")',
+        }),
+      )
       .optional()
-      .describe('Tools of this agent: names of code tools registered with `loadRuntime({ tools })`, ids from `tools:` or `mcp_servers:` (every tool of that module or server), or `id.tool` (one tool of it).'),
+      .describe(
+        'Tools of this agent: names of code tools registered with `loadRuntime({ tools })`, ids from `tools:` or `mcp_servers:` (every tool of that module or server), or `id.tool` (one tool of it).',
+      ),
     agent_tools: z
       .array(agentToolSchema)
       .optional()
@@ -247,7 +294,9 @@ export const agentSchema = z
     sub_agents: z
       .array(agentRef())
       .optional()
-      .describe('llm agents: agents it can hand the conversation over to (`transfer_to_<name>` tools). sequential, parallel and loop agents: the agents they run.'),
+      .describe(
+        'llm agents: agents it can hand the conversation over to (`transfer_to_<name>` tools). sequential, parallel and loop agents: the agents they run.',
+      ),
     output_key: z
       .string()
       .regex(STATE_KEY, { error: 'state keys start with a letter or "_" and use letters, digits, "_" and "-"' })
@@ -260,55 +309,87 @@ export const agentSchema = z
     reasoning: reasoningSchema.optional(),
     tool_choice: toolChoiceSchema.optional(),
     tool_concurrency: positiveInt().optional().describe('Tool calls of one model response run at most this many at once. Default 8.'),
-    tool_errors: z.enum(['return', 'throw']).optional().describe('`return` (default): tool failures go back to the model; `throw`: the run fails.'),
+    tool_errors: z
+      .enum(['return', 'throw'])
+      .optional()
+      .describe('`return` (default): tool failures go back to the model; `throw`: the run fails.'),
     tool_timeout_ms: positiveInt().optional().describe('Default per-call time limit for tools without their own, in ms.'),
     require_approval: z
-      .union([
-        z.array(z.string().min(1, { error: 'a tool name' })),
-        z.record(z.string().min(1), z.union([z.string(), z.literal(true)]), { error: 'a map of tool name to prompt text (or true)' }),
-      ], { error: 'require_approval is a list of tool names, or a map of tool name to the prompt shown to the approver' })
+      .union(
+        [
+          z.array(z.string().min(1, { error: 'a tool name' })),
+          z.record(z.string().min(1), z.union([z.string(), z.literal(true)]), { error: 'a map of tool name to prompt text (or true)' }),
+        ],
+        { error: 'require_approval is a list of tool names, or a map of tool name to the prompt shown to the approver' },
+      )
       .optional()
-      .describe('Tools whose calls wait for a human\'s approval: a list of tool names, or { tool: "prompt text" } ({field} is filled from the arguments). The run pauses until someone answers (corvid approvals), or corvid chat asks inline.'),
+      .describe(
+        'Tools whose calls wait for a human\'s approval: a list of tool names, or { tool: "prompt text" } ({field} is filled from the arguments). The run pauses until someone answers (corvid approvals), or corvid chat asks inline.',
+      ),
     context: contextSchema.optional(),
     limits: limitsSchema.optional(),
     type: z
       .enum(AGENT_TYPES)
       .optional()
-      .describe('llm (default): a model with tools. sequential, parallel, loop: run sub_agents. orchestrator: a task graph. pipeline: chained stages. router: one route per request. remote: an agent served elsewhere over A2A (url).'),
+      .describe(
+        'llm (default): a model with tools. sequential, parallel, loop: run sub_agents. orchestrator: a task graph. pipeline: chained stages. router: one route per request. remote: an agent served elsewhere over A2A (url).',
+      ),
     max_concurrency: positiveInt().optional().describe('parallel agents: sub-agents running at once. Default: all.'),
-    fail_fast: z.boolean().optional().describe('parallel and orchestrator agents: the first failure cancels the rest and fails the run (default true); false continues and returns every outcome.'),
+    fail_fast: z
+      .boolean()
+      .optional()
+      .describe(
+        'parallel and orchestrator agents: the first failure cancels the rest and fails the run (default true); false continues and returns every outcome.',
+      ),
     max_iterations: positiveInt().optional().describe('loop agents: iterations at most. Default 10.'),
     until: untilSchema.optional(),
-    on_max_iterations: z.enum(['stop', 'error']).optional().describe('loop agents: reaching max_iterations ends the loop (`stop`, default) or fails the run (`error`).'),
+    on_max_iterations: z
+      .enum(['stop', 'error'])
+      .optional()
+      .describe('loop agents: reaching max_iterations ends the loop (`stop`, default) or fails the run (`error`).'),
     tasks: z
       .record(z.string().regex(TASK_ID, { error: 'task ids start with a letter or "_" and use letters, digits, "_" and "-"' }), taskSchema)
       .optional()
       .describe('orchestrator agents: tasks by id; depends_on between them forms a graph without cycles.'),
     max_parallel: positiveInt().optional().describe('orchestrator agents: tasks running at once. Default: every task that is ready.'),
-    stages: z.array(stageSchema).optional().describe('pipeline agents: the stages, each receiving the previous stage\'s result.'),
+    stages: z.array(stageSchema).optional().describe("pipeline agents: the stages, each receiving the previous stage's result."),
     routes: z.array(routeSchema).optional().describe('router agents: the routes, by keywords, patterns and priority.'),
     default_route: agentRef().optional().describe('router agents: the route (or agent) for requests no route matches.'),
     classifier: classifierSchema.optional(),
     url: z
       .string()
-      .refine((u) => /^https?:\/\//.test(u) && URL.canParse(u), { error: 'must be an http(s) URL: the agent card, the server base URL or a JSON-RPC endpoint' })
+      .refine((u) => /^https?:\/\//.test(u) && URL.canParse(u), {
+        error: 'must be an http(s) URL: the agent card, the server base URL or a JSON-RPC endpoint',
+      })
       .optional()
-      .describe('remote agents: the A2A agent-card URL (…/agent-card.json), the server\'s base URL, or a JSON-RPC endpoint.'),
-    headers: z.record(z.string(), z.string()).optional().describe('remote agents: HTTP headers sent with every request (use ${VAR} for secrets).'),
+      .describe("remote agents: the A2A agent-card URL (…/agent-card.json), the server's base URL, or a JSON-RPC endpoint."),
+    headers: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('remote agents: HTTP headers sent with every request (use ${VAR} for secrets).'),
     timeout: durationSchema.optional().describe('remote agents: time allowed for one call, e.g. 30s (default) or 120000.'),
     a2a: agentA2ASchema.optional(),
     visibility: z
       .enum(['public', 'internal', 'private'])
       .optional()
-      .describe('Over HTTP (`corvid serve`): `public` (default) listed and reachable; `internal` needs a valid token even where other paths are open; `private` answers 404 (still usable as a sub-agent or agent tool).'),
+      .describe(
+        'Over HTTP (`corvid serve`): `public` (default) listed and reachable; `internal` needs a valid token even where other paths are open; `private` answers 404 (still usable as a sub-agent or agent tool).',
+      ),
   })
   .describe('An agent: an LLM agent (instructions, a model and tools) or a workflow agent of the given type.');
 
 /** One entry of `tools:` — a JavaScript module whose exports are Corvid tools. */
 export const toolModuleSchema = z
   .strictObject({
-    module: z.string().min(1).describe('Path of an ES module (.js/.mjs), relative to this config file, or a package name, that exports tools made with `tool()`.'),
-    export: z.string().min(1).optional().describe('Use only this named export (a tool or an array of tools). Default: every exported tool.'),
+    module: z
+      .string()
+      .min(1)
+      .describe('Path of an ES module (.js/.mjs), relative to this config file, or a package name, that exports tools made with `tool()`.'),
+    export: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Use only this named export (a tool or an array of tools). Default: every exported tool.'),
   })
   .describe('Tools loaded from a JavaScript module, so YAML-only setups (and the CLI) can use code tools.');
 
@@ -320,7 +401,12 @@ export const toolEntrySchema = z
       toolModuleSchema.extend({ type: z.literal('module').optional().describe('`module` (the default when `module:` is given).') }),
       ...toolKindEntrySchemas,
     ],
-    { error: (issue) => (issue.code === 'invalid_union' ? `type must be one of: ${TOOL_KIND_NAMES.join(', ')} (or leave it out for a { module: … } entry)` : undefined) },
+    {
+      error: (issue) =>
+        issue.code === 'invalid_union'
+          ? `type must be one of: ${TOOL_KIND_NAMES.join(', ')} (or leave it out for a { module: … } entry)`
+          : undefined,
+    },
   )
   .describe('A tool module, or a built-in tool family with its options.');
 
@@ -328,7 +414,11 @@ export const toolEntrySchema = z
 export const defaultsSchema = z
   .strictObject({
     model: modelRef().optional().describe('Model of agents without `model`.'),
-    agent: z.string().min(1).optional().describe('Agent used when none is named (e.g. `corvid run` without `--agent`). Default: the first agent.'),
+    agent: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Agent used when none is named (e.g. `corvid run` without `--agent`). Default: the first agent.'),
     max_steps: positiveInt().optional().describe('`max_steps` of agents without one. Default 10.'),
     temperature: temperature().optional().describe('Temperature of models without one.'),
     tool_mode: toolMode().optional().describe('`tool_mode` of models without one. Default native.'),
@@ -348,12 +438,17 @@ export const configFileSchema = z
     tools: z
       .record(z.string().regex(TOOL_NAME, { error: 'tool-module ids use 1-64 letters, digits, "_" or "-"' }), toolEntrySchema)
       .optional()
-      .describe('Tool modules and built-in tool families (`type: files`, …) by id; agents list an id (all its tools) or `id.tool` in their `tools`.'),
+      .describe(
+        'Tool modules and built-in tool families (`type: files`, …) by id; agents list an id (all its tools) or `id.tool` in their `tools`.',
+      ),
     mcp_servers: mcpServersSchema.optional(),
     mcp: mcpContentSchema.optional(),
     storage: storageSchema.optional(),
     agents: z
-      .record(z.string().regex(AGENT_NAME, { error: 'agent names start with a letter and use letters, digits, "_" and "-" (at most 60)' }), agentSchema)
+      .record(
+        z.string().regex(AGENT_NAME, { error: 'agent names start with a letter and use letters, digits, "_" and "-" (at most 60)' }),
+        agentSchema,
+      )
       .optional()
       .describe('Named agents. Without any, the runtime provides one agent named `assistant`.'),
     server: serverSchema.optional(),
@@ -370,7 +465,17 @@ export type AgentFileEntry = z.input<typeof agentSchema>;
 const COMMON_KEYS = ['description', 'output_key', 'limits', 'type', 'visibility', 'a2a'] as const;
 /** Agent keys only workflow agents take. */
 const WORKFLOW_ONLY_KEYS: readonly string[] = [
-  'max_concurrency', 'fail_fast', 'max_iterations', 'until', 'on_max_iterations', 'tasks', 'max_parallel', 'stages', 'routes', 'default_route', 'classifier',
+  'max_concurrency',
+  'fail_fast',
+  'max_iterations',
+  'until',
+  'on_max_iterations',
+  'tasks',
+  'max_parallel',
+  'stages',
+  'routes',
+  'default_route',
+  'classifier',
 ];
 
 /** Agent keys only remote agents take. */

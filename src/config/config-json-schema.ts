@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { configFileSchema } from './config-file-schema.js';
 
 /** The `$id` of the JSON Schema. */

@@ -1,6 +1,6 @@
-import type { ToolKindEntry } from './tool-kinds/index.js';
-import type { ModelConfig, ModelSettings, ToolMode } from '../types/model.js';
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
+import type { ModelConfig, ModelSettings, ToolMode } from '../types/model.js';
+import type { ToolKindEntry } from './tool-kinds/index.js';
 
 /** `defaults:` after normalisation. */
 export interface ConfigDefaults {

@@ -5,17 +5,17 @@
 // Installs the model resolver and durable runner the core's agents use (see src/core/core-services.ts).
 import '../models/install-model-resolver.js';
 import '../durable/install-durable-runner.js';
-export { loadConfig, validateConfig, type LoadConfigOptions, type LoadedConfig, type ConfigFileValidation } from './load-config.js';
-export { validateConfigText, type ValidateConfigTextOptions, type ConfigValidation } from './validate-config-text.js';
-export { findConfigFile, CONFIG_FILE_NAMES } from './find-config-file.js';
-export { loadDotEnv, type LoadDotEnvOptions, type DotEnvResult } from './load-dot-env.js';
-export { interpolateEnv, type InterpolationResult } from './interpolate-env.js';
-export { configJsonSchema, CONFIG_SCHEMA_ID } from './config-json-schema.js';
-export { printConfig, redactConfig, SECRET_MASK } from './print-config.js';
-export { configFileSchema, type CorvidConfigFile, type ModelFileEntry, type AgentFileEntry } from './config-file-schema.js';
+export { ConfigError, type ConfigIssue, formatConfigIssue } from '../errors/config-error.js';
 export type { ToolNameOptions } from './check-config-references.js';
-export type { CorvidConfig, AgentConfig, AgentContextConfig, ConfigDefaults } from './corvid-config.js';
+export { type AgentFileEntry, configFileSchema, type CorvidConfigFile, type ModelFileEntry } from './config-file-schema.js';
+export { CONFIG_SCHEMA_ID, configJsonSchema } from './config-json-schema.js';
+export type { AgentConfig, AgentContextConfig, ConfigDefaults, CorvidConfig } from './corvid-config.js';
 export type { ToolEntryConfig, ToolModuleConfig } from './corvid-config.js';
-export { toolKindEntrySchemas, type ToolKind, type ToolKindEntry } from './tool-kinds/index.js';
+export { CONFIG_FILE_NAMES, findConfigFile } from './find-config-file.js';
+export { interpolateEnv, type InterpolationResult } from './interpolate-env.js';
+export { type ConfigFileValidation, loadConfig, type LoadConfigOptions, type LoadedConfig, validateConfig } from './load-config.js';
+export { type DotEnvResult, loadDotEnv, type LoadDotEnvOptions } from './load-dot-env.js';
 export { formatConfigPath } from './parse-config-source.js';
-export { ConfigError, formatConfigIssue, type ConfigIssue } from '../errors/config-error.js';
+export { printConfig, redactConfig, SECRET_MASK } from './print-config.js';
+export { type ToolKind, type ToolKindEntry, toolKindEntrySchemas } from './tool-kinds/index.js';
+export { type ConfigValidation, validateConfigText, type ValidateConfigTextOptions } from './validate-config-text.js';

@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
+
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import type { ToolNameOptions } from './check-config-references.js';
 import type { CorvidConfig } from './corvid-config.js';
 import { findConfigFile } from './find-config-file.js';
 import { loadDotEnv } from './load-dot-env.js';
 import { emptyConfig } from './normalize-config.js';
-import { validateConfigText, type ConfigValidation } from './validate-config-text.js';
+import { type ConfigValidation, validateConfigText } from './validate-config-text.js';
 
 /** Options for `loadConfig` and `validateConfig`. */
 export interface LoadConfigOptions extends ToolNameOptions {

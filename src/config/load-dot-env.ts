@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
+
 import { ConfigError } from '../errors/config-error.js';
 
 /** Options for `loadDotEnv`. */
@@ -32,7 +33,10 @@ async function readEnvFile(file: string): Promise<Record<string, string> | undef
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'EISDIR') return undefined;
-    throw new ConfigError(`Cannot read ${file}: ${(err as Error).message}`, { issues: [{ file, path: '', message: `cannot read: ${code ?? 'error'}` }], cause: err });
+    throw new ConfigError(`Cannot read ${file}: ${(err as Error).message}`, {
+      issues: [{ file, path: '', message: `cannot read: ${code ?? 'error'}` }],
+      cause: err,
+    });
   }
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(parseEnv(text))) if (v !== undefined) out[k] = v;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+
 import { ConfigError } from '../errors/config-error.js';
-import { parseConfigSource, type ConfigPath } from './parse-config-source.js';
+import { type ConfigPath, parseConfigSource } from './parse-config-source.js';
 
 /** Parses a dotted config path as written in issues (`agents.a.tools[1]`, `models["a:b"]`). */
 export function parseConfigPath(path: string): ConfigPath {

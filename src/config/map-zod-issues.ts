@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AGENT_TYPE_KEYS, AGENT_TYPES, configFileSchema, RESERVED_SECTIONS, type AgentTypeName } from './config-file-schema.js';
+
+import { AGENT_TYPE_KEYS, AGENT_TYPES, type AgentTypeName, configFileSchema, RESERVED_SECTIONS } from './config-file-schema.js';
 import type { ConfigPath, RawIssue } from './parse-config-source.js';
 import { toolKindKeys } from './tool-kinds/index.js';
 
@@ -57,8 +58,12 @@ function unknownKeyMessage(parent: ConfigPath, key: string, data: unknown): stri
   }
   const type = agentTypeAt(parent, data);
   const allowed = (type ? [...AGENT_TYPE_KEYS[type]] : (toolEntryKeysAt(parent, data) ?? allowedKeysAt(parent))) ?? [];
-  const snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase();
-  const best = allowed.find((k) => k === snake) ?? allowed.find((k) => distance(k, key.toLowerCase()) <= Math.max(1, Math.floor(k.length / 4)));
+  const snake = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/-/g, '_')
+    .toLowerCase();
+  const best =
+    allowed.find((k) => k === snake) ?? allowed.find((k) => distance(k, key.toLowerCase()) <= Math.max(1, Math.floor(k.length / 4)));
   if (best) return `unknown key "${key}" (did you mean "${best}"?)`;
   return `unknown key "${key}"${allowed.length ? `; allowed keys: ${allowed.join(', ')}` : ''}`;
 }
@@ -97,8 +102,13 @@ export function mapZodIssues(issues: readonly ZodIssue[], data?: unknown): RawIs
  */
 export function coercionFor(issue: ZodIssue, text: string): { ok: true; value: number | boolean } | { ok: false } {
   const wants =
-    issue.code === 'invalid_type' ? issue.expected : issue.code === 'invalid_value' && issue.values.every((v) => typeof v === 'number') ? 'number' : undefined;
-  if ((wants === 'number' || wants === 'int') && text.trim() !== '' && Number.isFinite(Number(text))) return { ok: true, value: Number(text) };
+    issue.code === 'invalid_type'
+      ? issue.expected
+      : issue.code === 'invalid_value' && issue.values.every((v) => typeof v === 'number')
+        ? 'number'
+        : undefined;
+  if ((wants === 'number' || wants === 'int') && text.trim() !== '' && Number.isFinite(Number(text)))
+    return { ok: true, value: Number(text) };
   if (wants === 'boolean' && (text === 'true' || text === 'false')) return { ok: true, value: text === 'true' };
   return { ok: false };
 }

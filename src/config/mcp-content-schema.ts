@@ -9,7 +9,11 @@ export const mcpResourceSchema = z
     uri: z.string().min(1).describe('The URI clients read it by, e.g. `docs://readme`.'),
     title: z.string().optional(),
     description: z.string().optional(),
-    mime_type: z.string().min(1).optional().describe('Default: from the file extension (`.md` text/markdown, `.json` application/json, else text/plain).'),
+    mime_type: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Default: from the file extension (`.md` text/markdown, `.json` application/json, else text/plain).'),
     text: z.string().optional().describe('The contents.'),
     file: z.string().min(1).optional().describe('A file whose contents are served (read on every request), relative to this config file.'),
   })
@@ -36,11 +40,17 @@ export const mcpContentSchema = z
   .strictObject({
     name: z.string().min(1).optional().describe('Server name announced to MCP clients. Default `corvid`.'),
     instructions: z.string().optional().describe('Instructions announced to MCP clients.'),
-    resources: z.record(z.string().regex(NAME, { error: 'resource names use 1-64 letters, digits, ".", "_" and "-"' }), mcpResourceSchema).optional(),
-    prompts: z.record(z.string().regex(NAME, { error: 'prompt names use 1-64 letters, digits, ".", "_" and "-"' }), mcpPromptSchema).optional(),
+    resources: z
+      .record(z.string().regex(NAME, { error: 'resource names use 1-64 letters, digits, ".", "_" and "-"' }), mcpResourceSchema)
+      .optional(),
+    prompts: z
+      .record(z.string().regex(NAME, { error: 'prompt names use 1-64 letters, digits, ".", "_" and "-"' }), mcpPromptSchema)
+      .optional(),
     modules: z
       .array(z.string().min(1))
       .optional()
-      .describe('ES modules (relative to this config file, or package names) exporting `resources` and/or `prompts` arrays made with mcpResource, mcpResourceTemplate and mcpPrompt (binary contents, URI templates, completion).'),
+      .describe(
+        'ES modules (relative to this config file, or package names) exporting `resources` and/or `prompts` arrays made with mcpResource, mcpResourceTemplate and mcpPrompt (binary contents, URI templates, completion).',
+      ),
   })
   .describe('Resources and prompts served over MCP, next to every tool and agent of the config.');

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+
 import { canonicalProvider } from '../models/parse-model-id.js';
 import type { ModelConfig, ReasoningSettings, ToolChoice } from '../types/model.js';
 import type { agentSchema, configFileSchema, limitsSchema, modelSchema, reasoningSchema } from './config-file-schema.js';
 import type { AgentConfig, CorvidConfig, LimitsConfig, McpContentConfig } from './corvid-config.js';
 import { normalizeMcpServers } from './mcp-servers-schema.js';
-import { normalizeStorage } from './storage-schema.js';
 import { normalizeServer } from './server-config-schema.js';
+import { normalizeStorage } from './storage-schema.js';
 
 type FileConfig = z.output<typeof configFileSchema>;
 type FileModel = z.output<typeof modelSchema>;
@@ -37,13 +38,22 @@ function model(m: FileModel): ModelConfig {
     toolMode: m.tool_mode,
     timeoutMs: m.timeout_ms,
     firstByteTimeoutMs: m.first_byte_timeout_ms,
-    retry: m.retry && compact({ maxRetries: m.retry.max_retries, initialDelayMs: m.retry.initial_delay_ms, maxDelayMs: m.retry.max_delay_ms }),
+    retry:
+      m.retry && compact({ maxRetries: m.retry.max_retries, initialDelayMs: m.retry.initial_delay_ms, maxDelayMs: m.retry.max_delay_ms }),
     providerOptions: m.provider_options,
   });
 }
 
 function limits(l: z.output<typeof limitsSchema> | undefined): LimitsConfig | undefined {
-  return l && compact({ maxDepth: l.max_depth, maxTotalSteps: l.max_total_steps, maxTotalTokens: l.max_total_tokens, maxDurationMs: l.max_duration_ms });
+  return (
+    l &&
+    compact({
+      maxDepth: l.max_depth,
+      maxTotalSteps: l.max_total_steps,
+      maxTotalTokens: l.max_total_tokens,
+      maxDurationMs: l.max_duration_ms,
+    })
+  );
 }
 
 function agent(name: string, a: FileAgent): AgentConfig {
@@ -70,13 +80,17 @@ function agent(name: string, a: FileAgent): AgentConfig {
     toolConcurrency: a.tool_concurrency,
     toolErrors: a.tool_errors,
     toolTimeoutMs: a.tool_timeout_ms,
-    requireApproval: Array.isArray(a.require_approval) ? Object.fromEntries(a.require_approval.map((t) => [t, true as const])) : a.require_approval,
-    context: a.context && compact({
-      maxTokens: a.context.max_tokens,
-      strategy: a.context.strategy,
-      keepRecentMessages: a.context.keep_recent_messages,
-      summaryModel: a.context.summary_model,
-    }),
+    requireApproval: Array.isArray(a.require_approval)
+      ? Object.fromEntries(a.require_approval.map((t) => [t, true as const]))
+      : a.require_approval,
+    context:
+      a.context &&
+      compact({
+        maxTokens: a.context.max_tokens,
+        strategy: a.context.strategy,
+        keepRecentMessages: a.context.keep_recent_messages,
+        summaryModel: a.context.summary_model,
+      }),
     limits: limits(a.limits),
     maxConcurrency: a.max_concurrency,
     failFast: a.fail_fast,
@@ -84,14 +98,22 @@ function agent(name: string, a: FileAgent): AgentConfig {
     until: a.until && compact({ state: a.until.state, equals: a.until.equals, output: a.until.output, matches: a.until.matches }),
     onMaxIterations: a.on_max_iterations,
     tasks:
-      a.tasks &&
-      Object.entries(a.tasks).map(([id, t]) => compact({ id, agent: t.agent, input: t.input, dependsOn: t.depends_on ?? [] })),
+      a.tasks && Object.entries(a.tasks).map(([id, t]) => compact({ id, agent: t.agent, input: t.input, dependsOn: t.depends_on ?? [] })),
     maxParallel: a.max_parallel,
-    stages: a.stages?.map((s) => (typeof s === 'string' ? { name: s, agent: s } : compact({ name: s.name ?? s.agent, agent: s.agent, input: s.input }))),
+    stages: a.stages?.map((s) =>
+      typeof s === 'string' ? { name: s, agent: s } : compact({ name: s.name ?? s.agent, agent: s.agent, input: s.input }),
+    ),
     routes: a.routes?.map((r) =>
       typeof r === 'string'
         ? { name: r, agent: r }
-        : compact({ name: r.name ?? r.agent, agent: r.agent, description: r.description, keywords: r.keywords, patterns: r.patterns, priority: r.priority }),
+        : compact({
+            name: r.name ?? r.agent,
+            agent: r.agent,
+            description: r.description,
+            keywords: r.keywords,
+            patterns: r.patterns,
+            priority: r.priority,
+          }),
     ),
     defaultRoute: a.default_route,
     classifier: a.classifier && compact({ model: a.classifier.model, instructions: a.classifier.instructions }),
@@ -116,7 +138,10 @@ function mcpContent(m: NonNullable<FileConfig['mcp']>): McpContentConfig {
     name: m.name,
     instructions: m.instructions,
     resources: Object.fromEntries(
-      Object.entries(m.resources ?? {}).map(([k, r]) => [k, compact({ uri: r.uri, title: r.title, description: r.description, mimeType: r.mime_type, text: r.text, file: r.file })]),
+      Object.entries(m.resources ?? {}).map(([k, r]) => [
+        k,
+        compact({ uri: r.uri, title: r.title, description: r.description, mimeType: r.mime_type, text: r.text, file: r.file }),
+      ]),
     ),
     prompts: Object.fromEntries(
       Object.entries(m.prompts ?? {}).map(([k, p]) => [
@@ -124,7 +149,9 @@ function mcpContent(m: NonNullable<FileConfig['mcp']>): McpContentConfig {
         compact({
           title: p.title,
           description: p.description,
-          arguments: Object.fromEntries(Object.entries(p.arguments ?? {}).map(([a, d]) => [a, compact({ description: d.description, required: d.required ?? true })])),
+          arguments: Object.fromEntries(
+            Object.entries(p.arguments ?? {}).map(([a, d]) => [a, compact({ description: d.description, required: d.required ?? true })]),
+          ),
           template: p.template,
         }),
       ]),
@@ -138,9 +165,18 @@ export function normalizeConfig(file: FileConfig): CorvidConfig {
   const d = file.defaults ?? {};
   return {
     version: 1,
-    defaults: compact({ model: d.model, agent: d.agent, maxSteps: d.max_steps, temperature: d.temperature, toolMode: d.tool_mode, limits: limits(d.limits) }),
+    defaults: compact({
+      model: d.model,
+      agent: d.agent,
+      maxSteps: d.max_steps,
+      temperature: d.temperature,
+      toolMode: d.tool_mode,
+      limits: limits(d.limits),
+    }),
     models: Object.fromEntries(Object.entries(file.models ?? {}).map(([k, m]) => [k, model(m)])),
-    toolModules: Object.fromEntries(Object.entries(file.tools ?? {}).map(([k, t]) => [k, 'module' in t ? compact({ module: t.module, export: t.export }) : t])),
+    toolModules: Object.fromEntries(
+      Object.entries(file.tools ?? {}).map(([k, t]) => [k, 'module' in t ? compact({ module: t.module, export: t.export }) : t]),
+    ),
     ...(file.mcp_servers && Object.keys(file.mcp_servers).length > 0 ? { mcpServers: normalizeMcpServers(file.mcp_servers) } : {}),
     ...(file.mcp ? { mcp: mcpContent(file.mcp) } : {}),
     agents: Object.fromEntries(Object.entries(file.agents ?? {}).map(([k, a]) => [k, agent(k, a)])),

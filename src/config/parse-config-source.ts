@@ -1,4 +1,5 @@
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type YAMLError } from 'yaml';
+import { type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type YAMLError } from 'yaml';
+
 import { hasInterpolation, interpolateEnv } from './interpolate-env.js';
 
 /** A location inside the config: object keys and array indexes. */
@@ -73,7 +74,7 @@ export function parseConfigSource(
     for (let n = path.length; n >= 0; n--) {
       const key = formatConfigPath(path.slice(0, n));
       // Exact match: the requested kind first. An ancestor: its key line reads best (`fast:`).
-      const found = n === path.length && at === 'value' ? valuePos.get(key) ?? keyPos.get(key) : keyPos.get(key) ?? valuePos.get(key);
+      const found = n === path.length && at === 'value' ? (valuePos.get(key) ?? keyPos.get(key)) : (keyPos.get(key) ?? valuePos.get(key));
       if (found) return found;
     }
     return undefined;
@@ -107,7 +108,10 @@ export function parseConfigSource(
       // Outside the paths a caller needs, an unset variable is not a problem (the value reads as empty).
       if (options.requireEnv && !options.requireEnv(path)) r.missing = [];
       for (const name of r.missing) {
-        issues.push({ path, message: `environment variable ${name} is not set (give a default with \${${name}:-value}, or set it in the environment or a .env file)` });
+        issues.push({
+          path,
+          message: `environment variable ${name} is not set (give a default with \${${name}:-value}, or set it in the environment or a .env file)`,
+        });
       }
       for (const message of r.errors) issues.push({ path, message });
       if (r.missing.length > 0 || r.errors.length > 0) failedPaths.add(key);

@@ -1,8 +1,9 @@
 import { stringify } from 'yaml';
-import type { ModelConfig } from '../types/model.js';
-import type { AgentConfig, CorvidConfig } from './corvid-config.js';
+
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 import { maskUrl } from '../storage/shared/location.js';
+import type { ModelConfig } from '../types/model.js';
+import type { AgentConfig, CorvidConfig } from './corvid-config.js';
 import { storageToFile } from './storage-schema.js';
 
 /** What secrets are replaced with. */
@@ -13,7 +14,9 @@ const SECRET_NAME = /(authorization|api[-_]?key|token|secret|password|cookie|cre
 function maskSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskSecrets);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_NAME.test(k) && v !== undefined && v !== '' ? SECRET_MASK : maskSecrets(v)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, SECRET_NAME.test(k) && v !== undefined && v !== '' ? SECRET_MASK : maskSecrets(v)]),
+  );
 }
 
 function redactModel(m: ModelConfig): ModelConfig {
@@ -32,7 +35,9 @@ export function redactConfig(config: CorvidConfig): CorvidConfig {
   return {
     ...config,
     models: Object.fromEntries(Object.entries(config.models).map(([k, m]) => [k, redactModel(m)])),
-    ...(config.mcpServers ? { mcpServers: Object.fromEntries(Object.entries(config.mcpServers).map(([k, m]) => [k, redactMcpServer(m)])) } : {}),
+    ...(config.mcpServers
+      ? { mcpServers: Object.fromEntries(Object.entries(config.mcpServers).map(([k, m]) => [k, redactMcpServer(m)])) }
+      : {}),
     ...(config.storage?.url ? { storage: { ...config.storage, url: maskUrl(config.storage.url) } } : {}),
   };
 }
@@ -73,7 +78,14 @@ function agentToFile(a: AgentConfig): Record<string, unknown> {
   const agentToolEntries = agentTools.map((t) => (persistent.has(t) ? { agent: t, persistent: true } : t));
   if (tasks) {
     out.tasks = Object.fromEntries(
-      tasks.map((t) => [t.id, { agent: t.agent, ...(t.input !== undefined ? { input: t.input } : {}), ...(t.dependsOn.length ? { depends_on: t.dependsOn } : {}) }]),
+      tasks.map((t) => [
+        t.id,
+        {
+          agent: t.agent,
+          ...(t.input !== undefined ? { input: t.input } : {}),
+          ...(t.dependsOn.length ? { depends_on: t.dependsOn } : {}),
+        },
+      ]),
     );
   }
   if (stages) out.stages = stages.map((s) => (s.name === s.agent && s.input === undefined ? s.agent : toFileKeys(s, false)));
@@ -90,7 +102,8 @@ export function printConfig(config: CorvidConfig, format: 'yaml' | 'json' = 'yam
   const file: Record<string, unknown> = { version: c.version };
   if (Object.keys(c.defaults).length) file.defaults = toFileKeys(c.defaults, false);
   if (Object.keys(c.models).length) file.models = Object.fromEntries(Object.entries(c.models).map(([k, m]) => [k, toFileKeys(m, false)]));
-  if (c.mcpServers && Object.keys(c.mcpServers).length) file.mcp_servers = Object.fromEntries(Object.entries(c.mcpServers).map(([k, m]) => [k, mcpServerToFile(m)]));
+  if (c.mcpServers && Object.keys(c.mcpServers).length)
+    file.mcp_servers = Object.fromEntries(Object.entries(c.mcpServers).map(([k, m]) => [k, mcpServerToFile(m)]));
   if (c.storage) file.storage = storageToFile(c.storage, maskUrl);
   if (Object.keys(c.agents).length) file.agents = Object.fromEntries(Object.entries(c.agents).map(([k, a]) => [k, agentToFile(a)]));
   return format === 'json' ? `${JSON.stringify(file, null, 2)}\n` : stringify(file, { lineWidth: 0 });

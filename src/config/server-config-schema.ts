@@ -1,8 +1,10 @@
 import { z } from 'zod';
+
 import type { ServerConfig } from './corvid-config.js';
 
 const positiveInt = () => z.int().positive();
-const httpUrl = () => z.string().refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), { error: 'must be an absolute http(s) URL' });
+const httpUrl = () =>
+  z.string().refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), { error: 'must be an absolute http(s) URL' });
 
 /** Algorithms a JWT may be signed with (`none` is never accepted). */
 export const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
@@ -12,7 +14,10 @@ export const jwtAuthSchema = z
   .strictObject({
     jwks_url: httpUrl().describe('URL of the JSON Web Key Set that signs the tokens, e.g. https://issuer.example/.well-known/jwks.json.'),
     issuer: z.string().min(1).optional().describe('Required `iss` claim.'),
-    audience: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional().describe('Required `aud` claim (one of these).'),
+    audience: z
+      .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+      .optional()
+      .describe('Required `aud` claim (one of these).'),
     algorithms: z
       .array(z.enum(JWT_ALGORITHMS, { error: `must be one of ${JWT_ALGORITHMS.join(', ')}` }))
       .min(1)
@@ -29,7 +34,9 @@ export const apiKeySchema = z
     hash: z
       .string()
       .regex(/^sha256:[0-9a-f]{64}$/, { error: 'must be "sha256:<64 hex digits>"; make one with: corvid hash-key' })
-      .describe('sha256 of the key as `sha256:<hex>` (`corvid hash-key` prints it). The key is sent as `Authorization: Bearer <key>` or `x-api-key`.'),
+      .describe(
+        'sha256 of the key as `sha256:<hex>` (`corvid hash-key` prints it). The key is sent as `Authorization: Bearer <key>` or `x-api-key`.',
+      ),
     scopes: z.array(z.string().min(1)).optional().describe('Scopes of the key (informational; shown to handlers).'),
   })
   .describe('An API key, stored hashed.');
@@ -53,19 +60,28 @@ export const serverSchema = z
         public_paths: z
           .array(z.string().regex(/^\//, { error: 'paths start with "/"' }))
           .optional()
-          .describe('Paths open without a token ("*" matches one path segment, a trailing "/**" everything below). Default: /health, /ready and the agent cards.'),
+          .describe(
+            'Paths open without a token ("*" matches one path segment, a trailing "/**" everything below). Default: /health, /ready and the agent cards.',
+          ),
       })
       .optional()
-      .describe('Authentication: JWT bearer tokens and/or API keys. Without it the server is open and binds to 127.0.0.1 unless --host says otherwise.'),
+      .describe(
+        'Authentication: JWT bearer tokens and/or API keys. Without it the server is open and binds to 127.0.0.1 unless --host says otherwise.',
+      ),
     rate_limit: z
       .strictObject({
         requests_per_minute: positiveInt().optional().describe('Requests per minute per client.'),
         tokens_per_hour: positiveInt().optional().describe('Model tokens (input + output) per hour per client.'),
-        by: z.enum(['user', 'key', 'ip']).optional().describe('What a client is: the token\'s user (default), the API key, or the IP address.'),
+        by: z
+          .enum(['user', 'key', 'ip'])
+          .optional()
+          .describe("What a client is: the token's user (default), the API key, or the IP address."),
         shared: z
           .boolean()
           .optional()
-          .describe('Count in the storage, shared by every server on the same database (the default when `storage` is configured); false: in memory, per server process.'),
+          .describe(
+            'Count in the storage, shared by every server on the same database (the default when `storage` is configured); false: in memory, per server process.',
+          ),
       })
       .optional()
       .describe('Per-client limits, answered with 429 and Retry-After.'),
@@ -79,7 +95,9 @@ export const serverSchema = z
       .describe('Serve HTTPS.'),
     telemetry: z
       .strictObject({
-        otlp_endpoint: httpUrl().optional().describe('OTLP/HTTP endpoint for traces, e.g. http://127.0.0.1:4318 (also: $OTEL_EXPORTER_OTLP_ENDPOINT). Default: no export.'),
+        otlp_endpoint: httpUrl()
+          .optional()
+          .describe('OTLP/HTTP endpoint for traces, e.g. http://127.0.0.1:4318 (also: $OTEL_EXPORTER_OTLP_ENDPOINT). Default: no export.'),
         service_name: z.string().min(1).optional().describe('service.name of the spans. Default corvid.'),
       })
       .optional()
@@ -92,7 +110,12 @@ export const serverSchema = z
       .describe('Structured JSON logs (pino) on stdout.'),
     streams: z
       .strictObject({
-        on_disconnect: z.enum(['continue', 'stop']).optional().describe('When an SSE or WebSocket client goes away mid-run: `continue` the run (the session still gets the answer) or `stop` it. Default: `continue` with `storage:` (session runs are durable), `stop` without.'),
+        on_disconnect: z
+          .enum(['continue', 'stop'])
+          .optional()
+          .describe(
+            'When an SSE or WebSocket client goes away mid-run: `continue` the run (the session still gets the answer) or `stop` it. Default: `continue` with `storage:` (session runs are durable), `stop` without.',
+          ),
       })
       .optional()
       .describe('Streaming responses.'),
@@ -101,7 +124,9 @@ export const serverSchema = z
         push_allowed_hosts: z
           .array(z.string().min(1))
           .optional()
-          .describe('Hosts that A2A push notifications may be delivered to (`host` or `host:port`; `*` allows any). Default: loopback only; other webhooks are stored but never contacted.'),
+          .describe(
+            'Hosts that A2A push notifications may be delivered to (`host` or `host:port`; `*` allows any). Default: loopback only; other webhooks are stored but never contacted.',
+          ),
       })
       .optional()
       .describe('A2A serving options.'),
@@ -135,7 +160,14 @@ export function normalizeServer(s: z.output<typeof serverSchema>): ServerConfig 
         apiKeys: auth.api_keys?.map((k) => drop({ name: k.name, hash: k.hash, scopes: k.scopes })),
         publicPaths: auth.public_paths,
       }),
-    rateLimit: s.rate_limit && drop({ requestsPerMinute: s.rate_limit.requests_per_minute, tokensPerHour: s.rate_limit.tokens_per_hour, by: s.rate_limit.by, shared: s.rate_limit.shared }),
+    rateLimit:
+      s.rate_limit &&
+      drop({
+        requestsPerMinute: s.rate_limit.requests_per_minute,
+        tokensPerHour: s.rate_limit.tokens_per_hour,
+        by: s.rate_limit.by,
+        shared: s.rate_limit.shared,
+      }),
     maxBodyBytes: s.max_body_bytes,
     tls: s.tls && { cert: s.tls.cert, key: s.tls.key },
     telemetry: s.telemetry && drop({ otlpEndpoint: s.telemetry.otlp_endpoint, serviceName: s.telemetry.service_name }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import type { StorageConfig } from './corvid-config.js';
 
 const DRIVERS = ['sqlite', 'postgres', 'mysql', 'memory'] as const;
@@ -33,9 +34,9 @@ export function driverOfUrl(url: string): Driver | undefined {
 }
 
 const duration = () =>
-  z
-    .union([z.number(), z.string()])
-    .refine((v) => parseDuration(v) !== undefined, { error: 'a duration is a positive number of seconds or text like 7d, 12h, 30m, 45s, 500ms' });
+  z.union([z.number(), z.string()]).refine((v) => parseDuration(v) !== undefined, {
+    error: 'a duration is a positive number of seconds or text like 7d, 12h, 30m, 45s, 500ms',
+  });
 
 /** `storage.checkpoints:` */
 export const checkpointsSchema = z
@@ -43,9 +44,13 @@ export const checkpointsSchema = z
     strategy: z
       .enum(['event', 'interval', 'hybrid'])
       .optional()
-      .describe('When a run is checkpointed: `event` (before each model call and after each model response with tools), `interval` (those at most every interval_ms) or `hybrid` (responses always, the rest by interval). Tool results are always checkpointed before they count as done. Default event.'),
+      .describe(
+        'When a run is checkpointed: `event` (before each model call and after each model response with tools), `interval` (those at most every interval_ms) or `hybrid` (responses always, the rest by interval). Tool results are always checkpointed before they count as done. Default event.',
+      ),
     interval_ms: z.int().positive().optional().describe('Checkpoint interval for `interval` / `hybrid`, in ms. Default 5000.'),
-    ttl: duration().optional().describe('Remove checkpoints older than this: seconds, or a duration such as `7d`, `12h`, `30m`. Default: kept until the run ends.'),
+    ttl: duration()
+      .optional()
+      .describe('Remove checkpoints older than this: seconds, or a duration such as `7d`, `12h`, `30m`. Default: kept until the run ends.'),
   })
   .describe('Checkpoints of running agents, so an interrupted run can be resumed.');
 
@@ -55,41 +60,69 @@ export const storageSchema = z
     driver: z
       .enum(DRIVERS, { error: 'driver is one of sqlite, postgres, mysql, memory' })
       .optional()
-      .describe('Backend: `sqlite` (default, an embedded file), `postgres`, `mysql` (also MariaDB) or `memory` (nothing kept after exit). Default: from the url scheme, else sqlite.'),
+      .describe(
+        'Backend: `sqlite` (default, an embedded file), `postgres`, `mysql` (also MariaDB) or `memory` (nothing kept after exit). Default: from the url scheme, else sqlite.',
+      ),
     url: z
       .string()
       .min(1)
       .optional()
-      .describe('Connection URL: `postgres://user:${PGPASSWORD}@host:5432/db`, `mysql://user:${PASSWORD}@host:3306/db`, or `sqlite:<path>`. Passwords are never printed; use `${ENV_VAR}`.'),
-    path: z.string().min(1).optional().describe('SQLite: the database file, relative to the working directory; created with its directory on first use. Default ./.corvid/corvid.db.'),
+      .describe(
+        'Connection URL: `postgres://user:${PGPASSWORD}@host:5432/db`, `mysql://user:${PASSWORD}@host:3306/db`, or `sqlite:<path>`. Passwords are never printed; use `${ENV_VAR}`.',
+      ),
+    path: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'SQLite: the database file, relative to the working directory; created with its directory on first use. Default ./.corvid/corvid.db.',
+      ),
     schema: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, { error: 'a Postgres schema is a plain identifier (letters, digits, _)' })
       .optional()
-      .describe('Postgres: the schema to use (created when missing). Default: the connection\'s search_path.'),
+      .describe("Postgres: the schema to use (created when missing). Default: the connection's search_path."),
     pool_size: z.int().positive().max(1000).optional().describe('Postgres / MySQL: connections in the pool. Default 10.'),
-    busy_timeout_ms: z.int().min(0).max(600_000).optional().describe('SQLite: how long to wait for a lock held by another process before failing, in ms. Default 5000.'),
+    busy_timeout_ms: z
+      .int()
+      .min(0)
+      .max(600_000)
+      .optional()
+      .describe('SQLite: how long to wait for a lock held by another process before failing, in ms. Default 5000.'),
     checkpoints: checkpointsSchema.optional(),
     resume: z
       .enum(['manual', 'auto'])
       .optional()
-      .describe('Interrupted runs: `manual` (resume with `corvid runs resume <id>`) or `auto` (resumed when the runtime starts). Default manual.'),
+      .describe(
+        'Interrupted runs: `manual` (resume with `corvid runs resume <id>`) or `auto` (resumed when the runtime starts). Default manual.',
+      ),
   })
   .superRefine((s, ctx) => {
     const fromUrl = s.url === undefined ? undefined : driverOfUrl(s.url);
     if (s.url !== undefined && fromUrl === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: 'the URL scheme must be postgres://, postgresql://, mysql://, mariadb://, sqlite: or file:' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['url'],
+        message: 'the URL scheme must be postgres://, postgresql://, mysql://, mariadb://, sqlite: or file:',
+      });
     }
     const driver: Driver = s.driver ?? fromUrl ?? 'sqlite';
     if (s.driver && fromUrl && fromUrl !== s.driver) {
       ctx.addIssue({ code: 'custom', path: ['url'], message: `a ${fromUrl} URL does not fit driver: ${s.driver}` });
     }
     if ((driver === 'postgres' || driver === 'mysql') && s.url === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['driver'], message: `driver ${driver} needs a url, e.g. ${driver}://user:\${DB_PASSWORD}@localhost:${driver === 'mysql' ? 3306 : 5432}/app` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['driver'],
+        message: `driver ${driver} needs a url, e.g. ${driver}://user:\${DB_PASSWORD}@localhost:${driver === 'mysql' ? 3306 : 5432}/app`,
+      });
     }
-    if (s.path !== undefined && driver !== 'sqlite') ctx.addIssue({ code: 'custom', path: ['path'], message: `path is for the sqlite driver, not ${driver} (use url)` });
-    if (s.path !== undefined && fromUrl === 'sqlite') ctx.addIssue({ code: 'custom', path: ['path'], message: 'give either path or a sqlite: url, not both' });
-    if (s.schema !== undefined && driver !== 'postgres') ctx.addIssue({ code: 'custom', path: ['schema'], message: `schema is for the postgres driver, not ${driver}` });
+    if (s.path !== undefined && driver !== 'sqlite')
+      ctx.addIssue({ code: 'custom', path: ['path'], message: `path is for the sqlite driver, not ${driver} (use url)` });
+    if (s.path !== undefined && fromUrl === 'sqlite')
+      ctx.addIssue({ code: 'custom', path: ['path'], message: 'give either path or a sqlite: url, not both' });
+    if (s.schema !== undefined && driver !== 'postgres')
+      ctx.addIssue({ code: 'custom', path: ['schema'], message: `schema is for the postgres driver, not ${driver}` });
     if (s.pool_size !== undefined && driver !== 'postgres' && driver !== 'mysql') {
       ctx.addIssue({ code: 'custom', path: ['pool_size'], message: `pool_size is for the postgres and mysql drivers, not ${driver}` });
     }
@@ -97,7 +130,9 @@ export const storageSchema = z
       ctx.addIssue({ code: 'custom', path: ['busy_timeout_ms'], message: `busy_timeout_ms is for the sqlite driver, not ${driver}` });
     }
   })
-  .describe('Where sessions, memories, run checkpoints and approvals are stored. Default: SQLite at ./.corvid/corvid.db, created on first use.');
+  .describe(
+    'Where sessions, memories, run checkpoints and approvals are stored. Default: SQLite at ./.corvid/corvid.db, created on first use.',
+  );
 
 /** Converts a schema-valid `storage:` section into the normalised `StorageConfig`. */
 export function normalizeStorage(s: z.output<typeof storageSchema>): StorageConfig {
@@ -105,7 +140,11 @@ export function normalizeStorage(s: z.output<typeof storageSchema>): StorageConf
   const ttlMs = s.checkpoints?.ttl === undefined ? undefined : parseDuration(s.checkpoints.ttl);
   const out: StorageConfig = {
     driver,
-    checkpoints: { strategy: s.checkpoints?.strategy ?? 'event', intervalMs: s.checkpoints?.interval_ms ?? 5000, ...(ttlMs !== undefined ? { ttlMs } : {}) },
+    checkpoints: {
+      strategy: s.checkpoints?.strategy ?? 'event',
+      intervalMs: s.checkpoints?.interval_ms ?? 5000,
+      ...(ttlMs !== undefined ? { ttlMs } : {}),
+    },
     resume: s.resume ?? 'manual',
   };
   if (s.url !== undefined) out.url = s.url;

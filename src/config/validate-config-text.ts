@@ -4,8 +4,15 @@ import { configFileSchema } from './config-file-schema.js';
 import type { CorvidConfig } from './corvid-config.js';
 import { coercionFor, mapZodIssues } from './map-zod-issues.js';
 import { normalizeConfig } from './normalize-config.js';
+import {
+  type ConfigPath,
+  type ConfigSource,
+  formatConfigPath,
+  parseConfigSource,
+  type RawIssue,
+  setAtPath,
+} from './parse-config-source.js';
 import { SECRET_MASK } from './print-config.js';
-import { formatConfigPath, parseConfigSource, setAtPath, type ConfigPath, type ConfigSource, type RawIssue } from './parse-config-source.js';
 
 /** Options for `validateConfigText`. */
 export interface ValidateConfigTextOptions extends ToolNameOptions {
@@ -50,7 +57,10 @@ export function validateConfigText(text: string, options: ValidateConfigTextOpti
   if (source.data === undefined) return finish(source.issues);
   const data = source.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    return finish([...source.issues, { path: [], message: 'the config must be a mapping with sections such as models: and agents:', position: { line: 1, column: 1 } }]);
+    return finish([
+      ...source.issues,
+      { path: [], message: 'the config must be a mapping with sections such as models: and agents:', position: { line: 1, column: 1 } },
+    ]);
   }
 
   let parsed = configFileSchema.safeParse(data);
@@ -64,7 +74,12 @@ export function validateConfigText(text: string, options: ValidateConfigTextOpti
   };
   const errors = [...source.issues, ...[...schemaIssues, ...refs.errors].filter(afterFailure)];
   if (errors.length > 0 || !parsed.success) return finish(errors, refs.warnings);
-  return { ok: true, issues: [], warnings: toConfigIssues(refs.warnings, source, options.file, secrets), config: normalizeConfig(parsed.data) };
+  return {
+    ok: true,
+    issues: [],
+    warnings: toConfigIssues(refs.warnings, source, options.file, secrets),
+    config: normalizeConfig(parsed.data),
+  };
 }
 
 /** Whether a path survives `keepSections`: inside a kept section, or `defaults.agent`. */

@@ -31,19 +31,26 @@ export function agentAsTool(agent: Runnable, options: AgentToolOptions = {}): To
   const persistent = options.persistent === true;
   const call = async (history: Message[], message: string, context: ToolContext): Promise<string> => {
     const internal = context as ToolContextInternal;
-    const result = await agent.execute({ history, input: message, options: { signal: context.signal }, stream: context.emit !== undefined, parent: {
-      path: [...context.path, agent.name],
-      sink: context.emit,
-      reportUsage: internal.reportUsage,
-      state: context.state,
-      tree: internal.tree,
-    } });
+    const result = await agent.execute({
+      history,
+      input: message,
+      options: { signal: context.signal },
+      stream: context.emit !== undefined,
+      parent: {
+        path: [...context.path, agent.name],
+        sink: context.emit,
+        reportUsage: internal.reportUsage,
+        state: context.state,
+        tree: internal.tree,
+      },
+    });
     return result.text;
   };
   return {
     kind: 'tool',
     name,
-    description: options.description ?? agent.description ?? `Ask the "${agent.name}" agent. Send it a complete request; it answers in text.`,
+    description:
+      options.description ?? agent.description ?? `Ask the "${agent.name}" agent. Send it a complete request; it answers in text.`,
     jsonSchema: {
       type: 'object',
       properties: { message: { type: 'string', description: `The request for ${agent.name}` } },

@@ -1,26 +1,26 @@
 import { ValidationError } from '../errors/validation-error.js';
-import type { ResolvedModel } from '../types/resolved-model.js';
+import type { CheckpointOptions, DurableDefaults, StoreSource } from '../types/durable-options.js';
 import type { Message, RunInput } from '../types/message.js';
 import type { ModelInput, ModelSettings } from '../types/model.js';
+import type { ResolvedModel } from '../types/resolved-model.js';
 import type { RunResult } from '../types/result.js';
+import { RunState, toRunState } from '../types/run-state.js';
 import type { Tool } from '../types/tool.js';
 import { agentAsTool, type AgentToolOptions } from './agent-tool.js';
 import type { ContextBudget } from './context-budget.js';
 import { Conversation } from './conversation.js';
+import { resolveModelInput } from './core-services.js';
 import { transferTool, transferToolName } from './handoff.js';
-import { runLoop, type PreparedAgent } from './run-loop.js';
+import { type PreparedAgent, runLoop } from './run-loop.js';
 import type { ResumeOptions, RunOptions } from './run-options.js';
 import type { RunStream } from './run-stream.js';
+import { checkDepth, type RunLimits, RunTree } from './run-tree.js';
 import type { ExecuteRequest, Runnable } from './runnable.js';
-import { RunState, toRunState } from '../types/run-state.js';
-import { checkDepth, RunTree, type RunLimits } from './run-tree.js';
-import { streamRun } from './stream-run.js';
-import { compileTemplate, renderTemplate, type CompiledTemplate } from './template.js';
-import { toolSpec } from './tool.js';
-import { summarizer } from './summarizer.js';
-import type { CheckpointOptions, DurableDefaults, StoreSource } from '../types/durable-options.js';
-import { resolveModelInput } from './core-services.js';
 import { resumeRun, resumeRunStream, startRun, startRunStream } from './start-run.js';
+import { streamRun } from './stream-run.js';
+import { summarizer } from './summarizer.js';
+import { type CompiledTemplate, compileTemplate, renderTemplate } from './template.js';
+import { toolSpec } from './tool.js';
 
 /** Context-budget settings of an agent. */
 export interface ContextOptions {
@@ -133,7 +133,8 @@ export class Agent implements Runnable {
   get handoffs(): readonly Runnable[] {
     return this.handoffList.map((h) => {
       const target = typeof h === 'function' ? h() : h;
-      if (!target || typeof target.execute !== 'function') throw new ValidationError(`Agent "${this.name}": a handoff target is not an agent`);
+      if (!target || typeof target.execute !== 'function')
+        throw new ValidationError(`Agent "${this.name}": a handoff target is not an agent`);
       return target;
     });
   }
@@ -288,7 +289,9 @@ export class Agent implements Runnable {
       for (const target of this.handoffs) {
         const name = transferToolName(target.name);
         if (tools.has(name)) {
-          throw new ValidationError(`Agent "${this.name}" has two tools named "${name}" (a handoff to "${target.name}" and ${handoffs.has(name) ? 'another handoff' : 'a tool'})`);
+          throw new ValidationError(
+            `Agent "${this.name}" has two tools named "${name}" (a handoff to "${target.name}" and ${handoffs.has(name) ? 'another handoff' : 'a tool'})`,
+          );
         }
         const t = transferTool(target);
         tools.set(name, t);

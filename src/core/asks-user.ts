@@ -19,7 +19,11 @@ export type QuestionTool<Input = any, Output = unknown> = Tool<Input, Output> & 
  * marked `ASKS_USER`, in call order (several questions in one step are joined by a blank line).
  * Reads recorded results too, so a resumed durable run ends its turn the same way.
  */
-export function askedQuestion(tools: ReadonlyMap<string, Tool>, calls: readonly PreparedCall[], results: readonly ToolResultRecord[]): InputRequest | undefined {
+export function askedQuestion(
+  tools: ReadonlyMap<string, Tool>,
+  calls: readonly PreparedCall[],
+  results: readonly ToolResultRecord[],
+): InputRequest | undefined {
   let asked: InputRequest | undefined;
   for (let i = 0; i < calls.length; i++) {
     const read = (tools.get(calls[i].toolName) as Partial<QuestionTool> | undefined)?.[ASKS_USER];

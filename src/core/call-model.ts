@@ -1,8 +1,9 @@
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+
 import { ProviderError } from '../errors/provider-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
-import type { ClassifiedError, ResolvedModel } from '../types/resolved-model.js';
 import type { EventError } from '../types/events.js';
+import type { ClassifiedError, ResolvedModel } from '../types/resolved-model.js';
 import { linkAbort } from './abort-link.js';
 import { sleep } from './sleep.js';
 
@@ -81,7 +82,14 @@ export async function callWithRetry<T>(
 
 function classify(m: ResolvedModel, err: unknown, timedOut: boolean, attempts: number): ClassifiedError {
   if (err instanceof StreamBrokeOff && !timedOut) {
-    const error = new ProviderError({ kind: 'stream_interrupted', provider: m.provider, model: m.modelId, providerMessage: err.message, attempts, cause: err.cause });
+    const error = new ProviderError({
+      kind: 'stream_interrupted',
+      provider: m.provider,
+      model: m.modelId,
+      providerMessage: err.message,
+      attempts,
+      cause: err.cause,
+    });
     return { error, retryable: true };
   }
   return m.classifyError(err, { timedOut, attempts });

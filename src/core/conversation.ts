@@ -1,12 +1,12 @@
 import { ValidationError } from '../errors/validation-error.js';
 import type { Message, RunInput } from '../types/message.js';
 import type { RunResult } from '../types/result.js';
+import { RunState } from '../types/run-state.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
+import { mergeUsage } from './run-loop.js';
 import type { RunOptions } from './run-options.js';
 import type { RunStream } from './run-stream.js';
 import { findAgent, type Runnable } from './runnable.js';
-import { RunState } from '../types/run-state.js';
-import { mergeUsage } from './run-loop.js';
 import { streamRun } from './stream-run.js';
 
 /** Options for `new Conversation()`. */

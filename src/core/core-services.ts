@@ -64,6 +64,7 @@ export function durableRunner(): DurableRunner {
 }
 
 function notInstalled(what: string, module: string): ConfigError {
-  return new ConfigError(`Corvid's ${what} is not installed: import Corvid from its package entry ('corvid'), which installs it (or import src/${module}.js)`);
+  return new ConfigError(
+    `Corvid's ${what} is not installed: import Corvid from its package entry ('corvid'), which installs it (or import src/${module}.js)`,
+  );
 }
-

@@ -1,4 +1,5 @@
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+
 import type { EventSink } from '../types/events.js';
 import { type Message, type RunInput, userMessage } from '../types/message.js';
 import { toProviderToolChoice } from '../types/model.js';

@@ -1,7 +1,8 @@
 import type { LanguageModelV3CallOptions, LanguageModelV3Content, SharedV3ProviderMetadata, SharedV3Warning } from '@ai-sdk/provider';
-import type { ResolvedModel } from '../types/resolved-model.js';
+
 import type { EventSink } from '../types/events.js';
 import type { Message } from '../types/message.js';
+import type { ResolvedModel } from '../types/resolved-model.js';
 import type { FinishReason } from '../types/result.js';
 import { fromProviderUsage, type Usage } from '../types/usage.js';
 import { callWithRetry, type RetryListener } from './call-model.js';

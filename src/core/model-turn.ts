@@ -37,9 +37,19 @@ export async function takeModelTurn(run: LoopRun): Promise<ModelTurn> {
   if (p.tree !== undefined) p.tree.addTokens(out.usage, run.agentName, run.path);
   if (out.warnings !== undefined && sink) {
     const model = `${p.model.provider}:${p.model.modelId}`;
-    run.warned = emitWarnings(out.warnings, run.warned, (w) => sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'warning', step, model, ...w }));
+    run.warned = emitWarnings(out.warnings, run.warned, (w) =>
+      sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'warning', step, model, ...w }),
+    );
   }
-  const record: StepResult = { step, text: out.text, reasoning: out.reasoning, toolCalls: out.calls, toolResults: [], finishReason: out.finishReason, usage: out.usage };
+  const record: StepResult = {
+    step,
+    text: out.text,
+    reasoning: out.reasoning,
+    toolCalls: out.calls,
+    toolResults: [],
+    finishReason: out.finishReason,
+    usage: out.usage,
+  };
   run.steps.push(record);
   return { out, record, assistant: { role: 'assistant', content: out.content } };
 }
@@ -49,7 +59,13 @@ async function callModel(run: LoopRun, step: number): Promise<ModelStepOutput> {
   const { p, sink, call } = run;
   if (p.journal !== undefined) await p.journal.beforeModelCall(step);
   if (p.agent.context) {
-    const compacted = await compactContext({ history: p.history, system: run.system, budget: p.agent.context, signal: p.signal, keepFrom: run.historyLength });
+    const compacted = await compactContext({
+      history: p.history,
+      system: run.system,
+      budget: p.agent.context,
+      signal: p.signal,
+      keepFrom: run.historyLength,
+    });
     if (compacted) {
       run.prompt = buildPrompt(run.system, p.history);
       if (sink) sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'context_compacted', ...compacted });
@@ -58,11 +74,16 @@ async function callModel(run: LoopRun, step: number): Promise<ModelStepOutput> {
   call.prompt = run.prompt;
   // A forced tool choice (`required`, `{ tool }`) applies to the run's first step: later steps
   // may answer (forced every time, the model could never stop calling tools).
-  if (step > 1 && call.toolChoice !== undefined && call.toolChoice.type !== 'auto' && call.toolChoice.type !== 'none') delete call.toolChoice;
+  if (step > 1 && call.toolChoice !== undefined && call.toolChoice.type !== 'auto' && call.toolChoice.type !== 'none')
+    delete call.toolChoice;
   const onRetry = sink
     ? (r: { attempt: number; delayMs: number; error: { name: string; code: string; message: string } }) =>
         sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'retry', step, ...r })
     : undefined;
   if (!p.stream) return generateStep(p.model, call, { signal: p.signal, onRetry });
-  return streamStep(p.model, call, { signal: p.signal, emitter: sink ? { sink, runId: run.runId, agent: run.agentName, path: run.path, step } : undefined, onRetry });
+  return streamStep(p.model, call, {
+    signal: p.signal,
+    emitter: sink ? { sink, runId: run.runId, agent: run.agentName, path: run.path, step } : undefined,
+    onRetry,
+  });
 }

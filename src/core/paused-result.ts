@@ -23,7 +23,17 @@ export interface PausedRun {
 
 /** The result (and closing `run_end`) of a run that stopped to wait for approvals. */
 export function pausedResult(r: PausedRun): RunResult {
-  if (r.sink) r.sink({ runId: r.runId, agent: r.name, path: r.path, type: 'run_end', status: 'paused', steps: r.steps.length, usage: r.usage, durationMs: performance.now() - r.started });
+  if (r.sink)
+    r.sink({
+      runId: r.runId,
+      agent: r.name,
+      path: r.path,
+      type: 'run_end',
+      status: 'paused',
+      steps: r.steps.length,
+      usage: r.usage,
+      durationMs: performance.now() - r.started,
+    });
   if (r.parent?.reportUsage) r.parent.reportUsage(r.usage, r.byAgent);
   const result: RunResult = {
     runId: r.runId,

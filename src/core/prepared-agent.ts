@@ -1,4 +1,5 @@
 import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
+
 import type { ModelSettings } from '../types/model.js';
 import type { Tool } from '../types/tool.js';
 import type { ContextBudget } from './context-budget.js';

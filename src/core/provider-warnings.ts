@@ -22,5 +22,7 @@ export function emitWarnings(
 function warningMessage(w: SharedV3Warning): string {
   if (w.type === 'other') return w.message;
   if (w.details) return w.details;
-  return w.type === 'unsupported' ? `${w.feature} is not supported by this model and was left out` : `${w.feature} is used in a compatibility mode`;
+  return w.type === 'unsupported'
+    ? `${w.feature} is not supported by this model and was left out`
+    : `${w.feature} is used in a compatibility mode`;
 }

@@ -45,7 +45,12 @@ export function redactedErrorMessage(err: unknown): string {
   const parts: string[] = [];
   let e: unknown = err;
   for (let depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
-    const text = e instanceof Error ? e.message || e.name : typeof e === 'object' ? String((e as { message?: unknown }).message ?? (e as { code?: unknown }).code ?? '') : String(e);
+    const text =
+      e instanceof Error
+        ? e.message || e.name
+        : typeof e === 'object'
+          ? String((e as { message?: unknown }).message ?? (e as { code?: unknown }).code ?? '')
+          : String(e);
     if (text && !parts.includes(text)) parts.push(text);
     e = typeof e === 'object' ? (e as { cause?: unknown }).cause : undefined;
   }

@@ -12,9 +12,7 @@ export interface CompletedCall {
 
 /** How a `requireApproval` call stands in a journaled run. */
 export type ApprovalVerdict =
-  | { status: 'approved' }
-  | { status: 'denied'; reason?: string }
-  | { status: 'pending'; approval: PendingApproval };
+  { status: 'approved' } | { status: 'denied'; reason?: string } | { status: 'pending'; approval: PendingApproval };
 
 /** Where a resumed run's loop continues. */
 export interface ResumePoint {

@@ -5,20 +5,20 @@ import type { Message } from '../types/message.js';
 import type { FinishReason, InputRequest, PendingApproval, RunResult, ToolResultRecord } from '../types/result.js';
 import { RunState } from '../types/run-state.js';
 import { askedQuestion } from './asks-user.js';
-import { openLoopRun, type LoopRun, type RunParams } from './loop-run.js';
+import { type LoopRun, openLoopRun, type RunParams } from './loop-run.js';
 import type { ModelStepOutput } from './model-step.js';
-import { takeModelTurn, type ModelTurn } from './model-turn.js';
+import { type ModelTurn, takeModelTurn } from './model-turn.js';
 import { pausedResult } from './paused-result.js';
 import type { ParentLink } from './run-options.js';
-import type { Runnable } from './runnable.js';
 import { abortedError } from './run-tree.js';
+import type { Runnable } from './runnable.js';
 import { executeToolCalls, type PreparedCall, type ToolRunScope } from './tool-executor.js';
 import { toToolResultOutput } from './tool-output.js';
 import { usageByAgent } from './usage-by-agent.js';
 
 export type { RunParams } from './loop-run.js';
-export type { PreparedAgent } from './prepared-agent.js';
 export { newRunId } from './new-run-id.js';
+export type { PreparedAgent } from './prepared-agent.js';
 export { mergeUsage } from './usage-by-agent.js';
 
 /** What a step decided, once the model answered and its tool calls ran. */
@@ -65,7 +65,16 @@ async function decide(run: LoopRun, turn: ModelTurn): Promise<Decision> {
   const { out, record, assistant } = turn;
   if (sink) {
     for (const c of out.calls) {
-      sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'tool_call', step: record.step, toolCallId: c.toolCallId, toolName: c.toolName, input: c.input });
+      sink({
+        runId: run.runId,
+        agent: run.agentName,
+        path: run.path,
+        type: 'tool_call',
+        step: record.step,
+        toolCallId: c.toolCallId,
+        toolName: c.toolName,
+        input: c.input,
+      });
     }
   }
   if (p.journal !== undefined) await p.journal.afterModelResponse(record.step, assistant, out.calls, out.usage);
@@ -121,18 +130,37 @@ function addMessages(run: LoopRun, ...messages: Message[]): void {
 }
 
 /** A step whose tools ran: the model's message and the tool results join the conversation. */
-function addToolStep(run: LoopRun, { out, assistant, results }: { out: ModelStepOutput; assistant: Message; results: ToolResultRecord[] }): void {
+function addToolStep(
+  run: LoopRun,
+  { out, assistant, results }: { out: ModelStepOutput; assistant: Message; results: ToolResultRecord[] },
+): void {
   const toolMessage: Message = { role: 'tool', content: new Array(results.length) };
   for (let i = 0; i < results.length; i++) {
     const r = results[i];
-    toolMessage.content[i] = { type: 'tool-result', toolCallId: r.toolCallId, toolName: r.toolName, output: toToolResultOutput(r.output, r.isError) };
+    toolMessage.content[i] = {
+      type: 'tool-result',
+      toolCallId: r.toolCallId,
+      toolName: r.toolName,
+      output: toToolResultOutput(r.output, r.isError),
+    };
   }
   addMessages(run, assistant, toolMessage);
   stepEnd(run, out);
 }
 
 function stepEnd(run: LoopRun, out: ModelStepOutput): void {
-  if (run.sink) run.sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'step_end', step: run.step, text: out.text, reasoning: out.reasoning, finishReason: out.finishReason, usage: out.usage });
+  if (run.sink)
+    run.sink({
+      runId: run.runId,
+      agent: run.agentName,
+      path: run.path,
+      type: 'step_end',
+      step: run.step,
+      text: out.text,
+      reasoning: out.reasoning,
+      finishReason: out.finishReason,
+      usage: out.usage,
+    });
 }
 
 /** Some calls wait for a human: the step stays in flight (finished calls are recorded), the run pauses. */
@@ -141,7 +169,17 @@ async function pause(run: LoopRun, approvals: PendingApproval[]): Promise<Outcom
   if (run.p.journal !== undefined) await run.p.journal.pause(approvals);
   if (run.sink) {
     for (const a of approvals) {
-      run.sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'approval_required', approvalId: a.approvalId, toolCallId: a.toolCallId, toolName: a.toolName, input: a.input, prompt: a.prompt });
+      run.sink({
+        runId: run.runId,
+        agent: run.agentName,
+        path: run.path,
+        type: 'approval_required',
+        approvalId: a.approvalId,
+        toolCallId: a.toolCallId,
+        toolName: a.toolName,
+        input: a.input,
+        prompt: a.prompt,
+      });
     }
   }
   return { status: 'paused', approvals };
@@ -150,9 +188,17 @@ async function pause(run: LoopRun, approvals: PendingApproval[]): Promise<Outcom
 /** Handoff: the target carries on with the same conversation; its answer is this run's answer. */
 async function handOff(run: LoopRun, target: Runnable, toolCallId: string): Promise<Outcome> {
   const { p, sink } = run;
-  if (sink) sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'handoff', from: run.agentName, to: target.name, toolCallId });
+  if (sink)
+    sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'handoff', from: run.agentName, to: target.name, toolCallId });
   if (p.journal !== undefined) await p.journal.handoff(run.agentName, target.name, toolCallId);
-  const link: ParentLink = { path: [...run.path, target.name], sink, reportUsage: run.reportUsage, state: run.state, tree: p.tree, loop: p.parent?.loop };
+  const link: ParentLink = {
+    path: [...run.path, target.name],
+    sink,
+    reportUsage: run.reportUsage,
+    state: run.state,
+    tree: p.tree,
+    loop: p.parent?.loop,
+  };
   if (p.journal !== undefined) link.journal = p.journal;
   const handler = p.options?.onApproval ?? p.parent?.onApproval;
   if (handler !== undefined) link.onApproval = handler;
@@ -206,7 +252,21 @@ function finish(run: LoopRun, outcome: Outcome): RunResult {
   if (outcome.status === 'paused') {
     const { history, parent } = p;
     const { runId, path, started, steps, usage, historyLength } = run;
-    return pausedResult({ name, history, parent, runId, sink, path, started, steps, usage, byAgent, historyLength, paused: outcome.approvals, activeAgent: outcome.activeAgent });
+    return pausedResult({
+      name,
+      history,
+      parent,
+      runId,
+      sink,
+      path,
+      started,
+      steps,
+      usage,
+      byAgent,
+      historyLength,
+      paused: outcome.approvals,
+      activeAgent: outcome.activeAgent,
+    });
   }
   const { text, needsInput } = outcome;
   // Outputs matter to agents that run later in the same tree, which gave this run its state.
@@ -218,8 +278,20 @@ function finish(run: LoopRun, outcome: Outcome): RunResult {
     const { runId, path } = run;
     if (p.parent === undefined) sink({ runId, agent: name, path, type: 'answer', text });
     const durationMs = performance.now() - run.started;
-    if (needsInput === undefined) sink({ runId, agent: name, path, type: 'run_end', status: 'completed', steps: run.steps.length, usage: run.usage, durationMs });
-    else sink({ runId, agent: name, path, type: 'run_end', status: 'completed', steps: run.steps.length, usage: run.usage, durationMs, needsInput });
+    if (needsInput === undefined)
+      sink({ runId, agent: name, path, type: 'run_end', status: 'completed', steps: run.steps.length, usage: run.usage, durationMs });
+    else
+      sink({
+        runId,
+        agent: name,
+        path,
+        type: 'run_end',
+        status: 'completed',
+        steps: run.steps.length,
+        usage: run.usage,
+        durationMs,
+        needsInput,
+      });
   }
   if (p.parent?.reportUsage) p.parent.reportUsage(run.usage, byAgent);
   const result: RunResult = {
@@ -251,14 +323,27 @@ async function fail(run: LoopRun, err: unknown): Promise<never> {
       : { name: (error as Error)?.name ?? 'Error', code: 'internal', message: (error as Error)?.message ?? String(error) };
     sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'error', error: e });
     const status = error instanceof RunAbortedError ? 'aborted' : 'failed';
-    sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'run_end', status, steps: run.steps.length, usage: run.usage, durationMs: performance.now() - run.started });
+    sink({
+      runId: run.runId,
+      agent: run.agentName,
+      path: run.path,
+      type: 'run_end',
+      status,
+      steps: run.steps.length,
+      usage: run.usage,
+      durationMs: performance.now() - run.started,
+    });
   }
   if (p.parent?.reportUsage) p.parent.reportUsage(run.usage, usageByAgent(run.agentName, run.usage, run.steps, run.nestedUsage));
   throw error;
 }
 
 /** The first successful `transfer_to_*` call of a step (later ones are ignored). */
-function pickHandoff(handoffs: ReadonlyMap<string, Runnable>, calls: PreparedCall[], results: ToolResultRecord[]): { agent: Runnable; toolCallId: string } | undefined {
+function pickHandoff(
+  handoffs: ReadonlyMap<string, Runnable>,
+  calls: PreparedCall[],
+  results: ToolResultRecord[],
+): { agent: Runnable; toolCallId: string } | undefined {
   let found: { agent: Runnable; toolCallId: string } | undefined;
   for (let i = 0; i < calls.length; i++) {
     const target = handoffs.get(calls[i].toolName);

@@ -1,10 +1,10 @@
+import type { ApprovalHandler, CheckpointOptions, SessionRef, StoreSource } from '../types/durable-options.js';
 import type { EventSink } from '../types/events.js';
 import type { ModelSettings } from '../types/model.js';
-import type { Usage } from '../types/usage.js';
 import type { RunState } from '../types/run-state.js';
-import type { RunLimits, RunTree } from './run-tree.js';
-import type { ApprovalHandler, CheckpointOptions, SessionRef, StoreSource } from '../types/durable-options.js';
+import type { Usage } from '../types/usage.js';
 import type { RunJournal } from './run-journal.js';
+import type { RunLimits, RunTree } from './run-tree.js';
 
 /** Per-run overrides (`ModelSettings`) and hooks. Anything unset falls back to the agent's, then the model's, settings. */
 export interface RunOptions extends ModelSettings {

@@ -1,2 +1,2 @@
 /** The run state is a contract (`src/types/run-state.ts`): tools see it in their context. Re-exported for the layers above. */
-export { KeyValueState, RunState, toRunState, type RunStateInit } from '../types/run-state.js';
+export { KeyValueState, RunState, type RunStateInit, toRunState } from '../types/run-state.js';

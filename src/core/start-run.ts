@@ -45,7 +45,11 @@ export function startRunStream(agent: Runnable, input: RunInput, how: Omit<Start
 }
 
 /** Continues a durable run from its last checkpoint (see `Agent.resume`). */
-export function resumeRun(agent: Runnable, runId: string, how: { options?: ResumeOptions; stream?: boolean; defaults?: DurableDefaults } = {}): Promise<RunResult> {
+export function resumeRun(
+  agent: Runnable,
+  runId: string,
+  how: { options?: ResumeOptions; stream?: boolean; defaults?: DurableDefaults } = {},
+): Promise<RunResult> {
   try {
     return durableRunner().resume(agent, runId, how.options, { stream: how.stream ?? false, defaults: how.defaults ?? {} });
   } catch (err) {
@@ -54,6 +58,10 @@ export function resumeRun(agent: Runnable, runId: string, how: { options?: Resum
 }
 
 /** `resumeRun`, streaming the events (starting with `run_start` with `resumed: true`). */
-export function resumeRunStream(agent: Runnable, runId: string, how: { options?: ResumeOptions; defaults?: DurableDefaults } = {}): RunStream {
+export function resumeRunStream(
+  agent: Runnable,
+  runId: string,
+  how: { options?: ResumeOptions; defaults?: DurableDefaults } = {},
+): RunStream {
   return streamRun(agent, [], [], how.options, (options) => resumeRun(agent, runId, { options, stream: true, defaults: how.defaults }));
 }

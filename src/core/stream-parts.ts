@@ -1,6 +1,7 @@
 import type { LanguageModelV3StreamPart, SharedV3ProviderMetadata } from '@ai-sdk/provider';
+
 import { fromProviderUsage } from '../types/usage.js';
-import { addContent, addToolCall, withOptions, type ModelStepOutput, type StepEmitter } from './model-step.js';
+import { addContent, addToolCall, type ModelStepOutput, type StepEmitter, withOptions } from './model-step.js';
 
 type TextPart = { type: 'text'; text: string; providerOptions?: SharedV3ProviderMetadata };
 type ReasoningPart = { type: 'reasoning'; text: string; providerOptions?: SharedV3ProviderMetadata };
@@ -11,7 +12,14 @@ type ReasoningPart = { type: 'reasoning'; text: string; providerOptions?: Shared
  * order the model produced them in is kept (a tool call can arrive before a part's end marker).
  */
 export class StreamParts {
-  readonly out: ModelStepOutput = { content: [], calls: [], text: '', reasoning: '', finishReason: 'other', usage: fromProviderUsage(undefined) };
+  readonly out: ModelStepOutput = {
+    content: [],
+    calls: [],
+    text: '',
+    reasoning: '',
+    finishReason: 'other',
+    usage: fromProviderUsage(undefined),
+  };
   /** Something reached the caller (a delta, a tool call): from here on a failure is not retried. */
   visible = false;
   /** The `finish` part arrived. */

@@ -42,7 +42,11 @@ export function streamRun(
       // A failure before the loop started (no model, bad tools) still ends the stream with error + run_end.
       if (!started) {
         const base = { runId: '', agent: agent.name, path: [agent.name] };
-        queue.push({ ...base, type: 'error', error: { name: err?.name ?? 'Error', code: err?.code ?? 'internal', message: err?.message ?? String(err) } });
+        queue.push({
+          ...base,
+          type: 'error',
+          error: { name: err?.name ?? 'Error', code: err?.code ?? 'internal', message: err?.message ?? String(err) },
+        });
         queue.push({ ...base, type: 'run_end', status: 'failed', steps: 0, usage: emptyUsage(), durationMs: 0 });
       }
       queue.close();

@@ -1,10 +1,16 @@
-import { APICallError, type LanguageModelV3CallOptions, type LanguageModelV3StreamPart, type LanguageModelV3StreamResult } from '@ai-sdk/provider';
+import {
+  APICallError,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3StreamPart,
+  type LanguageModelV3StreamResult,
+} from '@ai-sdk/provider';
+
+import { deepestMessage, networkCause } from '../errors/error-causes.js';
 import { ProviderError } from '../errors/provider-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
-import { deepestMessage, networkCause } from '../errors/error-causes.js';
 import type { ResolvedModel } from '../types/resolved-model.js';
 import { linkAbort } from './abort-link.js';
-import { callWithRetry, StreamBrokeOff, type RetryListener } from './call-model.js';
+import { callWithRetry, StreamBrokeOff } from './call-model.js';
 import type { ModelStepOutput, StepCallOptions, StepEmitter } from './model-step.js';
 import { StreamParts } from './stream-parts.js';
 
@@ -17,7 +23,11 @@ import { StreamParts } from './stream-parts.js';
  * `stream_interrupted` ProviderError saying what happened ("the connection was closed after 12
  * events", "no data for 120000 ms") and is not retried: the caller has seen part of an answer.
  */
-export function streamStep(m: ResolvedModel, options: LanguageModelV3CallOptions, how: StepCallOptions & { emitter?: StepEmitter }): Promise<ModelStepOutput> {
+export function streamStep(
+  m: ResolvedModel,
+  options: LanguageModelV3CallOptions,
+  how: StepCallOptions & { emitter?: StepEmitter },
+): Promise<ModelStepOutput> {
   const { signal, emitter, onRetry } = how;
   return callWithRetry(
     m,

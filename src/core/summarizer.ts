@@ -1,5 +1,5 @@
-import type { ResolvedModel } from '../types/resolved-model.js';
 import type { Message } from '../types/message.js';
+import type { ResolvedModel } from '../types/resolved-model.js';
 import { SUMMARY_INSTRUCTIONS } from './context-budget.js';
 import { generateStep } from './model-step.js';
 
@@ -28,7 +28,8 @@ function render(m: Message): string {
   for (const p of m.content) {
     if (p.type === 'text') parts.push(p.text);
     else if (p.type === 'tool-call') parts.push(`called ${p.toolName}(${JSON.stringify(p.input)})`);
-    else if (p.type === 'tool-result') parts.push(`${p.toolName} returned ${JSON.stringify('value' in p.output ? p.output.value : p.output)}`);
+    else if (p.type === 'tool-result')
+      parts.push(`${p.toolName} returned ${JSON.stringify('value' in p.output ? p.output.value : p.output)}`);
   }
   return `${m.role}: ${parts.join(' ')}`;
 }

@@ -118,5 +118,7 @@ export function renderTemplate(
 
 /** Every `{output.<name>}` a text refers to (for config validation). */
 export function outputReferences(text: string): Array<{ name: string; optional: boolean }> {
-  return (compileTemplate(text)?.placeholders ?? []).filter((p) => p.scope === 'output').map((p) => ({ name: p.name, optional: p.optional }));
+  return (compileTemplate(text)?.placeholders ?? [])
+    .filter((p) => p.scope === 'output')
+    .map((p) => ({ name: p.name, optional: p.optional }));
 }

@@ -1,21 +1,21 @@
 import { CorvidError } from '../errors/corvid-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
+import type { ApprovalHandler } from '../types/durable-options.js';
 import type { EventSink } from '../types/events.js';
 import type { Message } from '../types/message.js';
 import type { ToolCallRecord, ToolResultRecord } from '../types/result.js';
+import type { PendingApproval } from '../types/result.js';
+import type { RunState } from '../types/run-state.js';
+import type { Store } from '../types/storage/store.js';
 import type { Tool, ToolContext } from '../types/tool.js';
 import type { Usage } from '../types/usage.js';
+import { linkAbort } from './abort-link.js';
+import { approvalPromptWithPreview } from './approval-prompt.js';
+import type { RunJournal } from './run-journal.js';
 import type { LoopControl } from './run-options.js';
-import type { RunState } from '../types/run-state.js';
 import { isFatalRunError, type RunTree } from './run-tree.js';
 import { validateToolInput } from './tool.js';
-import { linkAbort } from './abort-link.js';
-import type { PendingApproval } from '../types/result.js';
-import type { Store } from '../types/storage/store.js';
-import type { ApprovalHandler } from '../types/durable-options.js';
-import type { RunJournal } from './run-journal.js';
-import { approvalPromptWithPreview } from './approval-prompt.js';
 
 /** Everything tool execution needs from the run. */
 export interface ToolRunScope {
@@ -98,7 +98,13 @@ async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResu
     if (CorvidError.isInstance(cause) && cause.name === 'ToolExecutionError') throw cause;
     throw new ToolExecutionError(String(o.output), { toolName: call.toolName, toolCallId: call.toolCallId, cause });
   }
-  const result: ToolResultRecord = { toolCallId: call.toolCallId, toolName: call.toolName, output: o.output, isError, durationMs: performance.now() - started };
+  const result: ToolResultRecord = {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    output: o.output,
+    isError,
+    durationMs: performance.now() - started,
+  };
   if (scope.sink) {
     scope.sink({
       type: 'tool_result',
@@ -120,7 +126,12 @@ async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResu
 async function outcomeOf(call: PreparedCall, scope: ToolRunScope): Promise<CallOutcome> {
   if (call.parseError) return { kind: 'done', output: call.parseError, isError: true };
   const t = scope.tools.get(call.toolName);
-  if (!t) return { kind: 'done', output: `Unknown tool "${call.toolName}". Available tools: ${[...scope.tools.keys()].join(', ') || '(none)'}`, isError: true };
+  if (!t)
+    return {
+      kind: 'done',
+      output: `Unknown tool "${call.toolName}". Available tools: ${[...scope.tools.keys()].join(', ') || '(none)'}`,
+      isError: true,
+    };
   const checked = await validateToolInput(t, call.input);
   // Resumed run: the call finished before the interruption; its outcome is reused.
   const done = scope.journal?.completedCall(call.toolCallId);
@@ -139,7 +150,12 @@ async function outcomeOf(call: PreparedCall, scope: ToolRunScope): Promise<CallO
     if (scope.signal?.aborted) throw new RunAbortedError(undefined, { cause: err });
     // Limits and template errors stop the run instead of going back to the model.
     if (isFatalRunError(err)) throw err;
-    return { kind: 'done', output: `Tool "${t.name}" failed: ${err instanceof Error ? err.message : String(err)}`, isError: true, cause: err };
+    return {
+      kind: 'done',
+      output: `Tool "${t.name}" failed: ${err instanceof Error ? err.message : String(err)}`,
+      isError: true,
+      cause: err,
+    };
   }
 }
 
@@ -231,7 +247,14 @@ async function decideApproval(t: Tool, input: unknown, call: PreparedCall, scope
     if (stored !== undefined) return stored.status === 'approved' ? 'approved' : stored;
   }
   if (scope.onApproval !== undefined) {
-    const decision = await scope.onApproval({ runId: scope.runId, agent: scope.agent, toolCallId: call.toolCallId, toolName: t.name, input, prompt });
+    const decision = await scope.onApproval({
+      runId: scope.runId,
+      agent: scope.agent,
+      toolCallId: call.toolCallId,
+      toolName: t.name,
+      input,
+      prompt,
+    });
     if (decision?.approved === true) return 'approved';
     return decision?.reason !== undefined ? { status: 'denied', reason: decision.reason } : { status: 'denied' };
   }

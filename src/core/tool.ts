@@ -1,6 +1,7 @@
 import type { JSONSchema7, LanguageModelV3FunctionTool } from '@ai-sdk/provider';
-import type { RequireApproval, StandardSchemaLike, Tool, ToolContext } from '../types/tool.js';
+
 import { ValidationError } from '../errors/validation-error.js';
+import type { RequireApproval, StandardSchemaLike, Tool, ToolContext } from '../types/tool.js';
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -33,14 +34,12 @@ export interface ToolDefinition<Input, Output> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a default that accepts every tool's input type (`unknown` would reject them)
 export function tool<Input = any, Output = unknown>(definition: ToolDefinition<Input, Output>): Tool<Input, Output> {
   if (typeof definition?.name !== 'string' || !TOOL_NAME.test(definition.name)) {
-    throw new ValidationError(
-      `Invalid tool name ${JSON.stringify(definition?.name)}: use 1-64 letters, digits, "_" or "-"`,
-    );
+    throw new ValidationError(`Invalid tool name ${JSON.stringify(definition?.name)}: use 1-64 letters, digits, "_" or "-"`);
   }
   if (typeof definition.execute !== 'function') {
     throw new ValidationError(`Tool "${definition.name}" needs an execute function`);
   }
-  if (definition.input && !definition.input['~standard'] ) {
+  if (definition.input && !definition.input['~standard']) {
     throw new ValidationError(`Tool "${definition.name}": input must be a zod (or Standard Schema) schema`);
   }
   if (definition.input && !definition.parameters && !hasZodJsonSchema(definition.input)) {

@@ -12,7 +12,12 @@ export function mergeUsage(into: Record<string, Usage>, from: Record<string, Usa
 }
 
 /** A run's usage per agent: its own model calls under its name, plus what nested runs reported. */
-export function usageByAgent(name: string, usage: Usage, steps: StepResult[], nested: Record<string, Usage> | undefined): Record<string, Usage> {
+export function usageByAgent(
+  name: string,
+  usage: Usage,
+  steps: StepResult[],
+  nested: Record<string, Usage> | undefined,
+): Record<string, Usage> {
   if (nested === undefined) return { [name]: usage };
   const own = emptyUsage();
   for (const s of steps) addUsage(own, s.usage);

@@ -1,12 +1,12 @@
 import type { ApprovalVerdict, ResumePoint, RunJournal } from '../core/run-journal.js';
-import type { RunState } from '../types/run-state.js';
-import type { Message } from '../types/message.js';
-import type { PendingApproval, ToolCallRecord } from '../types/result.js';
-import type { Store } from '../types/storage/store.js';
 import type { CheckpointAppend, CheckpointInput, RunStatus } from '../storage/types/runs.js';
 import type { SessionEntryInput } from '../storage/types/sessions.js';
-import { emptyUsage, type Usage } from '../types/usage.js';
 import type { CheckpointOptions } from '../types/durable-options.js';
+import type { Message } from '../types/message.js';
+import type { PendingApproval, ToolCallRecord } from '../types/result.js';
+import type { RunState } from '../types/run-state.js';
+import type { Store } from '../types/storage/store.js';
+import { emptyUsage, type Usage } from '../types/usage.js';
 import type { CompletedCall, InFlightStep, RunStateV1 } from './run-state-v1.js';
 import { stepFromInFlight } from './step-from-in-flight.js';
 
@@ -193,10 +193,19 @@ export class DurableRun implements RunJournal {
    */
   async approval(call: ToolCallRecord, prompt: string): Promise<ApprovalVerdict> {
     if (!this.inFlightSaved) await this.save('running');
-    const a = await this.store.approvals.create({ runId: this.runId, toolCallId: call.toolCallId, toolName: call.toolName, args: call.input, prompt });
+    const a = await this.store.approvals.create({
+      runId: this.runId,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      args: call.input,
+      prompt,
+    });
     if (a.status === 'approved') return { status: 'approved' };
     if (a.status === 'denied') return a.reason !== undefined ? { status: 'denied', reason: a.reason } : { status: 'denied' };
-    return { status: 'pending', approval: { approvalId: a.id, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, prompt } };
+    return {
+      status: 'pending',
+      approval: { approvalId: a.id, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, prompt },
+    };
   }
 
   /** A handoff: the finished step goes to the session with a `handoff` entry; the session's active agent changes. */
@@ -204,7 +213,11 @@ export class DurableRun implements RunJournal {
     await this.flush();
     if (this.sessionId !== undefined) {
       this.sessionLastSeq = await this.write(() =>
-        this.store.sessions.append(this.sessionId!, { type: 'handoff', agent: from, runId: this.runId, data: { from, to, toolCallId } }, { expectedLastSeq: this.sessionLastSeq }),
+        this.store.sessions.append(
+          this.sessionId!,
+          { type: 'handoff', agent: from, runId: this.runId, data: { from, to, toolCallId } },
+          { expectedLastSeq: this.sessionLastSeq },
+        ),
       );
       await this.store.sessions.setActiveAgent(this.sessionId, to);
     }

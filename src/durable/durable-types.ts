@@ -1,2 +1,10 @@
 /** The durable-run options are contracts (`src/types/durable-options.ts`); re-exported here for the adapters. */
-export type { SessionRef, StoreSource, CheckpointOptions, ApprovalRequest, ApprovalDecision, ApprovalHandler, DurableDefaults } from '../types/durable-options.js';
+export type {
+  ApprovalDecision,
+  ApprovalHandler,
+  ApprovalRequest,
+  CheckpointOptions,
+  DurableDefaults,
+  SessionRef,
+  StoreSource,
+} from '../types/durable-options.js';

@@ -25,7 +25,9 @@ export function sessionRefOf(ref: SessionRef, agent: string): { id: string; user
     );
   }
   if (value.userId !== undefined && (typeof value.userId !== 'string' || value.userId === '')) {
-    throw new DurableRunError(`Agent "${agent}": session.userId must be a non-empty string (got ${JSON.stringify(value.userId)})`, { kind: 'invalid' });
+    throw new DurableRunError(`Agent "${agent}": session.userId must be a non-empty string (got ${JSON.stringify(value.userId)})`, {
+      kind: 'invalid',
+    });
   }
   return value.userId !== undefined ? { id: value.id, userId: value.userId } : { id: value.id };
 }

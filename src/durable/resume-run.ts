@@ -1,16 +1,16 @@
 import type { DurableRunContext } from '../core/core-services.js';
 import type { ResumeOptions, RunOptions } from '../core/run-options.js';
 import { findAgent, type Runnable } from '../core/runnable.js';
-import { RunState, toRunState } from '../types/run-state.js';
 import { DurableRunError } from '../errors/durable-run-error.js';
-import type { Store } from '../types/storage/store.js';
 import type { AgentEvent } from '../types/events.js';
-import { messageText, type Message } from '../types/message.js';
+import { type Message, messageText } from '../types/message.js';
 import type { RunResult } from '../types/result.js';
+import { RunState, toRunState } from '../types/run-state.js';
+import type { Store } from '../types/storage/store.js';
 import { DurableRun } from './durable-run.js';
-import { openRunStore, type DurableDefaults } from './open-run-store.js';
-import { parseRunState, type InFlightStep, type RunStateV1 } from './run-state-v1.js';
+import { type DurableDefaults, openRunStore } from './open-run-store.js';
 import { holdRunLease } from './run-lease.js';
+import { type InFlightStep, parseRunState, type RunStateV1 } from './run-state-v1.js';
 import { loadState } from './start-durable-run.js';
 
 export type { ResumeOptions };
@@ -30,7 +30,8 @@ export async function resumeDurableRun(
   options: ResumeOptions | undefined,
   { stream, defaults }: DurableRunContext,
 ): Promise<RunResult> {
-  if (typeof runId !== 'string' || runId === '') throw new DurableRunError(`Agent "${root.name}": resume needs a run id (got ${JSON.stringify(runId)})`, { kind: 'invalid' });
+  if (typeof runId !== 'string' || runId === '')
+    throw new DurableRunError(`Agent "${root.name}": resume needs a run id (got ${JSON.stringify(runId)})`, { kind: 'invalid' });
   const store = await openRunStore(options?.store ?? defaults.store, root.name, 'resuming a run');
   // Only one process continues a run at a time (two servers resuming interrupted runs at startup).
   const lease = await holdRunLease(store, runId);
@@ -55,19 +56,34 @@ async function resumeHeld({ root, runId, options, stream, defaults, store }: Res
   if (cp === undefined) {
     const run = await store.checkpoints.getRun(runId);
     throw new DurableRunError(
-      run ? `Run "${runId}" cannot be resumed: its checkpoints have expired` : `Unknown run "${runId}": no checkpoint of it in ${store.info.location} (corvid runs list shows the runs)`,
+      run
+        ? `Run "${runId}" cannot be resumed: its checkpoints have expired`
+        : `Unknown run "${runId}": no checkpoint of it in ${store.info.location} (corvid runs list shows the runs)`,
       { kind: 'not_found', runId },
     );
   }
-  if (cp.status === 'completed') throw new DurableRunError(`Run "${runId}" has already completed; there is nothing to resume`, { kind: 'invalid', runId });
+  if (cp.status === 'completed')
+    throw new DurableRunError(`Run "${runId}" has already completed; there is nothing to resume`, { kind: 'invalid', runId });
   const s = parseRunState(cp.state, runId);
   if (s.rootAgent !== root.name) {
-    throw new DurableRunError(`Run "${runId}" belongs to agent "${s.rootAgent}", not "${root.name}": resume it on that agent`, { kind: 'invalid', runId });
+    throw new DurableRunError(`Run "${runId}" belongs to agent "${s.rootAgent}", not "${root.name}": resume it on that agent`, {
+      kind: 'invalid',
+      runId,
+    });
   }
-  const restored = s.sessionLastSeq !== undefined && cp.sessionId !== undefined ? await restoreSession(store, cp.sessionId, runId, s) : restoreLocal(s);
+  const restored =
+    s.sessionLastSeq !== undefined && cp.sessionId !== undefined ? await restoreSession(store, cp.sessionId, runId, s) : restoreLocal(s);
   const runner = restored.agent === root.name ? root : findAgent(root, restored.agent);
-  if (runner === undefined) throw new DurableRunError(`Run "${runId}" was running agent "${restored.agent}", which "${root.name}" does not reach any more`, { kind: 'invalid', runId });
-  if (runner.kind !== 'llm') throw new DurableRunError(`Run "${runId}" of workflow agent "${runner.name}" cannot be resumed; run it again`, { kind: 'invalid', runId });
+  if (runner === undefined)
+    throw new DurableRunError(`Run "${runId}" was running agent "${restored.agent}", which "${root.name}" does not reach any more`, {
+      kind: 'invalid',
+      runId,
+    });
+  if (runner.kind !== 'llm')
+    throw new DurableRunError(`Run "${runId}" of workflow agent "${runner.name}" cannot be resumed; run it again`, {
+      kind: 'invalid',
+      runId,
+    });
 
   const state = new RunState({ session: s.state ?? {} });
   if (cp.sessionId !== undefined) await loadState(store, state, cp.sessionId, s.userId);
@@ -157,14 +173,32 @@ async function restoreSession(store: Store, sessionId: string, runId: string, s:
     inFlight = undefined;
     step = steps;
   }
-  return { agent, history, baseLength, appended, sessionLastSeq: lastSeq, step, inFlight, answered: answeredText(history, baseLength, inFlight) };
+  return {
+    agent,
+    history,
+    baseLength,
+    appended,
+    sessionLastSeq: lastSeq,
+    step,
+    inFlight,
+    answered: answeredText(history, baseLength, inFlight),
+  };
 }
 
 function restoreLocal(s: RunStateV1): Restored {
   const history = (s.messages ?? []).slice();
   const baseLength = s.baseLength ?? 0;
   const step = Math.max(0, (s.inFlight?.step ?? s.step) - 1);
-  return { agent: s.agent, history, baseLength, appended: 0, sessionLastSeq: 0, step, inFlight: s.inFlight, answered: answeredText(history, baseLength, s.inFlight) };
+  return {
+    agent: s.agent,
+    history,
+    baseLength,
+    appended: 0,
+    sessionLastSeq: 0,
+    step,
+    inFlight: s.inFlight,
+    answered: answeredText(history, baseLength, s.inFlight),
+  };
 }
 
 /** The final answer when the run's last message is an assistant message without tool calls. */

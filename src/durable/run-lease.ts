@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+
 import { RunLeaseHeldError } from '../errors/run-lease-held-error.js';
 import type { Store } from '../storage/types/store.js';
 
@@ -37,7 +38,10 @@ export async function holdRunLease(store: Store, runId: string): Promise<RunLeas
     // Held by a process of this machine that is gone (killed, crashed): taken over at once rather
     // than after the lease's lifetime. Elsewhere, only expiry tells.
     const current = await store.leases.get(name);
-    const taken = current !== undefined && deadLocalHolder(current.holder) && (await store.leases.acquire(name, holder, RUN_LEASE_TTL_MS, { replacing: current.holder }));
+    const taken =
+      current !== undefined &&
+      deadLocalHolder(current.holder) &&
+      (await store.leases.acquire(name, holder, RUN_LEASE_TTL_MS, { replacing: current.holder }));
     if (!taken) throw new RunLeaseHeldError(runId, RUN_LEASE_TTL_MS);
   }
   const timer = setInterval(() => {

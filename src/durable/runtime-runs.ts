@@ -19,11 +19,17 @@ export async function agentForRun(runtime: RunsRuntime, runId: string): Promise<
   const store = await runtime.store();
   const run = await store.checkpoints.getRun(runId);
   if (run === undefined) {
-    throw new DurableRunError(`Unknown run "${runId}" in ${store.info.location} (corvid runs list shows the runs)`, { kind: 'not_found', runId });
+    throw new DurableRunError(`Unknown run "${runId}" in ${store.info.location} (corvid runs list shows the runs)`, {
+      kind: 'not_found',
+      runId,
+    });
   }
   const agent = runtime.agent<Runnable>(run.agent);
   if (agent.kind !== 'llm' || typeof (agent as Agent).resume !== 'function') {
-    throw new DurableRunError(`Run "${runId}" of ${agent.kind} agent "${agent.name}" cannot be resumed; run it again`, { kind: 'invalid', runId });
+    throw new DurableRunError(`Run "${runId}" of ${agent.kind} agent "${agent.name}" cannot be resumed; run it again`, {
+      kind: 'invalid',
+      runId,
+    });
   }
   return { agent: agent as Agent, run };
 }

@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
+
 import type { DurableRunContext } from '../core/core-services.js';
 import type { RunOptions } from '../core/run-options.js';
 import { findAgent, type Runnable } from '../core/runnable.js';
-import { RunState, toRunState } from '../types/run-state.js';
-import type { Store } from '../types/storage/store.js';
+import type { DurableDefaults } from '../types/durable-options.js';
 import type { Message, RunInput } from '../types/message.js';
 import { messageText, userMessage } from '../types/message.js';
 import type { RunResult } from '../types/result.js';
+import { RunState, toRunState } from '../types/run-state.js';
+import type { Store } from '../types/storage/store.js';
 import { DurableRun } from './durable-run.js';
 import { openRunStore, sessionRefOf } from './open-run-store.js';
-import type { DurableDefaults } from '../types/durable-options.js';
 import { holdRunLease } from './run-lease.js';
 
 /**
@@ -43,7 +44,13 @@ async function runStarted(
   input: RunInput,
   options: RunOptions,
   stream: boolean,
-  s: { store: Store; state: RunState; checkpoints: DurableDefaults['checkpoints']; ref: { id: string; userId?: string } | undefined; runId: string },
+  s: {
+    store: Store;
+    state: RunState;
+    checkpoints: DurableDefaults['checkpoints'];
+    ref: { id: string; userId?: string } | undefined;
+    runId: string;
+  },
 ): Promise<RunResult> {
   const { store, state, checkpoints, ref, runId } = s;
   const history: Message[] = [];
@@ -51,7 +58,9 @@ async function runStarted(
   let lastSeq = 0;
   let userId: string | undefined;
   if (ref !== undefined) {
-    const session = await store.sessions.getOrCreate(ref.userId !== undefined ? { id: ref.id, agent: root.name, userId: ref.userId } : { id: ref.id, agent: root.name });
+    const session = await store.sessions.getOrCreate(
+      ref.userId !== undefined ? { id: ref.id, agent: root.name, userId: ref.userId } : { id: ref.id, agent: root.name },
+    );
     userId = ref.userId ?? session.userId;
     const entries = await store.sessions.entries(ref.id);
     lastSeq = session.lastSeq;

@@ -14,7 +14,11 @@ export interface ConfigIssue {
 
 /** Formats one issue as `file:line:col  path: message`. */
 export function formatConfigIssue(issue: ConfigIssue): string {
-  const where = issue.file ? `${issue.file}${issue.line ? `:${issue.line}${issue.column ? `:${issue.column}` : ''}` : ''}` : issue.line ? `line ${issue.line}` : '';
+  const where = issue.file
+    ? `${issue.file}${issue.line ? `:${issue.line}${issue.column ? `:${issue.column}` : ''}` : ''}`
+    : issue.line
+      ? `line ${issue.line}`
+      : '';
   const path = issue.path ? `${issue.path}: ` : '';
   return `${where ? `${where}  ` : ''}${path}${issue.message}`;
 }

@@ -1,6 +1,15 @@
 /** Helpers that read an error's `cause` chain (provider errors wrap the network error under them). */
 
-export const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+export const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 /** True when `err` or one of its causes is a lost connection (reset, refused, closed mid-response). */
 export function networkCause(err: unknown): boolean {
@@ -15,6 +24,7 @@ export function networkCause(err: unknown): boolean {
 /** The message of the innermost cause of `err`. */
 export function deepestMessage(err: unknown): string {
   let e: unknown = err;
-  for (let depth = 0; depth < 5 && (e as { cause?: unknown } | undefined)?.cause !== undefined; depth++) e = (e as { cause?: unknown }).cause;
+  for (let depth = 0; depth < 5 && (e as { cause?: unknown } | undefined)?.cause !== undefined; depth++)
+    e = (e as { cause?: unknown }).cause;
   return e instanceof Error ? e.message : String(e);
 }

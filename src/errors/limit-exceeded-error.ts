@@ -30,7 +30,14 @@ export class LimitExceededError extends CorvidError {
   }
 }
 
-function limitMessage(o: { limit: RunLimitName; value: number; used?: number; agent: string; path: readonly string[]; detail?: string }): string {
+function limitMessage(o: {
+  limit: RunLimitName;
+  value: number;
+  used?: number;
+  agent: string;
+  path: readonly string[];
+  detail?: string;
+}): string {
   const where = o.path.length > 1 ? ` (${o.path.join(' > ')})` : '';
   const who = `Agent "${o.agent}"${where}`;
   switch (o.limit) {

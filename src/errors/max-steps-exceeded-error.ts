@@ -8,9 +8,12 @@ export class MaxStepsExceededError extends CorvidError {
   readonly agent: string;
 
   constructor(options: { agent: string; maxSteps: number; steps: StepResult[] }) {
-    super(`Agent "${options.agent}" reached its limit of ${options.maxSteps} steps without a final answer (raise maxSteps / max_steps to allow more)`, {
-      code: 'max_steps_exceeded',
-    });
+    super(
+      `Agent "${options.agent}" reached its limit of ${options.maxSteps} steps without a final answer (raise maxSteps / max_steps to allow more)`,
+      {
+        code: 'max_steps_exceeded',
+      },
+    );
     this.name = 'MaxStepsExceededError';
     this.agent = options.agent;
     this.maxSteps = options.maxSteps;

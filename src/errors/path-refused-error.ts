@@ -2,14 +2,7 @@ import { CorvidError } from './corvid-error.js';
 
 /** Why a path was refused by a `PathPolicy`. */
 export type PathRefusalReason =
-  | 'invalid'
-  | 'lookalike'
-  | 'outside-root'
-  | 'symlink-escape'
-  | 'denied'
-  | 'read-only'
-  | 'hard-link'
-  | 'special-file';
+  'invalid' | 'lookalike' | 'outside-root' | 'symlink-escape' | 'denied' | 'read-only' | 'hard-link' | 'special-file';
 
 /**
  * A tool was asked for a path its policy does not allow (outside the roots, denied, read-only…).

@@ -7,10 +7,13 @@ import { DurableRunError } from './durable-run-error.js';
  */
 export class RunLeaseHeldError extends DurableRunError {
   constructor(runId: string, ttlMs: number) {
-    super(`Run "${runId}" is being run by another process right now; try again once it ends (or, if that process died, within ${Math.ceil(ttlMs / 1000)} s)`, {
-      kind: 'conflict',
-      runId,
-    });
+    super(
+      `Run "${runId}" is being run by another process right now; try again once it ends (or, if that process died, within ${Math.ceil(ttlMs / 1000)} s)`,
+      {
+        kind: 'conflict',
+        runId,
+      },
+    );
     this.name = 'RunLeaseHeldError';
   }
 }

@@ -2,15 +2,7 @@ import { CorvidError, type CorvidErrorCode } from './corvid-error.js';
 
 /** What went wrong in a storage backend. */
 export type StorageErrorKind =
-  | 'schema_too_new'
-  | 'corrupt'
-  | 'locked'
-  | 'unavailable'
-  | 'auth_failed'
-  | 'driver_missing'
-  | 'not_found'
-  | 'conflict'
-  | 'failed';
+  'schema_too_new' | 'corrupt' | 'locked' | 'unavailable' | 'auth_failed' | 'driver_missing' | 'not_found' | 'conflict' | 'failed';
 
 const CODES: Record<StorageErrorKind, CorvidErrorCode> = {
   schema_too_new: 'storage_schema_too_new',

@@ -9,7 +9,10 @@ export class WorkflowError extends CorvidError {
 
   constructor(options: { agent: string; kind: string; failures: ReadonlyArray<{ id: string; error: unknown }> }) {
     const list = options.failures.map((f) => `${f.id}: ${f.error instanceof Error ? f.error.message : String(f.error)}`).join('; ');
-    super(`Every part of ${options.kind} agent "${options.agent}" failed: ${list}`, { code: 'workflow_failed', cause: options.failures[0]?.error });
+    super(`Every part of ${options.kind} agent "${options.agent}" failed: ${list}`, {
+      code: 'workflow_failed',
+      cause: options.failures[0]?.error,
+    });
     this.name = 'WorkflowError';
     this.agent = options.agent;
     this.failures = options.failures;

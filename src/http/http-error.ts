@@ -13,7 +13,12 @@ export class HttpError extends CorvidError {
   /** Extra response headers (e.g. `Retry-After`, `WWW-Authenticate`). */
   readonly headers: Record<string, string>;
 
-  constructor(status: HttpErrorStatus, wireCode: string, message: string, options: { headers?: Record<string, string>; cause?: unknown; code?: CorvidErrorCode } = {}) {
+  constructor(
+    status: HttpErrorStatus,
+    wireCode: string,
+    message: string,
+    options: { headers?: Record<string, string>; cause?: unknown; code?: CorvidErrorCode } = {},
+  ) {
     super(message, { code: options.code ?? codeFor(status), cause: options.cause });
     this.name = 'HttpError';
     this.status = status;

@@ -30,6 +30,7 @@ export function jsonBodyProblem(headers: BodyHeaders): string | undefined {
   const length = headers['content-length'];
   const hasBody = headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0' && length.trim() !== '');
   if (!hasBody) return undefined;
-  if (type === undefined || type.trim() === '') return 'The request has a body but no Content-Type: send it as JSON with "Content-Type: application/json"';
+  if (type === undefined || type.trim() === '')
+    return 'The request has a body but no Content-Type: send it as JSON with "Content-Type: application/json"';
   return `Content-Type "${type.slice(0, 100)}" is not accepted: send the body as JSON with "Content-Type: application/json"`;
 }

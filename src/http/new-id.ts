@@ -22,7 +22,8 @@ export function newId(): string {
   for (let i = 0; i < 16; i++) {
     if (i === 4 || i === 6 || i === 8 || i === 10) out[j++] = 0x2d; // '-'
     let b = pool[base + i];
-    if (i === 6) b = (b & 0x0f) | 0x40; // version 4
+    if (i === 6)
+      b = (b & 0x0f) | 0x40; // version 4
     else if (i === 8) b = (b & 0x3f) | 0x80; // RFC 4122 variant
     out[j++] = HEX[b >> 4];
     out[j++] = HEX[b & 15];

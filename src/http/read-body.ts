@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import type { Context } from 'hono';
+
 import { HttpError } from './http-error.js';
 import { jsonBodyProblem } from './json-content-type.js';
-import { readIncoming, readStreamText, type IncomingBody } from './read-incoming.js';
+import { type IncomingBody, readIncoming, readStreamText } from './read-incoming.js';
 import { refuseBody } from './refuse-body.js';
 import { requestHeader } from './request-header.js';
 
@@ -81,7 +83,16 @@ export function checkContentLength(c: Context, limit: number): void {
  */
 export function bodyTypeProblem(request: Request, env?: unknown): string | undefined {
   const headers = nodeOf(env).incoming?.headers;
-  if (headers) return jsonBodyProblem({ 'content-type': headers['content-type'], 'content-length': headers['content-length'], 'transfer-encoding': headers['transfer-encoding'] });
+  if (headers)
+    return jsonBodyProblem({
+      'content-type': headers['content-type'],
+      'content-length': headers['content-length'],
+      'transfer-encoding': headers['transfer-encoding'],
+    });
   const get = (name: string) => request.headers.get(name) ?? undefined;
-  return jsonBodyProblem({ 'content-type': get('content-type'), 'content-length': get('content-length'), 'transfer-encoding': get('transfer-encoding') });
+  return jsonBodyProblem({
+    'content-type': get('content-type'),
+    'content-length': get('content-length'),
+    'transfer-encoding': get('transfer-encoding'),
+  });
 }

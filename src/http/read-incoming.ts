@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import { refuseBody } from './refuse-body.js';
 
 /**

@@ -71,11 +71,14 @@ export function connectError(d: ConnectionDiagnostics, err: unknown): McpError {
 export function callError(d: ConnectionDiagnostics, err: unknown, what: string, timeout: number | undefined): McpError {
   if (McpError.isInstance(err) && (err as McpError).name === 'McpError') return err as McpError;
   if (isTimeout(err)) {
-    return new McpError(`MCP server "${d.id}": ${what} timed out after ${timeout ?? d.config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS} ms`, {
-      kind: 'call',
-      server: d.id,
-      cause: err,
-    });
+    return new McpError(
+      `MCP server "${d.id}": ${what} timed out after ${timeout ?? d.config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS} ms`,
+      {
+        kind: 'call',
+        server: d.id,
+        cause: err,
+      },
+    );
   }
   if (isConnectionClosed(err) || d.dropped) {
     const restart = d.config.transport === 'stdio' ? 'it will be started again on the next call' : 'Corvid reconnects on the next call';

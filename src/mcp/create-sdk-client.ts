@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CORVID_VERSION, type ClientSdk } from './sdk.js';
+
 import type { McpConnectionOptions } from './mcp-connection-options.js';
+import { type ClientSdk, CORVID_VERSION } from './sdk.js';
 import type { McpElicitationHandler } from './types.js';
 
 /** Elicitation answer when nobody can be asked. */

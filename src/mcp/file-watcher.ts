@@ -1,5 +1,6 @@
-import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync, type FSWatcher, statSync, watch } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+
 import type { McpServerConfig } from './mcp-server-config.js';
 
 /**

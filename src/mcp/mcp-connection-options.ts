@@ -1,4 +1,5 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+
 import type { McpServerConfig } from './mcp-server-config.js';
 import type { McpElicitationHandler, McpNotice, McpToolInfo } from './types.js';
 
@@ -28,7 +29,10 @@ export interface McpConnectionOptions {
   /** The tool list changed (`notifications/tools/list_changed`). */
   onToolsChanged?: (server: string, tools: McpToolInfo[]) => void;
   /** Creates the OAuth session of servers with `auth: { type: oauth }`. */
-  createAuthSession?: (server: string, config: McpServerConfig & { transport: 'http' | 'streamable_http' | 'sse' }) => Promise<McpAuthSession>;
+  createAuthSession?: (
+    server: string,
+    config: McpServerConfig & { transport: 'http' | 'streamable_http' | 'sse' },
+  ) => Promise<McpAuthSession>;
 }
 
 /** Options of one call. */

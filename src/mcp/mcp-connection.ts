@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
+
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+
 import { redactUrl, redactUrls } from '../core/redact-urls.js';
 import { McpError } from '../errors/mcp-error.js';
-import { callError, connectError, handshakeTimeoutError, isTimeout, type ConnectionDiagnostics } from './connection-errors.js';
+import { callError, connectError, type ConnectionDiagnostics, handshakeTimeoutError, isTimeout } from './connection-errors.js';
 import { createSdkClient } from './create-sdk-client.js';
 import {
   DEFAULT_CALL_TIMEOUT_MS,
@@ -13,7 +15,7 @@ import {
   type McpConnectionOptions,
 } from './mcp-connection-options.js';
 import type { McpServerConfig } from './mcp-server-config.js';
-import { loadClientSdk, type ClientSdk } from './sdk.js';
+import { type ClientSdk, loadClientSdk } from './sdk.js';
 import { toMcpToolInfo } from './tool-info.js';
 import type { McpCallResult } from './tool-result.js';
 import type { McpServerState, McpServerStatus, McpToolInfo } from './types.js';
@@ -123,7 +125,9 @@ export class McpConnection {
       let cursor: string | undefined;
       do {
         const params = cursor ? { cursor } : undefined;
-        const page = await this.withAuthRetry(() => client.listTools(params, { timeout: this.config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS }));
+        const page = await this.withAuthRetry(() =>
+          client.listTools(params, { timeout: this.config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS }),
+        );
         listed = listed.concat(page.tools);
         cursor = page.nextCursor;
       } while (cursor);
@@ -219,7 +223,8 @@ export class McpConnection {
     }
     if (m.method !== 'notifications/progress' || typeof m.params?.progressToken !== 'string') return;
     const listener = this.progress.get(m.params.progressToken);
-    if (listener && typeof m.params.progress === 'number') listener({ progress: m.params.progress, total: m.params.total, message: m.params.message });
+    if (listener && typeof m.params.progress === 'number')
+      listener({ progress: m.params.progress, total: m.params.total, message: m.params.message });
   }
 
   private async open(): Promise<Client> {
@@ -298,7 +303,13 @@ export class McpConnection {
     } catch (err) {
       // Servers of the 2024-11-05 era answer the Streamable HTTP POST with 4xx: try HTTP+SSE.
       const status = (err as { code?: unknown }).code;
-      const legacy = err instanceof sdk.http.StreamableHTTPError && typeof status === 'number' && status >= 400 && status < 500 && status !== 401 && status !== 403;
+      const legacy =
+        err instanceof sdk.http.StreamableHTTPError &&
+        typeof status === 'number' &&
+        status >= 400 &&
+        status < 500 &&
+        status !== 401 &&
+        status !== 403;
       if (!legacy) throw err;
       try {
         return await attempt('sse');
@@ -330,7 +341,10 @@ export class McpConnection {
         this.dropped = true;
         if (!this.closed) {
           this.state = 'failed';
-          this.lastError = new McpError(`MCP server "${this.id}" closed the connection${this.stderrHint()}`, { kind: 'connection', server: this.id });
+          this.lastError = new McpError(`MCP server "${this.id}" closed the connection${this.stderrHint()}`, {
+            kind: 'connection',
+            server: this.id,
+          });
         }
       },
     });

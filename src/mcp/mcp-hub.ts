@@ -6,9 +6,9 @@ import { McpConnection } from './mcp-connection.js';
 import type { McpAuthSession, McpCallOptions } from './mcp-connection-options.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 import { mcpTool, mcpToolOrigin } from './mcp-tool.js';
+import type { TokenStore } from './oauth/token-store.js';
 import type { McpCallResult } from './tool-result.js';
 import type { McpElicitationHandler, McpNotice, McpOpenUrl, McpServerStatus, McpToolInfo } from './types.js';
-import type { TokenStore } from './oauth/token-store.js';
 
 /** Options of an `McpHub`. */
 export interface McpHubOptions {
@@ -80,7 +80,8 @@ export class McpHub {
     let c = this.connections.get(id);
     if (c) return c;
     const config = this.servers[id];
-    if (!config) throw new McpError(`Unknown MCP server "${id}"; servers: ${this.ids.join(', ') || '(none)'}`, { kind: 'connection', server: id });
+    if (!config)
+      throw new McpError(`Unknown MCP server "${id}"; servers: ${this.ids.join(', ') || '(none)'}`, { kind: 'connection', server: id });
     if (this.closed) throw new McpError(`MCP server "${id}": the hub is closed`, { kind: 'connection', server: id });
     c = new McpConnection(id, config, {
       baseDir: this.baseDir,
@@ -113,7 +114,10 @@ export class McpHub {
     const settled = await this.toolsSettled(list);
     const failed = settled.find((s) => 'error' in s);
     if (failed && 'error' in failed) throw failed.error;
-    return this.dedupe(settled.flatMap((s) => ('tools' in s ? s.tools : [])), undefined);
+    return this.dedupe(
+      settled.flatMap((s) => ('tools' in s ? s.tools : [])),
+      undefined,
+    );
   }
 
   /** Like `tools`, per server: its tools, or the error that kept them away. */
@@ -187,7 +191,8 @@ export class McpHub {
       }),
     );
     if (errors.length === 1) throw errors[0];
-    if (errors.length > 1) throw new McpError(errors.map((e) => e.message).join('\n'), { kind: 'connection', server: errors[0].server, cause: errors });
+    if (errors.length > 1)
+      throw new McpError(errors.map((e) => e.message).join('\n'), { kind: 'connection', server: errors[0].server, cause: errors });
   }
 
   /**
@@ -225,7 +230,10 @@ export class McpHub {
     await Promise.all([...this.connections.values()].map((c) => c.close()));
   }
 
-  private async createAuthSession(server: string, config: McpServerConfig & { transport: 'http' | 'streamable_http' | 'sse' }): Promise<McpAuthSession> {
+  private async createAuthSession(
+    server: string,
+    config: McpServerConfig & { transport: 'http' | 'streamable_http' | 'sse' },
+  ): Promise<McpAuthSession> {
     const { createOAuthSession } = await import('./oauth/oauth-session.js');
     return createOAuthSession(server, config, {
       store: this.options.tokenStore,
@@ -282,14 +290,21 @@ export class McpHub {
       for (const r of refs) {
         if (!chosen.some((t) => mcpToolOrigin(t)?.tool === r.tool)) {
           const names = tools.map((t) => mcpToolOrigin(t)?.tool).join(', ') || '(none)';
-          this.warn(new McpError(`MCP server "${server}" has no tool "${r.tool}" (agent "${agent.name}"); its tools: ${names}`, { kind: 'connection', server }));
+          this.warn(
+            new McpError(`MCP server "${server}" has no tool "${r.tool}" (agent "${agent.name}"); its tools: ${names}`, {
+              kind: 'connection',
+              server,
+            }),
+          );
         }
       }
     }
-    const taken = new Map(agent.tools.map((t) => {
-      const o = mcpToolOrigin(t);
-      return [t.name, o ? `tool "${o.tool}" of MCP server "${o.server}"` : 'a tool of the agent'] as [string, string];
-    }));
+    const taken = new Map(
+      agent.tools.map((t) => {
+        const o = mcpToolOrigin(t);
+        return [t.name, o ? `tool "${o.tool}" of MCP server "${o.server}"` : 'a tool of the agent'] as [string, string];
+      }),
+    );
     chosen = this.dedupe(chosen, taken, agent.name);
     binding.added.set(server, []);
     if (chosen.length > 0) {
@@ -301,7 +316,10 @@ export class McpHub {
         throw err;
       }
     }
-    binding.added.set(server, chosen.map((t) => t.name));
+    binding.added.set(
+      server,
+      chosen.map((t) => t.name),
+    );
   }
 
   private syncServer(server: string, infos: McpToolInfo[]): void {

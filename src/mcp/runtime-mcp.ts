@@ -41,7 +41,9 @@ export function withoutMcpRefs<C extends McpAgentsConfig>(config: C): C {
   };
   return {
     ...config,
-    agents: Object.fromEntries(Object.entries(config.agents).map(([k, a]) => [k, a.tools ? { ...a, tools: a.tools.filter((r) => !isMcp(r)) } : a])),
+    agents: Object.fromEntries(
+      Object.entries(config.agents).map(([k, a]) => [k, a.tools ? { ...a, tools: a.tools.filter((r) => !isMcp(r)) } : a]),
+    ),
   };
 }
 
@@ -69,7 +71,10 @@ export async function attachMcp(input: {
   const refs = mcpRefsByAgent(input.config);
   if (Object.keys(input.config.agents).length === 0 && input.agents.size === 1) {
     const [name] = input.agents.keys();
-    refs.set(name, Object.keys(servers).map((server) => ({ server })));
+    refs.set(
+      name,
+      Object.keys(servers).map((server) => ({ server })),
+    );
   }
   await Promise.all(
     [...refs].map(async ([name, list]) => {

@@ -32,7 +32,9 @@ export async function importSdk<T>(load: () => Promise<T>): Promise<T> {
   } catch (err) {
     const e = err as { code?: string; message?: string };
     if (e.code === 'ERR_MODULE_NOT_FOUND' && e.message?.includes('@modelcontextprotocol/sdk')) {
-      throw new ConfigError('MCP needs the optional package @modelcontextprotocol/sdk: run "npm install @modelcontextprotocol/sdk"', { cause: err });
+      throw new ConfigError('MCP needs the optional package @modelcontextprotocol/sdk: run "npm install @modelcontextprotocol/sdk"', {
+        cause: err,
+      });
     }
     throw err;
   }

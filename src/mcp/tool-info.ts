@@ -1,5 +1,6 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
+
 import type { McpServerConfig } from './mcp-server-config.js';
 import { toolAllowed } from './tool-names.js';
 import type { McpToolInfo } from './types.js';

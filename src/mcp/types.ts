@@ -52,9 +52,7 @@ export interface McpElicitationRequest {
 
 /** The user's answer to an elicitation. */
 export type McpElicitationResult =
-  | { action: 'accept'; content: Record<string, string | number | boolean | string[]> }
-  | { action: 'decline' }
-  | { action: 'cancel' };
+  { action: 'accept'; content: Record<string, string | number | boolean | string[]> } | { action: 'decline' } | { action: 'cancel' };
 
 /** Answers elicitation requests, e.g. by asking the user in `corvid chat`. */
 export type McpElicitationHandler = (request: McpElicitationRequest) => Promise<McpElicitationResult>;

@@ -1,10 +1,11 @@
 import { APICallError } from '@ai-sdk/provider';
+
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { CorvidError } from '../errors/corvid-error.js';
-import { ProviderError, type ProviderErrorKind } from '../errors/provider-error.js';
-import { isFirstByteTimeout } from './first-byte-timeout.js';
 import { deepestMessage, NETWORK_CODES, networkCause } from '../errors/error-causes.js';
+import { ProviderError, type ProviderErrorKind } from '../errors/provider-error.js';
 import type { ClassifiedError } from '../types/resolved-model.js';
+import { isFirstByteTimeout } from './first-byte-timeout.js';
 
 export type { ClassifiedError };
 export { deepestMessage, networkCause };
@@ -30,7 +31,9 @@ export function classifyProviderError(
       // The provider answered, then its response could not be read to the end (the AI SDK's
       // "Failed to process successful response"): say what is under it.
       const lost = networkCause(err);
-      const providerMessage = lost ? 'the connection was closed before the response was complete' : `the response could not be read: ${deepestMessage(err)}`;
+      const providerMessage = lost
+        ? 'the connection was closed before the response was complete'
+        : `the response could not be read: ${deepestMessage(err)}`;
       return { error: new ProviderError({ ...base, kind: lost ? 'network' : 'bad_response', providerMessage }), retryable: true };
     }
     const providerMessage = extractMessage(err.responseBody) ?? err.message;
@@ -74,8 +77,6 @@ function extractMessage(body: string | undefined): string | undefined {
   }
   return body.length > 300 ? `${body.slice(0, 300)}…` : body;
 }
-
-
 
 function describeNetwork(err: unknown): string {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

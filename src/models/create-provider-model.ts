@@ -1,4 +1,5 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+
 import { AuthenticationError } from '../errors/authentication-error.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { ModelConfig } from '../types/model.js';
@@ -51,7 +52,9 @@ export async function createProviderModel(config: ModelConfig, label = config.mo
     }
     case 'anthropic': {
       const { createAnthropic } = await import('@ai-sdk/anthropic');
-      return createAnthropic({ apiKey: apiKeyFor(config, label), baseURL: config.baseURL, headers: config.headers }).languageModel(config.model);
+      return createAnthropic({ apiKey: apiKeyFor(config, label), baseURL: config.baseURL, headers: config.headers }).languageModel(
+        config.model,
+      );
     }
     case 'google': {
       const { createGoogleGenerativeAI } = await import('@ai-sdk/google');

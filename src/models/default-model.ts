@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors/config-error.js';
 import type { ModelConfig } from '../types/model.js';
-import { API_KEY_ENV, ollamaBaseURL } from './create-provider-model.js';
 import { corvidModelFromEnv } from './base-url-env.js';
+import { API_KEY_ENV, ollamaBaseURL } from './create-provider-model.js';
 import { parseModelId } from './parse-model-id.js';
 
 /** Default model per provider when only an API key is present. */

@@ -1,4 +1,5 @@
 import { APICallError, type LanguageModelV3, type LanguageModelV3CallOptions, type LanguageModelV3StreamResult } from '@ai-sdk/provider';
+
 import type { ModelConfig } from '../types/model.js';
 
 /** Default time a streaming call may take to get the response headers. */

@@ -9,7 +9,8 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3ToolCall,
 } from '@ai-sdk/provider';
-import { JsonToolCallScanner, parseToolCallsFromText, type ParsedToolCall } from './json-tool-calls.js';
+
+import { JsonToolCallScanner, type ParsedToolCall, parseToolCallsFromText } from './json-tool-calls.js';
 
 /** Instructions added to the system prompt in JSON tool-call mode. */
 export function jsonToolInstructions(tools: LanguageModelV3FunctionTool[], required: boolean): string {
@@ -50,7 +51,12 @@ export function jsonToolModel(inner: LanguageModelV3): LanguageModelV3 {
     else prompt.unshift({ role: 'system', content: block });
     return { call: { ...rest, prompt }, tools: usable.map((t) => t.name) };
   };
-  const toolCall = (c: ParsedToolCall): LanguageModelV3ToolCall => ({ type: 'tool-call', toolCallId: `json_call_${++seq}`, toolName: c.toolName, input: c.input });
+  const toolCall = (c: ParsedToolCall): LanguageModelV3ToolCall => ({
+    type: 'tool-call',
+    toolCallId: `json_call_${++seq}`,
+    toolName: c.toolName,
+    input: c.input,
+  });
   return {
     specificationVersion: 'v3',
     provider: inner.provider,

@@ -1,15 +1,16 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+
 import type { ModelConfig, ModelInput } from '../types/model.js';
-import { createProviderModel } from './create-provider-model.js';
+import type { ReasoningSettings } from '../types/model.js';
+import type { FailedCallInfo } from '../types/resolved-model.js';
 import { withBaseUrlFromEnv } from './base-url-env.js';
+import { classifyProviderError } from './classify-provider-error.js';
+import { createProviderModel } from './create-provider-model.js';
 import { detectDefaultModel } from './default-model.js';
 import { firstByteTimeoutFor, withFirstByteTimeout } from './first-byte-timeout.js';
 import { parseModelId } from './parse-model-id.js';
-import { DEFAULT_RETRY, type ResolvedModel } from './resolved-model.js';
-import { classifyProviderError } from './classify-provider-error.js';
 import { mergeProviderOptions, reasoningProviderOptions } from './reasoning-options.js';
-import type { FailedCallInfo } from '../types/resolved-model.js';
-import type { ReasoningSettings } from '../types/model.js';
+import { DEFAULT_RETRY, type ResolvedModel } from './resolved-model.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 
@@ -72,6 +73,12 @@ function withProviderFunctions(m: Omit<ResolvedModel, 'callProviderOptions' | 'c
     callProviderOptions: (reasoning: ReasoningSettings | undefined) =>
       mergeProviderOptions(reasoning ? reasoningProviderOptions(m.provider, reasoning) : undefined, m.providerOptions),
     classifyError: (err: unknown, info: FailedCallInfo) =>
-      classifyProviderError(err, { provider: m.provider, modelId: m.modelId, timedOut: info.timedOut, timeoutMs: m.timeoutMs, attempts: info.attempts }),
+      classifyProviderError(err, {
+        provider: m.provider,
+        modelId: m.modelId,
+        timedOut: info.timedOut,
+        timeoutMs: m.timeoutMs,
+        attempts: info.attempts,
+      }),
   };
 }

@@ -1,26 +1,27 @@
 // Agents built from a config resolve their models and run durably: install those services (see src/core/core-services.ts).
 import '../models/install-model-resolver.js';
 import '../durable/install-durable-runner.js';
-import { Agent, type AgentOptions, type ContextOptions } from '../core/agent.js';
-import type { Runnable } from '../core/runnable.js';
-import type { RunLimits } from '../core/run-tree.js';
-import { exitLoop, EXIT_LOOP_TOOL } from '../agents/exit-loop.js';
-import { askUser, ASK_USER_TOOL } from '../tools/ask-user.js';
+
+import { RemoteAgent } from '../a2a/client/remote-agent.js';
+import { EXIT_LOOP_TOOL, exitLoop } from '../agents/exit-loop.js';
 import { LoopAgent, type LoopAgentOptions } from '../agents/loop-agent.js';
 import { Orchestrator } from '../agents/orchestrator.js';
 import { ParallelAgent } from '../agents/parallel-agent.js';
 import { Pipeline } from '../agents/pipeline.js';
 import { Router } from '../agents/router.js';
 import { SequentialAgent } from '../agents/sequential-agent.js';
-import { RemoteAgent } from '../a2a/client/remote-agent.js';
 import type { AgentConfig, CorvidConfig, LimitsConfig, UntilConfig } from '../config/corvid-config.js';
+import { Agent, type AgentOptions, type ContextOptions } from '../core/agent.js';
+import type { RunLimits } from '../core/run-tree.js';
+import type { Runnable } from '../core/runnable.js';
+import type { CheckpointOptions } from '../durable/durable-types.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
+import type { Store } from '../storage/types/store.js';
+import { ASK_USER_TOOL, askUser } from '../tools/ask-user.js';
 import type { ModelConfig } from '../types/model.js';
 import type { Tool } from '../types/tool.js';
-import type { Store } from '../storage/types/store.js';
-import type { CheckpointOptions } from '../durable/durable-types.js';
-import { defaultModelFromEnv, resolveConfigModel } from './resolve-config-model.js';
 import { resolveToolRef, type ToolModules } from './load-tool-modules.js';
+import { defaultModelFromEnv, resolveConfigModel } from './resolve-config-model.js';
 
 /** Name of the agent a runtime provides when the config defines none. */
 export const DEFAULT_AGENT_NAME = 'assistant';
@@ -160,7 +161,12 @@ class AgentBuilder {
       case 'sequential':
         return new SequentialAgent({ ...common, subAgents: this.deps(def.subAgents ?? [], `${path}.sub_agents`, chain) });
       case 'parallel':
-        return new ParallelAgent({ ...common, subAgents: this.deps(def.subAgents ?? [], `${path}.sub_agents`, chain), maxConcurrency: def.maxConcurrency, failFast: def.failFast });
+        return new ParallelAgent({
+          ...common,
+          subAgents: this.deps(def.subAgents ?? [], `${path}.sub_agents`, chain),
+          maxConcurrency: def.maxConcurrency,
+          failFast: def.failFast,
+        });
       case 'loop':
         return new LoopAgent({
           ...common,
@@ -189,7 +195,13 @@ class AgentBuilder {
         });
       case 'remote':
         // The A2A client itself loads on the agent's first call.
-        return new RemoteAgent({ name: def.name, url: def.url ?? '', description: def.description, headers: def.headers, timeoutMs: def.timeoutMs });
+        return new RemoteAgent({
+          name: def.name,
+          url: def.url ?? '',
+          description: def.description,
+          headers: def.headers,
+          timeoutMs: def.timeoutMs,
+        });
       case 'router':
         return this.router(def, common, chain);
       default: {
@@ -203,7 +215,9 @@ class AgentBuilder {
     const path = `agents.${def.name}`;
     const routes = (def.routes ?? []).flatMap((r, i) => {
       const a = this.dep(r.agent, `${path}.routes[${i}]`, chain);
-      return a ? [{ name: r.name, agent: a, description: r.description, keywords: r.keywords, patterns: r.patterns, priority: r.priority }] : [];
+      return a
+        ? [{ name: r.name, agent: a, description: r.description, keywords: r.keywords, patterns: r.patterns, priority: r.priority }]
+        : [];
     });
     const d = def.defaultRoute;
     const defaultRoute = d === undefined || routes.some((r) => r.name === d) ? d : this.dep(d, `${path}.default_route`, chain);
@@ -276,7 +290,11 @@ class AgentBuilder {
   private checkApprovalRules(def: AgentConfig, names: Set<string>): void {
     if (def.requireApproval === undefined || this.config.mcpServers) return;
     for (const name of Object.keys(def.requireApproval)) {
-      if (!names.has(name)) this.issue(`agents.${def.name}.require_approval`, `agent "${def.name}" has no tool named "${name}" (its tools: ${[...names].join(', ') || 'none'})`);
+      if (!names.has(name))
+        this.issue(
+          `agents.${def.name}.require_approval`,
+          `agent "${def.name}" has no tool named "${name}" (its tools: ${[...names].join(', ') || 'none'})`,
+        );
     }
   }
 
@@ -292,7 +310,8 @@ class AgentBuilder {
       maxTokens: def.context.maxTokens,
       strategy: def.context.strategy,
       keepRecentMessages: def.context.keepRecentMessages,
-      summaryModel: def.context.summaryModel === undefined ? undefined : this.modelFor(def.context.summaryModel, `${path}.context.summary_model`),
+      summaryModel:
+        def.context.summaryModel === undefined ? undefined : this.modelFor(def.context.summaryModel, `${path}.context.summary_model`),
     };
     const store = this.input.store;
     const checkpoints = this.checkpoints;

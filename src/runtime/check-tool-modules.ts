@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+
 import type { CorvidConfig } from '../config/corvid-config.js';
 import { displayConfigPath } from '../config/load-config.js';
 import { locateConfigIssues } from '../config/locate-config-issues.js';
@@ -35,7 +36,8 @@ export async function checkToolModules(options: CheckToolModulesOptions): Promis
       const dot = ref.indexOf('.');
       const moduleId = dot > 0 ? ref.slice(0, dot) : ref;
       // Plain tool names are checked by validation; MCP servers' tools are known only once they run.
-      if (!Object.prototype.hasOwnProperty.call(config.toolModules, moduleId) || Object.prototype.hasOwnProperty.call(mcp, moduleId)) return;
+      if (!Object.prototype.hasOwnProperty.call(config.toolModules, moduleId) || Object.prototype.hasOwnProperty.call(mcp, moduleId))
+        return;
       if (!loaded.modules.has(moduleId)) return; // its import failed: reported above
       const r = resolveToolRef(ref, new Map(), loaded.modules);
       if ('error' in r) issues.push({ path: formatConfigPath(['agents', name, 'tools', i]), message: r.error });

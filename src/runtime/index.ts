@@ -5,6 +5,6 @@
  * runtime: this entry sits above both.)
  */
 export * from '../config/index.js';
+export { DEFAULT_AGENT_NAME, DEFAULT_INSTRUCTIONS } from './build-agents.js';
 export { loadRuntime, type LoadRuntimeOptions, type Runtime } from './load-runtime.js';
 export { resolveConfigModel } from './resolve-config-model.js';
-export { DEFAULT_AGENT_NAME, DEFAULT_INSTRUCTIONS } from './build-agents.js';

@@ -1,19 +1,20 @@
 import { dirname, resolve } from 'node:path';
-import type { Agent } from '../core/agent.js';
-import type { Runnable } from '../core/runnable.js';
+
 import type { CorvidConfig } from '../config/corvid-config.js';
 import { findConfigFile } from '../config/find-config-file.js';
 import { displayConfigPath, loadConfig } from '../config/load-config.js';
-import { ConfigError } from '../errors/config-error.js';
-import type { Tool } from '../types/tool.js';
-import { buildAgents } from './build-agents.js';
-import { toolRegistry, withBuiltinTools } from './tool-registry.js';
-import { loadToolModules, usedToolEntryIds } from './load-tool-modules.js';
 import { locateConfigIssues } from '../config/locate-config-issues.js';
+import type { Agent } from '../core/agent.js';
+import type { Runnable } from '../core/runnable.js';
+import { ConfigError } from '../errors/config-error.js';
 import type { McpHub } from '../mcp/mcp-hub.js';
 import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
 import type { Store } from '../storage/types/store.js';
+import type { Tool } from '../types/tool.js';
+import { buildAgents } from './build-agents.js';
+import { loadToolModules, usedToolEntryIds } from './load-tool-modules.js';
 import { storeOptionsFromConfig } from './store-options.js';
+import { toolRegistry, withBuiltinTools } from './tool-registry.js';
 
 /** Options for `loadRuntime`. */
 export interface LoadRuntimeOptions {
@@ -108,21 +109,40 @@ async function buildState(
   });
   const file = loaded.path ? displayConfigPath(cwd, loaded.path) : undefined;
   const located = (err: unknown) => (loaded.path ? locateConfigIssues(err, loaded.path, loaded.env) : err);
-  const modules = await loadToolModules(loaded.config.toolModules, loaded.path ? dirname(loaded.path) : cwd, { kinds: usedToolEntryIds(loaded.config) });
+  const modules = await loadToolModules(loaded.config.toolModules, loaded.path ? dirname(loaded.path) : cwd, {
+    kinds: usedToolEntryIds(loaded.config),
+  });
   if (modules.issues.length > 0) {
-    throw located(new ConfigError(`Cannot load the tool modules${file ? ` of ${file}` : ''}`, { issues: modules.issues.map((i) => ({ ...i, file })) }));
+    throw located(
+      new ConfigError(`Cannot load the tool modules${file ? ` of ${file}` : ''}`, { issues: modules.issues.map((i) => ({ ...i, file })) }),
+    );
   }
   // MCP tools are added once the agents exist (`attachMcp`); the SDK loads only when servers are configured.
   const mcp = loaded.config.mcpServers || mcpHub ? await import('../mcp/runtime-mcp.js') : undefined;
   const agentTools = await withBuiltinTools(tools, loaded.config, store);
   let agents: Map<string, Runnable>;
   try {
-    agents = buildAgents({ config: mcp ? mcp.withoutMcpRefs(loaded.config) : loaded.config, tools: agentTools, toolModules: modules.modules, env: loaded.env, file, store });
+    agents = buildAgents({
+      config: mcp ? mcp.withoutMcpRefs(loaded.config) : loaded.config,
+      tools: agentTools,
+      toolModules: modules.modules,
+      env: loaded.env,
+      file,
+      store,
+    });
   } catch (err) {
     throw located(err);
   }
   const defaultAgent = loaded.config.defaults.agent ?? agents.keys().next().value!;
-  const hub = mcp ? await mcp.attachMcp({ hub: mcpHub, config: loaded.config, agents, baseDir: loaded.path ? dirname(loaded.path) : cwd, options: options.mcp }) : undefined;
+  const hub = mcp
+    ? await mcp.attachMcp({
+        hub: mcpHub,
+        config: loaded.config,
+        agents,
+        baseDir: loaded.path ? dirname(loaded.path) : cwd,
+        options: options.mcp,
+      })
+    : undefined;
   return { config: loaded.config, configPath: loaded.path, agents, defaultAgent, mcp: hub };
 }
 
@@ -177,7 +197,8 @@ class ConfigRuntime implements Runtime {
   }
 
   store(): Promise<Store> {
-    if (this.closed) return Promise.reject(new ConfigError('The runtime is closed: runtime.store() cannot open a store after runtime.close()'));
+    if (this.closed)
+      return Promise.reject(new ConfigError('The runtime is closed: runtime.store() cannot open a store after runtime.close()'));
     if (this.options.store) return Promise.resolve(this.options.store);
     if (!this.opening) {
       const cwd = resolve(this.options.cwd ?? process.cwd());
@@ -198,7 +219,11 @@ class ConfigRuntime implements Runtime {
     await this.state.mcp?.close();
     const opening = this.opening;
     this.opening = undefined;
-    if (opening) await opening.then((s) => s.close(), () => undefined);
+    if (opening)
+      await opening.then(
+        (s) => s.close(),
+        () => undefined,
+      );
   }
 }
 
@@ -214,7 +239,8 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   const tools = toolRegistry(options.tools);
   const path = options.configPath ?? findConfigFile(resolve(options.cwd ?? process.cwd()));
   let runtime: ConfigRuntime | undefined;
-  const store: StoreGetter = () => (runtime ? runtime.store() : Promise.reject(new ConfigError('runtime.store() was called before loadRuntime() finished')));
+  const store: StoreGetter = () =>
+    runtime ? runtime.store() : Promise.reject(new ConfigError('runtime.store() was called before loadRuntime() finished'));
   runtime = new ConfigRuntime(options, tools, await buildState(options, tools, path, store));
   return runtime;
 }

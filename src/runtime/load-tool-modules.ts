@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import type { CorvidConfig, ToolEntryConfig } from '../config/corvid-config.js';
 import type { ToolKindEntry } from '../config/tool-kinds/index.js';
 import type { ConfigIssue } from '../errors/config-error.js';
@@ -61,7 +62,12 @@ export async function loadToolModules(
       ns = (await import(spec)) as Record<string, unknown>;
     } catch (err) {
       const e = err as { code?: string; message?: string };
-      const why = e.code === 'ERR_MODULE_NOT_FOUND' ? 'module not found' : e.code === 'ERR_UNKNOWN_FILE_EXTENSION' ? 'cannot load this file type (use .js or .mjs; TypeScript must be compiled first)' : `it failed to load: ${e.message ?? String(err)}`;
+      const why =
+        e.code === 'ERR_MODULE_NOT_FOUND'
+          ? 'module not found'
+          : e.code === 'ERR_UNKNOWN_FILE_EXTENSION'
+            ? 'cannot load this file type (use .js or .mjs; TypeScript must be compiled first)'
+            : `it failed to load: ${e.message ?? String(err)}`;
       issues.push({ path: `tools.${id}.module`, message: `cannot import "${def.module}": ${why}` });
       continue;
     }
@@ -74,24 +80,39 @@ export async function loadToolModules(
       return true;
     };
     if (def.export) {
-      if (!(def.export in ns)) issues.push({ path: `tools.${id}.export`, message: `"${def.module}" has no export "${def.export}"; it exports: ${Object.keys(ns).join(', ') || '(nothing)'}` });
-      else if (!add(def.export, ns[def.export])) issues.push({ path: `tools.${id}.export`, message: `export "${def.export}" of "${def.module}" is not a tool or an array of tools (make them with tool())` });
+      if (!(def.export in ns))
+        issues.push({
+          path: `tools.${id}.export`,
+          message: `"${def.module}" has no export "${def.export}"; it exports: ${Object.keys(ns).join(', ') || '(nothing)'}`,
+        });
+      else if (!add(def.export, ns[def.export]))
+        issues.push({
+          path: `tools.${id}.export`,
+          message: `export "${def.export}" of "${def.module}" is not a tool or an array of tools (make them with tool())`,
+        });
     } else {
       for (const [name, value] of Object.entries(ns)) add(name, value);
-      if (tools.size === 0) issues.push({ path: `tools.${id}.module`, message: `"${def.module}" exports no tools (make them with tool() and export them)` });
+      if (tools.size === 0)
+        issues.push({ path: `tools.${id}.module`, message: `"${def.module}" exports no tools (make them with tool() and export them)` });
     }
     out.set(id, tools);
   }
   return { modules: out, issues };
 }
 
-async function loadKindEntry(id: string, def: ToolKindEntry, baseDir: string): Promise<{ tools: Map<string, Tool> } | { issue: ConfigIssue }> {
+async function loadKindEntry(
+  id: string,
+  def: ToolKindEntry,
+  baseDir: string,
+): Promise<{ tools: Map<string, Tool> } | { issue: ConfigIssue }> {
   try {
     const tools = new Map<string, Tool>();
     for (const t of await loadToolKind(def, { baseDir })) tools.set(t.name, t);
     return { tools };
   } catch (err) {
-    return { issue: { path: `tools.${id}`, message: `cannot set up the ${def.type} tools: ${err instanceof Error ? err.message : String(err)}` } };
+    return {
+      issue: { path: `tools.${id}`, message: `cannot set up the ${def.type} tools: ${err instanceof Error ? err.message : String(err)}` },
+    };
   }
 }
 
@@ -108,7 +129,11 @@ export function resolveToolRef(
     const mod = modules.get(id);
     if (!mod) return { error: `tool module "${id}" is not loaded` };
     const t = mod.get(name);
-    return t ? { tools: [t] } : { error: `tool module "${id}" has no tool "${name}"; its tools: ${[...new Set([...mod.values()].map((x) => x.name))].join(', ') || '(none)'}` };
+    return t
+      ? { tools: [t] }
+      : {
+          error: `tool module "${id}" has no tool "${name}"; its tools: ${[...new Set([...mod.values()].map((x) => x.name))].join(', ') || '(none)'}`,
+        };
   }
   const code = codeTools.get(ref);
   if (code) return { tools: [code] };

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import { z } from 'zod';
+
 import type { McpContentConfig, McpPromptConfig, McpResourceConfig } from '../config/corvid-config.js';
 import { Agent } from '../core/agent.js';
 import { ASKS_USER } from '../core/asks-user.js';
@@ -10,8 +12,8 @@ import { ConfigError } from '../errors/config-error.js';
 import type { McpServedPrompt } from '../mcp/server/served-prompt.js';
 import type { McpServedResource } from '../mcp/server/served-resource.js';
 import type { Tool } from '../types/tool.js';
-import { loadToolModules } from './load-tool-modules.js';
 import type { Runtime } from './load-runtime.js';
+import { loadToolModules } from './load-tool-modules.js';
 
 /** Everything a config serves over MCP: `createMcpServer`'s options. */
 export interface McpServedParts {
@@ -31,7 +33,14 @@ export interface McpServedPartsOptions {
   baseDir: string;
 }
 
-const MIME_TYPES: Record<string, string> = { '.md': 'text/markdown', '.json': 'application/json', '.html': 'text/html', '.csv': 'text/csv', '.yaml': 'text/yaml', '.yml': 'text/yaml' };
+const MIME_TYPES: Record<string, string> = {
+  '.md': 'text/markdown',
+  '.json': 'application/json',
+  '.html': 'text/html',
+  '.csv': 'text/csv',
+  '.yaml': 'text/yaml',
+  '.yml': 'text/yaml',
+};
 
 /**
  * What a config serves over MCP (`corvid mcp serve`, and `corvid serve` at `/mcp`): every tool
@@ -51,7 +60,8 @@ export async function mcpServedParts(runtime: Runtime, options: McpServedPartsOp
   // approve it over MCP: neither is served as a tool (the agents using them still are).
   const guarded = new Set<string>();
   for (const def of Object.values(runtime.config.agents)) for (const name of Object.keys(def.requireApproval ?? {})) guarded.add(name);
-  const add = (t: Tool) => void (tools.has(t.name) || ASKS_USER in t || needsApproval(t) || guarded.has(t.name) ? undefined : tools.set(t.name, t));
+  const add = (t: Tool) =>
+    void (tools.has(t.name) || ASKS_USER in t || needsApproval(t) || guarded.has(t.name) ? undefined : tools.set(t.name, t));
   const modules = await loadToolModules(runtime.config.toolModules, options.baseDir);
   for (const m of modules.modules.values()) for (const t of m.values()) add(t);
   for (const agent of runtime.agents.values()) if (agent instanceof Agent) for (const t of agent.tools) add(t);
@@ -64,9 +74,14 @@ function needsApproval(t: Tool): boolean {
   return t.requireApproval !== undefined && t.requireApproval !== false;
 }
 
-async function contentOf(content: McpContentConfig, baseDir: string): Promise<{ resources: McpServedResource[]; prompts: McpServedPrompt[] }> {
+async function contentOf(
+  content: McpContentConfig,
+  baseDir: string,
+): Promise<{ resources: McpServedResource[]; prompts: McpServedPrompt[] }> {
   const { mcpPrompt, mcpResource } = await import('../mcp/index.js');
-  const resources: McpServedResource[] = Object.entries(content.resources).map(([name, r]) => mcpResource(resourceDefinition(name, r, baseDir)));
+  const resources: McpServedResource[] = Object.entries(content.resources).map(([name, r]) =>
+    mcpResource(resourceDefinition(name, r, baseDir)),
+  );
   const prompts: McpServedPrompt[] = Object.entries(content.prompts).map(([name, p]) => mcpPrompt(promptDefinition(name, p)));
   for (const module of content.modules) {
     const spec = module.startsWith('.') || isAbsolute(module) ? pathToFileURL(resolve(baseDir, module)).href : module;
@@ -77,7 +92,10 @@ async function contentOf(content: McpContentConfig, baseDir: string): Promise<{ 
       throw new ConfigError(`mcp.modules: cannot import "${module}": ${(err as Error).message}`, { cause: err });
     }
     const more = [...listOf(ns.resources, 'resource', module), ...listOf(ns.prompts, 'prompt', module)];
-    if (more.length === 0) throw new ConfigError(`mcp.modules: "${module}" exports no \`resources\` or \`prompts\` (arrays made with mcpResource, mcpResourceTemplate and mcpPrompt)`);
+    if (more.length === 0)
+      throw new ConfigError(
+        `mcp.modules: "${module}" exports no \`resources\` or \`prompts\` (arrays made with mcpResource, mcpResourceTemplate and mcpPrompt)`,
+      );
     for (const item of more) (item.kind === 'prompt' ? prompts : resources).push(item as never);
   }
   return { resources, prompts };
@@ -85,9 +103,16 @@ async function contentOf(content: McpContentConfig, baseDir: string): Promise<{ 
 
 function listOf(value: unknown, what: 'resource' | 'prompt', module: string): Array<{ kind: string }> {
   if (value === undefined) return [];
-  const ok = (v: unknown) => typeof v === 'object' && v !== null && (what === 'prompt' ? (v as { kind?: string }).kind === 'prompt' : ['resource', 'template'].includes((v as { kind?: string }).kind ?? ''));
+  const ok = (v: unknown) =>
+    typeof v === 'object' &&
+    v !== null &&
+    (what === 'prompt'
+      ? (v as { kind?: string }).kind === 'prompt'
+      : ['resource', 'template'].includes((v as { kind?: string }).kind ?? ''));
   if (!Array.isArray(value) || !value.every(ok)) {
-    throw new ConfigError(`mcp.modules: the \`${what}s\` export of "${module}" must be an array made with ${what === 'prompt' ? 'mcpPrompt' : 'mcpResource / mcpResourceTemplate'}`);
+    throw new ConfigError(
+      `mcp.modules: the \`${what}s\` export of "${module}" must be an array made with ${what === 'prompt' ? 'mcpPrompt' : 'mcpResource / mcpResourceTemplate'}`,
+    );
   }
   return value as Array<{ kind: string }>;
 }
@@ -116,6 +141,7 @@ function promptDefinition(name: string, p: McpPromptConfig) {
     ...(p.title !== undefined ? { title: p.title } : {}),
     ...(p.description !== undefined ? { description: p.description } : {}),
     ...(Object.keys(shape).length > 0 ? { arguments: z.object(shape) } : {}),
-    get: (args: Record<string, string | undefined>) => p.template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, key: string) => (key in p.arguments ? (args[key] ?? '') : whole)),
+    get: (args: Record<string, string | undefined>) =>
+      p.template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (whole, key: string) => (key in p.arguments ? (args[key] ?? '') : whole)),
   };
 }

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+
 import type { StorageConfig } from '../config/corvid-config.js';
 import type { StoreOptions } from '../storage/types/store.js';
 

@@ -1,10 +1,10 @@
-import type { ToolKind, ToolKindEntry } from '../config/tool-kinds/index.js';
+import type { ToolEntryConfig } from '../config/corvid-config.js';
 import { filesToolOptions } from '../config/tool-kinds/files-tool-entry.js';
-import { shellToolOptions } from '../config/tool-kinds/shell-tool-entry.js';
+import type { ToolKind, ToolKindEntry } from '../config/tool-kinds/index.js';
 import { restToolOptions } from '../config/tool-kinds/rest-tool-entry.js';
+import { shellToolOptions } from '../config/tool-kinds/shell-tool-entry.js';
 import { slackToolOptions } from '../config/tool-kinds/slack-tool-entry.js';
 import { webToolOptions } from '../config/tool-kinds/web-tool-entry.js';
-import type { ToolEntryConfig } from '../config/corvid-config.js';
 import type { Tool } from '../types/tool.js';
 
 /** What a tool-family loader gets besides its entry. */

@@ -1,8 +1,8 @@
-import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
-import type { Tool } from '../types/tool.js';
 import type { CorvidConfig } from '../config/corvid-config.js';
+import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import type { Store } from '../storage/types/store.js';
 import { isMemoryToolName, type MemoryToolName } from '../tools/builtin-tool-names.js';
+import type { Tool } from '../types/tool.js';
 
 /**
  * Turns the tools given to `loadRuntime` into a name → tool map. With an array, config refers
@@ -38,7 +38,8 @@ export async function withBuiltinTools(
   config: CorvidConfig,
   store: () => Promise<Store>,
 ): Promise<ReadonlyMap<string, Tool>> {
-  const taken = (name: string) => registry.has(name) || name in config.toolModules || (config.mcpServers !== undefined && name in config.mcpServers);
+  const taken = (name: string) =>
+    registry.has(name) || name in config.toolModules || (config.mcpServers !== undefined && name in config.mcpServers);
   const wanted = new Set<MemoryToolName>();
   for (const agent of Object.values(config.agents)) {
     for (const ref of agent.tools) if (isMemoryToolName(ref) && !taken(ref)) wanted.add(ref);

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
 import { SecretStoreError } from '../errors/secret-store-error.js';
 import { describeSource } from './secret-file.js';
 import type { SecretKey } from './secret-key.js';
@@ -37,7 +38,8 @@ export function sealText(key: SecretKey, text: string, context: string): string 
 /** The text `sealText` sealed; anything else (another key or context, a changed value) is an error, never garbage. */
 export function unsealText(key: SecretKey, sealed: string, context: string): string {
   const parts = isSealedText(sealed) ? sealed.slice(PREFIX.length).split('.') : [];
-  if (parts.length !== 4) throw new SecretStoreError(`The encrypted value of ${context} is not in Corvid's format (damaged?)`, { kind: 'decrypt_failed' });
+  if (parts.length !== 4)
+    throw new SecretStoreError(`The encrypted value of ${context} is not in Corvid's format (damaged?)`, { kind: 'decrypt_failed' });
   const [keyId, iv, tag, data] = parts;
   if (keyId !== key.id) {
     throw new SecretStoreError(
@@ -52,6 +54,9 @@ export function unsealText(key: SecretKey, sealed: string, context: string): str
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
   } catch (err) {
-    throw new SecretStoreError(`The encrypted value of ${context} failed its integrity check: it was changed, or belongs to something else`, { kind: 'decrypt_failed', cause: err });
+    throw new SecretStoreError(
+      `The encrypted value of ${context} failed its integrity check: it was changed, or belongs to something else`,
+      { kind: 'decrypt_failed', cause: err },
+    );
   }
 }

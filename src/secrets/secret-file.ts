@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+
 import { SecretStoreError } from '../errors/secret-store-error.js';
 import type { SecretKey } from './secret-key.js';
 
@@ -46,13 +47,20 @@ export function unseal(key: SecretKey, namespace: string, text: string, file: st
   try {
     envelope = JSON.parse(text) as Envelope;
   } catch (err) {
-    throw new SecretStoreError(`${file} is not a Corvid secrets file (it is not JSON; damaged?)`, { kind: 'decrypt_failed', file, cause: err });
+    throw new SecretStoreError(`${file} is not a Corvid secrets file (it is not JSON; damaged?)`, {
+      kind: 'decrypt_failed',
+      file,
+      cause: err,
+    });
   }
   if (envelope?.format !== 'corvid-secrets' || envelope.algorithm !== 'aes-256-gcm' || typeof envelope.data !== 'string') {
     throw new SecretStoreError(`${file} is not a Corvid secrets file (unknown format)`, { kind: 'decrypt_failed', file });
   }
   if (envelope.version !== 1) {
-    throw new SecretStoreError(`${file} was written by a newer Corvid (secrets format ${String(envelope.version)}); upgrade to read it`, { kind: 'decrypt_failed', file });
+    throw new SecretStoreError(`${file} was written by a newer Corvid (secrets format ${String(envelope.version)}); upgrade to read it`, {
+      kind: 'decrypt_failed',
+      file,
+    });
   }
   if (envelope.keyId !== key.id) {
     throw new SecretStoreError(
@@ -70,11 +78,14 @@ export function unseal(key: SecretKey, namespace: string, text: string, file: st
     if (parsed.namespace !== namespace) throw new Error('namespace mismatch');
     return parsed.entries;
   } catch (err) {
-    throw new SecretStoreError(`${file} failed its integrity check: it was modified, damaged, or belongs to another namespace. It was left as is.`, {
-      kind: 'decrypt_failed',
-      file,
-      cause: err,
-    });
+    throw new SecretStoreError(
+      `${file} failed its integrity check: it was modified, damaged, or belongs to another namespace. It was left as is.`,
+      {
+        kind: 'decrypt_failed',
+        file,
+        cause: err,
+      },
+    );
   }
 }
 
@@ -115,7 +126,11 @@ export async function writeAtomic(file: string, content: string): Promise<void> 
     throw new SecretStoreError(`Cannot write ${file}: ${(err as Error).message}`, { kind: 'io', file, cause: err });
   }
   const d = await open(dir, 'r').catch(() => undefined);
-  if (d) await d.sync().catch(() => undefined).finally(() => d.close());
+  if (d)
+    await d
+      .sync()
+      .catch(() => undefined)
+      .finally(() => d.close());
 }
 
 const LOCK_STALE_MS = 30_000;
@@ -139,9 +154,13 @@ export async function withFileLock<T>(file: string, fn: () => Promise<T>): Promi
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
         throw new SecretStoreError(`Cannot lock ${file}: ${(err as Error).message}`, { kind: 'io', file, cause: err });
       }
-      const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const age = await stat(lock).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
       if (age > LOCK_STALE_MS) await rm(lock, { force: true });
-      else if (Date.now() > deadline) throw new SecretStoreError(`${file} stayed locked by another process for ${LOCK_WAIT_MS / 1000} s (${lock})`, { kind: 'io', file });
+      else if (Date.now() > deadline)
+        throw new SecretStoreError(`${file} stayed locked by another process for ${LOCK_WAIT_MS / 1000} s (${lock})`, { kind: 'io', file });
       else await new Promise((r) => setTimeout(r, delay));
     }
   }

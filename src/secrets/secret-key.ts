@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+
 import { SecretStoreError } from '../errors/secret-store-error.js';
 
 /** A 32-byte AES-256 key and where it came from. */
@@ -42,15 +43,24 @@ async function hasEncryptedData(secretsDir: string): Promise<boolean> {
  * 0600 when missing. A missing key file is only generated when no encrypted data exists yet: a
  * new key could never read old secrets, so that case is an error instead.
  */
-export async function loadKey(options: { explicit?: string | Uint8Array; envValue?: string; keyFile: string; secretsDir: string }): Promise<SecretKey> {
+export async function loadKey(options: {
+  explicit?: string | Uint8Array;
+  envValue?: string;
+  keyFile: string;
+  secretsDir: string;
+}): Promise<SecretKey> {
   if (options.explicit !== undefined) {
     const key = typeof options.explicit === 'string' ? parseKey(options.explicit) : Buffer.from(options.explicit);
-    if (!key || key.length !== 32) throw new SecretStoreError('The secret key must be 32 bytes (64 hex characters or base64)', { kind: 'key_invalid' });
+    if (!key || key.length !== 32)
+      throw new SecretStoreError('The secret key must be 32 bytes (64 hex characters or base64)', { kind: 'key_invalid' });
     return make(key, 'option');
   }
   if (options.envValue !== undefined && options.envValue.trim() !== '') {
     const key = parseKey(options.envValue);
-    if (!key) throw new SecretStoreError('CORVID_SECRET_KEY must be 32 bytes, written as 64 hex characters or as base64 (44 characters)', { kind: 'key_invalid' });
+    if (!key)
+      throw new SecretStoreError('CORVID_SECRET_KEY must be 32 bytes, written as 64 hex characters or as base64 (44 characters)', {
+        kind: 'key_invalid',
+      });
     return make(key, 'env');
   }
   const file = options.keyFile;
@@ -87,6 +97,7 @@ async function readKeyFile(file: string): Promise<Buffer | undefined> {
     throw new SecretStoreError(`Cannot read the secret key file ${file}: ${(err as Error).message}`, { kind: 'io', file, cause: err });
   }
   const key = parseKey(text);
-  if (!key) throw new SecretStoreError(`The secret key file ${file} does not hold a 32-byte key (base64 or hex)`, { kind: 'key_invalid', file });
+  if (!key)
+    throw new SecretStoreError(`The secret key file ${file} does not hold a 32-byte key (base64 or hex)`, { kind: 'key_invalid', file });
   return key;
 }

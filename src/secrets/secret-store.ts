@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+
 import { ValidationError } from '../errors/validation-error.js';
+import { sealText, type TextSealer, unsealText } from './sealed-text.js';
 import { Secret } from './secret.js';
-import { readIfExists, seal, unseal, withFileLock, writeAtomic, type SecretEntries } from './secret-file.js';
+import { readIfExists, seal, type SecretEntries, unseal, withFileLock, writeAtomic } from './secret-file.js';
 import { loadKey, type SecretKey } from './secret-key.js';
-import { sealText, unsealText, type TextSealer } from './sealed-text.js';
 
 /** Options for `SecretStore.open()`. */
 export interface SecretStoreOptions {
@@ -49,7 +50,12 @@ export class SecretStore implements TextSealer {
     const dir = resolve(options.dir ?? join(homedir(), '.corvid'));
     const secretsDir = join(dir, 'secrets');
     const env = options.env ?? process.env;
-    const key = await loadKey({ explicit: options.key, envValue: env.CORVID_SECRET_KEY, keyFile: resolve(options.keyFile ?? join(dir, 'secret.key')), secretsDir });
+    const key = await loadKey({
+      explicit: options.key,
+      envValue: env.CORVID_SECRET_KEY,
+      keyFile: resolve(options.keyFile ?? join(dir, 'secret.key')),
+      secretsDir,
+    });
     return new SecretStore(key, secretsDir);
   }
 
@@ -107,9 +113,11 @@ export class SecretStore implements TextSealer {
         }),
       );
     this.queues.set(file, next);
-    void next.finally(() => {
-      if (this.queues.get(file) === next) this.queues.delete(file);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.queues.get(file) === next) this.queues.delete(file);
+      })
+      .catch(() => undefined);
     return next;
   }
 

@@ -1,11 +1,12 @@
-import { Hono, type Context } from 'hono';
+import { type Context, Hono } from 'hono';
+
 import type { A2ARunStart, A2ATaskStart } from '../a2a/server/execution/corvid-agent-executor.js';
 import type { Store } from '../storage/types/store.js';
 import type { AgentEvent } from '../types/events.js';
 import type { RunTracing } from './chat-service.js';
 import { logRunWarning } from './log-run-warning.js';
 import { modelLabels } from './model-label.js';
-import { principalUser, type Principal } from './principal.js';
+import { type Principal, principalUser } from './principal.js';
 import type { ServerAppParts } from './server-app-parts.js';
 
 /** `createA2ARoutes` of `src/a2a/a2a-routes.ts`, loaded on demand. */
@@ -93,7 +94,9 @@ export async function createA2AMount(options: A2AMountOptions): Promise<Hono> {
     owner: (c: Context) => principalUser(principalOf(c)),
     pushAllowedHosts: server.a2a?.pushAllowedHosts,
     maxBodyBytes: parts.maxBodyBytes,
-    ...(authOn ? { securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } }, security: [{ bearer: [] }], extendedCard: true } : {}),
+    ...(authOn
+      ? { securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } }, security: [{ bearer: [] }], extendedCard: true }
+      : {}),
     logger: { warn: (message: string) => logger.warn(message) },
     ...(options.beforeTask ? { beforeTask: options.beforeTask } : {}),
     observe: observeA2ARuns(parts, options.tracing),

@@ -50,7 +50,11 @@ export class AgentAccess {
     const agent = this.runtime().agents.get(name);
     if (!agent || !this.reachable(name, principal)) {
       const names = this.listed(principal).map((a) => a.name);
-      throw new HttpError(404, 'agent_not_found', `Unknown agent "${name.slice(0, 100)}".${names.length ? ` Available agents: ${names.join(', ')}` : ''}`);
+      throw new HttpError(
+        404,
+        'agent_not_found',
+        `Unknown agent "${name.slice(0, 100)}".${names.length ? ` Available agents: ${names.join(', ')}` : ''}`,
+      );
     }
     return agent;
   }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+
 import { AGENT_EVENT_TYPES } from '../types/events.js';
 import {
   approvalAnswerSchema,
@@ -60,7 +61,11 @@ export interface ApiOperation {
 const error = (description: string): ApiResponse => ({ description, json: errorSchema });
 /** Answers any route may give behind auth and rate limits. */
 const common = { '401': error('Missing or invalid credentials'), '429': error('Rate limited (see Retry-After)') };
-const foreignOrigin = { '403': error("A browser request whose `Origin` is neither the server's nor in `server.cors.origins` (`origin_not_allowed`), or a `Host` not allowed (`host_not_allowed`)") };
+const foreignOrigin = {
+  '403': error(
+    "A browser request whose `Origin` is neither the server's nor in `server.cors.origins` (`origin_not_allowed`), or a `Host` not allowed (`host_not_allowed`)",
+  ),
+};
 const guarded = {
   ...foreignOrigin,
   '413': error('Body too large (`payload_too_large`)'),
@@ -72,7 +77,10 @@ const turnAnswer: ApiResponse = {
   json: chatResponseSchema,
   sse: `Event names: session, ${AGENT_EVENT_TYPES.join(', ')}, done`,
 };
-const paused: ApiResponse = { description: 'The run paused: a tool call waits for approval (servers with a store). Answer with POST /api/v1/approvals/{id}.', json: pausedResponseSchema };
+const paused: ApiResponse = {
+  description: 'The run paused: a tool call waits for approval (servers with a store). Answer with POST /api/v1/approvals/{id}.',
+  json: pausedResponseSchema,
+};
 /** Failures of a run answered over JSON (provider trouble is 502/503/504, not 500). */
 const runFailures = {
   '422': error('The run hit a limit (`max_steps_exceeded`, `limit_exceeded`)'),
@@ -89,8 +97,21 @@ const runId = { id: 'Run id' };
 
 /** The chat API: agents, chat turns, sessions. */
 const chatOperations: ApiOperation[] = [
-  { method: 'get', path: '/api/v1/agents', operationId: 'listAgents', summary: 'Agents this caller can see', responses: { '200': { description: 'The agents', json: agentListSchema }, ...common } },
-  { method: 'get', path: '/api/v1/agents/{name}', operationId: 'getAgent', summary: 'One agent', pathParams: name, responses: { '200': { description: 'The agent', json: agentInfoSchema }, '404': error('Unknown agent'), ...common } },
+  {
+    method: 'get',
+    path: '/api/v1/agents',
+    operationId: 'listAgents',
+    summary: 'Agents this caller can see',
+    responses: { '200': { description: 'The agents', json: agentListSchema }, ...common },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/agents/{name}',
+    operationId: 'getAgent',
+    summary: 'One agent',
+    pathParams: name,
+    responses: { '200': { description: 'The agent', json: agentInfoSchema }, '404': error('Unknown agent'), ...common },
+  },
   {
     method: 'post',
     path: '/api/v1/agents/{name}/chat',
@@ -115,7 +136,13 @@ const chatOperations: ApiOperation[] = [
     operationId: 'chatWebSocket',
     summary: 'WebSocket: send `WsClientMessage`s, receive run events as JSON (`session`, events, `done`, `error`)',
     pathParams: name,
-    responses: { '101': { description: 'Switching protocols' }, '404': error('Unknown agent'), '400': error('Not a WebSocket upgrade request (`upgrade_required`)'), ...foreignOrigin, ...common },
+    responses: {
+      '101': { description: 'Switching protocols' },
+      '404': error('Unknown agent'),
+      '400': error('Not a WebSocket upgrade request (`upgrade_required`)'),
+      ...foreignOrigin,
+      ...common,
+    },
   },
   {
     method: 'get',
@@ -139,7 +166,13 @@ const chatOperations: ApiOperation[] = [
     operationId: 'deleteSession',
     summary: 'Delete a session',
     pathParams: sessionId,
-    responses: { '204': { description: 'Deleted' }, '404': error('Unknown session'), '409': error('A turn is running'), ...foreignOrigin, ...common },
+    responses: {
+      '204': { description: 'Deleted' },
+      '404': error('Unknown session'),
+      '409': error('A turn is running'),
+      ...foreignOrigin,
+      ...common,
+    },
   },
 ];
 
@@ -151,7 +184,12 @@ const durableOperations: ApiOperation[] = [
     operationId: 'listApprovals',
     summary: 'Pending approvals of the sessions this caller may see, oldest first',
     query: listApprovalsQuerySchema,
-    responses: { '200': { description: 'Pending approvals', json: approvalListSchema }, '400': error('A bad query parameter'), '404': noStore, ...common },
+    responses: {
+      '200': { description: 'Pending approvals', json: approvalListSchema },
+      '400': error('A bad query parameter'),
+      '404': noStore,
+      ...common,
+    },
   },
   {
     method: 'get',
@@ -170,7 +208,10 @@ const durableOperations: ApiOperation[] = [
     body: { schema: approvalAnswerSchema, required: true },
     responses: {
       '200': turnAnswer,
-      '202': { description: 'Paused again, or other approvals of the run are still pending (the run resumes once all are answered)', json: pausedResponseSchema },
+      '202': {
+        description: 'Paused again, or other approvals of the run are still pending (the run resumes once all are answered)',
+        json: pausedResponseSchema,
+      },
       '400': error('Malformed JSON or a wrong field'),
       '404': noStore,
       '409': error('Answered already, or the session is busy'),
@@ -217,38 +258,68 @@ const durableOperations: ApiOperation[] = [
 
 /** Health, readiness, metrics and this document. */
 const operationsOperations: ApiOperation[] = [
-  { method: 'get', path: '/health', operationId: 'health', summary: 'Liveness', responses: { '200': { description: 'Alive', json: healthSchema } } },
+  {
+    method: 'get',
+    path: '/health',
+    operationId: 'health',
+    summary: 'Liveness',
+    responses: { '200': { description: 'Alive', json: healthSchema } },
+  },
   {
     method: 'get',
     path: '/ready',
     operationId: 'ready',
     summary: 'Readiness (config loaded, storage reachable)',
-    responses: { '200': { description: 'Ready', json: readinessSchema }, '503': { description: 'Not ready, with the reason', json: readinessSchema } },
+    responses: {
+      '200': { description: 'Ready', json: readinessSchema },
+      '503': { description: 'Not ready, with the reason', json: readinessSchema },
+    },
   },
-  { method: 'get', path: '/metrics', operationId: 'metrics', summary: 'Prometheus metrics', responses: { '200': { description: 'Text exposition format', text: true }, ...common } },
-  { method: 'get', path: '/api/v1/openapi.json', operationId: 'openApi', summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1', json: openApiSchema }, ...common } },
+  {
+    method: 'get',
+    path: '/metrics',
+    operationId: 'metrics',
+    summary: 'Prometheus metrics',
+    responses: { '200': { description: 'Text exposition format', text: true }, ...common },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/openapi.json',
+    operationId: 'openApi',
+    summary: 'This document',
+    responses: { '200': { description: 'OpenAPI 3.1', json: openApiSchema }, ...common },
+  },
 ];
 
 /** MCP (Streamable HTTP) and the REST tool gateway, served by `serve()`. */
 const mcpOperations: ApiOperation[] = [
-  ...(['post', 'get', 'delete'] as const).map(
-    (method): ApiOperation => ({
-      method,
-      path: '/mcp',
-      operationId: `mcp${method[0]!.toUpperCase()}${method.slice(1)}`,
-      summary: 'MCP Streamable HTTP transport (JSON-RPC; `POST` messages, `GET` the server stream, `DELETE` ends a session): the tools of the config and its agents as tools',
-      responses: {
-        '200': { description: 'A JSON-RPC answer, or a `text/event-stream` of them', json: jsonRpcMessageSchema, sse: 'JSON-RPC messages' },
-        '202': { description: 'A notification or response accepted' },
-        '400': { description: 'A bad JSON-RPC request (JSON-RPC error), or malformed JSON', json: jsonRpcMessageSchema },
-        '404': { description: 'Unknown MCP session (JSON-RPC error)', json: jsonRpcMessageSchema },
-        '405': { description: 'Method not allowed for this transport' },
-        '503': error('The optional MCP SDK is not installed'),
-        ...common,
-      },
-    }),
-  ),
-  { method: 'get', path: '/tools', operationId: 'listTools', summary: 'The tools the REST gateway runs', responses: { '200': { description: 'Tools', json: servedToolListSchema }, '503': error('The optional MCP SDK is not installed'), ...common } },
+  ...(['post', 'get', 'delete'] as const).map((method): ApiOperation => ({
+    method,
+    path: '/mcp',
+    operationId: `mcp${method[0]!.toUpperCase()}${method.slice(1)}`,
+    summary:
+      'MCP Streamable HTTP transport (JSON-RPC; `POST` messages, `GET` the server stream, `DELETE` ends a session): the tools of the config and its agents as tools',
+    responses: {
+      '200': { description: 'A JSON-RPC answer, or a `text/event-stream` of them', json: jsonRpcMessageSchema, sse: 'JSON-RPC messages' },
+      '202': { description: 'A notification or response accepted' },
+      '400': { description: 'A bad JSON-RPC request (JSON-RPC error), or malformed JSON', json: jsonRpcMessageSchema },
+      '404': { description: 'Unknown MCP session (JSON-RPC error)', json: jsonRpcMessageSchema },
+      '405': { description: 'Method not allowed for this transport' },
+      '503': error('The optional MCP SDK is not installed'),
+      ...common,
+    },
+  })),
+  {
+    method: 'get',
+    path: '/tools',
+    operationId: 'listTools',
+    summary: 'The tools the REST gateway runs',
+    responses: {
+      '200': { description: 'Tools', json: servedToolListSchema },
+      '503': error('The optional MCP SDK is not installed'),
+      ...common,
+    },
+  },
   {
     method: 'post',
     path: '/execute',

@@ -1,16 +1,25 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
+
 import { StorageError } from '../errors/storage-error.js';
-import type { Approval, RunRecord } from '../storage/types/runs.js';
-import type { Store } from '../storage/types/store.js';
-import { noStore, type ChatService } from './chat-service.js';
-import type { ChatTurn } from './chat-turn.js';
-import type { Principal } from './principal.js';
 import { HttpError } from '../http/http-error.js';
 import { readBodyText } from '../http/read-body.js';
-import { approvalAnswerSchema, listApprovalsQuerySchema, listRunsQuerySchema, parseJsonBody, parseOr400, RECORD_ID, resumeRequestSchema } from './request-schemas.js';
-import type { ServerEnv } from './server-env.js';
+import type { Approval, RunRecord } from '../storage/types/runs.js';
+import type { Store } from '../storage/types/store.js';
+import { type ChatService, noStore } from './chat-service.js';
+import type { ChatTurn } from './chat-turn.js';
+import type { Principal } from './principal.js';
+import {
+  approvalAnswerSchema,
+  listApprovalsQuerySchema,
+  listRunsQuerySchema,
+  parseJsonBody,
+  parseOr400,
+  RECORD_ID,
+  resumeRequestSchema,
+} from './request-schemas.js';
 import type { approvalSchema, runSchema } from './response-schemas.js';
+import type { ServerEnv } from './server-env.js';
 
 type ApprovalView = z.output<typeof approvalSchema>;
 type RunView = z.output<typeof runSchema>;
@@ -125,7 +134,12 @@ export function registerApprovalRoutes(app: Hono<ServerEnv>, options: ApprovalRo
     const store = await storeOf();
     const principal = c.get('principal');
     const limit = q.limit ?? 50;
-    const runs = await store.checkpoints.listRuns({ status: q.status, sessionId: q.sessionId, agent: q.agent, limit: Math.min(1000, limit * 4) });
+    const runs = await store.checkpoints.listRuns({
+      status: q.status,
+      sessionId: q.sessionId,
+      agent: q.agent,
+      limit: Math.min(1000, limit * 4),
+    });
     const seen = new Map<string, boolean>();
     const out = [];
     for (const r of runs) {
@@ -203,7 +217,11 @@ function pendingView(a: Approval) {
 }
 
 function answeredAlready(a: Approval): HttpError {
-  return new HttpError(409, 'approval_answered', `Approval "${a.id}" was already answered${a.status === 'pending' ? '' : ` (${a.status})`}`);
+  return new HttpError(
+    409,
+    'approval_answered',
+    `Approval "${a.id}" was already answered${a.status === 'pending' ? '' : ` (${a.status})`}`,
+  );
 }
 
 /** Answers `approval`; a race lost to another answer is a 409. */

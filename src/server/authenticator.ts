@@ -1,6 +1,6 @@
 import type { ServerConfig } from '../config/corvid-config.js';
-import { ApiKeyVerifier } from './api-keys.js';
 import { HttpError } from '../http/http-error.js';
+import { ApiKeyVerifier } from './api-keys.js';
 import { JwtVerifier } from './jwt-verifier.js';
 import type { Principal } from './principal.js';
 
@@ -61,13 +61,16 @@ export class Authenticator {
     const token = presentedToken(header);
     if (token === undefined) return ANONYMOUS;
     if (!this.enabled) return ANONYMOUS;
-    if (token.length === 0 || token.length > 8192) throw new HttpError(401, 'unauthorized', 'the credential is empty or too long', { headers: CHALLENGE });
+    if (token.length === 0 || token.length > 8192)
+      throw new HttpError(401, 'unauthorized', 'the credential is empty or too long', { headers: CHALLENGE });
     const key = this.keys.size > 0 ? this.keys.verify(token) : undefined;
     if (key) return { kind: 'api_key', name: key.name, scopes: key.scopes ?? [] };
     if (this.jwt && token.split('.').length === 3) {
       const check = await this.jwt.verify(token);
       if (check.ok) return { kind: 'jwt', user: check.user, claims: check.payload };
-      throw new HttpError(401, 'unauthorized', `Invalid bearer token: ${check.reason}`, { headers: { 'www-authenticate': 'Bearer error="invalid_token"' } });
+      throw new HttpError(401, 'unauthorized', `Invalid bearer token: ${check.reason}`, {
+        headers: { 'www-authenticate': 'Bearer error="invalid_token"' },
+      });
     }
     throw new HttpError(401, 'unauthorized', this.jwt ? 'Invalid bearer token' : 'Invalid API key', { headers: CHALLENGE });
   }
@@ -75,7 +78,9 @@ export class Authenticator {
   /** Throws 401 unless the principal is authenticated. */
   require(principal: Principal, what = 'this endpoint'): void {
     if (principal.kind !== 'anonymous') return;
-    const how = this.enabled ? 'send "Authorization: Bearer <token>" or "x-api-key: <key>"' : 'the server has no auth configured (server.auth), so it cannot be reached over HTTP';
+    const how = this.enabled
+      ? 'send "Authorization: Bearer <token>" or "x-api-key: <key>"'
+      : 'the server has no auth configured (server.auth), so it cannot be reached over HTTP';
     throw new HttpError(401, 'unauthorized', `Authentication required for ${what}: ${how}`, { headers: CHALLENGE });
   }
 }

@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+
 import type { Logger } from 'pino';
+
 import { RUN_LEASE_TTL_MS } from '../durable/run-lease.js';
 import { RunLeaseHeldError } from '../errors/run-lease-held-error.js';
 import type { RunRecord } from '../storage/types/runs.js';
@@ -40,7 +42,10 @@ export async function resumeInterruptedRuns(options: AutoResumeOptions): Promise
     const store = await options.store();
     runs = (await store.checkpoints.listRuns({ status: 'running', limit: 1000 })).reverse();
   } catch (err) {
-    logger.error({ error: (err as Error).message }, `storage.resume is auto, but the interrupted runs could not be listed: ${(err as Error).message}`);
+    logger.error(
+      { error: (err as Error).message },
+      `storage.resume is auto, but the interrupted runs could not be listed: ${(err as Error).message}`,
+    );
     return 0;
   }
   if (runs.length === 0) return 0;
@@ -56,12 +61,15 @@ export async function resumeInterruptedRuns(options: AutoResumeOptions): Promise
     }
     if (held.length === 0 || pass >= (options.retries ?? 3) || options.stopped()) break;
     logger.info({ runs: held.map((r) => r.runId) }, `${held.length} interrupted run(s) held by another process; looking again later`);
-    const waited = await sleep(options.retryDelayMs ?? RUN_LEASE_TTL_MS + 1000, true, { ref: false, signal: options.signal }).catch(() => false);
+    const waited = await sleep(options.retryDelayMs ?? RUN_LEASE_TTL_MS + 1000, true, { ref: false, signal: options.signal }).catch(
+      () => false,
+    );
     if (!waited) return resumed;
     runs = held;
     held = [];
   }
-  if (held.length > 0) logger.info({ runs: held.map((r) => r.runId) }, `${held.length} run(s) still running in another process; not resumed here`);
+  if (held.length > 0)
+    logger.info({ runs: held.map((r) => r.runId) }, `${held.length} run(s) still running in another process; not resumed here`);
   return resumed;
 }
 
@@ -79,7 +87,10 @@ async function resumeOne(options: AutoResumeOptions, r: RunRecord): Promise<'res
     const { turn } = await chat.beginResume({ runId: r.runId, principal: { kind: 'anonymous' }, client: 'server', trusted: true });
     logger.info(fields, 'resuming interrupted run');
     const result = await turn.run();
-    logger.info({ ...fields, status: result.status ?? 'completed', pendingApprovals: result.pendingApprovals?.length }, `resumed run ${result.status === 'paused' ? 'paused for approvals' : 'completed'}`);
+    logger.info(
+      { ...fields, status: result.status ?? 'completed', pendingApprovals: result.pendingApprovals?.length },
+      `resumed run ${result.status === 'paused' ? 'paused for approvals' : 'completed'}`,
+    );
     return 'resumed';
   } catch (err) {
     if (err instanceof RunLeaseHeldError || (err as { cause?: unknown }).cause instanceof RunLeaseHeldError) return 'held';

@@ -1,17 +1,18 @@
 import type { Hono } from 'hono';
+import type { z } from 'zod';
+
 import type { Runnable } from '../core/runnable.js';
+import { HttpError } from '../http/http-error.js';
+import { readBodyText } from '../http/read-body.js';
+import { requestHeader } from '../http/request-header.js';
 import type { AgentAccess } from './agent-access.js';
 import type { ChatService } from './chat-service.js';
 import type { SessionDirectory } from './chat-sessions.js';
 import { summarize } from './chat-sessions.js';
-import { HttpError } from '../http/http-error.js';
-import { readBodyText } from '../http/read-body.js';
-import { requestHeader } from '../http/request-header.js';
 import { principalUser } from './principal.js';
 import { chatRequestSchema, listSessionsQuerySchema, parseJsonBody, parseOr400, SESSION_ID } from './request-schemas.js';
-import type { ServerEnv } from './server-env.js';
 import type { agentInfoSchema } from './response-schemas.js';
-import type { z } from 'zod';
+import type { ServerEnv } from './server-env.js';
 import type { ServerMetrics } from './server-metrics.js';
 import { respondWithTurn } from './turn-response.js';
 

@@ -1,8 +1,9 @@
-import { Conversation } from '../core/conversation.js';
 import type { Agent } from '../core/agent.js';
+import { Conversation } from '../core/conversation.js';
 import type { RunOptions } from '../core/run-options.js';
-import { startRun, startRunStream } from '../core/start-run.js';
 import type { Runnable } from '../core/runnable.js';
+import { startRun, startRunStream } from '../core/start-run.js';
+import { HttpError } from '../http/http-error.js';
 import type { RunRecord } from '../storage/types/runs.js';
 import type { Store } from '../storage/types/store.js';
 import type { EventSink } from '../types/events.js';
@@ -11,10 +12,9 @@ import { addUsage } from '../types/usage.js';
 import type { AgentAccess } from './agent-access.js';
 import type { ChatSession, ChatSessions, SessionDirectory } from './chat-sessions.js';
 import { ChatTurn, type TurnExecutor } from './chat-turn.js';
-import { HttpError } from '../http/http-error.js';
 import { logRunWarning, type WarnLogger } from './log-run-warning.js';
 import { modelLabels } from './model-label.js';
-import { canSeeOwner, principalUser, type Principal } from './principal.js';
+import { canSeeOwner, type Principal, principalUser } from './principal.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { ServerMetrics } from './server-metrics.js';
 
@@ -47,7 +47,8 @@ export type RunTracing = (model: (agent: string) => string, attributes: Record<s
  * Where turns run: `memory` keeps conversations in `ChatSessions` (no store); `store` runs each
  * turn as a session run in the runtime's store (history, state, checkpoints, approvals).
  */
-export type ChatBackend = { kind: 'memory'; sessions: ChatSessions } | { kind: 'store'; sessions: SessionDirectory; store: () => Promise<Store> };
+export type ChatBackend =
+  { kind: 'memory'; sessions: ChatSessions } | { kind: 'store'; sessions: SessionDirectory; store: () => Promise<Store> };
 
 /** Options of `ChatService`. */
 export interface ChatServiceOptions {
@@ -60,7 +61,6 @@ export interface ChatServiceOptions {
   /** Where provider warnings of turns are logged (at warn level). */
   logger?: WarnLogger;
 }
-
 
 /**
  * Chat turns over HTTP and WebSocket: agent access, sessions, a lock per session, metrics,
@@ -117,7 +117,12 @@ export class ChatService {
     });
   }
 
-  private async beginStored(agent: Runnable, req: TurnRequest, userId: string | undefined, source: () => Promise<Store>): Promise<ChatTurn> {
+  private async beginStored(
+    agent: Runnable,
+    req: TurnRequest,
+    userId: string | undefined,
+    source: () => Promise<Store>,
+  ): Promise<ChatTurn> {
     const store = await source();
     let id: string;
     let owner: string | undefined;
@@ -153,14 +158,22 @@ export class ChatService {
    * 409 for a completed run or a busy session.
    */
   async beginResume(req: ResumeRequest): Promise<{ turn: ChatTurn; run: RunRecord }> {
-    const run = req.trusted ? await (await this.storeOrThrow()).checkpoints.getRun(req.runId) : await this.visibleRun(req.runId, req.principal);
+    const run = req.trusted
+      ? await (await this.storeOrThrow()).checkpoints.getRun(req.runId)
+      : await this.visibleRun(req.runId, req.principal);
     if (!run) throw new HttpError(404, 'run_not_found', `Unknown run "${req.runId.slice(0, 128)}"`);
-    if (run.status === 'completed') throw new HttpError(409, 'run_completed', `Run "${run.runId}" has already completed; there is nothing to resume`);
+    if (run.status === 'completed')
+      throw new HttpError(409, 'run_completed', `Run "${run.runId}" has already completed; there is nothing to resume`);
     const { access } = this.options;
     const agent = req.trusted ? access.find(run.agent) : access.resolve(run.agent, req.principal);
-    if (!agent) throw new HttpError(404, 'agent_not_found', `Run "${run.runId}" belongs to agent "${run.agent}", which this server no longer has`);
+    if (!agent)
+      throw new HttpError(404, 'agent_not_found', `Run "${run.runId}" belongs to agent "${run.agent}", which this server no longer has`);
     if (agent.kind !== 'llm' || typeof (agent as Agent).resume !== 'function') {
-      throw new HttpError(409, 'run_not_resumable', `Run "${run.runId}" of ${agent.kind} agent "${agent.name}" cannot be resumed; send the message again`);
+      throw new HttpError(
+        409,
+        'run_not_resumable',
+        `Run "${run.runId}" of ${agent.kind} agent "${agent.name}" cannot be resumed; send the message again`,
+      );
     }
     await this.options.limiter?.checkTokens(req.client);
     const key = run.sessionId ?? run.runId;
@@ -209,7 +222,13 @@ export class ChatService {
   }
 
   /** A turn with metrics, tracing and token accounting; releases the lock when it ends. */
-  private turn(agent: Runnable, sessionId: string, client: string, executor: TurnExecutor, save?: (result: RunResult) => Promise<void>): ChatTurn {
+  private turn(
+    agent: Runnable,
+    sessionId: string,
+    client: string,
+    executor: TurnExecutor,
+    save?: (result: RunResult) => Promise<void>,
+  ): ChatTurn {
     const { metrics, tracing, limiter } = this.options;
     const labels = modelLabels(agent);
     const runTracer = tracing?.(labels, { 'corvid.session_id': sessionId });
@@ -244,5 +263,9 @@ function checkAgent(id: string, owner: string, agent: string): void {
 
 /** 404 for the approvals and runs endpoints of a server without a store. */
 export function noStore(): HttpError {
-  return new HttpError(404, 'no_store', 'This server keeps no runs or approvals: configure a storage: section (or pass a store to serve()) for durable runs');
+  return new HttpError(
+    404,
+    'no_store',
+    'This server keeps no runs or approvals: configure a storage: section (or pass a store to serve()) for durable runs',
+  );
 }

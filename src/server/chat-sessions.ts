@@ -1,8 +1,8 @@
-import { newId } from '../http/new-id.js';
 import { RunState } from '../core/run-state.js';
+import { HttpError } from '../http/http-error.js';
+import { newId } from '../http/new-id.js';
 import type { Message } from '../types/message.js';
 import { emptyUsage, type Usage } from '../types/usage.js';
-import { HttpError } from '../http/http-error.js';
 
 /** One chat session of the HTTP API: the history of a conversation with one agent. */
 export interface ChatSession {
@@ -63,7 +63,14 @@ export interface ChatSessions extends SessionDirectory {
 
 /** A summary of a session. */
 export function summarize(s: ChatSession): ChatSessionSummary {
-  const out: ChatSessionSummary = { id: s.id, agent: s.agent, createdAt: s.createdAt, updatedAt: s.updatedAt, messageCount: s.messages.length, activeAgent: s.activeAgent ?? s.agent };
+  const out: ChatSessionSummary = {
+    id: s.id,
+    agent: s.agent,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    messageCount: s.messages.length,
+    activeAgent: s.activeAgent ?? s.agent,
+  };
   if (s.userId !== undefined) out.userId = s.userId;
   return out;
 }
@@ -139,7 +146,8 @@ export class MemoryChatSessions implements ChatSessions {
   }
 
   async list(query: ListSessionsQuery): Promise<{ sessions: ChatSessionSummary[]; nextCursor?: string }> {
-    if (query.cursor !== undefined && !/^\d{1,15}$/.test(query.cursor)) throw new HttpError(400, 'invalid_request', 'Invalid query: "cursor" is not a cursor this server returned');
+    if (query.cursor !== undefined && !/^\d{1,15}$/.test(query.cursor))
+      throw new HttpError(400, 'invalid_request', 'Invalid query: "cursor" is not a cursor this server returned');
     const before = query.cursor ? Number(query.cursor) : Infinity;
     const out: ChatSessionSummary[] = [];
     const all = [...this.sessions.values()].reverse();

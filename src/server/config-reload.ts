@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+
 import type { ServedRuntime } from './served-runtime.js';
 import { watchConfig } from './watch-config.js';
 
@@ -15,11 +16,16 @@ export function configReloader(runtime: ServedRuntime, logger: Logger): () => Pr
       await runtime.reload();
       logger.info({ agents: [...runtime.agents.keys()] }, 'config reloaded');
       if (JSON.stringify(runtime.config.server ?? {}) !== before) {
-        logger.warn('the server: section changed: its settings (port, auth, limits, telemetry) take effect when the server restarts; agents, tools and visibility were reloaded');
+        logger.warn(
+          'the server: section changed: its settings (port, auth, limits, telemetry) take effect when the server restarts; agents, tools and visibility were reloaded',
+        );
       }
       return true;
     } catch (err) {
-      logger.error({ error: (err as Error).message }, `config change rejected, still serving the previous config: ${(err as Error).message}`);
+      logger.error(
+        { error: (err as Error).message },
+        `config change rejected, still serving the previous config: ${(err as Error).message}`,
+      );
       return false;
     }
   };

@@ -1,18 +1,19 @@
-import { Hono, type Context } from 'hono';
+import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { Logger } from 'pino';
+
 import type { ServerConfig } from '../config/corvid-config.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../http/read-incoming.js';
 import { registerApprovalRoutes } from './approval-routes.js';
 import { registerChatRoutes } from './chat-routes.js';
 import { errorResponse } from './error-response.js';
 import { registerOperationalRoutes } from './operational-routes.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../http/read-incoming.js';
 import { requestContext } from './request-context.js';
 import { requestGate } from './request-gate.js';
 import { createServerParts, type ServerAppOptions, type ServerAppParts } from './server-app-parts.js';
 import type { ServerEnv } from './server-env.js';
 
-export { DEFAULT_MAX_BODY_BYTES, createServerParts, type ServerAppOptions, type ServerAppParts };
+export { createServerParts, DEFAULT_MAX_BODY_BYTES, type ServerAppOptions, type ServerAppParts };
 
 /** A hono app with every route of `corvid serve`, ready for `fetch` or a Node server. */
 export interface ServerApp {
@@ -26,11 +27,26 @@ function socketAddress(c: Context): string | undefined {
   return incoming?.socket?.remoteAddress;
 }
 
-const CORS_REQUEST_HEADERS = ['authorization', 'content-type', 'x-api-key', 'x-request-id', 'a2a-version', 'a2a-extensions', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
+const CORS_REQUEST_HEADERS = [
+  'authorization',
+  'content-type',
+  'x-api-key',
+  'x-request-id',
+  'a2a-version',
+  'a2a-extensions',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+];
 
 function corsFor(config: NonNullable<ServerConfig['cors']>) {
   const origins = config.origins;
-  return cors({ origin: origins.includes('*') ? '*' : origins, allowHeaders: CORS_REQUEST_HEADERS, exposeHeaders: ['x-request-id', 'retry-after', 'mcp-session-id'], maxAge: 600 });
+  return cors({
+    origin: origins.includes('*') ? '*' : origins,
+    allowHeaders: CORS_REQUEST_HEADERS,
+    exposeHeaders: ['x-request-id', 'retry-after', 'mcp-session-id'],
+    maxAge: 600,
+  });
 }
 
 /**
@@ -45,14 +61,29 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   const app = new Hono<ServerEnv>();
   app.use(requestContext({ logger, metrics, maxBodyBytes: parts.maxBodyBytes }));
   if (server.cors) app.use(corsFor(server.cors));
-  app.use(requestGate({ parts, ownBodyCheck: options.ownBodyCheck, allowedHosts: options.allowedHosts, clientAddress: options.clientAddress ?? socketAddress }));
+  app.use(
+    requestGate({
+      parts,
+      ownBodyCheck: options.ownBodyCheck,
+      allowedHosts: options.allowedHosts,
+      clientAddress: options.clientAddress ?? socketAddress,
+    }),
+  );
 
   registerOperationalRoutes(app, { runtime: options.runtime, metrics, store: options.store, baseUrl: server.baseUrl });
   // A client that goes away stops its run, unless the run is a stored session run (it finishes,
   // and the session gets the answer for the client's next visit) or the config says otherwise.
   const onDisconnect = () => server.streams?.onDisconnect ?? (chat.store ? 'continue' : 'stop');
   const maxBodyBytes = parts.maxBodyBytes;
-  registerChatRoutes(app, { chat, sessions: parts.sessions, access: parts.access, metrics, maxBodyBytes, onDisconnect, defaultAgent: () => options.runtime().defaultAgent });
+  registerChatRoutes(app, {
+    chat,
+    sessions: parts.sessions,
+    access: parts.access,
+    metrics,
+    maxBodyBytes,
+    onDisconnect,
+    defaultAgent: () => options.runtime().defaultAgent,
+  });
   registerApprovalRoutes(app, { chat, metrics, onDisconnect, maxBodyBytes });
   options.extend?.(app, parts);
   if (options.mount) app.route('/', options.mount);

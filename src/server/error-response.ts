@@ -1,4 +1,5 @@
 import { HTTPException } from 'hono/http-exception';
+
 import { CorvidError } from '../errors/corvid-error.js';
 import { HttpError } from '../http/http-error.js';
 

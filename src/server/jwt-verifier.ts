@@ -1,4 +1,5 @@
 import type { JWTPayload } from 'jose';
+
 import type { JwtAuthConfig } from '../config/corvid-config.js';
 
 /** Default accepted algorithms. */

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
+
 import type { ServerConfig } from '../config/corvid-config.js';
 
 /** What `listen` needs. */
@@ -32,7 +33,12 @@ export async function listen(options: ListenOptions): Promise<Listening> {
   };
   const server = await new Promise<Server>((resolveListen, reject) => {
     const s = nodeServe(
-      { fetch: options.fetch, port: options.port, hostname: options.host, ...(tls ? { createServer: createHttpsServer, serverOptions: tls } : {}) },
+      {
+        fetch: options.fetch,
+        port: options.port,
+        hostname: options.host,
+        ...(tls ? { createServer: createHttpsServer, serverOptions: tls } : {}),
+      },
       () => resolveListen(s as Server),
     );
     (s as Server).once('error', reject);

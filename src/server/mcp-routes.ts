@@ -1,11 +1,13 @@
 import { dirname } from 'node:path';
+
 import type { Context, Hono } from 'hono';
-import type { McpWebHandler } from '../mcp/server/mcp-web-handler.js';
-import type { Runtime } from '../runtime/load-runtime.js';
-import type { ServerAppParts } from './create-server-app.js';
+
 import { ConfigError } from '../errors/config-error.js';
 import { HttpError } from '../http/http-error.js';
 import { readBodyText } from '../http/read-body.js';
+import type { McpWebHandler } from '../mcp/server/mcp-web-handler.js';
+import type { Runtime } from '../runtime/load-runtime.js';
+import type { ServerAppParts } from './create-server-app.js';
 import type { ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';
 
@@ -61,7 +63,8 @@ export function registerMcpRoutes(app: Hono<ServerEnv>, parts: ServerAppParts, o
     try {
       return await work();
     } catch (err) {
-      if (err instanceof ConfigError && /@modelcontextprotocol\/sdk/.test(err.message)) throw new HttpError(503, 'unavailable', err.message);
+      if (err instanceof ConfigError && /@modelcontextprotocol\/sdk/.test(err.message))
+        throw new HttpError(503, 'unavailable', err.message);
       throw err;
     }
   };

@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
+
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
+
 import type { ServerAppParts } from './server-app-parts.js';
 import type { ServerEnv } from './server-env.js';
 
@@ -34,7 +36,8 @@ export class NodeWebSockets {
     // A socket's errors (a message over the limit, a bad frame) end it (onClose runs); logged
     // here, not on stderr (@hono/node-ws's default, which on Node 20 fails to build an ErrorEvent).
     const onError = (err: unknown) => this.logger.debug({ error: (err as Error)?.message }, 'websocket error');
-    const upgrade = ((createEvents: never, upgradeOptions?: object) => nodeWs.upgradeWebSocket(createEvents, { onError, ...upgradeOptions })) as never;
+    const upgrade = ((createEvents: never, upgradeOptions?: object) =>
+      nodeWs.upgradeWebSocket(createEvents, { onError, ...upgradeOptions })) as never;
     this.modules.wsRoute.registerWebSocketRoute(app, parts, upgrade);
   }
 

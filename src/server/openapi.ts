@@ -1,6 +1,13 @@
 import { z } from 'zod';
+
 import { API_OPERATIONS, type ApiOperation, type ApiResponse } from './api-operations.js';
-import { approvalAnswerSchema, chatRequestSchema, executeRequestSchema, resumeRequestSchema, wsClientMessageSchema } from './request-schemas.js';
+import {
+  approvalAnswerSchema,
+  chatRequestSchema,
+  executeRequestSchema,
+  resumeRequestSchema,
+  wsClientMessageSchema,
+} from './request-schemas.js';
 import {
   agentInfoSchema,
   agentListSchema,
@@ -72,7 +79,9 @@ const json = (schema: unknown) => ({ 'application/json': { schema } });
 function components(named: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, Json> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(named)) registry.add(schema, { id });
-  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io, uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> };
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io, uri: (id) => `#/components/schemas/${id}` }) as {
+    schemas: Record<string, Json>;
+  };
   for (const s of Object.values(schemas)) {
     delete s.$schema;
     delete s.$id;
@@ -96,7 +105,13 @@ function response(r: ApiResponse): Json {
 }
 
 function parameters(op: ApiOperation): Json[] {
-  const path = Object.entries(op.pathParams ?? {}).map(([name, description]) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } }));
+  const path = Object.entries(op.pathParams ?? {}).map(([name, description]) => ({
+    name,
+    in: 'path',
+    required: true,
+    description,
+    schema: { type: 'string' },
+  }));
   const query = Object.entries(op.query?.shape ?? {}).map(([name, field]) => {
     const schema = z.toJSONSchema(field as z.ZodType, { target: 'draft-2020-12', io: 'input' }) as Json;
     delete schema.$schema;

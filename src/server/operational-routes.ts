@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+
 import type { Store } from '../storage/types/store.js';
 import { openApiDocument } from './openapi.js';
 import type { ServedRuntime } from './served-runtime.js';
@@ -16,7 +17,10 @@ export interface OperationalRoutesOptions {
 }
 
 /** Readiness: agents to serve, and the store (when there is one) answering a query. */
-async function readiness(runtime: ServedRuntime, store: (() => Promise<Store>) | undefined): Promise<{ ready: boolean; checks: Record<string, string> }> {
+async function readiness(
+  runtime: ServedRuntime,
+  store: (() => Promise<Store>) | undefined,
+): Promise<{ ready: boolean; checks: Record<string, string> }> {
   const checks: Record<string, string> = { config: 'ok' };
   let ready = runtime.agents.size > 0;
   if (!ready) checks.config = 'no agents';

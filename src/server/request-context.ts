@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { Logger } from 'pino';
+
 import { newId } from '../http/new-id.js';
 import { limitUnreadBody } from '../http/refuse-body.js';
 import { requestHeader } from '../http/request-header.js';
@@ -52,7 +54,8 @@ export function requestContext({ logger, metrics, maxBodyBytes }: RequestContext
     const route = matchedRoute(c, status);
     const seconds = (performance.now() - started) / 1000;
     metrics.request(route, c.req.method, status, seconds);
-    if (log.isLevelEnabled('info')) log.info({ method: c.req.method, path: c.req.path, route, status, ms: Math.round(seconds * 1000 * 10) / 10 }, 'request');
+    if (log.isLevelEnabled('info'))
+      log.info({ method: c.req.method, path: c.req.path, route, status, ms: Math.round(seconds * 1000 * 10) / 10 }, 'request');
   };
 }
 

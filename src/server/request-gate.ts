@@ -1,8 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
+
 import { HttpError } from '../http/http-error.js';
-import { principalUser } from './principal.js';
 import { checkContentLength } from '../http/read-body.js';
 import { requestHeader } from '../http/request-header.js';
+import { principalUser } from './principal.js';
 import { RequestGuards } from './request-guards.js';
 import type { ServerAppParts } from './server-app-parts.js';
 import type { ServerEnv } from './server-env.js';
@@ -57,7 +58,11 @@ export function requestGate({ parts, ownBodyCheck, allowedHosts, clientAddress }
     if (hostAllowed) {
       const header = requestHeader(c, 'host') ?? '';
       if (!hostAllowed(header)) {
-        throw new HttpError(403, 'host_not_allowed', `Host "${header.slice(0, 100)}" is not allowed: without server.auth the server only answers requests for localhost, 127.0.0.1 and [::1] (DNS rebinding protection)`);
+        throw new HttpError(
+          403,
+          'host_not_allowed',
+          `Host "${header.slice(0, 100)}" is not allowed: without server.auth the server only answers requests for localhost, 127.0.0.1 and [::1] (DNS rebinding protection)`,
+        );
       }
     }
     guards.check(c);
@@ -76,7 +81,12 @@ export function requestGate({ parts, ownBodyCheck, allowedHosts, clientAddress }
     if (!open) auth.require(c.get('principal'), path);
     const p = c.get('principal');
     const ip = clientAddress(c) ?? 'unknown';
-    const client = by === 'ip' ? `ip:${ip}` : by === 'key' && p.kind === 'api_key' ? `key:${p.name}` : (principalUser(p) && `user:${principalUser(p)}`) || `ip:${ip}`;
+    const client =
+      by === 'ip'
+        ? `ip:${ip}`
+        : by === 'key' && p.kind === 'api_key'
+          ? `key:${p.name}`
+          : (principalUser(p) && `user:${principalUser(p)}`) || `ip:${ip}`;
     c.set('client', client);
     if (limiter && !(auth.isPublic(path) && (path === '/health' || path === '/ready'))) {
       await limiter.hit(client);

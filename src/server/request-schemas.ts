@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { HttpError } from '../http/http-error.js';
 
 /** Session ids accepted in URLs and bodies. */
@@ -9,7 +10,10 @@ const userId = () => z.string().min(1).max(256);
 
 /** `POST /api/v1/agents/{name}/chat`. */
 export const chatRequestSchema = z.strictObject({
-  message: z.string({ error: 'is required and must be a string' }).min(1, { error: 'must not be empty' }).max(1_000_000, { error: 'is too long (1,000,000 characters at most)' }),
+  message: z
+    .string({ error: 'is required and must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .max(1_000_000, { error: 'is too long (1,000,000 characters at most)' }),
   sessionId: sessionId().optional(),
   userId: userId().optional(),
   stream: z.boolean({ error: 'must be true or false' }).optional(),
@@ -26,7 +30,10 @@ export const listSessionsQuerySchema = z.strictObject({
     .transform(Number)
     .refine((n) => n >= 1 && n <= 100, { error: 'must be a number from 1 to 100' })
     .optional(),
-  cursor: z.string().regex(/^[A-Za-z0-9_.:=+/-]{1,512}$/, { error: 'is not a cursor this server returned' }).optional(),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:=+/-]{1,512}$/, { error: 'is not a cursor this server returned' })
+    .optional(),
 });
 
 /** Ids of stored runs and approvals accepted in URLs and queries. */
@@ -70,8 +77,18 @@ export const resumeRequestSchema = z.strictObject({
 export const wsClientMessageSchema = z.discriminatedUnion(
   'type',
   [
-    z.strictObject({ type: z.literal('message'), message: chatRequestSchema.shape.message, sessionId: sessionId().optional(), userId: userId().optional() }),
-    z.strictObject({ type: z.literal('approval'), approvalId: z.string().min(1).max(256), approved: z.boolean(), reason: z.string().max(10_000).optional() }),
+    z.strictObject({
+      type: z.literal('message'),
+      message: chatRequestSchema.shape.message,
+      sessionId: sessionId().optional(),
+      userId: userId().optional(),
+    }),
+    z.strictObject({
+      type: z.literal('approval'),
+      approvalId: z.string().min(1).max(256),
+      approved: z.boolean(),
+      reason: z.string().max(10_000).optional(),
+    }),
     z.strictObject({ type: z.literal('cancel') }),
   ],
   { error: 'type must be "message", "approval" or "cancel"' },
@@ -82,7 +99,8 @@ export type WsClientMessage = z.output<typeof wsClientMessageSchema>;
 export function invalid(error: z.ZodError, where: string): HttpError {
   const parts = error.issues.slice(0, 3).map((i) => {
     const path = i.path.length ? i.path.map(String).join('.') : '';
-    if (i.code === 'unrecognized_keys') return `unknown field${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')}${path ? ` in "${path}"` : ''}`;
+    if (i.code === 'unrecognized_keys')
+      return `unknown field${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')}${path ? ` in "${path}"` : ''}`;
     return path ? `"${path}" ${i.message}` : i.message;
   });
   return new HttpError(400, 'invalid_request', `Invalid ${where}: ${parts.join('; ')}`);

@@ -42,7 +42,8 @@ export const agentListSchema = z.strictObject({ agents: z.array(agentInfoSchema)
 /** A completed chat turn (HTTP 200). */
 export const chatResponseSchema = z.strictObject({
   status: z.enum(['completed', 'input_required']).meta({
-    description: '`input_required`: the agent asked the user something (`ask_user`); `question` (also `answer`) is it, and the next message answers it.',
+    description:
+      '`input_required`: the agent asked the user something (`ask_user`); `question` (also `answer`) is it, and the next message answers it.',
   }),
   question: z.string().optional(),
   answer: z.string(),
@@ -79,7 +80,10 @@ export const pausedResponseSchema = z.strictObject({
 export const sessionSummarySchema = z.strictObject({
   id: z.string(),
   agent: z.string(),
-  activeAgent: z.string().optional().meta({ description: 'The agent that takes the next turn (the session agent unless a handoff changed it)' }),
+  activeAgent: z
+    .string()
+    .optional()
+    .meta({ description: 'The agent that takes the next turn (the session agent unless a handoff changed it)' }),
   userId: z.string().optional(),
   createdAt: timestamp(),
   updatedAt: timestamp(),
@@ -147,7 +151,11 @@ export const readinessSchema = z.strictObject({
 });
 
 /** `GET /api/v1/openapi.json`: this document. */
-export const openApiSchema = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }), paths: z.record(z.string(), z.unknown()) });
+export const openApiSchema = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});
 
 /** A tool of the REST tool gateway (`GET /tools`). */
 export const servedToolSchema = z.strictObject({

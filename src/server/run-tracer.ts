@@ -1,4 +1,5 @@
-import { context, trace, SpanStatusCode, type Span, type Tracer } from '@opentelemetry/api';
+import { context, type Span, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+
 import type { AgentEvent } from '../types/events.js';
 
 /**
@@ -32,11 +33,25 @@ export class RunTracer {
     const runKey = e.path.join('/');
     switch (e.type) {
       case 'run_start':
-        this.runs.set(runKey, this.start(`agent.run ${e.agent}`, this.parentOf(e.path), { 'corvid.agent': e.agent, 'corvid.run_id': e.runId, ...(e.path.length === 1 ? this.attributes : {}) }));
+        this.runs.set(
+          runKey,
+          this.start(`agent.run ${e.agent}`, this.parentOf(e.path), {
+            'corvid.agent': e.agent,
+            'corvid.run_id': e.runId,
+            ...(e.path.length === 1 ? this.attributes : {}),
+          }),
+        );
         return;
       case 'step_start': {
         const model = this.model(e.agent);
-        this.steps.set(`${e.runId}#${e.step}`, this.start(`model.call ${model}`, this.runs.get(runKey), { 'gen_ai.request.model': model, 'corvid.agent': e.agent, 'corvid.step': e.step }));
+        this.steps.set(
+          `${e.runId}#${e.step}`,
+          this.start(`model.call ${model}`, this.runs.get(runKey), {
+            'gen_ai.request.model': model,
+            'corvid.agent': e.agent,
+            'corvid.step': e.step,
+          }),
+        );
         return;
       }
       case 'step_end': {
@@ -52,7 +67,14 @@ export class RunTracer {
         return;
       }
       case 'tool_call':
-        this.tools.set(e.toolCallId, this.start(`tool.call ${e.toolName}`, this.runs.get(runKey), { 'corvid.tool': e.toolName, 'corvid.agent': e.agent, 'corvid.tool_call_id': e.toolCallId }));
+        this.tools.set(
+          e.toolCallId,
+          this.start(`tool.call ${e.toolName}`, this.runs.get(runKey), {
+            'corvid.tool': e.toolName,
+            'corvid.agent': e.agent,
+            'corvid.tool_call_id': e.toolCallId,
+          }),
+        );
         return;
       case 'tool_result': {
         const span = this.tools.get(e.toolCallId);
@@ -65,7 +87,11 @@ export class RunTracer {
       }
       case 'warning': {
         const span = this.steps.get(`${e.runId}#${e.step}`) ?? this.runs.get(runKey);
-        span?.addEvent('corvid.warning', { 'corvid.warning.kind': e.kind, 'corvid.warning.message': e.message, ...(e.feature ? { 'corvid.warning.feature': e.feature } : {}) });
+        span?.addEvent('corvid.warning', {
+          'corvid.warning.kind': e.kind,
+          'corvid.warning.message': e.message,
+          ...(e.feature ? { 'corvid.warning.feature': e.feature } : {}),
+        });
         return;
       }
       case 'error': {
@@ -78,7 +104,12 @@ export class RunTracer {
         if (!span) return;
         this.runs.delete(runKey);
         for (const [k, s] of this.steps) if (k.startsWith(`${e.runId}#`)) (s.end(), this.steps.delete(k));
-        span.setAttributes({ 'corvid.status': e.status, 'corvid.steps': e.steps, 'gen_ai.usage.input_tokens': e.usage.inputTokens, 'gen_ai.usage.output_tokens': e.usage.outputTokens });
+        span.setAttributes({
+          'corvid.status': e.status,
+          'corvid.steps': e.steps,
+          'gen_ai.usage.input_tokens': e.usage.inputTokens,
+          'gen_ai.usage.output_tokens': e.usage.outputTokens,
+        });
         if (e.status !== 'completed') span.setStatus({ code: SpanStatusCode.ERROR, message: e.status });
         span.end();
         if (e.path.length === 1) this.endAll();

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import type { DestinationStream, Logger } from 'pino';
+
 import type { A2ATaskStart } from '../a2a/server/execution/corvid-agent-executor.js';
 import type { ServerConfig } from '../config/corvid-config.js';
 import type { Runnable } from '../core/runnable.js';

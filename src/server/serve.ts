@@ -1,7 +1,9 @@
 import type { Server } from 'node:http';
 import { dirname } from 'node:path';
+
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
+
 import type { ServerConfig } from '../config/corvid-config.js';
 import type { StoreSource } from '../durable/durable-types.js';
 import { ConfigError } from '../errors/config-error.js';
@@ -9,12 +11,18 @@ import type { Store } from '../storage/types/store.js';
 import { createA2AMount, loadA2A } from './a2a-mount.js';
 import type { RunTracing } from './chat-service.js';
 import { configReloader, watchAndReload } from './config-reload.js';
-import { createServerApp, createServerParts, DEFAULT_MAX_BODY_BYTES, type ServerAppOptions, type ServerAppParts } from './create-server-app.js';
+import {
+  createServerApp,
+  createServerParts,
+  DEFAULT_MAX_BODY_BYTES,
+  type ServerAppOptions,
+  type ServerAppParts,
+} from './create-server-app.js';
 import { listen } from './listen.js';
 import { registerMcpRoutes } from './mcp-routes.js';
 import { NodeWebSockets } from './node-web-sockets.js';
-import { runtimeOf, type ServedRuntime } from './served-runtime.js';
 import type { RunningServer, ServeOptions } from './serve-options.js';
+import { runtimeOf, type ServedRuntime } from './served-runtime.js';
 import { createServerLogger } from './server-logger.js';
 import { ServerMetrics } from './server-metrics.js';
 import type { Tracing } from './tracing.js';
@@ -84,13 +92,19 @@ function settingsOf(runtime: ServedRuntime, options: ServeOptions): ServeSetting
         `server.host is "${host}" but server.auth is not configured, so anyone who can reach it could use the agents. Configure server.auth (JWT or API keys), or pass --host ${host} to serve without auth anyway.`,
       );
     }
-    logger.warn({ host }, `AUTH IS OFF and the server listens on ${host}: anyone who can reach this address can use every public agent. Configure server.auth.`);
+    logger.warn(
+      { host },
+      `AUTH IS OFF and the server listens on ${host}: anyone who can reach this address can use every public agent. Configure server.auth.`,
+    );
   } else if (!authOn) {
     logger.warn({ host }, 'auth is off (no server.auth): serving on loopback only');
   }
   const internal = [...runtime.agents.keys()].filter((n) => runtime.config.agents[n]?.visibility === 'internal');
   if (!authOn && internal.length > 0) {
-    logger.warn({ agents: internal }, `internal agents (${internal.join(', ')}) cannot be reached over HTTP without server.auth: they answer as unknown agents`);
+    logger.warn(
+      { agents: internal },
+      `internal agents (${internal.join(', ')}) cannot be reached over HTTP without server.auth: they answer as unknown agents`,
+    );
   }
   return { server, logger, host, port: options.port ?? server.port ?? 8080, authOn };
 }
@@ -115,11 +129,16 @@ function storeSourceOf(given: StoreSource | undefined, runtime: ServedRuntime): 
 }
 
 /** The A2A routes to mount (unless `a2a: false`, or the optional SDK is missing: then a warning). */
-async function a2aRoutes(options: ServeOptions, input: { parts: ServerAppParts; baseUrl: () => string; store?: () => Promise<Store>; tracing?: RunTracing }): Promise<Hono | undefined> {
+async function a2aRoutes(
+  options: ServeOptions,
+  input: { parts: ServerAppParts; baseUrl: () => string; store?: () => Promise<Store>; tracing?: RunTracing },
+): Promise<Hono | undefined> {
   if (options.a2a === false) return undefined;
   const loaded = await loadA2A();
   if (loaded.missing !== undefined) {
-    input.parts.logger.warn(`A2A is not served: the optional package ${loaded.missing} is not installed (npm install @a2a-js/sdk to serve agents over A2A)`);
+    input.parts.logger.warn(
+      `A2A is not served: the optional package ${loaded.missing} is not installed (npm install @a2a-js/sdk to serve agents over A2A)`,
+    );
   }
   if (!loaded.create) return undefined;
   const beforeTask = typeof options.a2a === 'object' ? options.a2a.beforeTask : undefined;
@@ -127,13 +146,24 @@ async function a2aRoutes(options: ServeOptions, input: { parts: ServerAppParts; 
 }
 
 /** Resumes, in the background, the runs an earlier process left interrupted (`resume: auto` with a store). */
-async function startAutoResume(input: { options: ServeOptions; runtime: ServedRuntime; store?: () => Promise<Store>; parts: ServerAppParts }): Promise<{ stop(): void; done?: Promise<unknown> }> {
+async function startAutoResume(input: {
+  options: ServeOptions;
+  runtime: ServedRuntime;
+  store?: () => Promise<Store>;
+  parts: ServerAppParts;
+}): Promise<{ stop(): void; done?: Promise<unknown> }> {
   const stopped = new AbortController();
   const stop = () => stopped.abort();
   const { options, runtime, store } = input;
   if ((options.resume ?? runtime.config.storage?.resume) !== 'auto' || !store || options.sessions !== undefined) return { stop };
   const { resumeInterruptedRuns } = await import('./auto-resume.js');
-  const done = resumeInterruptedRuns({ chat: input.parts.chat, store, logger: input.parts.logger, stopped: () => stopped.signal.aborted, signal: stopped.signal });
+  const done = resumeInterruptedRuns({
+    chat: input.parts.chat,
+    store,
+    logger: input.parts.logger,
+    stopped: () => stopped.signal.aborted,
+    signal: stopped.signal,
+  });
   return { stop, done };
 }
 
@@ -209,7 +239,9 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
   listenUrl = listening.url;
   const reload = configReloader(runtime, logger);
   const stopWatching =
-    options.watch && runtime.configPath ? watchAndReload({ configPath: runtime.configPath, cwd: options.load?.cwd ?? process.cwd(), reload, logger }) : undefined;
+    options.watch && runtime.configPath
+      ? watchAndReload({ configPath: runtime.configPath, cwd: options.load?.cwd ?? process.cwd(), reload, logger })
+      : undefined;
   const resume = await startAutoResume({ options, runtime, store, parts });
   const close = shutdown({ http: listening.server, sockets, resume, stopWatching, tracing, closeOwned });
   return { url: listening.url, port: listening.port, host, app, parts, logger, runtime: current, reload, close };

@@ -1,14 +1,15 @@
 import type { Context, Hono } from 'hono';
 import type { Logger } from 'pino';
+
 import type { ServerConfig } from '../config/corvid-config.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../http/read-incoming.js';
 import type { Store } from '../storage/types/store.js';
 import { AgentAccess } from './agent-access.js';
 import { Authenticator } from './authenticator.js';
-import { ChatService, type ChatBackend, type RunTracing } from './chat-service.js';
-import { MemoryChatSessions, type ChatSessions, type SessionDirectory } from './chat-sessions.js';
+import { type ChatBackend, ChatService, type RunTracing } from './chat-service.js';
+import { type ChatSessions, MemoryChatSessions, type SessionDirectory } from './chat-sessions.js';
 import { createRateLimiter } from './create-rate-limiter.js';
 import type { RateLimiter } from './rate-limiter.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../http/read-incoming.js';
 import type { ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';
 import { createServerLogger } from './server-logger.js';
@@ -37,6 +38,7 @@ export interface ServerAppOptions {
    * `RequestGuards`). Agent visibility on them is theirs to apply (`serve()` gives the A2A routes
    * a `reachable` check: internal agents answer as unknown to anonymous callers).
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any app, whatever its Env type
   mount?: Hono<any>;
   /**
    * Paths whose routes check a request body's `Content-Type` themselves, in their own protocol's

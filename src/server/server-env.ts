@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+
 import type { Principal } from './principal.js';
 
 /** Hono environment of the server: per-request values set by the middleware. */

@@ -1,4 +1,5 @@
-import { pino, type DestinationStream, type Logger } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
+
 import { redactUrls } from '../core/redact-urls.js';
 
 /** Header and field paths never written to logs. */

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
 import type { AgentEvent } from '../types/events.js';
 
 /**
@@ -41,7 +42,12 @@ export class ServerMetrics {
       labelNames: ['agent', 'model', 'kind'],
       registers,
     });
-    this.toolCalls = new Counter({ name: 'corvid_tool_calls_total', help: 'Tool calls by agent, tool and status (ok, error).', labelNames: ['agent', 'tool', 'status'], registers });
+    this.toolCalls = new Counter({
+      name: 'corvid_tool_calls_total',
+      help: 'Tool calls by agent, tool and status (ok, error).',
+      labelNames: ['agent', 'tool', 'status'],
+      registers,
+    });
     this.streams = new Gauge({ name: 'corvid_active_streams', help: 'Open SSE and WebSocket streams.', registers });
   }
 

@@ -55,7 +55,14 @@ export class StoreChatSessions implements SessionDirectory {
 }
 
 function summary(s: Session, messageCount: number): ChatSessionSummary {
-  const out: ChatSessionSummary = { id: s.id, agent: s.agent, createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString(), messageCount, activeAgent: s.activeAgent };
+  const out: ChatSessionSummary = {
+    id: s.id,
+    agent: s.agent,
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
+    messageCount,
+    activeAgent: s.activeAgent,
+  };
   if (s.userId !== undefined) out.userId = s.userId;
   return out;
 }

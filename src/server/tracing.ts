@@ -1,4 +1,5 @@
 import type { Tracer } from '@opentelemetry/api';
+
 import { ConfigError } from '../errors/config-error.js';
 
 /** Traces exported over OTLP/HTTP. */
@@ -33,7 +34,8 @@ export async function startTracing(options: { endpoint: string; serviceName?: st
       { cause: err },
     );
   }
-  const resources = (await import('@opentelemetry/resources').catch(() => undefined)) as typeof import('@opentelemetry/resources') | undefined;
+  const resources = (await import('@opentelemetry/resources').catch(() => undefined)) as
+    typeof import('@opentelemetry/resources') | undefined;
   const url = tracesUrl(options.endpoint);
   const provider = new sdk.BasicTracerProvider({
     resource: resources?.resourceFromAttributes({ 'service.name': options.serviceName ?? 'corvid' }),

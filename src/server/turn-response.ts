@@ -1,13 +1,15 @@
 import type { ServerResponse } from 'node:http';
+
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { NodeSseStream, type SseSink } from './node-sse-stream.js';
+import type { z } from 'zod';
+
 import type { RunResult } from '../types/result.js';
 import type { ChatTurn } from './chat-turn.js';
+import { NodeSseStream, type SseSink } from './node-sse-stream.js';
+import type { chatResponseSchema, pausedResponseSchema } from './response-schemas.js';
 import type { ServerEnv } from './server-env.js';
 import type { ServerMetrics } from './server-metrics.js';
-import type { chatResponseSchema, pausedResponseSchema } from './response-schemas.js';
-import type { z } from 'zod';
 
 /** How turns are answered over HTTP. */
 export interface TurnResponseOptions {
@@ -43,13 +45,22 @@ function turnStatus(result: RunResult): { status: 'completed' } | { status: 'inp
 }
 
 /** The JSON answer of a turn that paused for approvals (HTTP 202). */
-export function pausedAnswer(result: RunResult, sessionId: string): z.output<typeof pausedResponseSchema> & { agent: string; sessionId: string; usage: RunResult['usage'] } {
+export function pausedAnswer(
+  result: RunResult,
+  sessionId: string,
+): z.output<typeof pausedResponseSchema> & { agent: string; sessionId: string; usage: RunResult['usage'] } {
   return {
     status: 'paused' as const,
     runId: result.runId,
     sessionId,
     agent: result.agent,
-    pendingApprovals: (result.pendingApprovals ?? []).map((a) => ({ approvalId: a.approvalId, toolCallId: a.toolCallId, toolName: a.toolName, input: a.input, prompt: a.prompt })),
+    pendingApprovals: (result.pendingApprovals ?? []).map((a) => ({
+      approvalId: a.approvalId,
+      toolCallId: a.toolCallId,
+      toolName: a.toolName,
+      input: a.input,
+      prompt: a.prompt,
+    })),
     usage: result.usage,
   };
 }
@@ -91,7 +102,12 @@ function contextHeaders(c: Context<ServerEnv>): Record<string, string> {
  * `session`, every run event (`event: <type>`), then `done` (`completed`, `input_required`, `paused`
  * or `failed`). On Node the stream is written to the socket's response directly (`NodeSseStream`).
  */
-export async function respondWithTurn(c: Context<ServerEnv>, turn: ChatTurn, streaming: boolean, options: TurnResponseOptions): Promise<Response> {
+export async function respondWithTurn(
+  c: Context<ServerEnv>,
+  turn: ChatTurn,
+  streaming: boolean,
+  options: TurnResponseOptions,
+): Promise<Response> {
   const sessionId = turn.sessionId;
   const stop = options.onDisconnect() === 'stop';
   if (!streaming) {
@@ -109,7 +125,10 @@ export async function respondWithTurn(c: Context<ServerEnv>, turn: ChatTurn, str
       log.info({ sessionId, onDisconnect: stop ? 'stop' : 'continue' }, 'stream client disconnected');
       if (stop) run.abort('the client disconnected');
     });
-    const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => undefined), (options.heartbeatSeconds ?? 15) * 1000);
+    const heartbeat = setInterval(
+      () => void stream.write(': keep-alive\n\n').catch(() => undefined),
+      (options.heartbeatSeconds ?? 15) * 1000,
+    );
     heartbeat.unref();
     try {
       await stream.writeSSE({ event: 'session', data: JSON.stringify({ sessionId, agent: turn.agent.name }) });

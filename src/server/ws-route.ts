@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
+
 import type { Hono } from 'hono';
 import type { UpgradeWebSocket, WSContext } from 'hono/ws';
+import type { Logger } from 'pino';
+
 import type { RunStream } from '../core/run-stream.js';
 import type { ApprovalDecision } from '../durable/durable-types.js';
-import { errorResponse } from './error-response.js';
 import { HttpError } from '../http/http-error.js';
 import { answerApproval } from './approval-routes.js';
 import type { ChatTurn } from './chat-turn.js';
-import { invalid, RECORD_ID, wsClientMessageSchema, type WsClientMessage } from './request-schemas.js';
-import { doneEvent, failedEvent } from './turn-response.js';
 import type { ServerAppParts } from './create-server-app.js';
-import type { ServerEnv } from './server-env.js';
+import { errorResponse } from './error-response.js';
 import type { Principal } from './principal.js';
-import type { Logger } from 'pino';
+import { invalid, RECORD_ID, type WsClientMessage, wsClientMessageSchema } from './request-schemas.js';
+import type { ServerEnv } from './server-env.js';
+import { doneEvent, failedEvent } from './turn-response.js';
 
 /**
  * `GET /api/v1/agents/{name}/ws`: an interactive session. The client sends
@@ -32,11 +34,17 @@ export function registerWebSocketRoute(app: Hono<ServerEnv>, parts: ServerAppPar
     '/api/v1/agents/:name/ws',
     async (c, next) => {
       parts.access.resolve(c.req.param('name'), c.get('principal'));
-      if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') throw new HttpError(400, 'upgrade_required', 'This endpoint speaks WebSocket: send "Upgrade: websocket"');
+      if (c.req.header('upgrade')?.toLowerCase() !== 'websocket')
+        throw new HttpError(400, 'upgrade_required', 'This endpoint speaks WebSocket: send "Upgrade: websocket"');
       await next();
     },
     upgradeWebSocket((c) => {
-      const session = new WsChatSession(parts, { agent: c.req.param('name')!, principal: c.get('principal'), client: c.get('client'), log: c.get('log') });
+      const session = new WsChatSession(parts, {
+        agent: c.req.param('name')!,
+        principal: c.get('principal'),
+        client: c.get('client'),
+        log: c.get('log'),
+      });
       return {
         onOpen: () => session.opened(),
         onMessage: (event, ws) => void session.receive(ws, event.data),
@@ -94,7 +102,8 @@ class WsChatSession {
     for (const resolve of this.pending.values()) resolve({ approved: false, reason: 'the client disconnected' });
     this.pending.clear();
     const { server, chat } = this.parts;
-    if (this.run && (server.streams?.onDisconnect ?? (chat.store ? 'continue' : 'stop')) === 'stop') this.run.abort('the client disconnected');
+    if (this.run && (server.streams?.onDisconnect ?? (chat.store ? 'continue' : 'stop')) === 'stop')
+      this.run.abort('the client disconnected');
   }
 
   failed(): void {
@@ -106,7 +115,8 @@ class WsChatSession {
     const raw = typeof data === 'string' ? data : undefined;
     if (raw === undefined) throw new HttpError(400, 'invalid_message', 'Send JSON text messages');
     // serve() has ws refuse larger frames before buffering them; this holds with any other server.
-    if (raw.length > maxBodyBytes) throw new HttpError(413, 'payload_too_large', `Messages are limited to ${maxBodyBytes} bytes (server.max_body_bytes)`);
+    if (raw.length > maxBodyBytes)
+      throw new HttpError(413, 'payload_too_large', `Messages are limited to ${maxBodyBytes} bytes (server.max_body_bytes)`);
     let json: unknown;
     try {
       json = JSON.parse(raw);
@@ -122,7 +132,10 @@ class WsChatSession {
     if (this.run) throw new HttpError(409, 'turn_running', 'A turn is running; wait for "done" or send {"type":"cancel"}');
     const { agent, principal, client } = this.caller;
     await this.parts.limiter?.hit(client);
-    await this.turn(ws, await this.parts.chat.begin({ agent, message: m.message, sessionId: m.sessionId, userId: m.userId, principal, client }));
+    await this.turn(
+      ws,
+      await this.parts.chat.begin({ agent, message: m.message, sessionId: m.sessionId, userId: m.userId, principal, client }),
+    );
   }
 
   private async approval(ws: WSContext<unknown>, m: WsClientMessageOf<'approval'>): Promise<void> {
@@ -135,7 +148,8 @@ class WsChatSession {
     }
     // Not asked on this socket: a stored approval (of a paused run), answered by id.
     const { chat, limiter } = this.parts;
-    if (!chat.store || !RECORD_ID.test(m.approvalId)) throw new HttpError(404, 'approval_not_found', `No pending approval "${m.approvalId.slice(0, 128)}"`);
+    if (!chat.store || !RECORD_ID.test(m.approvalId))
+      throw new HttpError(404, 'approval_not_found', `No pending approval "${m.approvalId.slice(0, 128)}"`);
     if (this.run) throw new HttpError(409, 'turn_running', 'A turn is running; answer stored approvals once it is done');
     const { principal, client } = this.caller;
     await limiter?.hit(client);
@@ -156,12 +170,22 @@ class WsChatSession {
   }
 
   /** Asks the client to approve a tool call (inline approvals); a closed socket denies. */
-  private ask(ws: WSContext<unknown>, req: { toolCallId: string; toolName: string; input: unknown; prompt: string }): Promise<ApprovalDecision> {
+  private ask(
+    ws: WSContext<unknown>,
+    req: { toolCallId: string; toolName: string; input: unknown; prompt: string },
+  ): Promise<ApprovalDecision> {
     return new Promise<ApprovalDecision>((resolve) => {
       if (!this.open) return resolve({ approved: false, reason: 'the client disconnected' });
       const approvalId = randomUUID();
       this.pending.set(approvalId, resolve);
-      this.send(ws, { type: 'approval_required', approvalId, toolCallId: req.toolCallId, toolName: req.toolName, input: req.input, prompt: req.prompt });
+      this.send(ws, {
+        type: 'approval_required',
+        approvalId,
+        toolCallId: req.toolCallId,
+        toolName: req.toolName,
+        input: req.input,
+        prompt: req.prompt,
+      });
     });
   }
 

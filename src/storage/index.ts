@@ -4,22 +4,11 @@
  * memory.
  * Only contracts and `openStore` load here; each driver loads when it is opened.
  */
+export { StorageError, type StorageErrorKind } from '../errors/storage-error.js';
 export { openStore } from './open-store.js';
 export { maskUrl } from './shared/location.js';
 export { SCHEMA_VERSION } from './shared/schema.js';
-export type { Store, StoreInfo, StoreOptions, StorageDriver } from './types/store.js';
-export type {
-  AppendOptions,
-  EntryQuery,
-  Session,
-  SessionEntry,
-  SessionEntryInput,
-  SessionInput,
-  SessionListOptions,
-  SessionPage,
-  SessionStore,
-} from './types/sessions.js';
-export type { Artifact, ArtifactInfo, ArtifactStore, StateEntry, StateScope, StateStore } from './types/state.js';
+export type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from './types/coordination.js';
 export type {
   ConversationSearch,
   Memory,
@@ -45,5 +34,16 @@ export type {
   RunRecord,
   RunStatus,
 } from './types/runs.js';
-export type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from './types/coordination.js';
-export { StorageError, type StorageErrorKind } from '../errors/storage-error.js';
+export type {
+  AppendOptions,
+  EntryQuery,
+  Session,
+  SessionEntry,
+  SessionEntryInput,
+  SessionInput,
+  SessionListOptions,
+  SessionPage,
+  SessionStore,
+} from './types/sessions.js';
+export type { Artifact, ArtifactInfo, ArtifactStore, StateEntry, StateScope, StateStore } from './types/state.js';
+export type { StorageDriver, Store, StoreInfo, StoreOptions } from './types/store.js';

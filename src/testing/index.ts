@@ -2,4 +2,4 @@
 // Installs the model resolver and durable runner the core's agents use (see src/core/core-services.ts).
 import '../models/install-model-resolver.js';
 import '../durable/install-durable-runner.js';
-export { ScriptedModel, type ScriptedTurn, type Script } from './scripted-model.js';
+export { type Script, ScriptedModel, type ScriptedTurn } from './scripted-model.js';

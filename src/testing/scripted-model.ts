@@ -80,7 +80,12 @@ export class ScriptedModel implements LanguageModelV3 {
     let n = 0;
     if (turn.toolCalls)
       for (const c of turn.toolCalls) {
-        content.push({ type: 'tool-call', toolCallId: c.toolCallId ?? `call_${this.index}_${n++}`, toolName: c.toolName, input: inputText(c.input) });
+        content.push({
+          type: 'tool-call',
+          toolCallId: c.toolCallId ?? `call_${this.index}_${n++}`,
+          toolName: c.toolName,
+          input: inputText(c.input),
+        });
       }
     return {
       content,
@@ -118,7 +123,11 @@ export class ScriptedModel implements LanguageModelV3 {
         parts.push({ type: 'tool-input-end', id });
         parts.push({ type: 'tool-call', toolCallId: id, toolName: c.toolName, input });
       }
-    parts.push({ type: 'finish', finishReason: { unified: turn.toolCalls?.length ? 'tool-calls' : 'stop', raw: undefined }, usage: usageOf(turn) });
+    parts.push({
+      type: 'finish',
+      finishReason: { unified: turn.toolCalls?.length ? 'tool-calls' : 'stop', raw: undefined },
+      usage: usageOf(turn),
+    });
     const streamError = turn.streamError;
     const end = errorAt >= 0 ? errorAt : parts.length;
     let i = 0;

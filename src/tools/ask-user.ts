@@ -22,7 +22,13 @@ export interface AskUserToolOptions {
 export const ASK_USER_RESULT = 'The question was shown to the user. Their answer is the next user message.';
 
 const args = toolArgs<AskUserArgs>({
-  question: { type: 'string', required: true, min: 1, max: 4000, description: 'The question, complete and self-contained, as the user should read it.' },
+  question: {
+    type: 'string',
+    required: true,
+    min: 1,
+    max: 4000,
+    description: 'The question, complete and self-contained, as the user should read it.',
+  },
 });
 
 const DESCRIPTION =

@@ -25,39 +25,60 @@ import { createSearchConversations, searchConversations } from './search-convers
 import { createSearchMemories, searchMemories } from './search-memories.js';
 import type { MemoryToolOptions } from './tool-store.js';
 
-export { saveMemory, createSaveMemory, type SaveMemoryArgs, type SaveMemoryOutput } from './save-memory.js';
-export { getMemories, createGetMemories, type GetMemoriesArgs, type GetMemoriesOutput } from './get-memories.js';
-export { searchMemories, createSearchMemories, type SearchMemoriesArgs, type SearchMemoriesOutput } from './search-memories.js';
-export { searchConversations, createSearchConversations, type SearchConversationsArgs, type SearchConversationsOutput, type ConversationHitView } from './search-conversations.js';
-export type { MemoryView } from './memory-view.js';
-export { MEMORY_TOOL_NAMES, isMemoryToolName, type MemoryToolName } from './builtin-tool-names.js';
-export { askUserTool, askUser, ASK_USER_TOOL, ASK_USER_RESULT, type AskUserArgs, type AskUserToolOptions } from './ask-user.js';
-export { DEFAULT_MEMORY_USER, type MemoryToolOptions, type MemoryStoreSource } from './tool-store.js';
-
+export { ASK_USER_RESULT, ASK_USER_TOOL, askUser, type AskUserArgs, askUserTool, type AskUserToolOptions } from './ask-user.js';
+export { isMemoryToolName, MEMORY_TOOL_NAMES, type MemoryToolName } from './builtin-tool-names.js';
 export {
-  fileTools,
-  FILE_TOOL_NAMES,
-  unifiedDiff,
-  type FileToolOptions,
-  type ReadFileArgs,
-  type ReadFileOutput,
-  type WriteFileArgs,
-  type WriteFileOutput,
   type EditFileArgs,
-  type MultiEditArgs,
   type EditOutput,
-  type ListDirArgs,
-  type ListDirOutput,
+  FILE_TOOL_NAMES,
+  type FileToolOptions,
+  fileTools,
   type GlobArgs,
   type GlobOutput,
   type GrepArgs,
   type GrepOutput,
+  type ListDirArgs,
+  type ListDirOutput,
+  type MultiEditArgs,
+  type ReadFileArgs,
+  type ReadFileOutput,
+  unifiedDiff,
   type UnifiedDiffOptions,
+  type WriteFileArgs,
+  type WriteFileOutput,
 } from './files/index.js';
-export { PathPolicy, PathRefusedError, type PathRoot, type PathPolicyOptions, type ResolvedPath, type PathAccess, type PathRefusalReason } from './path-policy.js';
-export { webTools, WebRefusal, type WebToolsOptions, type WebFetchResult, type HttpRequestResult, type HostLookup, type ResolvedAddress } from './web/index.js';
-export { slackTools, SlackToolError, type SlackToolsOptions, type SlackToolName, type SlackChannel } from './slack/index.js';
-export { restTools, RestToolError, type RestToolsOptions } from './rest/index.js';
+export { createGetMemories, getMemories, type GetMemoriesArgs, type GetMemoriesOutput } from './get-memories.js';
+export type { MemoryView } from './memory-view.js';
+export {
+  type PathAccess,
+  PathPolicy,
+  type PathPolicyOptions,
+  type PathRefusalReason,
+  PathRefusedError,
+  type PathRoot,
+  type ResolvedPath,
+} from './path-policy.js';
+export { RestToolError, restTools, type RestToolsOptions } from './rest/index.js';
+export { createSaveMemory, saveMemory, type SaveMemoryArgs, type SaveMemoryOutput } from './save-memory.js';
+export {
+  type ConversationHitView,
+  createSearchConversations,
+  searchConversations,
+  type SearchConversationsArgs,
+  type SearchConversationsOutput,
+} from './search-conversations.js';
+export { createSearchMemories, searchMemories, type SearchMemoriesArgs, type SearchMemoriesOutput } from './search-memories.js';
+export { type SlackChannel, SlackToolError, type SlackToolName, slackTools, type SlackToolsOptions } from './slack/index.js';
+export { DEFAULT_MEMORY_USER, type MemoryStoreSource, type MemoryToolOptions } from './tool-store.js';
+export {
+  type HostLookup,
+  type HttpRequestResult,
+  type ResolvedAddress,
+  type WebFetchResult,
+  WebRefusal,
+  webTools,
+  type WebToolsOptions,
+} from './web/index.js';
 
 /** The memory tools and conversation search by name. */
 export const builtinTools: Readonly<Record<MemoryToolName, Tool>> = {
@@ -85,4 +106,4 @@ export function createMemoryTools(options: MemoryToolOptions = {}): Record<Memor
     search_conversations: createSearchConversations(options),
   };
 }
-export { shellTool, type ShellToolOptions, type ShellToolInput, type ShellToolResult } from './shell/index.js';
+export { shellTool, type ShellToolInput, type ShellToolOptions, type ShellToolResult } from './shell/index.js';

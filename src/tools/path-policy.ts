@@ -1,12 +1,14 @@
-import { lstat, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import nodePath from 'node:path';
+
 import picomatch from 'picomatch';
-import { PathRefusedError, type PathRefusalReason } from '../errors/path-refused-error.js';
+
+import { type PathRefusalReason, PathRefusedError } from '../errors/path-refused-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import { checkPathText } from './path-text-check.js';
 
-export { PathRefusedError, type PathRefusalReason } from '../errors/path-refused-error.js';
+export { type PathRefusalReason, PathRefusedError } from '../errors/path-refused-error.js';
 
 /** A folder tools may use: everything below it, read-only or read-write. */
 export interface PathRoot {
@@ -54,8 +56,6 @@ interface RealRoot {
   mode: PathRoot['mode'];
   caseInsensitive: boolean;
 }
-
-const MAX_LINK_DEPTH = 40;
 
 /**
  * Confines paths to a set of roots. Every file tool (and the shell's redirections) asks it
@@ -131,7 +131,11 @@ export class PathPolicy {
     const real = await this.#realPath(path, joined);
     const root = findRoot(real, roots, 'real');
     if (!root) {
-      throw this.#refuse(path, 'symlink-escape', `it resolves through a symbolic link to a place outside the allowed folders (${this.#rootList()}).`);
+      throw this.#refuse(
+        path,
+        'symlink-escape',
+        `it resolves through a symbolic link to a place outside the allowed folders (${this.#rootList()}).`,
+      );
     }
     const relative = toPosix(nodePath.relative(root.real, real)) || '.';
     const requested = toPosix(nodePath.relative(lexicalRoot.path, lexical)) || '.';
@@ -165,7 +169,11 @@ export class PathPolicy {
       throw this.#refuse(path, 'special-file', 'it is not a regular file or folder (device, FIFO or socket).');
     }
     if (stats.isFile() && stats.nlink > 1 && (access === 'write' || this.#refuseHardLinkedReads)) {
-      throw this.#refuse(path, 'hard-link', `it is a file with ${stats.nlink} hard links, which may alias a file outside the allowed folders.`);
+      throw this.#refuse(
+        path,
+        'hard-link',
+        `it is a file with ${stats.nlink} hard links, which may alias a file outside the allowed folders.`,
+      );
     }
   }
 

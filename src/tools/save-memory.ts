@@ -1,8 +1,8 @@
 import { tool } from '../core/tool.js';
-import { toolArgs } from './tool-args.js';
 import type { Tool } from '../types/tool.js';
-import { memoryView, type MemoryView } from './memory-view.js';
-import { memoryScope, toolStore, type MemoryToolOptions } from './tool-store.js';
+import { type MemoryView, memoryView } from './memory-view.js';
+import { toolArgs } from './tool-args.js';
+import { memoryScope, type MemoryToolOptions, toolStore } from './tool-store.js';
 
 /** Arguments of `save_memory`. */
 export interface SaveMemoryArgs {
@@ -14,8 +14,21 @@ export interface SaveMemoryArgs {
 }
 
 const args = toolArgs<SaveMemoryArgs>({
-  key: { type: 'string', required: true, min: 1, max: 255, description: 'Short, stable identifier such as "preferred_language" or "project_deadline". Saving an existing key replaces that memory.' },
-  value: { type: 'string', required: true, min: 1, max: 20_000, description: 'The fact to remember, as a complete sentence that makes sense on its own later.' },
+  key: {
+    type: 'string',
+    required: true,
+    min: 1,
+    max: 255,
+    description:
+      'Short, stable identifier such as "preferred_language" or "project_deadline". Saving an existing key replaces that memory.',
+  },
+  value: {
+    type: 'string',
+    required: true,
+    min: 1,
+    max: 20_000,
+    description: 'The fact to remember, as a complete sentence that makes sense on its own later.',
+  },
   category: { type: 'string', min: 1, max: 100, description: 'Optional group such as "preference", "fact", "task" or "person".' },
   tags: { type: 'string-array', max: 20, itemMax: 100, description: 'Optional keywords for finding the memory later.' },
   importance: { type: 'integer', min: 1, max: 10, description: '1 (trivia) to 10 (essential, always relevant). Default 5.' },

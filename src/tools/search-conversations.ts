@@ -1,7 +1,7 @@
 import { tool } from '../core/tool.js';
-import { toolArgs } from './tool-args.js';
 import type { Tool } from '../types/tool.js';
-import { isoSecond, toolStore, type MemoryToolOptions } from './tool-store.js';
+import { toolArgs } from './tool-args.js';
+import { isoSecond, type MemoryToolOptions, toolStore } from './tool-store.js';
 
 /** Arguments of `search_conversations`. */
 export interface SearchConversationsArgs {

@@ -1,8 +1,8 @@
 import { tool } from '../core/tool.js';
-import { toolArgs } from './tool-args.js';
 import type { Tool } from '../types/tool.js';
-import { memoryView, type MemoryView } from './memory-view.js';
-import { memoryScope, toolStore, type MemoryToolOptions } from './tool-store.js';
+import { type MemoryView, memoryView } from './memory-view.js';
+import { toolArgs } from './tool-args.js';
+import { memoryScope, type MemoryToolOptions, toolStore } from './tool-store.js';
 
 /** Arguments of `search_memories`. */
 export interface SearchMemoriesArgs {
@@ -11,7 +11,13 @@ export interface SearchMemoriesArgs {
 }
 
 const args = toolArgs<SearchMemoriesArgs>({
-  query: { type: 'string', required: true, min: 1, max: 1000, description: "Keywords to look for in the memories' keys, values, categories and tags." },
+  query: {
+    type: 'string',
+    required: true,
+    min: 1,
+    max: 1000,
+    description: "Keywords to look for in the memories' keys, values, categories and tags.",
+  },
   limit: { type: 'integer', min: 1, max: 50, description: 'At most this many results, most relevant first. Default 5.' },
 });
 

@@ -1,4 +1,5 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
+
 import type { StandardSchemaLike } from '../types/tool.js';
 
 /** One argument of a built-in tool. Strings are trimmed; `min` / `max` bound lengths (strings), values (integers) or item counts (arrays). */
@@ -20,7 +21,8 @@ export function toolArgs<T>(spec: Record<string, ArgSpec>): { input: StandardSch
   const required = Object.entries(spec).flatMap(([k, a]) => (a.required ? [k] : []));
   const parameters: JSONSchema7 = { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
   const validate = (value: unknown): { value: T } | { issues: Issue[] } => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { issues: [{ message: 'expected an object of arguments', path: [] }] };
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { issues: [{ message: 'expected an object of arguments', path: [] }] };
     const out: Record<string, unknown> = {};
     const issues: Issue[] = [];
     for (const [key, a] of Object.entries(spec)) {
@@ -41,7 +43,12 @@ export function toolArgs<T>(spec: Record<string, ArgSpec>): { input: StandardSch
 function jsonSchemaOf(a: ArgSpec): JSONSchema7 {
   switch (a.type) {
     case 'string':
-      return { type: 'string', description: a.description, ...(a.min !== undefined ? { minLength: a.min } : {}), ...(a.max !== undefined ? { maxLength: a.max } : {}) };
+      return {
+        type: 'string',
+        description: a.description,
+        ...(a.min !== undefined ? { minLength: a.min } : {}),
+        ...(a.max !== undefined ? { maxLength: a.max } : {}),
+      };
     case 'integer':
       return { type: 'integer', description: a.description, minimum: a.min, maximum: a.max };
     case 'enum':
@@ -72,7 +79,9 @@ function check(a: ArgSpec, raw: unknown): unknown {
         ? raw
         : { error: `must be a whole number from ${a.min} to ${a.max} (got ${JSON.stringify(raw)})` };
     case 'enum':
-      return typeof raw === 'string' && a.values.includes(raw) ? raw : { error: `must be one of ${a.values.map((v) => `"${v}"`).join(', ')} (got ${JSON.stringify(raw)})` };
+      return typeof raw === 'string' && a.values.includes(raw)
+        ? raw
+        : { error: `must be one of ${a.values.map((v) => `"${v}"`).join(', ')} (got ${JSON.stringify(raw)})` };
     case 'string-array': {
       if (!Array.isArray(raw)) return { error: `expected an array of strings, got ${typeof raw}` };
       if (raw.length > a.max) return { error: `at most ${a.max} items (got ${raw.length})` };

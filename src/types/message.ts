@@ -1,11 +1,11 @@
 import type {
-  LanguageModelV3Message,
-  LanguageModelV3TextPart,
   LanguageModelV3FilePart,
+  LanguageModelV3Message,
   LanguageModelV3ReasoningPart,
+  LanguageModelV3TextPart,
   LanguageModelV3ToolCallPart,
-  LanguageModelV3ToolResultPart,
   LanguageModelV3ToolResultOutput,
+  LanguageModelV3ToolResultPart,
 } from '@ai-sdk/provider';
 
 /**

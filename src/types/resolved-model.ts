@@ -1,4 +1,5 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+
 import type { ReasoningSettings, RetrySettings, ToolMode } from './model.js';
 
 /** A provider failure turned into a Corvid error, with whether it is worth retrying and any server-given delay. */

@@ -1,6 +1,7 @@
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import type { Message } from './message.js';
+
 import type { EventSink } from './events.js';
+import type { Message } from './message.js';
 import type { RunState } from './run-state.js';
 import type { Store } from './storage/store.js';
 
@@ -12,7 +13,9 @@ export interface StandardSchemaLike<T = unknown> {
   readonly '~standard': {
     readonly version: 1;
     readonly vendor: string;
-    readonly validate: (value: unknown) =>
+    readonly validate: (
+      value: unknown,
+    ) =>
       | { readonly value: T; readonly issues?: undefined }
       | { readonly issues: ReadonlyArray<{ readonly message: string; readonly path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }> }
       | Promise<unknown>;

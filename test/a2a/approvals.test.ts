@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, tool } from '../../src/index.js';
-import { ScriptedModel } from '../../src/testing/index.js';
-import { openStore, type Store } from '../../src/storage/index.js';
+
 import { parseDecision } from '../../src/a2a/server/execution/task-messages.js';
+import { Agent, tool } from '../../src/index.js';
+import { openStore, type Store } from '../../src/storage/index.js';
+import { ScriptedModel } from '../../src/testing/index.js';
 import { fakeRuntime, startServer, type TestServer } from './harness.js';
 
 // A tool that needs approval pauses the session run: the task goes input-required with the
@@ -43,17 +44,26 @@ afterAll(async () => {
 });
 
 async function rpc(method: string, params: unknown): Promise<any> {
-  const res = await fetch(`${server.url}/a2a/support`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(`${server.url}/a2a/support`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return ((await res.json()) as any).result;
 }
-const message = (text: string, extra: Record<string, unknown> = {}) => ({ message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...extra } });
+const message = (text: string, extra: Record<string, unknown> = {}) => ({
+  message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...extra },
+});
 
 describe('requireApproval over A2A', () => {
   it('asks with input-required, then runs the tool after "approve"', async () => {
     const first = await rpc('message/send', message('refund my order'));
     expect(first.status.state).toBe('input-required');
     expect(first.status.message.parts[0].text).toContain('Refund 42 EUR?');
-    expect(first.status.message.metadata.corvid).toMatchObject({ type: 'approval_required', approvals: [{ toolName: 'refund', input: { amount: 42 } }] });
+    expect(first.status.message.metadata.corvid).toMatchObject({
+      type: 'approval_required',
+      approvals: [{ toolName: 'refund', input: { amount: 42 } }],
+    });
     expect(refunds).toEqual([]);
 
     // An unclear reply asks again.
@@ -89,11 +99,20 @@ describe('requireApproval over A2A', () => {
 describe('requireApproval without a store', () => {
   it('fails the task, saying why', async () => {
     const guarded = tool({ name: 'wipe', description: 'Wipe', input: z.object({}), requireApproval: true, execute: () => 'wiped' });
-    const agent = new Agent({ name: 'ops', instructions: '-', model: new ScriptedModel([{ toolCalls: [{ toolName: 'wipe', input: {} }] }, { text: 'done' }]), tools: [guarded] });
+    const agent = new Agent({
+      name: 'ops',
+      instructions: '-',
+      model: new ScriptedModel([{ toolCalls: [{ toolName: 'wipe', input: {} }] }, { text: 'done' }]),
+      tools: [guarded],
+    });
     const runtime = fakeRuntime([agent]);
     const s = await startServer({ runtime: () => runtime, visibility: () => 'public' });
     try {
-      const res = await fetch(`${s.url}/a2a/ops`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: message('wipe it') }) });
+      const res = await fetch(`${s.url}/a2a/ops`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: message('wipe it') }),
+      });
       const task = ((await res.json()) as any).result;
       expect(task.status.state).toBe('failed');
       expect(task.status.message.parts[0].text).toMatch(/approv/i);

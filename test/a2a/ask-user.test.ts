@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Agent, askUserTool } from '../../src/index.js';
-import { ScriptedModel } from '../../src/testing/index.js';
 import { openStore, type Store } from '../../src/storage/index.js';
+import { ScriptedModel } from '../../src/testing/index.js';
 import { ASK_USER_RESULT } from '../../src/tools/ask-user.js';
 import { fakeRuntime, startServer, type TestServer } from './harness.js';
 
@@ -15,12 +16,14 @@ function bookerModel(): ScriptedModel {
   return new ScriptedModel((call) => {
     const last = [...call.prompt].reverse().find((m) => m.role === 'user');
     const text = last && last.role === 'user' ? last.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '';
-    if (text.includes('book')) return { text: 'One detail first.', toolCalls: [{ toolName: 'ask_user', input: { question: 'Where to?' } }] };
+    if (text.includes('book'))
+      return { text: 'One detail first.', toolCalls: [{ toolName: 'ask_user', input: { question: 'Where to?' } }] };
     return { text: `Booked a flight to ${text}.` };
   });
 }
 
-const textOf = (message: { parts: Array<{ text?: string }> } | undefined): string | undefined => message?.parts.map((p) => p.text ?? '').join('');
+const textOf = (message: { parts: Array<{ text?: string }> } | undefined): string | undefined =>
+  message?.parts.map((p) => p.text ?? '').join('');
 
 describe.each([
   ['in memory', false],
@@ -45,20 +48,32 @@ describe.each([
   async function rpc(method: string, params: unknown, version?: '1.0'): Promise<Record<string, any>> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (version) headers['A2A-Version'] = version;
-    const res = await fetch(`${server.url}/a2a/booker`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const res = await fetch(`${server.url}/a2a/booker`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
     expect(res.status).toBe(200);
     return (await res.json()) as Record<string, any>;
   }
   async function stream(method: string, params: unknown): Promise<Record<string, any>[]> {
-    const res = await fetch(`${server.url}/a2a/booker`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', accept: 'text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 's', method, params }) });
+    const res = await fetch(`${server.url}/a2a/booker`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', accept: 'text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 's', method, params }),
+    });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     return (await res.text())
       .split('\n')
       .filter((l) => l.startsWith('data:'))
       .map((l) => (JSON.parse(l.slice(5)) as { result: Record<string, any> }).result);
   }
-  const legacyMessage = (text: string, extra: Record<string, unknown> = {}) => ({ message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...extra } });
-  const v1Message = (text: string, extra: Record<string, unknown> = {}) => ({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra } });
+  const legacyMessage = (text: string, extra: Record<string, unknown> = {}) => ({
+    message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...extra },
+  });
+  const v1Message = (text: string, extra: Record<string, unknown> = {}) => ({
+    message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...extra },
+  });
 
   it('v0.3: the question makes the task input-required; the reply on the task completes it', async () => {
     const asked = (await rpc('message/send', legacyMessage('book a flight'))).result;

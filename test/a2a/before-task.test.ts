@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type RunningServer } from '../../src/server/index.js';
+
 import type { A2ATaskStart } from '../../src/a2a/index.js';
+import { type RunningServer, serve } from '../../src/server/index.js';
 import { echoAgent } from './harness.js';
 
 // `serve({ a2a: { beforeTask } })`: a hook every A2A task passes once it is working, before its
@@ -33,15 +34,28 @@ describe('A2A beforeTask hook', () => {
   });
 
   const rpc = async (method: string, params: unknown) =>
-    (await (await fetch(`${server.url}/a2a/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as any;
-  const message = (messageId: string, text = 'hi') => ({ message: { kind: 'message', messageId, role: 'user', parts: [{ kind: 'text', text }] } });
+    (await (
+      await fetch(`${server.url}/a2a/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      })
+    ).json()) as any;
+  const message = (messageId: string, text = 'hi') => ({
+    message: { kind: 'message', messageId, role: 'user', parts: [{ kind: 'text', text }] },
+  });
 
   it('sees each task with its message, agent and ids; holding it keeps the task working until released', async () => {
     const sent = await rpc('message/send', { ...message('test-resubscribe-message-id-1'), configuration: { blocking: false } });
     const taskId = sent.result.id;
     expect(['submitted', 'working']).toContain(sent.result.status.state);
     await expect.poll(async () => (await rpc('tasks/get', { id: taskId })).result.status.state).toBe('working');
-    expect(seen.at(-1)).toMatchObject({ agent: 'echo', taskId, contextId: sent.result.contextId, message: { messageId: 'test-resubscribe-message-id-1' } });
+    expect(seen.at(-1)).toMatchObject({
+      agent: 'echo',
+      taskId,
+      contextId: sent.result.contextId,
+      message: { messageId: 'test-resubscribe-message-id-1' },
+    });
     expect((await rpc('tasks/get', { id: taskId })).result.status.state).toBe('working'); // still held
     release();
     await expect.poll(async () => (await rpc('tasks/get', { id: taskId })).result.status.state).toBe('completed');

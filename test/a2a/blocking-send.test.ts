@@ -1,9 +1,11 @@
-import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { Agent as HttpAgent, createServer, type IncomingMessage, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
-import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
+
+import { type Message, Role, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { DefaultRequestHandler } from '@a2a-js/sdk/server';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
 import type { A2ATaskStart } from '../../src/a2a/index.js';
 import { openStore } from '../../src/storage/index.js';
 import { sqliteTarget } from '../storage/support/targets.js';
@@ -19,7 +21,12 @@ interface Received {
 }
 
 /** A webhook receiver on 127.0.0.1; `waitUntil` resolves once a received body matches. */
-async function receiver(): Promise<{ url: string; received: Received[]; waitUntil(match: (body: any) => boolean): Promise<void>; close(): Promise<void> }> {
+async function receiver(): Promise<{
+  url: string;
+  received: Received[];
+  waitUntil(match: (body: any) => boolean): Promise<void>;
+  close(): Promise<void>;
+}> {
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
   const server: Server = createServer((req, res) => {
@@ -81,8 +88,19 @@ afterAll(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 const rpc = async (method: string, params: unknown, url = server.url): Promise<any> =>
-  (await (await fetch(`${url}/a2a/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as any;
-const message = (text: string, messageId: string = crypto.randomUUID()) => ({ kind: 'message', messageId, role: 'user', parts: [{ kind: 'text', text }] });
+  (await (
+    await fetch(`${url}/a2a/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+  ).json()) as any;
+const message = (text: string, messageId: string = crypto.randomUUID()) => ({
+  kind: 'message',
+  messageId,
+  role: 'user',
+  parts: [{ kind: 'text', text }],
+});
 const textOf = (m: any): string => m.parts.map((p: any) => p.text ?? '').join('');
 
 /** Holds a new message's task; returns the message and the hold. */
@@ -95,7 +113,11 @@ function held(text: string) {
 
 /** A v0.3 SSE stream read event by event (each `data:` line parsed); `next` is undefined at the end. */
 async function openStream(method: string, params: unknown): Promise<{ next(): Promise<any | undefined>; rest(): Promise<any[]> }> {
-  const res = await fetch(`${server.url}/a2a/echo`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 's', method, params }) });
+  const res = await fetch(`${server.url}/a2a/echo`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 's', method, params }),
+  });
   expect(res.headers.get('content-type')).toContain('text/event-stream');
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
@@ -103,7 +125,12 @@ async function openStream(method: string, params: unknown): Promise<{ next(): Pr
     for (;;) {
       const end = buffer.indexOf('\n\n');
       if (end >= 0) {
-        const data = buffer.slice(0, end).split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join('');
+        const data = buffer
+          .slice(0, end)
+          .split('\n')
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5))
+          .join('');
         buffer = buffer.slice(end + 2);
         if (data) return JSON.parse(data);
         continue;
@@ -127,7 +154,12 @@ describe('blocking message/send over v0.3 JSON-RPC', () => {
     const task = sent.result;
     expect(task).toMatchObject({ kind: 'task', status: { state: 'completed' } });
     expect(task.history).toHaveLength(2);
-    expect(task.history[0]).toMatchObject({ role: 'user', parts: [{ kind: 'text', text: 'hi' }], taskId: task.id, contextId: task.contextId });
+    expect(task.history[0]).toMatchObject({
+      role: 'user',
+      parts: [{ kind: 'text', text: 'hi' }],
+      taskId: task.id,
+      contextId: task.contextId,
+    });
     expect(task.history[1]).toMatchObject({ role: 'agent', parts: [{ kind: 'text', text: 'echo: hi' }] });
     expect(task.artifacts).toHaveLength(1);
     expect(task.artifacts[0]).toMatchObject({ name: 'answer', parts: [{ kind: 'text', text: 'echo: hi' }] });
@@ -146,15 +178,23 @@ describe('blocking message/send over v0.3 JSON-RPC', () => {
     try {
       for (const text of ['a', 'bb', 'a much longer message than the others', 'é"\\n', 'c']) {
         const body = JSON.stringify({ jsonrpc: '2.0', id: text.length, method: 'message/send', params: { message: message(text) } });
-        const { length, raw, socket } = await new Promise<{ length: string | undefined; raw: string; socket: unknown }>((resolve, reject) => {
-          const req = httpRequest(`${server.url}/a2a/echo`, { agent, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => resolve({ length: res.headers['content-length'], raw: Buffer.concat(chunks).toString('utf8'), socket: req.socket }));
-          });
-          req.on('error', reject);
-          req.end(body);
-        });
+        const { length, raw, socket } = await new Promise<{ length: string | undefined; raw: string; socket: unknown }>(
+          (resolve, reject) => {
+            const req = httpRequest(
+              `${server.url}/a2a/echo`,
+              { agent, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+              (res) => {
+                const chunks: Buffer[] = [];
+                res.on('data', (c: Buffer) => chunks.push(c));
+                res.on('end', () =>
+                  resolve({ length: res.headers['content-length'], raw: Buffer.concat(chunks).toString('utf8'), socket: req.socket }),
+                );
+              },
+            );
+            req.on('error', reject);
+            req.end(body);
+          },
+        );
         sockets.add(socket);
         expect(Number(length)).toBe(Buffer.byteLength(raw));
         const answer = JSON.parse(raw);
@@ -221,7 +261,10 @@ describe('blocking message/send over v0.3 JSON-RPC', () => {
       const { msg, started, release } = held('push later');
       const sending = rpc('message/send', { message: msg });
       const { taskId } = await started;
-      const set = await rpc('tasks/pushNotificationConfig/set', { taskId, pushNotificationConfig: { url: `${hook.url}/held`, token: 'held-token' } });
+      const set = await rpc('tasks/pushNotificationConfig/set', {
+        taskId,
+        pushNotificationConfig: { url: `${hook.url}/held`, token: 'held-token' },
+      });
       expect(set.result).toMatchObject({ taskId, pushNotificationConfig: { url: `${hook.url}/held` } });
       release();
       expect((await sending).result.status.state).toBe('completed');
@@ -241,10 +284,19 @@ describe('blocking message/send over v0.3 JSON-RPC', () => {
     const sdkSend = vi.spyOn(DefaultRequestHandler.prototype, 'sendMessage');
     const hook = await receiver();
     try {
-      const pushed = (await rpc('message/send', { message: message('inline push'), configuration: { blocking: true, pushNotificationConfig: { url: `${hook.url}/inline`, token: 'inline-token' } } })).result;
+      const pushed = (
+        await rpc('message/send', {
+          message: message('inline push'),
+          configuration: { blocking: true, pushNotificationConfig: { url: `${hook.url}/inline`, token: 'inline-token' } },
+        })
+      ).result;
       expect(pushed.status.state).toBe('completed');
       await hook.waitUntil((b) => b.status?.state === 'completed');
-      expect(hook.received.at(-1)!.body).toMatchObject({ kind: 'task', id: pushed.id, artifacts: [{ parts: [{ kind: 'text', text: 'echo: inline push' }] }] });
+      expect(hook.received.at(-1)!.body).toMatchObject({
+        kind: 'task',
+        id: pushed.id,
+        artifacts: [{ parts: [{ kind: 'text', text: 'echo: inline push' }] }],
+      });
       expect(hook.received.every((r) => r.headers['x-a2a-notification-token'] === 'inline-token')).toBe(true);
     } finally {
       await hook.close();
@@ -266,7 +318,9 @@ describe('blocking message/send over v0.3 JSON-RPC', () => {
   });
 
   it('answers 50 concurrent sends each with its own completed task, as tasks/get stores it', async () => {
-    const sent = await Promise.all(Array.from({ length: 50 }, async (_, i) => (await rpc('message/send', { message: message(`n${i}`) })).result));
+    const sent = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => (await rpc('message/send', { message: message(`n${i}`) })).result),
+    );
     expect(new Set(sent.map((t) => t.id)).size).toBe(50);
     expect(new Set(sent.map((t) => t.contextId)).size).toBe(50);
     sent.forEach((t, i) => {
@@ -285,15 +339,32 @@ describe('blocking message/send over v0.3 JSON-RPC', () => {
 
 function userMessage(text: string): Message {
   const part = { content: { $case: 'text' as const, value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
-  return { messageId: crypto.randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts: [part], metadata: undefined, extensions: [], referenceTaskIds: [] };
+  return {
+    messageId: crypto.randomUUID(),
+    contextId: '',
+    taskId: '',
+    role: Role.ROLE_USER,
+    parts: [part],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
 }
 const partsText = (parts: Message['parts']) => parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
 
 describe.each(['JSONRPC', 'HTTP+JSON'] as const)('blocking SendMessage over v1.0 %s with the SDK client', (binding) => {
   it('returns the completed task with the answer; historyLength trims only the answer', async () => {
-    const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory(), new RestTransportFactory()], preferredTransports: [binding] });
+    const factory = new ClientFactory({
+      transports: [new JsonRpcTransportFactory(), new RestTransportFactory()],
+      preferredTransports: [binding],
+    });
     const client: Client = await factory.createFromUrl(`${server.url}/agents/echo/.well-known/agent-card.json`, '');
-    const task = (await client.sendMessage({ tenant: '', message: userMessage(`hello ${binding}`), configuration: undefined, metadata: undefined })) as Task;
+    const task = (await client.sendMessage({
+      tenant: '',
+      message: userMessage(`hello ${binding}`),
+      configuration: undefined,
+      metadata: undefined,
+    })) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(task.artifacts.map((a) => [a.name, partsText(a.parts)])).toEqual([['answer', `echo: hello ${binding}`]]);
     expect(task.history.map((m) => [m.role, partsText(m.parts)])).toEqual([
@@ -356,24 +427,56 @@ describe('blocking sends and a store that copies what it saves', () => {
     };
     let gap = 0;
     const executor = {
-      run: async (start: { taskId: string; contextId: string; userMessage: Message }, sink: import('../../src/a2a/server/execution/task-sink.js').TaskSink) => {
-        sink.start({ id: start.taskId, contextId: start.contextId, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [start.userMessage], metadata: undefined });
+      run: async (
+        start: { taskId: string; contextId: string; userMessage: Message },
+        sink: import('../../src/a2a/server/execution/task-sink.js').TaskSink,
+      ) => {
+        sink.start({
+          id: start.taskId,
+          contextId: start.contextId,
+          status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() },
+          artifacts: [],
+          history: [start.userMessage],
+          metadata: undefined,
+        });
         for (let i = 0; i < gap; i++) await null;
         sink.status(TaskState.TASK_STATE_COMPLETED);
         sink.end(false);
       },
       // The SDK calls `execute` with the task's event bus, as CorvidAgentExecutor does with a BusSink.
-      execute: async (ctx: { taskId: string; contextId: string; userMessage: Message }, bus: import('@a2a-js/sdk/server').ExecutionEventBus) => {
+      execute: async (
+        ctx: { taskId: string; contextId: string; userMessage: Message },
+        bus: import('@a2a-js/sdk/server').ExecutionEventBus,
+      ) => {
         await executor.run(ctx, new BusSink(bus, ctx.taskId, ctx.contextId));
       },
       cancelTask: async () => undefined,
     };
     const pushStore = new InMemoryPushNotificationStore();
     const card = buildAgentCard({ name: 'copy', description: 'copy', baseUrl: 'http://127.0.0.1:1', version: '1' });
-    const handler = new CorvidRequestHandler({ card, taskStore, executor: executor as never, buses: new WaitingBusManager(), pushStore, sender: new GuardedPushSender({ store: pushStore }) });
+    const handler = new CorvidRequestHandler({
+      card,
+      taskStore,
+      executor: executor as never,
+      buses: new WaitingBusManager(),
+      pushStore,
+      sender: new GuardedPushSender({ store: pushStore }),
+    });
     for (gap = 0; gap < 12; gap++) {
-      const message: Message = { messageId: `gap-${gap}`, contextId: '', taskId: '', role: Role.ROLE_USER, parts: [], metadata: undefined, extensions: [], referenceTaskIds: [] };
-      const result = (await handler.sendMessage({ tenant: '', message, configuration: undefined, metadata: undefined }, new ServerCallContext())) as Task;
+      const message: Message = {
+        messageId: `gap-${gap}`,
+        contextId: '',
+        taskId: '',
+        role: Role.ROLE_USER,
+        parts: [],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      };
+      const result = (await handler.sendMessage(
+        { tenant: '', message, configuration: undefined, metadata: undefined },
+        new ServerCallContext(),
+      )) as Task;
       expect(result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect((await taskStore.load(result.id))?.status?.state, `gap of ${gap} microtasks`).toBe(TaskState.TASK_STATE_COMPLETED);
     }

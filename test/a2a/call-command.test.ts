@@ -1,10 +1,12 @@
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Agent } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { cliEnv, runCli, spawnCli, tempDir, writeConfig } from '../cli/cli-harness.js';
 import { echoAgent, fakeRuntime, startServer, type TestServer } from './harness.js';
-import { startSdkServer, type SdkServer } from './sdk-server.js';
+import { type SdkServer, startSdkServer } from './sdk-server.js';
 
 const tmp = tempDir('corvid-call-');
 
@@ -57,7 +59,10 @@ describe('corvid call', () => {
   it('prints protocol JSON lines with --json --stream', async () => {
     const r = await runCli(['call', server.url, 'as json', '--stream', '--json'], opts);
     expect(r.code).toBe(0);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(Object.keys(lines[0])).toEqual(['task']);
     expect(lines.at(-1).statusUpdate.status.state).toBe('TASK_STATE_COMPLETED');
   });

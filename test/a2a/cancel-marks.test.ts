@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../src/storage/index.js';
+
 import { StoreCancelMarks } from '../../src/a2a/index.js';
+import { openStore } from '../../src/storage/index.js';
 
 describe('StoreCancelMarks', () => {
   it('hands each mark to the instance running its task, once, and keeps the others', async () => {

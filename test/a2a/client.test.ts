@@ -1,6 +1,7 @@
+import { type Message, Role, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { type Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role, TaskState, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
-import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
+
 import { echoAgent, fakeRuntime, startServer, type TestServer } from './harness.js';
 
 function userMessage(text: string, extra: Partial<Message> = {}): Message {
@@ -18,7 +19,10 @@ function userMessage(text: string, extra: Partial<Message> = {}): Message {
 }
 
 function textOf(task: Task): string {
-  return task.artifacts.flatMap((a) => a.parts).map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('');
+  return task.artifacts
+    .flatMap((a) => a.parts)
+    .map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+    .join('');
 }
 
 let server: TestServer;
@@ -29,14 +33,22 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function v1Client(binding: 'JSONRPC' | 'HTTP+JSON'): Promise<Client> {
-  const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory(), new RestTransportFactory()], preferredTransports: [binding] });
+  const factory = new ClientFactory({
+    transports: [new JsonRpcTransportFactory(), new RestTransportFactory()],
+    preferredTransports: [binding],
+  });
   return factory.createFromUrl(`${server.url}/agents/echo/.well-known/agent-card.json`, '');
 }
 
 describe.each(['JSONRPC', 'HTTP+JSON'] as const)('A2A v1.0 over %s with the official SDK client', (binding) => {
   it('sends a message and gets a completed task with the answer as an artifact', async () => {
     const client = await v1Client(binding);
-    const result = await client.sendMessage({ tenant: '', message: userMessage('hello there'), configuration: undefined, metadata: undefined });
+    const result = await client.sendMessage({
+      tenant: '',
+      message: userMessage('hello there'),
+      configuration: undefined,
+      metadata: undefined,
+    });
     expect('id' in result && 'status' in result).toBe(true);
     const task = result as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -52,7 +64,13 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('A2A v1.0 over %s with the offi
   it('streams status updates and artifact chunks in order, ending completed', async () => {
     const client = await v1Client(binding);
     const events: StreamResponse[] = [];
-    for await (const e of client.sendMessageStream({ tenant: '', message: userMessage('stream me please'), configuration: undefined, metadata: undefined })) events.push(e);
+    for await (const e of client.sendMessageStream({
+      tenant: '',
+      message: userMessage('stream me please'),
+      configuration: undefined,
+      metadata: undefined,
+    }))
+      events.push(e);
     const kinds = events.map((e) => e.payload?.$case);
     expect(kinds[0]).toBe('task');
     const states = events.flatMap((e) => (e.payload?.$case === 'statusUpdate' ? [e.payload.value.status?.state] : []));
@@ -60,7 +78,10 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('A2A v1.0 over %s with the offi
     expect(states.at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
     const last = events.filter((e) => e.payload?.$case === 'artifactUpdate').at(-1);
     expect(last?.payload?.$case === 'artifactUpdate' && last.payload.value.lastChunk).toBe(true);
-    const text = last?.payload?.$case === 'artifactUpdate' ? last.payload.value.artifact?.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('') : '';
+    const text =
+      last?.payload?.$case === 'artifactUpdate'
+        ? last.payload.value.artifact?.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join('')
+        : '';
     expect(text).toBe('echo: stream me please');
   });
 
@@ -68,7 +89,12 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('A2A v1.0 over %s with the offi
     const client = await v1Client(binding);
     const contextId = crypto.randomUUID();
     await client.sendMessage({ tenant: '', message: userMessage('first', { contextId }), configuration: undefined, metadata: undefined });
-    const second = (await client.sendMessage({ tenant: '', message: userMessage('history?', { contextId }), configuration: undefined, metadata: undefined })) as Task;
+    const second = (await client.sendMessage({
+      tenant: '',
+      message: userMessage('history?', { contextId }),
+      configuration: undefined,
+      metadata: undefined,
+    })) as Task;
     expect(textOf(second)).toBe('I have seen 2 user messages');
     const listed = await client.listTasks({ tenant: '', contextId, status: 0, pageToken: '', statusTimestampAfter: undefined });
     expect(listed.tasks.map((t) => t.contextId)).toEqual([contextId, contextId]);
@@ -76,7 +102,12 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('A2A v1.0 over %s with the offi
 
   it('cancels a running task and resubscribes to one', async () => {
     const client = await v1Client(binding);
-    const stream = client.sendMessageStream({ tenant: '', message: userMessage('slow please'), configuration: undefined, metadata: undefined });
+    const stream = client.sendMessageStream({
+      tenant: '',
+      message: userMessage('slow please'),
+      configuration: undefined,
+      metadata: undefined,
+    });
     const first = await stream.next();
     const task = first.value?.payload?.$case === 'task' ? first.value.payload.value : undefined;
     expect(task).toBeDefined();
@@ -138,8 +169,16 @@ describe('agent cards', () => {
 describe('security schemes on the cards', () => {
   it('advertises schemes given in either form on v1.0 and v0.3 cards, and the SDK resolver reads them', async () => {
     const runtime = fakeRuntime([echoAgent()]);
-    for (const schemes of [{ bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } }, { bearer: { httpAuthSecurityScheme: { scheme: 'bearer', bearerFormat: 'JWT' } } }]) {
-      const s = await startServer({ runtime: () => runtime, visibility: () => 'public', securitySchemes: schemes, security: [{ bearer: [] }] });
+    for (const schemes of [
+      { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      { bearer: { httpAuthSecurityScheme: { scheme: 'bearer', bearerFormat: 'JWT' } } },
+    ]) {
+      const s = await startServer({
+        runtime: () => runtime,
+        visibility: () => 'public',
+        securitySchemes: schemes,
+        security: [{ bearer: [] }],
+      });
       try {
         const v1 = await (await fetch(`${s.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json();
         expect(v1.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: { scheme: 'bearer', bearerFormat: 'JWT' } } });
@@ -159,11 +198,17 @@ describe('security schemes on the cards', () => {
 describe('GET /agents', () => {
   it('lists public agents, and internal ones only when listAgent says so', async () => {
     const runtime = fakeRuntime([echoAgent('pub'), echoAgent('inside'), echoAgent('secret')]);
-    const visibility = (n: string): 'public' | 'internal' | 'private' => (n === 'inside' ? 'internal' : n === 'secret' ? 'private' : 'public');
+    const visibility = (n: string): 'public' | 'internal' | 'private' =>
+      n === 'inside' ? 'internal' : n === 'secret' ? 'private' : 'public';
     const plain = await startServer({ runtime: () => runtime, visibility });
-    const custom = await startServer({ runtime: () => runtime, visibility, listAgent: (n, req) => visibility(n) === 'public' || req.headers.get('authorization') === 'Bearer ok' });
+    const custom = await startServer({
+      runtime: () => runtime,
+      visibility,
+      listAgent: (n, req) => visibility(n) === 'public' || req.headers.get('authorization') === 'Bearer ok',
+    });
     try {
-      const names = async (url: string, headers: Record<string, string> = {}) => ((await (await fetch(`${url}/agents`, { headers })).json()) as { agents: Array<{ name: string }> }).agents.map((a) => a.name);
+      const names = async (url: string, headers: Record<string, string> = {}) =>
+        ((await (await fetch(`${url}/agents`, { headers })).json()) as { agents: Array<{ name: string }> }).agents.map((a) => a.name);
       expect(await names(plain.url)).toEqual(['pub']);
       expect(await names(custom.url)).toEqual(['pub']);
       expect(await names(custom.url, { authorization: 'Bearer ok' })).toEqual(['pub', 'inside']);

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role, TaskState, type Task } from '@a2a-js/sdk';
+import { Role, type Task, TaskState } from '@a2a-js/sdk';
 import { Client, ClientFactory, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
 import { LegacyRestTransport } from '@a2a-js/sdk/compat/v0_3/client';
-import { cliEnv, fakeModel, runCli, spawnCli, tempDir, writeConfig, type CliProcess } from '../cli/cli-harness.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { cliEnv, type CliProcess, fakeModel, runCli, spawnCli, tempDir, writeConfig } from '../cli/cli-harness.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
 
 // End to end: `corvid serve` in a child process, the official SDK client, `corvid call`, and a
 // `type: remote` agent of another config calling the served agent.
@@ -46,11 +47,23 @@ describe('A2A through corvid serve', () => {
 
     const ids: string[] = [];
     for (const binding of ['JSONRPC', 'HTTP+JSON'] as const) {
-      const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory(), new RestTransportFactory()], preferredTransports: [binding] });
+      const factory = new ClientFactory({
+        transports: [new JsonRpcTransportFactory(), new RestTransportFactory()],
+        preferredTransports: [binding],
+      });
       const client = await factory.createFromUrl(url);
       const task = (await client.sendMessage({
         tenant: '',
-        message: { messageId: crypto.randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: 'capital of Peru?' }, metadata: undefined, filename: '', mediaType: 'text/plain' }], metadata: undefined, extensions: [], referenceTaskIds: [] },
+        message: {
+          messageId: crypto.randomUUID(),
+          contextId: '',
+          taskId: '',
+          role: Role.ROLE_USER,
+          parts: [{ content: { $case: 'text', value: 'capital of Peru?' }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        },
         configuration: undefined,
         metadata: undefined,
       })) as Task;
@@ -63,7 +76,16 @@ describe('A2A through corvid serve', () => {
     const legacy = new Client(new LegacyRestTransport({ endpoint: `${url}/a2a/geo/rest` }), card);
     const old = (await legacy.sendMessage({
       tenant: '',
-      message: { messageId: crypto.randomUUID(), contextId: '', taskId: '', role: Role.ROLE_USER, parts: [{ content: { $case: 'text', value: 'capital of Peru?' }, metadata: undefined, filename: '', mediaType: 'text/plain' }], metadata: undefined, extensions: [], referenceTaskIds: [] },
+      message: {
+        messageId: crypto.randomUUID(),
+        contextId: '',
+        taskId: '',
+        role: Role.ROLE_USER,
+        parts: [{ content: { $case: 'text', value: 'capital of Peru?' }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      },
       configuration: undefined,
       metadata: undefined,
     })) as Task;

@@ -1,10 +1,12 @@
 import type { AddressInfo } from 'node:net';
+
 import { serve, type ServerType } from '@hono/node-server';
+
+import { type A2ARoutesOptions, createA2ARoutes } from '../../src/a2a/index.js';
 import { Agent, type Runnable } from '../../src/index.js';
-import { ScriptedModel, type Script } from '../../src/testing/index.js';
-import { createA2ARoutes, type A2ARoutesOptions } from '../../src/a2a/index.js';
 import type { Runtime } from '../../src/runtime/load-runtime.js';
 import type { Store } from '../../src/storage/types/store.js';
+import { type Script, ScriptedModel } from '../../src/testing/index.js';
 
 /** A model that echoes the last user message, word by word; "slow" makes it wait until aborted. */
 export function echoModel(): ScriptedModel {
@@ -51,7 +53,9 @@ export async function startServer(options: Omit<A2ARoutesOptions, 'baseUrl'> & {
   // The base URL is known once the port is; requests arrive only after the routes exist.
   let app: Awaited<ReturnType<typeof createA2ARoutes>> | undefined;
   const server = await new Promise<ServerType>((resolve) => {
-    const s: ServerType = serve({ fetch: (req, env) => app!.fetch(req, env), port: options.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s));
+    const s: ServerType = serve({ fetch: (req, env) => app!.fetch(req, env), port: options.port ?? 0, hostname: '127.0.0.1' }, () =>
+      resolve(s),
+    );
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   app = await createA2ARoutes({ ...options, baseUrl });

@@ -1,10 +1,26 @@
 import { isDeepStrictEqual } from 'node:util';
+
+import { type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
-import { Role, TaskState, type Message, type Part, type Task } from '@a2a-js/sdk';
+
 import { BoundedMemoryTaskStore } from '../../src/a2a/index.js';
 
-const text = (value: string, mediaType = 'text/plain'): Part => ({ content: { $case: 'text', value }, metadata: undefined, filename: '', mediaType });
-const message = (id: string, role: Role, parts: Part[], taskId = 't1', contextId = 'c1'): Message => ({ messageId: id, contextId, taskId, role, parts, metadata: undefined, extensions: [], referenceTaskIds: [] });
+const text = (value: string, mediaType = 'text/plain'): Part => ({
+  content: { $case: 'text', value },
+  metadata: undefined,
+  filename: '',
+  mediaType,
+});
+const message = (id: string, role: Role, parts: Part[], taskId = 't1', contextId = 'c1'): Message => ({
+  messageId: id,
+  contextId,
+  taskId,
+  role,
+  parts,
+  metadata: undefined,
+  extensions: [],
+  referenceTaskIds: [],
+});
 
 /** A finished task as the executor leaves it: the answer is both the last history message and the status message. */
 function completed(): Task {
@@ -13,7 +29,16 @@ function completed(): Task {
     id: 't1',
     contextId: 'c1',
     status: { state: TaskState.TASK_STATE_COMPLETED, message: answer, timestamp: '2026-11-26T15:51:12.496Z' },
-    artifacts: [{ artifactId: 't1-answer', name: 'answer', description: '', parts: [text('ok — ünïcode "quoted"\n')], metadata: undefined, extensions: [] }],
+    artifacts: [
+      {
+        artifactId: 't1-answer',
+        name: 'answer',
+        description: '',
+        parts: [text('ok — ünïcode "quoted"\n')],
+        metadata: undefined,
+        extensions: [],
+      },
+    ],
     history: [message('m1', Role.ROLE_USER, [text('hello', '')]), answer],
     metadata: undefined,
   };
@@ -23,7 +48,8 @@ function completed(): Task {
 function expectSame(a: unknown, b: unknown): void {
   expect(isDeepStrictEqual(a, b)).toBe(true);
   expect(JSON.stringify(a)).toBe(JSON.stringify(b));
-  const keys = (v: unknown): unknown => (Array.isArray(v) ? v.map(keys) : v && typeof v === 'object' ? Object.entries(v).map(([k, x]) => [k, keys(x)]) : v);
+  const keys = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(keys) : v && typeof v === 'object' ? Object.entries(v).map(([k, x]) => [k, keys(x)]) : v;
   expect(keys(a)).toEqual(keys(b));
 }
 
@@ -32,7 +58,11 @@ describe('BoundedMemoryTaskStore, finished and running tasks', () => {
     const store = new BoundedMemoryTaskStore();
     const done = completed();
     await store.save(done);
-    const running = { ...completed(), id: 't2', status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '2026-11-26T15:51:13.000Z' } };
+    const running = {
+      ...completed(),
+      id: 't2',
+      status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '2026-11-26T15:51:13.000Z' },
+    };
     await store.save(running);
     const loaded = (await store.load('t1'))!;
     expectSame(loaded, done);
@@ -44,7 +74,14 @@ describe('BoundedMemoryTaskStore, finished and running tasks', () => {
     running.history.push(message('m6', Role.ROLE_USER, [text('more')]));
     await store.save(running);
     expect((await store.load('t2'))!.history).toHaveLength(3);
-    const listed = await store.list({ tenant: '', contextId: '', status: 0, pageToken: '', statusTimestampAfter: undefined, includeArtifacts: true });
+    const listed = await store.list({
+      tenant: '',
+      contextId: '',
+      status: 0,
+      pageToken: '',
+      statusTimestampAfter: undefined,
+      includeArtifacts: true,
+    });
     expect(listed.tasks.map((t) => t.id)).toEqual(['t2', 't1']);
     expectSame(listed.tasks[1], (await store.load('t1'))!);
   });
@@ -53,14 +90,20 @@ describe('BoundedMemoryTaskStore, finished and running tasks', () => {
 describe('BoundedMemoryTaskStore, a task resting, running again, and resting again', () => {
   it('loads and lists the running state while it runs, and the last state after', async () => {
     const store = new BoundedMemoryTaskStore();
-    const asked = { ...completed(), status: { state: TaskState.TASK_STATE_INPUT_REQUIRED, message: undefined, timestamp: '2026-11-26T10:00:00.000Z' } };
+    const asked = {
+      ...completed(),
+      status: { state: TaskState.TASK_STATE_INPUT_REQUIRED, message: undefined, timestamp: '2026-11-26T10:00:00.000Z' },
+    };
     await store.save(asked);
     const again = { ...asked, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '2026-11-26T10:00:01.000Z' } };
     await store.save(again);
     const list = () => store.list({ tenant: '', contextId: '', status: 0, pageToken: '', statusTimestampAfter: undefined });
     expect((await store.load('t1'))!.status!.state).toBe(TaskState.TASK_STATE_WORKING);
     expect((await list()).tasks.map((t) => [t.id, t.status!.state])).toEqual([['t1', TaskState.TASK_STATE_WORKING]]);
-    await store.save({ ...again, status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: '2026-11-26T10:00:02.000Z' } });
+    await store.save({
+      ...again,
+      status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: '2026-11-26T10:00:02.000Z' },
+    });
     expect((await store.load('t1'))!.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect((await list()).tasks.map((t) => [t.id, t.status!.state])).toEqual([['t1', TaskState.TASK_STATE_COMPLETED]]);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/storage/index.js';
+
 import type { Runtime } from '../../src/runtime/load-runtime.js';
+import { openStore, type Store } from '../../src/storage/index.js';
 import { echoAgent, fakeRuntime, startServer, type TestServer } from './harness.js';
 
 // Details of A2A v1.0 and v0.3 the TCK checks: agent URLs with a trailing slash, card caching
@@ -20,12 +21,18 @@ afterAll(() => server.close());
 async function rpc(path: string, method: string, params: unknown, version?: string): Promise<{ res: Response; body: Json }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (version) headers['A2A-Version'] = version;
-  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }) });
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+  });
   const body = res.headers.get('content-type')?.includes('text/event-stream') ? { stream: await res.text() } : ((await res.json()) as Json);
   return { res, body };
 }
 const v1Send = (text: string) => ({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
-const v03Send = (text: string, extra: Json = {}) => ({ message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...extra } });
+const v03Send = (text: string, extra: Json = {}) => ({
+  message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text }], ...extra },
+});
 
 describe('agent URLs with a trailing slash', () => {
   it('JSON-RPC answers at /a2a/{name}/ in v1.0 and v0.3', async () => {
@@ -37,7 +44,11 @@ describe('agent URLs with a trailing slash', () => {
   });
 
   it('REST answers with the slash doubled or trailing', async () => {
-    const sent = await fetch(`${server.url}/a2a/echo/rest//message:send`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: JSON.stringify(v1Send('rest slash')) });
+    const sent = await fetch(`${server.url}/a2a/echo/rest//message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify(v1Send('rest slash')),
+    });
     expect(sent.status).toBe(200);
     const id = ((await sent.json()) as Json).task.id;
     const got = await fetch(`${server.url}/a2a/echo/rest/tasks/${id}/`, { headers: { 'A2A-Version': '1.0' } });
@@ -92,7 +103,11 @@ describe('agent card caching', () => {
 describe('REST content type', () => {
   it('answers application/json, or application/a2a+json to clients that accept it', async () => {
     const send = (accept?: string) =>
-      fetch(`${server.url}/a2a/echo/rest/message:send`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...(accept ? { accept } : {}) }, body: JSON.stringify(v1Send('type')) });
+      fetch(`${server.url}/a2a/echo/rest/message:send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...(accept ? { accept } : {}) },
+        body: JSON.stringify(v1Send('type')),
+      });
     expect((await send()).headers.get('content-type')).toBe('application/json');
     expect((await send('*/*')).headers.get('content-type')).toBe('application/json');
     expect((await send('application/a2a+json, application/json')).headers.get('content-type')).toBe('application/a2a+json');
@@ -121,7 +136,10 @@ describe('refusals of finished tasks', () => {
     expect(resub.res.headers.get('content-type')).toContain('text/event-stream');
     expect(resub.body.stream).toContain('terminal state (completed)');
     const again = await rpc('/a2a/echo', 'message/send', v03Send('more', { taskId: task.id, contextId: task.contextId }));
-    expect(again.body.error).toMatchObject({ code: -32004, message: expect.stringMatching(/terminal state \(completed\) and cannot be modified/) });
+    expect(again.body.error).toMatchObject({
+      code: -32004,
+      message: expect.stringMatching(/terminal state \(completed\) and cannot be modified/),
+    });
     expect(JSON.stringify(again.body)).not.toMatch(/state \(\d+\)/);
   });
 });
@@ -143,7 +161,9 @@ describe.each([
   });
   const call = async (method: string, params: unknown, version?: string): Promise<Json> => {
     const headers: Record<string, string> = { 'content-type': 'application/json', ...(version ? { 'A2A-Version': version } : {}) };
-    return (await (await fetch(`${s.url}/a2a/echo`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as Json;
+    return (await (
+      await fetch(`${s.url}/a2a/echo`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
+    ).json()) as Json;
   };
   const hook = 'http://127.0.0.1:9/hook';
 
@@ -151,12 +171,20 @@ describe.each([
     const taskId = (await call('SendMessage', v1Send('push'), '1.0')).result.task.id;
     const created = await call('CreateTaskPushNotificationConfig', { task_id: taskId, id: 'tck-push-1', url: hook }, '1.0');
     expect(created.result).toMatchObject({ id: 'tck-push-1', taskId, url: hook });
-    expect((await call('GetTaskPushNotificationConfig', { taskId, id: 'tck-push-1' }, '1.0')).result).toMatchObject({ id: 'tck-push-1', url: hook });
-    const rest = await fetch(`${s.url}/a2a/echo/rest/tasks/${taskId}/pushNotificationConfigs/tck-push-1`, { headers: { 'A2A-Version': '1.0' } });
+    expect((await call('GetTaskPushNotificationConfig', { taskId, id: 'tck-push-1' }, '1.0')).result).toMatchObject({
+      id: 'tck-push-1',
+      url: hook,
+    });
+    const rest = await fetch(`${s.url}/a2a/echo/rest/tasks/${taskId}/pushNotificationConfigs/tck-push-1`, {
+      headers: { 'A2A-Version': '1.0' },
+    });
     expect(((await rest.json()) as Json).id).toBe('tck-push-1');
     await call('CreateTaskPushNotificationConfig', { taskId, id: 'tck-push-2', url: hook }, '1.0');
     expect((await call('DeleteTaskPushNotificationConfig', { task_id: taskId, id: 'tck-push-1' }, '1.0')).error).toBeUndefined();
-    const del = await fetch(`${s.url}/a2a/echo/rest/tasks/${taskId}/pushNotificationConfigs/tck-push-2`, { method: 'DELETE', headers: { 'A2A-Version': '1.0' } });
+    const del = await fetch(`${s.url}/a2a/echo/rest/tasks/${taskId}/pushNotificationConfigs/tck-push-2`, {
+      method: 'DELETE',
+      headers: { 'A2A-Version': '1.0' },
+    });
     expect(del.status).toBe(204);
     expect((await call('ListTaskPushNotificationConfigs', { taskId }, '1.0')).result.configs ?? []).toEqual([]);
   });
@@ -166,12 +194,18 @@ describe.each([
     const set = await call('tasks/pushNotificationConfig/set', { taskId, pushNotificationConfig: { url: hook } });
     expect(set.result.pushNotificationConfig).toMatchObject({ id: taskId, url: hook });
     for (const pushNotificationConfigId of ['default', taskId, undefined]) {
-      const got = await call('tasks/pushNotificationConfig/get', { id: taskId, ...(pushNotificationConfigId ? { pushNotificationConfigId } : {}) });
+      const got = await call('tasks/pushNotificationConfig/get', {
+        id: taskId,
+        ...(pushNotificationConfigId ? { pushNotificationConfigId } : {}),
+      });
       expect(got.result.pushNotificationConfig, String(pushNotificationConfigId)).toMatchObject({ url: hook });
     }
     // A config really named "default" is that one.
     await call('tasks/pushNotificationConfig/set', { taskId, pushNotificationConfig: { id: 'default', url: `${hook}2` } });
-    expect((await call('tasks/pushNotificationConfig/get', { id: taskId, pushNotificationConfigId: 'default' })).result.pushNotificationConfig.url).toBe(`${hook}2`);
+    expect(
+      (await call('tasks/pushNotificationConfig/get', { id: taskId, pushNotificationConfigId: 'default' })).result.pushNotificationConfig
+        .url,
+    ).toBe(`${hook}2`);
     await call('tasks/pushNotificationConfig/delete', { id: taskId, pushNotificationConfigId: 'default' });
     await call('tasks/pushNotificationConfig/delete', { id: taskId, pushNotificationConfigId: 'default' });
     expect((await call('tasks/pushNotificationConfig/list', { id: taskId })).result).toEqual([]);
@@ -191,15 +225,30 @@ describe('the extended agent card', () => {
 
   it('with extendedCard: the cards say so, and every binding serves it', async () => {
     const rt = fakeRuntime([echoAgent()]);
-    const s = await startServer({ runtime: () => rt, visibility: () => 'public', extendedCard: true, securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } }, security: [{ bearer: [] }], owner: () => 'ann' });
+    const s = await startServer({
+      runtime: () => rt,
+      visibility: () => 'public',
+      extendedCard: true,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      security: [{ bearer: [] }],
+      owner: () => 'ann',
+    });
     try {
       const public1 = (await (await fetch(`${s.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })).json()) as Json;
       expect(public1.capabilities.extendedAgentCard).toBe(true);
       expect(((await (await fetch(`${s.url}/.well-known/agent-card.json`)).json()) as Json).supportsAuthenticatedExtendedCard).toBe(true);
       const post = (method: string, version?: string) =>
-        fetch(`${s.url}/a2a/echo`, { method: 'POST', headers: { 'content-type': 'application/json', ...(version ? { 'A2A-Version': version } : {}) }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }) }).then((r) => r.json() as Promise<Json>);
+        fetch(`${s.url}/a2a/echo`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(version ? { 'A2A-Version': version } : {}) },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method }),
+        }).then((r) => r.json() as Promise<Json>);
       const v1 = (await post('GetExtendedAgentCard', '1.0')).result;
-      expect(v1).toMatchObject({ name: 'echo', capabilities: { extendedAgentCard: true }, securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'bearer' } } } });
+      expect(v1).toMatchObject({
+        name: 'echo',
+        capabilities: { extendedAgentCard: true },
+        securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'bearer' } } },
+      });
       const v03 = (await post('agent/getAuthenticatedExtendedCard')).result;
       expect(v03).toMatchObject({ name: 'echo', url: `${s.url}/a2a/echo`, supportsAuthenticatedExtendedCard: true });
       const rest = (await (await fetch(`${s.url}/a2a/echo/rest/extendedAgentCard`, { headers: { 'A2A-Version': '1.0' } })).json()) as Json;

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Role, TaskState, type Message, type StreamResponse } from '@a2a-js/sdk';
+import { type Message, Role, type StreamResponse, TaskState } from '@a2a-js/sdk';
 import { ClientFactory, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
 import { Agent } from '../../src/index.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { fakeRuntime, startServer, type TestServer } from './harness.js';
 
 // A provider warning during an A2A task is reported in a working status update (metadata.corvid).
@@ -12,7 +13,11 @@ let server: TestServer;
 beforeAll(async () => {
   llm = await startFakeLlmServer(() => ({ text: 'Lima.' }));
   // OpenAI's package leaves temperature out for reasoning models, with a warning.
-  const geo = new Agent({ name: 'geo', description: 'Capitals', model: { provider: 'openai', model: 'o4-mini', apiKey: 'test', baseURL: `${llm.url}/v1`, temperature: 0.3 } });
+  const geo = new Agent({
+    name: 'geo',
+    description: 'Capitals',
+    model: { provider: 'openai', model: 'o4-mini', apiKey: 'test', baseURL: `${llm.url}/v1`, temperature: 0.3 },
+  });
   const runtime = fakeRuntime([geo]);
   server = await startServer({ runtime: () => runtime, visibility: () => 'public' });
 });
@@ -36,7 +41,13 @@ it('reports a provider warning as a working status update', async () => {
   const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory()], preferredTransports: ['JSONRPC'] });
   const client = await factory.createFromUrl(`${server.url}/agents/geo/.well-known/agent-card.json`, '');
   const events: StreamResponse[] = [];
-  for await (const e of client.sendMessageStream({ tenant: '', message: message('Capital of Peru?'), configuration: undefined, metadata: undefined })) events.push(e);
+  for await (const e of client.sendMessageStream({
+    tenant: '',
+    message: message('Capital of Peru?'),
+    configuration: undefined,
+    metadata: undefined,
+  }))
+    events.push(e);
   const updates = events.flatMap((e) => (e.payload?.$case === 'statusUpdate' ? [e.payload.value] : []));
   const warning = updates.find((u) => (u.metadata?.corvid as { type?: string } | undefined)?.type === 'warning');
   expect(warning?.status?.state).toBe(TaskState.TASK_STATE_WORKING);

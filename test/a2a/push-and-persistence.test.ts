@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openStore } from '../../src/storage/index.js';
-import type { Store } from '../../src/storage/types/store.js';
-import { TaskState, type StreamResponse } from '@a2a-js/sdk';
+
+import { type StreamResponse, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext } from '@a2a-js/sdk/server';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+
 import { GuardedPushSender } from '../../src/a2a/server/push/guarded-push-sender.js';
 import { MemoryPushNotificationStore } from '../../src/a2a/server/push/memory-push-store.js';
 import { SecretStore } from '../../src/secrets/index.js';
+import { openStore } from '../../src/storage/index.js';
+import type { Store } from '../../src/storage/types/store.js';
 import { announceSkip, mysqlTarget, postgresTarget, sqliteTarget } from '../storage/support/targets.js';
 import { echoAgent, fakeRuntime, startServer, type TestServer } from './harness.js';
 
@@ -19,7 +21,9 @@ interface Received {
 }
 
 /** A webhook receiver on 127.0.0.1 that fails the first `failFirst` deliveries with 503. */
-async function receiver(failFirst = 0): Promise<{ url: string; received: Received[]; waitFor(n: number): Promise<void>; close(): Promise<void> }> {
+async function receiver(
+  failFirst = 0,
+): Promise<{ url: string; received: Received[]; waitFor(n: number): Promise<void>; close(): Promise<void> }> {
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
   let failures = 0;
@@ -54,7 +58,8 @@ async function receiver(failFirst = 0): Promise<{ url: string; received: Receive
   };
 }
 
-const states = (r: Received[]) => r.map((x) => x.body.statusUpdate?.status?.state ?? x.body.status?.state ?? x.body.task?.status?.state).filter(Boolean);
+const states = (r: Received[]) =>
+  r.map((x) => x.body.statusUpdate?.status?.state ?? x.body.status?.state ?? x.body.task?.status?.state).filter(Boolean);
 
 describe('push notifications', () => {
   let server: TestServer;
@@ -97,7 +102,11 @@ describe('push notifications', () => {
     const hook = await receiver();
     try {
       const rpc = (method: string, params: unknown) =>
-        fetch(`${server.url}/a2a/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) }).then((r) => r.json() as Promise<any>);
+        fetch(`${server.url}/a2a/echo`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+        }).then((r) => r.json() as Promise<any>);
       const sent = await rpc('message/send', {
         message: { kind: 'message', messageId: 'x', role: 'user', parts: [{ kind: 'text', text: 'hello push' }] },
         configuration: { blocking: true, pushNotificationConfig: { url: `${hook.url}/v03`, token: 't03' } },
@@ -139,12 +148,31 @@ describe('push notifications', () => {
     // As if registered while the host was allowed: the sender checks every delivery.
     const store = new MemoryPushNotificationStore();
     const ctx = new ServerCallContext({ requestedVersion: '1.0' });
-    await store.save('t-out', ctx, { tenant: '', id: 'c1', taskId: 't-out', url: 'https://example.com/webhook?sig=QS', token: 'nope', authentication: undefined });
+    await store.save('t-out', ctx, {
+      tenant: '',
+      id: 'c1',
+      taskId: 't-out',
+      url: 'https://example.com/webhook?sig=QS',
+      token: 'nope',
+      authentication: undefined,
+    });
     const seen: string[] = [];
     const sender = new GuardedPushSender({ store, logger: { warn: (m) => seen.push(m) } });
-    const update = { payload: { $case: 'statusUpdate', value: { taskId: 't-out', contextId: 'c', status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: undefined }, metadata: undefined } } } as StreamResponse;
+    const update = {
+      payload: {
+        $case: 'statusUpdate',
+        value: {
+          taskId: 't-out',
+          contextId: 'c',
+          status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: undefined },
+          metadata: undefined,
+        },
+      },
+    } as StreamResponse;
     await sender.send(update, ctx);
-    expect(seen).toEqual(['A2A push notification for task t-out to https://example.com/webhook not delivered: host "example.com" is not in the server\'s allowed push hosts']);
+    expect(seen).toEqual([
+      'A2A push notification for task t-out to https://example.com/webhook not delivered: host "example.com" is not in the server\'s allowed push hosts',
+    ]);
     expect(contacted).toEqual([]);
   });
 });
@@ -206,7 +234,9 @@ async function sharedStoreSuite(open: () => Promise<Store>): Promise<void> {
     });
     expect(created.status).toBe(201);
     const configs = await fetch(`${b.url}/a2a/echo/rest/tasks/${task.id}/pushNotificationConfigs`, { headers: { 'A2A-Version': '1.0' } });
-    expect(((await configs.json()) as any).configs.map((c: any) => [c.url, c.token])).toEqual([['http://127.0.0.1:9/hook', 'push-token-1']]);
+    expect(((await configs.json()) as any).configs.map((c: any) => [c.url, c.token])).toEqual([
+      ['http://127.0.0.1:9/hook', 'push-token-1'],
+    ]);
     // The token is stored encrypted.
     expect(JSON.stringify(await storeB.state.get('app', `a2a/push/echo/${task.id}`))).not.toContain('push-token-1');
     const second = await sendAndGet(b, 'history?');
@@ -222,19 +252,30 @@ async function sharedStoreSuite(open: () => Promise<Store>): Promise<void> {
       fetch(`${server.url}/a2a/echo/rest/message:send`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-        body: JSON.stringify({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], contextId }, configuration: { returnImmediately } }),
+        body: JSON.stringify({
+          message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }], contextId },
+          configuration: { returnImmediately },
+        }),
         signal: AbortSignal.timeout(10_000), // a slow run would hold its context for 60 s
       }).then(async (r) => ((await r.json()) as any).task);
     const cancel = async (id: string) => {
-      const res = await fetch(`${b.url}/a2a/echo/rest/tasks/${id}:cancel`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: '{}' });
+      const res = await fetch(`${b.url}/a2a/echo/rest/tasks/${id}:cancel`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body: '{}',
+      });
       expect(((await res.json()) as any).status.state).toBe('TASK_STATE_CANCELED');
     };
     const slow = await Promise.all([0, 1, 2, 3].map((i) => send(a, 'slow', `ctx-cancel-${i}`, true)));
     // Once all four are working, the SDK on A (which reloads a task for each of its events) is done with them.
-    const stateOn = async (server: TestServer, id: string) => ((await (await fetch(`${server.url}/a2a/echo/rest/tasks/${id}`, { headers: { 'A2A-Version': '1.0' } })).json()) as any).status.state;
-    await vi.waitFor(async () => {
-      for (const t of slow) expect(await stateOn(b, t.id)).toBe('TASK_STATE_WORKING');
-    }, { timeout: 5000 });
+    const stateOn = async (server: TestServer, id: string) =>
+      ((await (await fetch(`${server.url}/a2a/echo/rest/tasks/${id}`, { headers: { 'A2A-Version': '1.0' } })).json()) as any).status.state;
+    await vi.waitFor(
+      async () => {
+        for (const t of slow) expect(await stateOn(b, t.id)).toBe('TASK_STATE_WORKING');
+      },
+      { timeout: 5000 },
+    );
     counts.taskReads = [];
     counts.markLists = 0;
     await cancel(slow[0].id);

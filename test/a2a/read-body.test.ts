@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
+
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { readRequestBody as readBody } from '../../src/http/read-body.js';
 
 // The A2A routes read request bodies straight from the Node request when nothing else has touched

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { RecentMap } from '../../src/a2a/server/recent-map.js';
 
 describe('RecentMap', () => {

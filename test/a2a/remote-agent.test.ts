@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, SequentialAgent, type AgentEvent } from '../../src/index.js';
-import { ScriptedModel } from '../../src/testing/index.js';
+
 import { RemoteAgent, RemoteAgentError } from '../../src/a2a/index.js';
-import { startSdkServer, type SdkServer } from './sdk-server.js';
+import { Agent, type AgentEvent, SequentialAgent } from '../../src/index.js';
+import { ScriptedModel } from '../../src/testing/index.js';
+import { type SdkServer, startSdkServer } from './sdk-server.js';
 
 let sdk: SdkServer;
 let legacy: SdkServer;

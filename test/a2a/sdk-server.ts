@@ -1,16 +1,17 @@
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import express from 'express';
-import { Role, TaskState, type AgentCard, type Message, type Part } from '@a2a-js/sdk';
+import type { AddressInfo } from 'node:net';
+
+import { type AgentCard, type Message, type Part, Role, TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
-  DefaultRequestHandler,
-  InMemoryTaskStore,
   type AgentExecutor,
+  DefaultRequestHandler,
   type ExecutionEventBus,
+  InMemoryTaskStore,
   type RequestContext,
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from '@a2a-js/sdk/server/express';
+import express from 'express';
 
 /** An A2A server built with the SDK alone (no Corvid): echoes in chunks; "fail", "reject" and "slow" behave as named. */
 export interface SdkServer {
@@ -40,16 +41,51 @@ class EchoExecutor implements AgentExecutor {
         AgentEvent.statusUpdate({
           taskId,
           contextId,
-          status: { state, timestamp: new Date().toISOString(), message: msg ? ({ messageId: crypto.randomUUID(), contextId, taskId, role: Role.ROLE_AGENT, parts: [text(msg)], metadata: undefined, extensions: [], referenceTaskIds: [] } as Message) : undefined },
+          status: {
+            state,
+            timestamp: new Date().toISOString(),
+            message: msg
+              ? ({
+                  messageId: crypto.randomUUID(),
+                  contextId,
+                  taskId,
+                  role: Role.ROLE_AGENT,
+                  parts: [text(msg)],
+                  metadata: undefined,
+                  extensions: [],
+                  referenceTaskIds: [],
+                } as Message)
+              : undefined,
+          },
           metadata: undefined,
         }),
       );
     if (input === 'plain message') {
-      bus.publish(AgentEvent.message({ messageId: crypto.randomUUID(), contextId, taskId: '', role: Role.ROLE_AGENT, parts: [text('just a message')], metadata: undefined, extensions: [], referenceTaskIds: [] }));
+      bus.publish(
+        AgentEvent.message({
+          messageId: crypto.randomUUID(),
+          contextId,
+          taskId: '',
+          role: Role.ROLE_AGENT,
+          parts: [text('just a message')],
+          metadata: undefined,
+          extensions: [],
+          referenceTaskIds: [],
+        }),
+      );
       bus.finished();
       return;
     }
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [ctx.userMessage], metadata: {} }));
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
+        artifacts: [],
+        history: [ctx.userMessage],
+        metadata: {},
+      }),
+    );
     status(TaskState.TASK_STATE_WORKING);
     if (input.includes('slow')) {
       await new Promise<void>((resolve) => this.running.set(taskId, resolve));
@@ -66,7 +102,14 @@ class EchoExecutor implements AgentExecutor {
     const words = answer.split(/(?<= )/);
     words.forEach((w, i) =>
       bus.publish(
-        AgentEvent.artifactUpdate({ taskId, contextId, artifact: { artifactId: 'a1', name: 'answer', description: '', parts: [text(w)], metadata: undefined, extensions: [] }, append: i > 0, lastChunk: i === words.length - 1, metadata: undefined }),
+        AgentEvent.artifactUpdate({
+          taskId,
+          contextId,
+          artifact: { artifactId: 'a1', name: 'answer', description: '', parts: [text(w)], metadata: undefined, extensions: [] },
+          append: i > 0,
+          lastChunk: i === words.length - 1,
+          metadata: undefined,
+        }),
       ),
     );
     status(TaskState.TASK_STATE_COMPLETED);
@@ -105,7 +148,9 @@ export async function startSdkServer(options: { version?: '1.0' | '0.3'; require
     securityRequirements: [],
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
-    skills: [{ id: 'echo', name: 'echo', description: 'echo', tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
+    skills: [
+      { id: 'echo', name: 'echo', description: 'echo', tags: [], examples: [], inputModes: [], outputModes: [], securityRequirements: [] },
+    ],
     signatures: [],
   } as AgentCard;
   const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new EchoExecutor(state));
@@ -118,7 +163,10 @@ export async function startSdkServer(options: { version?: '1.0' | '0.3'; require
     next();
   });
   app.use('/.well-known/agent-card.json', agentCardHandler({ agentCardProvider: handler, legacyCompat: { enabled: legacyOnly } }));
-  app.use('/rpc', jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: legacyOnly } }));
+  app.use(
+    '/rpc',
+    jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: legacyOnly } }),
+  );
   app.use('/rest', restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   state.url = url;
   state.close = () =>

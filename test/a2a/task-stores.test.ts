@@ -1,20 +1,37 @@
+import { type ListTasksRequest, type Task, TaskState } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
-import { TaskState, type ListTasksRequest, type Task } from '@a2a-js/sdk';
-import { openStore } from '../../src/storage/index.js';
+
 import { BoundedMemoryTaskStore, StoreTaskStore } from '../../src/a2a/index.js';
+import { openStore } from '../../src/storage/index.js';
 
 function task(i: number, contextId = 'c1', state = TaskState.TASK_STATE_COMPLETED): Task {
   return {
     id: `t${i}`,
     contextId,
     status: { state, message: undefined, timestamp: new Date(Date.UTC(2030, 0, 1, 0, 0, i)).toISOString() },
-    artifacts: [{ artifactId: 'a', name: 'answer', description: '', parts: [{ content: { $case: 'text', value: `answer ${i}` }, metadata: undefined, filename: '', mediaType: 'text/plain' }], metadata: undefined, extensions: [] }],
+    artifacts: [
+      {
+        artifactId: 'a',
+        name: 'answer',
+        description: '',
+        parts: [{ content: { $case: 'text', value: `answer ${i}` }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+        metadata: undefined,
+        extensions: [],
+      },
+    ],
     history: [],
     metadata: {},
   };
 }
 
-const params = (p: Partial<ListTasksRequest> = {}): ListTasksRequest => ({ tenant: '', contextId: '', status: 0, pageToken: '', statusTimestampAfter: undefined, ...p });
+const params = (p: Partial<ListTasksRequest> = {}): ListTasksRequest => ({
+  tenant: '',
+  contextId: '',
+  status: 0,
+  pageToken: '',
+  statusTimestampAfter: undefined,
+  ...p,
+});
 
 describe.each([
   ['StoreTaskStore (memory driver)', async () => new StoreTaskStore((await openStore({ driver: 'memory' })).state, 'agent')],
@@ -22,7 +39,11 @@ describe.each([
 ])('%s', (_name, make) => {
   it('saves, loads and lists tasks newest first, in pages, with filters', async () => {
     const store = await make();
-    for (let i = 1; i <= 5; i++) await store.save(task(i, i % 2 ? 'odd' : 'even', i === 5 ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED), undefined as never);
+    for (let i = 1; i <= 5; i++)
+      await store.save(
+        task(i, i % 2 ? 'odd' : 'even', i === 5 ? TaskState.TASK_STATE_FAILED : TaskState.TASK_STATE_COMPLETED),
+        undefined as never,
+      );
     expect((await store.load('t3', undefined as never))?.artifacts[0].parts[0].content).toEqual({ $case: 'text', value: 'answer 3' });
     expect(await store.load('nope', undefined as never)).toBeUndefined();
     const first = await store.list(params({ pageSize: 2 }), undefined as never);
@@ -79,7 +100,12 @@ describe('BoundedMemoryTaskStore copies', () => {
   it('returns deep copies that keep binary parts and undefined fields', async () => {
     const store = new BoundedMemoryTaskStore();
     const t = task(1);
-    t.artifacts[0].parts.push({ content: { $case: 'raw', value: new Uint8Array([1, 2, 3]) }, metadata: undefined, filename: 'b.bin', mediaType: 'application/octet-stream' } as never);
+    t.artifacts[0].parts.push({
+      content: { $case: 'raw', value: new Uint8Array([1, 2, 3]) },
+      metadata: undefined,
+      filename: 'b.bin',
+      mediaType: 'application/octet-stream',
+    } as never);
     await store.save(t);
     const a = await store.load('t1');
     expect(a).toEqual(t);

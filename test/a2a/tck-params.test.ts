@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { echoAgent, fakeRuntime, startServer, type TestServer } from './harness.js';
 
 // Requests the A2A TCK sends to check input validation, over real HTTP: a message without parts,
@@ -17,7 +18,11 @@ afterAll(() => server.close());
 async function rpc(method: string, params: unknown, version?: string): Promise<Json> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (version) headers['A2A-Version'] = version;
-  const res = await fetch(`${server.url}/a2a/echo`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method, params }) });
+  const res = await fetch(`${server.url}/a2a/echo`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 3, method, params }),
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as Json;
 }
@@ -40,7 +45,11 @@ describe('a message without parts', () => {
 
   it('is refused with 400 over v1.0 REST', async () => {
     for (const parts of [[], undefined]) {
-      const res = await fetch(`${server.url}/a2a/echo/rest/message:send`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: JSON.stringify({ message: v1Message(parts) }) });
+      const res = await fetch(`${server.url}/a2a/echo/rest/message:send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body: JSON.stringify({ message: v1Message(parts) }),
+      });
       expect(res.status).toBe(400);
       expect(JSON.stringify(await res.json())).toContain('parts');
     }
@@ -65,16 +74,26 @@ describe('a negative historyLength', () => {
 
 describe('a push config for a task that does not exist', () => {
   it('is TaskNotFound (-32001), even when its webhook host would be refused', async () => {
-    const v03 = await rpc('tasks/pushNotificationConfig/set', { taskId: 'no-such-task', pushNotificationConfig: { url: 'https://example.com/webhook' } });
+    const v03 = await rpc('tasks/pushNotificationConfig/set', {
+      taskId: 'no-such-task',
+      pushNotificationConfig: { url: 'https://example.com/webhook' },
+    });
     expect(v03.error).toMatchObject({ code: -32001 });
     expect(v03.error.message).toContain('not found');
-    const v1 = await rpc('CreateTaskPushNotificationConfig', { taskId: 'no-such-task', id: 'c1', url: 'https://example.com/webhook' }, '1.0');
+    const v1 = await rpc(
+      'CreateTaskPushNotificationConfig',
+      { taskId: 'no-such-task', id: 'c1', url: 'https://example.com/webhook' },
+      '1.0',
+    );
     expect(v1.error?.code).toBe(-32001);
   });
 
   it('for a task that exists, the host is still checked', async () => {
     const task = (await rpc('message/send', { message: v03Message([{ kind: 'text', text: 'hi' }]) })).result;
-    const answer = await rpc('tasks/pushNotificationConfig/set', { taskId: task.id, pushNotificationConfig: { url: 'https://example.com/webhook' } });
+    const answer = await rpc('tasks/pushNotificationConfig/set', {
+      taskId: task.id,
+      pushNotificationConfig: { url: 'https://example.com/webhook' },
+    });
     expect(answer.error).toMatchObject({ code: -32602 });
     expect(answer.error.message).toContain('allowed push hosts');
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+
 import { Agent, tool, toolArtifact } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { fakeRuntime, startServer, type TestServer } from './harness.js';
@@ -16,7 +17,10 @@ const report = tool({
   input: z.object({ kind: z.string() }),
   execute: async ({ kind }) =>
     kind === 'file'
-      ? toolArtifact({ name: 'report', parts: [{ file: { name: 'output.txt', mediaType: 'text/plain', bytes: Buffer.from('hello file').toString('base64') } }] })
+      ? toolArtifact({
+          name: 'report',
+          parts: [{ file: { name: 'output.txt', mediaType: 'text/plain', bytes: Buffer.from('hello file').toString('base64') } }],
+        })
       : kind === 'url'
         ? toolArtifact({ parts: [{ file: { name: 'output.txt', mediaType: 'text/plain', url: 'https://files.example/output.txt' } }] })
         : kind === 'data'
@@ -45,7 +49,11 @@ afterAll(() => server.close());
 async function rpc(method: string, params: unknown, version?: string): Promise<Json> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (version) headers['A2A-Version'] = version;
-  const res = await fetch(`${server.url}/a2a/reporter`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(`${server.url}/a2a/reporter`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await res.json()) as Json;
 }
 const v1Send = (text: string) => ({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
@@ -66,7 +74,11 @@ describe('tool results made with toolArtifact()', () => {
       ['url', { url: 'https://files.example/output.txt', filename: 'output.txt', mediaType: 'text/plain' }],
       ['data', { data: { key: 'value', count: 42 }, mediaType: 'application/json' }],
     ] as const) {
-      const res = await fetch(`${server.url}/a2a/reporter/rest/message:send`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: JSON.stringify(v1Send(kind)) });
+      const res = await fetch(`${server.url}/a2a/reporter/rest/message:send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+        body: JSON.stringify(v1Send(kind)),
+      });
       expect(res.status).toBe(200);
       const task = ((await res.json()) as Json).task;
       expect(task.artifacts[0].parts).toEqual([part]);
@@ -74,15 +86,26 @@ describe('tool results made with toolArtifact()', () => {
   });
 
   it('stream as an artifact update, and reach v0.3 clients as kind "file" / "data" parts', async () => {
-    const res = await fetch(`${server.url}/a2a/reporter`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', accept: 'text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 's', method: 'SendStreamingMessage', params: v1Send('data') }) });
+    const res = await fetch(`${server.url}/a2a/reporter`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', accept: 'text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 's', method: 'SendStreamingMessage', params: v1Send('data') }),
+    });
     const events = (await res.text())
       .split('\n')
       .filter((l) => l.startsWith('data:'))
       .map((l) => (JSON.parse(l.slice(5)) as { result: Json }).result);
     const updates = events.filter((e) => e.artifactUpdate).map((e) => e.artifactUpdate.artifact);
     expect(updates[0].parts).toEqual([{ data: { key: 'value', count: 42 }, mediaType: 'application/json' }]);
-    const legacy = (await rpc('message/send', { message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'file' }] } })).result;
-    expect(legacy.artifacts[0].parts[0]).toMatchObject({ kind: 'file', file: { name: 'output.txt', mimeType: 'text/plain', bytes: Buffer.from('hello file').toString('base64') } });
+    const legacy = (
+      await rpc('message/send', {
+        message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'file' }] },
+      })
+    ).result;
+    expect(legacy.artifacts[0].parts[0]).toMatchObject({
+      kind: 'file',
+      file: { name: 'output.txt', mimeType: 'text/plain', bytes: Buffer.from('hello file').toString('base64') },
+    });
   });
 
   it('a malformed artifact result stays a plain tool result: only the answer artifact', async () => {

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role, TaskState, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
-import { ClientFactory, JsonRpcTransportFactory, DefaultAgentCardResolver } from '@a2a-js/sdk/client';
-import { LegacyRestTransport, parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
+import { type Message, Role, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { Client } from '@a2a-js/sdk/client';
+import { LegacyRestTransport, parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { echoAgent, fakeRuntime, startServer, type TestServer } from './harness.js';
 
 // Mandatory v0.3 JSON-RPC behaviours (A2A spec 0.3: §7 methods, §8 errors, §6 task states, §5 agent card),
@@ -18,8 +19,16 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 let nextId = 1;
-async function rpc(method: string, params: unknown, id: string | number = nextId++): Promise<{ status: number; body: Record<string, any> }> {
-  const res = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
+async function rpc(
+  method: string,
+  params: unknown,
+  id: string | number = nextId++,
+): Promise<{ status: number; body: Record<string, any> }> {
+  const res = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
@@ -28,7 +37,11 @@ function message(text: string, extra: Record<string, unknown> = {}) {
 }
 
 async function sse(method: string, params: unknown): Promise<Record<string, any>[]> {
-  const res = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 'stream-1', method, params }) });
+  const res = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 'stream-1', method, params }),
+  });
   expect(res.headers.get('content-type')).toContain('text/event-stream');
   const text = await res.text();
   return text
@@ -40,7 +53,18 @@ async function sse(method: string, params: unknown): Promise<Record<string, any>
 describe('A2A v0.3 JSON-RPC: mandatory behaviours', () => {
   it('serves a v0.3 agent card with the required fields', async () => {
     const card = await (await fetch(`${server.url}/.well-known/agent-card.json`)).json();
-    for (const key of ['name', 'description', 'url', 'version', 'protocolVersion', 'capabilities', 'defaultInputModes', 'defaultOutputModes', 'skills']) expect(card).toHaveProperty(key);
+    for (const key of [
+      'name',
+      'description',
+      'url',
+      'version',
+      'protocolVersion',
+      'capabilities',
+      'defaultInputModes',
+      'defaultOutputModes',
+      'skills',
+    ])
+      expect(card).toHaveProperty(key);
     expect(card.protocolVersion).toBe('0.3.0');
     expect(card.preferredTransport).toBe('JSONRPC');
     for (const skill of card.skills) for (const key of ['id', 'name', 'description', 'tags']) expect(skill).toHaveProperty(key);
@@ -96,18 +120,36 @@ describe('A2A v0.3 JSON-RPC: mandatory behaviours', () => {
     expect((await rpc('tasks/nonexistent', {})).body.error.code).toBe(-32601);
     expect((await rpc('message/send', { nope: true })).body.error.code).toBe(-32602);
     expect((await rpc('message/send', 'not an object')).body.error.code).toBe(-32602);
-    const bad = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc": "2.0", "id": 1, "method": ' });
+    const bad = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc": "2.0", "id": 1, "method": ',
+    });
     expect(bad.status).toBe(200);
     expect(((await bad.json()) as any).error.code).toBe(-32700);
-    const noVersion = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 1, method: 'tasks/get', params: { id: 'x' } }) });
+    const noVersion = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 1, method: 'tasks/get', params: { id: 'x' } }),
+    });
     expect(((await noVersion.json()) as any).error.code).toBe(-32600);
-    const resub = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tasks/resubscribe', params: { id: 'missing-task' } }) });
+    const resub = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tasks/resubscribe', params: { id: 'missing-task' } }),
+    });
     expect(resub.headers.get('content-type')).toMatch(/^text\/event-stream/); // refused streams are streams too
     const resubText = await resub.text();
     expect(resubText).toContain('-32001');
     // The envelope is checked before the params: a bad id, a missing method, a wrong version.
-    for (const envelope of [{ jsonrpc: '2.0', method: 'message/send', params: {}, id: { bad: 'type' } }, { jsonrpc: '2.0', id: 2, params: {} }, { jsonrpc: '1.0', id: 3, method: 'tasks/get', params: { id: 'x' } }]) {
-      const r = (await (await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope) })).json()) as any;
+    for (const envelope of [
+      { jsonrpc: '2.0', method: 'message/send', params: {}, id: { bad: 'type' } },
+      { jsonrpc: '2.0', id: 2, params: {} },
+      { jsonrpc: '1.0', id: 3, method: 'tasks/get', params: { id: 'x' } },
+    ]) {
+      const r = (await (
+        await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope) })
+      ).json()) as any;
       expect(r.error.code, JSON.stringify(envelope)).toBe(-32600);
       expect(r.id).toBe(typeof envelope.id === 'number' ? envelope.id : null);
     }
@@ -116,7 +158,10 @@ describe('A2A v0.3 JSON-RPC: mandatory behaviours', () => {
   it('stores push notification configs: set, get, list, delete', async () => {
     const sent = await rpc('message/send', { message: message('push') });
     const taskId = sent.body.result.id;
-    const set = await rpc('tasks/pushNotificationConfig/set', { taskId, pushNotificationConfig: { id: 'hook-1', url: 'http://127.0.0.1:9/hook', token: 'tok' } });
+    const set = await rpc('tasks/pushNotificationConfig/set', {
+      taskId,
+      pushNotificationConfig: { id: 'hook-1', url: 'http://127.0.0.1:9/hook', token: 'tok' },
+    });
     expect(set.body.result).toMatchObject({ taskId, pushNotificationConfig: { id: 'hook-1', url: 'http://127.0.0.1:9/hook' } });
     const got = await rpc('tasks/pushNotificationConfig/get', { id: taskId, pushNotificationConfigId: 'hook-1' });
     expect(got.body.result.pushNotificationConfig.url).toBe('http://127.0.0.1:9/hook');
@@ -163,7 +208,13 @@ describe('the SDK v0.3 client', () => {
     const got = await client.getTask({ tenant: '', id: task.id, historyLength: undefined });
     expect(got.id).toBe(task.id);
     const events: StreamResponse[] = [];
-    for await (const e of client.sendMessageStream({ tenant: '', message: { ...msg, messageId: crypto.randomUUID() }, configuration: undefined, metadata: undefined })) events.push(e);
+    for await (const e of client.sendMessageStream({
+      tenant: '',
+      message: { ...msg, messageId: crypto.randomUUID() },
+      configuration: undefined,
+      metadata: undefined,
+    }))
+      events.push(e);
     expect(events[0].payload?.$case).toBe('task');
     const states = events.flatMap((e) => (e.payload?.$case === 'statusUpdate' ? [e.payload.value.status?.state] : []));
     expect(states.at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -174,10 +225,21 @@ describe('the SDK v0.3 client', () => {
 describe('version mix-ups', () => {
   it('says which header to send when a method of the other version arrives', async () => {
     const v1 = await rpc('GetTask', { id: 'x' });
-    expect(v1.body.error).toEqual({ code: -32601, message: 'Method not found: GetTask (a v1.0 method: send the header "A2A-Version: 1.0")' });
-    const res = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tasks/get', params: { id: 'x' } }) });
+    expect(v1.body.error).toEqual({
+      code: -32601,
+      message: 'Method not found: GetTask (a v1.0 method: send the header "A2A-Version: 1.0")',
+    });
+    const res = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tasks/get', params: { id: 'x' } }),
+    });
     expect(((await res.json()) as any).error.message).toContain('a v0.3 method');
-    const unsupported = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '2.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'GetTask', params: { id: 'x' } }) });
+    const unsupported = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'A2A-Version': '2.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'GetTask', params: { id: 'x' } }),
+    });
     expect(((await unsupported.json()) as any).error.code).toBe(-32009);
   });
 
@@ -202,16 +264,34 @@ describe('A2A v0.3 over HTTP+JSON (REST)', () => {
       extensions: [],
       referenceTaskIds: [],
     });
-    const task = (await client.sendMessage({ tenant: '', message: msg('over v0.3 REST'), configuration: undefined, metadata: undefined })) as Task;
+    const task = (await client.sendMessage({
+      tenant: '',
+      message: msg('over v0.3 REST'),
+      configuration: undefined,
+      metadata: undefined,
+    })) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(task.artifacts[0].parts[0].content).toEqual({ $case: 'text', value: 'echo: over v0.3 REST' });
     expect((await client.getTask({ tenant: '', id: task.id, historyLength: undefined })).id).toBe(task.id);
     const events: StreamResponse[] = [];
-    for await (const e of client.sendMessageStream({ tenant: '', message: msg('streamed v0.3 REST'), configuration: undefined, metadata: undefined })) events.push(e);
+    for await (const e of client.sendMessageStream({
+      tenant: '',
+      message: msg('streamed v0.3 REST'),
+      configuration: undefined,
+      metadata: undefined,
+    }))
+      events.push(e);
     const states = events.flatMap((e) => (e.payload?.$case === 'statusUpdate' ? [e.payload.value.status?.state] : []));
     expect(states.at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
     await expect(client.getTask({ tenant: '', id: 'missing-task', historyLength: undefined })).rejects.toThrow(/not found/i);
-    const created = await client.createTaskPushNotificationConfig({ tenant: '', id: 'hook', taskId: task.id, url: 'http://127.0.0.1:1/hook', token: 't', authentication: undefined });
+    const created = await client.createTaskPushNotificationConfig({
+      tenant: '',
+      id: 'hook',
+      taskId: task.id,
+      url: 'http://127.0.0.1:1/hook',
+      token: 't',
+      authentication: undefined,
+    });
     expect(created.url).toBe('http://127.0.0.1:1/hook');
     // The same task is visible over JSON-RPC.
     expect((await rpc('tasks/get', { id: task.id })).body.result.status.state).toBe('completed');

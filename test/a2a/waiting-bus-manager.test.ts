@@ -1,13 +1,19 @@
-import { describe, expect, it } from 'vitest';
-import { AgentEvent, ServerCallContext, UnauthenticatedUser, type AgentExecutionEvent } from '@a2a-js/sdk/server';
 import { TaskState } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutionEvent, ServerCallContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
+import { describe, expect, it } from 'vitest';
+
 import { WaitingBusManager } from '../../src/a2a/server/request-handler/waiting-bus-manager.js';
 
 // The event buses of A2A tasks (tasks/cancel, resubscription and push notifications listen to
 // them): one per task and caller, and a bounded number kept for tasks waiting for their caller.
 
 const event = (n: number): AgentExecutionEvent =>
-  AgentEvent.statusUpdate({ taskId: `t${n}`, contextId: 'c', status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '' }, metadata: undefined });
+  AgentEvent.statusUpdate({
+    taskId: `t${n}`,
+    contextId: 'c',
+    status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '' },
+    metadata: undefined,
+  });
 
 describe('WaitingBusManager', () => {
   it('keeps one bus per task and caller scope, and forgets it on cleanup', () => {

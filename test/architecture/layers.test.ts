@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
 
 const script = fileURLToPath(new URL('../../scripts/check-layers.mjs', import.meta.url));

@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, ROOT, STACK_LINE, assertBuilt, cliEnv, runCli, tempDir } from './cli-harness.js';
+
+import { assertBuilt, CLI, cliEnv, ROOT, runCli, STACK_LINE, tempDir } from './cli-harness.js';
 
 const home = tempDir();
 const opts = { cwd: home.dir, env: cliEnv(home.dir) };

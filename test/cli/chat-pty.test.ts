@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
+
+import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { CLI, cliEnv, fakeModel, spawnCommand, tempDir, writeConfig } from './cli-harness.js';
 
 /**
@@ -87,7 +89,10 @@ describe('corvid chat on a terminal', () => {
     const s = server;
     const config = writeConfig(tmp.dir, `models:\n${fakeModel(s.url)}agents:\n  helper:\n    model: fake\n    tools: [ask_user]\n`);
     const cmd = `${quote(process.execPath)} ${quote(CLI)} chat -c ${quote(config)}`;
-    const p = spawnCommand('script', ['-qfec', cmd, '/dev/null'], { cwd: tmp.dir, env: cliEnv(tmp.dir, { TERM: 'xterm-256color', NO_COLOR: '1' }) });
+    const p = spawnCommand('script', ['-qfec', cmd, '/dev/null'], {
+      cwd: tmp.dir,
+      env: cliEnv(tmp.dir, { TERM: 'xterm-256color', NO_COLOR: '1' }),
+    });
     try {
       await p.waitFor(/helper › $/);
       let mark = p.mark();
@@ -130,4 +135,3 @@ describe('corvid chat on a terminal', () => {
     }
   });
 });
-

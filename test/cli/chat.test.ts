@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type FakeScript } from '../support/fake-llm-server.js';
-import { STACK_LINE, cliEnv, fakeModel, runCli, spawnCli, tempDir, writeConfig } from './cli-harness.js';
+
+import { type FakeLlmServer, type FakeScript, startFakeLlmServer } from '../support/fake-llm-server.js';
+import { cliEnv, fakeModel, runCli, spawnCli, STACK_LINE, tempDir, writeConfig } from './cli-harness.js';
 
 const tmp = tempDir();
 const opts = { cwd: tmp.dir, env: cliEnv(tmp.dir) };
@@ -34,7 +35,11 @@ const roles = (body: ChatBody): string[] => body.messages.map((m) => m.role);
 
 describe('corvid chat with piped stdin', () => {
   it('runs each line as a turn, keeps history, and handles /usage and /reset', async () => {
-    const s = await serve([{ text: 'Hi Ann.', usage: { input: 11, output: 3 } }, { text: 'You are Ann.', usage: { input: 20, output: 4 } }, { text: 'I do not know.' }]);
+    const s = await serve([
+      { text: 'Hi Ann.', usage: { input: 11, output: 3 } },
+      { text: 'You are Ann.', usage: { input: 20, output: 4 } },
+      { text: 'I do not know.' },
+    ]);
     const r = await runCli(['chat'], { ...opts, input: 'I am Ann\nWho am I?\n/usage\n/reset\n\nWho am I?\n' });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
@@ -57,7 +62,10 @@ describe('corvid chat with piped stdin', () => {
   });
 
   it('prints the question of ask_user as the answer; the next line answers it', async () => {
-    server = await startFakeLlmServer([{ toolCalls: [{ name: 'ask_user', arguments: { question: 'Which city?' } }] }, { text: 'Booked Lima.' }]);
+    server = await startFakeLlmServer([
+      { toolCalls: [{ name: 'ask_user', arguments: { question: 'Which city?' } }] },
+      { text: 'Booked Lima.' },
+    ]);
     writeConfig(tmp.dir, `models:\n${fakeModel(server.url)}agents:\n  helper:\n    model: fake\n    tools: [ask_user]\n`);
     const r = await runCli(['chat'], { ...opts, input: 'Book a flight\nLima\n' });
     expect(r.code).toBe(0);
@@ -88,7 +96,9 @@ describe('corvid chat with piped stdin', () => {
     p.write('/reload\nAnd now?\n');
     p.child.stdin.end();
     expect(await p.exit()).toBe(0);
-    expect(p.stdout).toMatch(/^Noted\.\nReloaded .*corvid\.yaml; continuing with helper.*\nStill Ann\.\nKept the previous configuration\.\nYes\.\n$/);
+    expect(p.stdout).toMatch(
+      /^Noted\.\nReloaded .*corvid\.yaml; continuing with helper.*\nStill Ann\.\nKept the previous configuration\.\nYes\.\n$/,
+    );
     expect(p.stderr).toMatch(/corvid\.yaml:3:\d+ +agents\.helper\.max_steps/);
     const second = s.requests[1].body as ChatBody;
     expect(second.messages[0].content).toBe('Be very brief.');

@@ -3,7 +3,7 @@
  * `npm run build` first) with a clean environment and a private HOME, and wait for output by
  * watching the child's streams, never with fixed sleeps.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,7 +97,11 @@ export class CliProcess {
             if (typeof pattern === 'string' ? final.includes(pattern) : pattern.test(final)) return check();
             done = true;
             cleanup();
-            reject(new Error(`process exited before ${String(pattern)} appeared on ${stream}:\n--- stdout\n${this.stdout}\n--- stderr\n${this.stderr}`));
+            reject(
+              new Error(
+                `process exited before ${String(pattern)} appeared on ${stream}:\n--- stdout\n${this.stdout}\n--- stderr\n${this.stderr}`,
+              ),
+            );
           });
         }
       };

@@ -5,8 +5,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
+
+import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { cliEnv, runCli, STACK_LINE, tempDir, writeConfig } from './cli-harness.js';
 
 const tmp = tempDir('corvid-env-model-');

@@ -10,9 +10,11 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLES_DIR, exampleFiles, headerCommands, type HeaderCommand } from '../config/example-files.js';
-import { closedPort, startFakeLlmServer, type FakeLlmServer, type FakeReply, type RecordedRequest } from '../support/fake-llm-server.js';
+
+import { exampleFiles, EXAMPLES_DIR, type HeaderCommand, headerCommands } from '../config/example-files.js';
+import { closedPort, type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { assertBuilt, CLI, CliProcess, ROOT, tempDir } from './cli-harness.js';
 
 const tmp = tempDir('corvid-examples-');
@@ -48,7 +50,8 @@ beforeAll(async () => {
   base = join(tmp.dir, 'repo');
   cpSync(EXAMPLES_DIR, join(base, 'examples'), { recursive: true });
   mkdirSync(join(base, 'node_modules'));
-  for (const entry of readdirSync(join(ROOT, 'node_modules'))) symlinkSync(join(ROOT, 'node_modules', entry), join(base, 'node_modules', entry));
+  for (const entry of readdirSync(join(ROOT, 'node_modules')))
+    symlinkSync(join(ROOT, 'node_modules', entry), join(base, 'node_modules', entry));
   symlinkSync(ROOT, join(base, 'node_modules', 'corvid'));
   mkdirSync(join(base, 'bin'));
   writeFileSync(join(base, 'bin', 'corvid'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"\n`);
@@ -103,39 +106,47 @@ function start(c: HeaderCommand, line: string, cwd: string, env: NodeJS.ProcessE
 const examples = exampleFiles().map((f) => [basename(dirname(f)), f] as const);
 
 describe('example header commands', () => {
-  it.each(examples)('%s', async (name, file) => {
-    const commands: HeaderCommand[] = headerCommands(readFileSync(file, 'utf8'));
-    expect(commands.length).toBeGreaterThan(0);
-    const cwd = join(tmp.dir, name);
-    mkdirSync(cwd);
-    symlinkSync(join(base, 'examples'), join(cwd, 'examples'));
-    symlinkSync(join(base, 'node_modules'), join(cwd, 'node_modules'));
-    const env = await environment(join(cwd, '.home'));
-    const before = server.requests.length;
-    const servers: Array<{ line: string; p: CliProcess }> = [];
-    let output = '';
-    try {
-      for (const c of commands) {
-        const line = fillPlaceholders(c.line, output);
-        const p = start(c, line, cwd, env);
-        if (c.serve) {
-          await p.waitFor(/listening on/, { stream: 'stderr', timeoutMs: 20_000 });
-          servers.push({ line, p });
-          continue;
+  it.each(examples)(
+    '%s',
+    async (name, file) => {
+      const commands: HeaderCommand[] = headerCommands(readFileSync(file, 'utf8'));
+      expect(commands.length).toBeGreaterThan(0);
+      const cwd = join(tmp.dir, name);
+      mkdirSync(cwd);
+      symlinkSync(join(base, 'examples'), join(cwd, 'examples'));
+      symlinkSync(join(base, 'node_modules'), join(cwd, 'node_modules'));
+      const env = await environment(join(cwd, '.home'));
+      const before = server.requests.length;
+      const servers: Array<{ line: string; p: CliProcess }> = [];
+      let output = '';
+      try {
+        for (const c of commands) {
+          const line = fillPlaceholders(c.line, output);
+          const p = start(c, line, cwd, env);
+          if (c.serve) {
+            await p.waitFor(/listening on/, { stream: 'stderr', timeoutMs: 20_000 });
+            servers.push({ line, p });
+            continue;
+          }
+          p.child.stdin.end(c.chat ? 'Hello\n' : '');
+          const code = await p.exit(30_000);
+          output += p.stdout + p.stderr;
+          expect({ command: line, code, stderr: code === c.exitCode ? '' : p.stderr }).toEqual({
+            command: line,
+            code: c.exitCode,
+            stderr: '',
+          });
         }
-        p.child.stdin.end(c.chat ? 'Hello\n' : '');
-        const code = await p.exit(30_000);
-        output += p.stdout + p.stderr;
-        expect({ command: line, code, stderr: code === c.exitCode ? '' : p.stderr }).toEqual({ command: line, code: c.exitCode, stderr: '' });
+        for (const { line, p } of servers) {
+          p.child.kill('SIGTERM');
+          expect({ command: line, code: await p.exit(15_000) }).toEqual({ command: line, code: 0 });
+        }
+      } finally {
+        for (const { p } of servers) if (p.child.exitCode === null) p.child.kill('SIGKILL');
       }
-      for (const { line, p } of servers) {
-        p.child.kill('SIGTERM');
-        expect({ command: line, code: await p.exit(15_000) }).toEqual({ command: line, code: 0 });
-      }
-    } finally {
-      for (const { p } of servers) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-    }
-    // The example talked to the model (the fake server), not only to the file system.
-    expect(server.requests.length, relative(EXAMPLES_DIR, file)).toBeGreaterThan(before);
-  }, 120_000);
+      // The example talked to the model (the fake server), not only to the file system.
+      expect(server.requests.length, relative(EXAMPLES_DIR, file)).toBeGreaterThan(before);
+    },
+    120_000,
+  );
 });

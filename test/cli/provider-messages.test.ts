@@ -1,5 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type FakeScript } from '../support/fake-llm-server.js';
+
+import { type FakeLlmServer, type FakeScript, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { cliEnv, fakeModel, runCli, STACK_LINE, tempDir, writeConfig } from './cli-harness.js';
 
 // What `corvid run` / `corvid chat` print for provider problems: warnings, refused keys, a
@@ -66,7 +67,10 @@ describe('provider warnings in the CLI', () => {
     await server!.close();
     await serveReasoningModel([{ text: 'Lima.' }]);
     const json = await runCli(['run', '-q', 'Capital of Peru?', '--agent', 'geo', '--json'], opts);
-    const events = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const events = json.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     expect(events.filter((e) => e.type === 'warning')).toEqual([
       expect.objectContaining({ model: 'openai:o4-mini', kind: 'unsupported', feature: 'temperature', step: 1 }),
     ]);
@@ -95,7 +99,10 @@ describe('provider error messages in the CLI', () => {
   it('an openai-compatible model from CORVID_MODEL says it needs CORVID_BASE_URL', async () => {
     const empty = tempDir();
     try {
-      const r = await runCli(['run', '-q', 'hi'], { cwd: empty.dir, env: cliEnv(empty.dir, { CORVID_MODEL: 'openai-compatible:qwen3-8b' }) });
+      const r = await runCli(['run', '-q', 'hi'], {
+        cwd: empty.dir,
+        env: cliEnv(empty.dir, { CORVID_MODEL: 'openai-compatible:qwen3-8b' }),
+      });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('CORVID_MODEL=openai-compatible:qwen3-8b names an OpenAI-compatible server: set CORVID_BASE_URL');
       expect(r.stderr).toContain('CORVID_BASE_URL=http://127.0.0.1:8000/v1');

@@ -4,7 +4,8 @@
  * (first_byte_timeout_ms) that gives up on a silent server long before the request timeout.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type FakeReply } from '../support/fake-llm-server.js';
+
+import { type FakeLlmServer, type FakeReply, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { CLI, cliEnv, runCli, spawnCommand, stripAnsi, tempDir, writeConfig } from './cli-harness.js';
 
 const tmp = tempDir('corvid-run-wait-');
@@ -67,11 +68,19 @@ describe('corvid run waiting for the model', () => {
   });
 
   it('on a terminal: a spinner with the elapsed time, then "retrying in …", erased before the answer', async () => {
-    const config = await slowFirstReply(1200, 1500, [{ text: 'too late', delayMs: 5000 }, { text: 'Recovered.', delayMs: 1000 }]);
+    const config = await slowFirstReply(1200, 1500, [
+      { text: 'too late', delayMs: 5000 },
+      { text: 'Recovered.', delayMs: 1000 },
+    ]);
     const cmd = `${quote(process.execPath)} ${quote(CLI)} run -c ${quote(config)} -q hi`;
-    const p = spawnCommand('script', ['-qfec', cmd, '/dev/null'], { cwd: tmp.dir, env: cliEnv(tmp.dir, { TERM: 'xterm-256color', COLUMNS: '120' }) });
+    const p = spawnCommand('script', ['-qfec', cmd, '/dev/null'], {
+      cwd: tmp.dir,
+      env: cliEnv(tmp.dir, { TERM: 'xterm-256color', COLUMNS: '120' }),
+    });
     await p.waitFor(/waiting for the model · \ds/, { timeoutMs: 10_000 });
-    await p.waitFor(/retrying in [12]s · openai-compatible model "test" failed \(timeout\): no response within 1200 ms/, { timeoutMs: 10_000 });
+    await p.waitFor(/retrying in [12]s · openai-compatible model "test" failed \(timeout\): no response within 1200 ms/, {
+      timeoutMs: 10_000,
+    });
     await p.waitFor(/waiting for the model \(attempt 2\)/, { timeoutMs: 10_000 });
     expect(await p.exit(15_000)).toBe(0);
     const raw = p.stdout;

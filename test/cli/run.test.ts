@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type FakeScript } from '../support/fake-llm-server.js';
-import { STACK_LINE, cliEnv, fakeModel, runCli, spawnCli, tempDir, writeConfig } from './cli-harness.js';
+
+import { type FakeLlmServer, type FakeScript, startFakeLlmServer } from '../support/fake-llm-server.js';
+import { cliEnv, fakeModel, runCli, spawnCli, STACK_LINE, tempDir, writeConfig } from './cli-harness.js';
 
 const tmp = tempDir();
 const opts = { cwd: tmp.dir, env: cliEnv(tmp.dir) };
@@ -69,7 +70,10 @@ describe('corvid run', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout.endsWith('\n')).toBe(true);
-    const events = r.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; path: string[]; [k: string]: unknown });
+    const events = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; path: string[]; [k: string]: unknown });
     const top = events.filter((e) => e.path.length === 1).map((e) => e.type);
     const dedupe = top.filter((t, i) => t !== top[i - 1]);
     expect(dedupe).toEqual([
@@ -128,7 +132,10 @@ describe('corvid run', () => {
     await serve([{ status: 500 }]);
     const r = await runCli(['run', '-q', 'hi', '--json'], opts);
     expect(r.code).toBe(1);
-    const events = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; status?: string; error?: { code: string } });
+    const events = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; status?: string; error?: { code: string } });
     expect(events.at(-2)).toMatchObject({ type: 'error', error: { code: 'provider_error' } });
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'failed' });
     expect(r.stderr).toMatch(/HTTP 500/);
@@ -151,7 +158,10 @@ describe('corvid run', () => {
     await slow;
     p.child.kill('SIGINT');
     expect(await p.exit(5000)).toBe(130);
-    const events = p.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; status?: string });
+    const events = p.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; status?: string });
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'aborted' });
     expect(p.stderr).toBe('cancelled\n');
   });
@@ -165,7 +175,10 @@ describe('corvid run', () => {
     p.child.kill('SIGTERM');
     expect(await p.exit(5000)).toBe(130);
     expect(Date.now() - killedAt).toBeLessThan(1000);
-    const events = p.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string; status?: string });
+    const events = p.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; status?: string });
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'aborted' });
     expect(p.stderr).toBe('cancelled\n');
     await expect.poll(() => s.requests[0].clientClosedAt, { timeout: 2000 }).toBeDefined();
@@ -194,7 +207,10 @@ describe('corvid run', () => {
 
       const json = await runCli(['run', '-q', 'hi', '--json', '-c', 'corvid.yaml'], { cwd: dir.dir, env: cliEnv(dir.dir) });
       expect(json.code).toBe(1);
-      const events = json.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { type: string });
+      const events = json.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string });
       expect(events.map((e) => e.type)).toEqual(['error', 'run_end']);
     } finally {
       dir.cleanup();

@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { openStore } from '../../src/storage/index.js';
 import { startFakeLlmServer } from '../support/fake-llm-server.js';
 import { cliEnv, fakeModel, runCli, tempDir, writeConfig } from './cli-harness.js';
@@ -11,12 +13,21 @@ afterAll(() => tmp.cleanup());
 function project(name: string) {
   const dir = join(tmp.dir, name);
   mkdirSync(dir);
-  writeConfig(dir, 'agents:\n  helper: { model: "openai:gpt-4.1-mini", tools: [save_memory, get_memories] }\n  other: { model: "openai:gpt-4.1-mini" }\n');
+  writeConfig(
+    dir,
+    'agents:\n  helper: { model: "openai:gpt-4.1-mini", tools: [save_memory, get_memories] }\n  other: { model: "openai:gpt-4.1-mini" }\n',
+  );
   return { dir, run: (args: string[], input?: string) => runCli(args, { cwd: dir, env: cliEnv(tmp.dir), input }) };
 }
 
 const MEMORIES = {
-  units: { value: 'Prefers metric units', tags: ['format'], importance: 8, createdAt: '2026-01-02T03:04:05.000Z', updatedAt: '2026-02-03T04:05:06.000Z' },
+  units: {
+    value: 'Prefers metric units',
+    tags: ['format'],
+    importance: 8,
+    createdAt: '2026-01-02T03:04:05.000Z',
+    updatedAt: '2026-02-03T04:05:06.000Z',
+  },
   pet: { value: 'Has a cat named Miso', category: 'fact' },
 };
 
@@ -29,17 +40,27 @@ describe('corvid memories', () => {
     expect(imported.code).toBe(0);
 
     const list = await p.run(['memories', 'list', '--user', 'ann']);
-    expect(list.stdout).toMatch(/^pet {2}fact · importance 5 · .*\n {2}Has a cat named Miso\nunits {2}#format · importance 8 · 2026-02-03 04:05\n {2}Prefers metric units\n$/);
+    expect(list.stdout).toMatch(
+      /^pet {2}fact · importance 5 · .*\n {2}Has a cat named Miso\nunits {2}#format · importance 8 · 2026-02-03 04:05\n {2}Prefers metric units\n$/,
+    );
     const facts = JSON.parse((await p.run(['memories', 'list', '--user', 'ann', '--category', 'fact', '--json'])).stdout);
     expect(facts).toMatchObject([{ key: 'pet', value: 'Has a cat named Miso', category: 'fact' }]);
 
     const search = JSON.parse((await p.run(['memories', 'search', 'metric', '--user', 'ann', '--json'])).stdout);
     expect(search).toMatchObject([{ key: 'units' }]);
     expect((await p.run(['memories', 'list'])).stderr).toContain('No memories for user "default", agent "helper"');
-    expect((await p.run(['memories', 'list', '--agent', 'other', '--user', 'ann'])).stderr).toContain('No memories for user "ann", agent "other"');
+    expect((await p.run(['memories', 'list', '--agent', 'other', '--user', 'ann'])).stderr).toContain(
+      'No memories for user "ann", agent "other"',
+    );
 
     const exported = JSON.parse((await p.run(['memories', 'export', '--user', 'ann'])).stdout);
-    expect(exported.units).toEqual({ value: 'Prefers metric units', tags: ['format'], importance: 8, createdAt: '2026-01-02T03:04:05.000Z', updatedAt: '2026-02-03T04:05:06.000Z' });
+    expect(exported.units).toEqual({
+      value: 'Prefers metric units',
+      tags: ['format'],
+      importance: 8,
+      createdAt: '2026-01-02T03:04:05.000Z',
+      updatedAt: '2026-02-03T04:05:06.000Z',
+    });
     expect(Object.keys(exported).sort()).toEqual(['pet', 'units']);
 
     // The export imports into another user unchanged.
@@ -47,12 +68,17 @@ describe('corvid memories', () => {
     expect(copy.code).toBe(0);
     expect(JSON.parse((await p.run(['memories', 'export', '--user', 'bob'])).stdout)).toEqual(exported);
 
-    expect((await p.run(['memories', 'delete', 'pet', '--user', 'ann'])).stderr).toBe('Deleted memory "pet" of user "ann", agent "helper".\n');
+    expect((await p.run(['memories', 'delete', 'pet', '--user', 'ann'])).stderr).toBe(
+      'Deleted memory "pet" of user "ann", agent "helper".\n',
+    );
     const again = await p.run(['memories', 'delete', 'pet', '--user', 'ann']);
     expect(again.code).toBe(1);
     expect(again.stderr).toBe(`error: Memory "pet" not found for user "ann", agent "helper" (in ${join(p.dir, '.corvid', 'corvid.db')})\n`);
 
-    const replaced = await p.run(['memories', 'import', '-', '--user', 'bob', '--replace'], JSON.stringify({ only: { value: 'just this' } }));
+    const replaced = await p.run(
+      ['memories', 'import', '-', '--user', 'bob', '--replace'],
+      JSON.stringify({ only: { value: 'just this' } }),
+    );
     expect(replaced.stderr).toContain('(replacing the others)');
     expect(Object.keys(JSON.parse((await p.run(['memories', 'export', '--user', 'bob'])).stdout))).toEqual(['only']);
   });
@@ -62,7 +88,10 @@ describe('corvid memories', () => {
     const store = await openStore({ path: join(p.dir, '.corvid', 'corvid.db') });
     await store.memories.save({ userId: 'default', agent: 'helper' }, { key: 'keep', value: 'kept' });
     await store.close();
-    const bad = await p.run(['memories', 'import', '-', '--replace'], JSON.stringify({ ok: { value: 'fine' }, broken: { value: 'x', importance: 42 } }));
+    const bad = await p.run(
+      ['memories', 'import', '-', '--replace'],
+      JSON.stringify({ ok: { value: 'fine' }, broken: { value: 'x', importance: 42 } }),
+    );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe('error: Memory "broken": importance must be an integer from 1 to 10 (got 42)\n');
     const notJson = await p.run(['memories', 'import', '-'], '{nope');
@@ -92,7 +121,9 @@ describe('corvid memories', () => {
 describe('memory tools through corvid run', () => {
   it('an agent saves a memory in one process and recalls it in the next; corvid memories shows it', async () => {
     const server = await startFakeLlmServer([
-      { toolCalls: [{ name: 'save_memory', arguments: { key: 'diet', value: 'The user is vegetarian', category: 'food', importance: 9 } }] },
+      {
+        toolCalls: [{ name: 'save_memory', arguments: { key: 'diet', value: 'The user is vegetarian', category: 'food', importance: 9 } }],
+      },
       { text: 'Noted: vegetarian.' },
       { toolCalls: [{ name: 'search_memories', arguments: { query: 'vegetarian food' } }] },
       { text: 'You are vegetarian.' },
@@ -100,7 +131,10 @@ describe('memory tools through corvid run', () => {
     try {
       const dir = join(tmp.dir, 'run');
       mkdirSync(dir);
-      writeConfig(dir, `models:\n${fakeModel(server.url)}storage: { path: state/app.db }\nagents:\n  chef:\n    model: fake\n    tools: [save_memory, search_memories]\n`);
+      writeConfig(
+        dir,
+        `models:\n${fakeModel(server.url)}storage: { path: state/app.db }\nagents:\n  chef:\n    model: fake\n    tools: [save_memory, search_memories]\n`,
+      );
       const run = (q: string) => runCli(['run', '-q', q], { cwd: dir, env: cliEnv(tmp.dir) });
       const first = await run('I am vegetarian');
       expect(first.stderr).toBe('');

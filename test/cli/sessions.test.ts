@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { openStore, SCHEMA_VERSION, type Store } from '../../src/storage/index.js';
 import { CLI, cliEnv, runCli, spawnCommand, STACK_LINE, stripAnsi, tempDir, writeConfig } from './cli-harness.js';
 
@@ -13,7 +15,10 @@ const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
 /** A project directory with a config and a seeded SQLite store. */
-async function project(name: string, yaml = 'agents:\n  triage: { model: "openai:gpt-4.1-mini" }\n'): Promise<{ dir: string; db: string; run: (...args: string[]) => ReturnType<typeof runCli> }> {
+async function project(
+  name: string,
+  yaml = 'agents:\n  triage: { model: "openai:gpt-4.1-mini" }\n',
+): Promise<{ dir: string; db: string; run: (...args: string[]) => ReturnType<typeof runCli> }> {
   const dir = join(tmp.dir, name);
   mkdirSync(dir, { recursive: true });
   writeConfig(dir, yaml);
@@ -24,13 +29,35 @@ async function project(name: string, yaml = 'agents:\n  triage: { model: "openai
 async function seed(store: Store): Promise<void> {
   await store.sessions.create({ id: 'printer', agent: 'triage', userId: 'ann' });
   await store.sessions.appendMany('printer', [
-    { message: { role: 'user', content: [{ type: 'text', text: 'My printer is on fire' }, { type: 'file', mediaType: 'image/png', filename: 'fire.png', data: new Uint8Array([0, 1, 2, 255]) }] } },
+    {
+      message: {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'My printer is on fire' },
+          { type: 'file', mediaType: 'image/png', filename: 'fire.png', data: new Uint8Array([0, 1, 2, 255]) },
+        ],
+      },
+    },
     {
       agent: 'triage',
       usage: { inputTokens: 12, outputTokens: 5, totalTokens: 17 } as never,
-      message: { role: 'assistant', content: [{ type: 'reasoning', text: 'Hardware problem.' }, { type: 'tool-call', toolCallId: 't1', toolName: 'lookup_manual', input: { topic: 'fire' } }] },
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'Hardware problem.' },
+          { type: 'tool-call', toolCallId: 't1', toolName: 'lookup_manual', input: { topic: 'fire' } },
+        ],
+      },
     },
-    { agent: 'triage', message: { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'lookup_manual', output: { type: 'error-text', value: 'manual not found' } }] } },
+    {
+      agent: 'triage',
+      message: {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 't1', toolName: 'lookup_manual', output: { type: 'error-text', value: 'manual not found' } },
+        ],
+      },
+    },
     { type: 'handoff', agent: 'triage', data: { from: 'triage', to: 'hardware' } },
     { agent: 'hardware', message: { role: 'assistant', content: [{ type: 'text', text: 'Unplug it and step away.' }] } },
   ]);
@@ -60,7 +87,9 @@ describe('corvid sessions', () => {
   });
 
   it('filters by agent and user, pages with --limit / --cursor, and prints JSON', async () => {
-    const ann = JSON.parse((await p.run('sessions', 'list', '--user', 'ann', '--json')).stdout) as { sessions: Array<{ id: string; messages: number }> };
+    const ann = JSON.parse((await p.run('sessions', 'list', '--user', 'ann', '--json')).stdout) as {
+      sessions: Array<{ id: string; messages: number }>;
+    };
     expect(ann.sessions.map((s) => s.id).sort()).toEqual(['empty-0', 'empty-1', 'empty-2', 'printer']);
     const billing = JSON.parse((await p.run('sessions', 'list', '--agent', 'billing', '--json')).stdout);
     expect(billing).toMatchObject({ sessions: [{ id: 'bob-1', agent: 'billing', userId: 'bob', messages: 1 }] });
@@ -69,7 +98,9 @@ describe('corvid sessions', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = JSON.parse((await p.run('sessions', 'list', '--limit', '2', '--json', ...(cursor ? ['--cursor', cursor] : []))).stdout) as { sessions: Array<{ id: string }>; nextCursor?: string };
+      const page = JSON.parse(
+        (await p.run('sessions', 'list', '--limit', '2', '--json', ...(cursor ? ['--cursor', cursor] : []))).stdout,
+      ) as { sessions: Array<{ id: string }>; nextCursor?: string };
       expect(page.sessions.length).toBeLessThanOrEqual(2);
       seen.push(...page.sessions.map((s) => s.id));
       cursor = page.nextCursor;
@@ -106,15 +137,27 @@ describe('corvid sessions', () => {
     const r = await p.run('sessions', 'export', 'printer');
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ format: 'corvid.session', version: 1, session: { id: 'printer', agent: 'triage', activeAgent: 'hardware', userId: 'ann', lastSeq: 5 } });
-    expect(doc.entries.map((e: { seq: number; type: string }) => `${e.seq}:${e.type}`)).toEqual(['1:message', '2:message', '3:message', '4:handoff', '5:message']);
+    expect(doc).toMatchObject({
+      format: 'corvid.session',
+      version: 1,
+      session: { id: 'printer', agent: 'triage', activeAgent: 'hardware', userId: 'ann', lastSeq: 5 },
+    });
+    expect(doc.entries.map((e: { seq: number; type: string }) => `${e.seq}:${e.type}`)).toEqual([
+      '1:message',
+      '2:message',
+      '3:message',
+      '4:handoff',
+      '5:message',
+    ]);
     expect(doc.entries[0].message.content[1].data).toEqual({ $corvid: 'bytes', base64: Buffer.from([0, 1, 2, 255]).toString('base64') });
     expect(doc.entries[1]).toMatchObject({ agent: 'triage', usage: { inputTokens: 12, outputTokens: 5 } });
     expect(doc.entries[3].data).toEqual({ from: 'triage', to: 'hardware' });
 
     const f = await p.run('sessions', 'export', 'printer', '-o', 'missing/printer.json');
     expect(f.code).toBe(1);
-    expect(f.stderr).toBe(`error: Cannot write the export to missing/printer.json: the directory ${join(p.dir, 'missing')} does not exist\n`);
+    expect(f.stderr).toBe(
+      `error: Cannot write the export to missing/printer.json: the directory ${join(p.dir, 'missing')} does not exist\n`,
+    );
     const ok = await p.run('sessions', 'export', 'printer', '-o', 'printer.json');
     expect(ok.code).toBe(0);
     expect(ok.stderr).toContain('Exported session "printer" to printer.json');
@@ -234,7 +277,11 @@ describe('listing commands: read-only, the same for sessions, memories, runs and
 
   it('with --json: an empty list on stdout', async () => {
     const p = await project('read-only-json', NEEDS_KEYS);
-    for (const args of [['sessions', 'list'], ['runs', 'list'], ['approvals', 'list']]) {
+    for (const args of [
+      ['sessions', 'list'],
+      ['runs', 'list'],
+      ['approvals', 'list'],
+    ]) {
       const r = await p.run(...args, '--json');
       expect(r.code, args.join(' ')).toBe(0);
       expect(JSON.stringify(JSON.parse(r.stdout))).toMatch(/^(\[\]|\{"sessions":\[\]\})$/);
@@ -277,7 +324,9 @@ describe('corvid sessions: broken or unreachable databases', () => {
     const garbage = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 251));
     writeFileSync(p.db, garbage);
     const err = oneLine(await p.run('sessions', 'list'));
-    expect(err).toBe(`error: ${p.db} is not a valid SQLite database (corrupted, or another kind of file): file is not a database. It was not modified.\n`);
+    expect(err).toBe(
+      `error: ${p.db} is not a valid SQLite database (corrupted, or another kind of file): file is not a database. It was not modified.\n`,
+    );
     expect(readFileSync(p.db).equals(garbage)).toBe(true);
   });
 
@@ -286,7 +335,10 @@ describe('corvid sessions: broken or unreachable databases', () => {
     (await openStore({ path: p.db })).close();
     const holder = spawn(
       process.execPath,
-      ['-e', `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(p.db)}); db.exec('BEGIN EXCLUSIVE'); console.log('locked'); process.stdin.on('end', () => process.exit(0)); process.stdin.resume();`],
+      [
+        '-e',
+        `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(p.db)}); db.exec('BEGIN EXCLUSIVE'); console.log('locked'); process.stdin.on('end', () => process.exit(0)); process.stdin.resume();`,
+      ],
       { cwd: process.cwd(), stdio: ['pipe', 'pipe', 'inherit'] },
     );
     try {
@@ -297,7 +349,9 @@ describe('corvid sessions: broken or unreachable databases', () => {
       // storage.busy_timeout_ms shortens the wait.
       writeConfig(p.dir, 'storage: { busy_timeout_ms: 300 }\n');
       const err = oneLine(await p.run('sessions', 'list'));
-      expect(err).toBe(`error: ${p.db} is locked by another process or connection (waited 300 ms). Try again, or stop whatever holds it; raise busyTimeoutMs (storage.busy_timeout_ms in corvid.yaml) to wait longer.\n`);
+      expect(err).toBe(
+        `error: ${p.db} is locked by another process or connection (waited 300 ms). Try again, or stop whatever holds it; raise busyTimeoutMs (storage.busy_timeout_ms in corvid.yaml) to wait longer.\n`,
+      );
     } finally {
       holder.stdin.end();
       await new Promise((r) => holder.on('close', r));
@@ -313,7 +367,9 @@ describe('corvid sessions: broken or unreachable databases', () => {
     db.close();
     const before = readFileSync(p.db);
     const err = oneLine(await p.run('sessions', 'list'));
-    expect(err).toBe(`error: The database at ${p.db} has schema version 99, newer than this version of Corvid supports (${SCHEMA_VERSION}). Upgrade Corvid to use it; the database was left untouched.\n`);
+    expect(err).toBe(
+      `error: The database at ${p.db} has schema version 99, newer than this version of Corvid supports (${SCHEMA_VERSION}). Upgrade Corvid to use it; the database was left untouched.\n`,
+    );
     expect(readFileSync(p.db).equals(before)).toBe(true);
   });
 
@@ -322,7 +378,9 @@ describe('corvid sessions: broken or unreachable databases', () => {
       const p = await project(`unreachable-${url.slice(0, 5)}`, `storage:\n  url: "${url.replace('hunter2', '${DB_PASSWORD}')}"\n`);
       const r = await runCli(['sessions', 'list'], { cwd: p.dir, env: cliEnv(tmp.dir, { DB_PASSWORD: 'hunter2' }) });
       const err = oneLine(r);
-      expect(err).toMatch(/^error: Cannot reach (PostgreSQL|MySQL) at (postgres|mysql):\/\/app:\*\*\*@127\.0\.0\.1:1\/app: connect ECONNREFUSED/);
+      expect(err).toMatch(
+        /^error: Cannot reach (PostgreSQL|MySQL) at (postgres|mysql):\/\/app:\*\*\*@127\.0\.0\.1:1\/app: connect ECONNREFUSED/,
+      );
       expect(err).not.toContain('hunter2');
     }
   });

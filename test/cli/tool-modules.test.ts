@@ -1,7 +1,9 @@
 import { join } from 'node:path';
+
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
-import { ROOT, cliEnv, fakeModel, runCli, tempDir, writeConfig } from './cli-harness.js';
+
+import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
+import { cliEnv, fakeModel, ROOT, runCli, tempDir, writeConfig } from './cli-harness.js';
 
 const tmp = tempDir();
 let server: FakeLlmServer | undefined;

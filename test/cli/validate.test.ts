@@ -1,6 +1,7 @@
-import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { STACK_LINE, cliEnv, runCli, tempDir, writeConfig } from './cli-harness.js';
+import { parse } from 'yaml';
+
+import { cliEnv, runCli, STACK_LINE, tempDir, writeConfig } from './cli-harness.js';
 
 const tmp = tempDir();
 const opts = { cwd: tmp.dir, env: cliEnv(tmp.dir, { SECRET_KEY: 'sk-live-123456789' }) };
@@ -131,10 +132,15 @@ export const add = tool({ name: 'add', description: 'Add', parameters: { type: '
     const dir = tempDir();
     try {
       writeConfig(dir.dir, TOOLS, 'tools.mjs');
-      writeConfig(dir.dir, 'tools:\n  math: { module: ./tools.mjs }\nagents:\n  calc:\n    model: openai:gpt-4.1-mini\n    tools: [math.add, math.sub]\n');
+      writeConfig(
+        dir.dir,
+        'tools:\n  math: { module: ./tools.mjs }\nagents:\n  calc:\n    model: openai:gpt-4.1-mini\n    tools: [math.add, math.sub]\n',
+      );
       const { validate, run } = await agree(dir.dir, 'corvid.yaml');
       expect(validate.code).toBe(1);
-      expect(validate.stderr).toMatch(/^corvid\.yaml:6:23 +agents\.calc\.tools\[1\]: tool module "math" has no tool "sub"; its tools: add$/m);
+      expect(validate.stderr).toMatch(
+        /^corvid\.yaml:6:23 +agents\.calc\.tools\[1\]: tool module "math" has no tool "sub"; its tools: add$/m,
+      );
       expect(run.code).toBe(1);
       expect(run.stderr).toContain('tool module "math" has no tool "sub"');
 
@@ -143,8 +149,14 @@ export const add = tool({ name: 'add', description: 'Add', parameters: { type: '
       expect(broken.code).toBe(1);
       expect(broken.stderr).toMatch(/^broken\.yaml:2:\d+ +tools\.math\.module: cannot import "\.\/missing\.mjs": module not found$/m);
 
-      writeConfig(dir.dir, 'tools:\n  math: { module: ./tools.mjs }\nagents:\n  calc:\n    model: openai:gpt-4.1-mini\n    tools: [math.add]\n', 'good.yaml');
-      expect((await runCli(['validate', 'good.yaml'], { ...opts, cwd: dir.dir })).stdout).toBe('✓ good.yaml is valid (0 models, 1 agent)\n');
+      writeConfig(
+        dir.dir,
+        'tools:\n  math: { module: ./tools.mjs }\nagents:\n  calc:\n    model: openai:gpt-4.1-mini\n    tools: [math.add]\n',
+        'good.yaml',
+      );
+      expect((await runCli(['validate', 'good.yaml'], { ...opts, cwd: dir.dir })).stdout).toBe(
+        '✓ good.yaml is valid (0 models, 1 agent)\n',
+      );
     } finally {
       dir.cleanup();
     }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -15,7 +16,17 @@ describe('entry points', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     expect(pkg.exports['./config']).toEqual({ types: './dist/runtime/index.d.ts', import: './dist/runtime/index.js' });
     const api = await import('../../src/runtime/index.js');
-    for (const name of ['loadConfig', 'validateConfig', 'validateConfigText', 'configJsonSchema', 'findConfigFile', 'loadRuntime', 'printConfig', 'redactConfig', 'ConfigError']) {
+    for (const name of [
+      'loadConfig',
+      'validateConfig',
+      'validateConfigText',
+      'configJsonSchema',
+      'findConfigFile',
+      'loadRuntime',
+      'printConfig',
+      'redactConfig',
+      'ConfigError',
+    ]) {
       expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
     }
   });
@@ -25,7 +36,14 @@ describe('entry points', () => {
     expect(pkg.exports['./tools']).toEqual({ types: './dist/tools/index.d.ts', import: './dist/tools/index.js' });
     const api = await import('../../src/tools/index.js');
     expect(api.fileTools({ root: import.meta.dirname }).map((t) => t.name)).toEqual([
-      'read_file', 'write_file', 'edit_file', 'multi_edit', 'list_dir', 'glob', 'grep', 'search_files',
+      'read_file',
+      'write_file',
+      'edit_file',
+      'multi_edit',
+      'list_dir',
+      'glob',
+      'grep',
+      'search_files',
     ]);
     expect(typeof api.PathPolicy).toBe('function');
   });

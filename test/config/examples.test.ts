@@ -1,13 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { tool } from '../../src/index.js';
 import { formatConfigIssue, loadRuntime, validateConfig } from '../../src/runtime/index.js';
-import { declaredTools, EXAMPLES_DIR, exampleFiles, headerCommands } from './example-files.js';
+import { declaredTools, exampleFiles, EXAMPLES_DIR, headerCommands } from './example-files.js';
 
 /** The variables the examples need, with fake values. No network is used. */
 // TRACKER_MCP_URL: the mcp example's remote server, on a closed loopback port (no other address is contacted).
-const ENV = { OPENAI_API_KEY: 'sk-test', ANTHROPIC_API_KEY: 'sk-ant-test', GEMINI_API_KEY: 'g-test', TRACKER_MCP_URL: 'http://127.0.0.1:9/mcp' };
+const ENV = {
+  OPENAI_API_KEY: 'sk-test',
+  ANTHROPIC_API_KEY: 'sk-ant-test',
+  GEMINI_API_KEY: 'g-test',
+  TRACKER_MCP_URL: 'http://127.0.0.1:9/mcp',
+};
 
 describe('examples', () => {
   const files = exampleFiles();

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { configJsonSchema, CONFIG_SCHEMA_ID } from '../../src/config/index.js';
+
+import { CONFIG_SCHEMA_ID, configJsonSchema } from '../../src/config/index.js';
 import { exampleFiles } from './example-files.js';
 
 describe('configJsonSchema', () => {
@@ -13,7 +15,17 @@ describe('configJsonSchema', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.$id).toBe(CONFIG_SCHEMA_ID);
     expect(schema.additionalProperties).toBe(false);
-    expect(Object.keys(schema.properties)).toEqual(['version', 'defaults', 'models', 'tools', 'mcp_servers', 'mcp', 'storage', 'agents', 'server']);
+    expect(Object.keys(schema.properties)).toEqual([
+      'version',
+      'defaults',
+      'models',
+      'tools',
+      'mcp_servers',
+      'mcp',
+      'storage',
+      'agents',
+      'server',
+    ]);
     const model = schema.properties.models.additionalProperties;
     expect(model.additionalProperties).toBe(false);
     expect(model.required).toEqual(['provider', 'model']);

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+
 import { ConfigError, findConfigFile, loadConfig, loadDotEnv, printConfig, redactConfig, validateConfig } from '../../src/config/index.js';
 import { lines, tempDir } from './temp-dir.js';
 
@@ -40,8 +42,20 @@ describe('loadConfig', () => {
     expect(err).toBeInstanceOf(ConfigError);
     expect(err.code).toBe('config_invalid');
     expect(err.issues).toEqual([
-      { file: join('conf', 'app.yaml'), line: 2, column: 18, path: 'models.m.provider', message: expect.stringMatching(/^must be one of openai/) },
-      { file: join('conf', 'app.yaml'), line: 5, column: 12, path: 'agents.a.model', message: expect.stringMatching(/^unknown model "missing"/) },
+      {
+        file: join('conf', 'app.yaml'),
+        line: 2,
+        column: 18,
+        path: 'models.m.provider',
+        message: expect.stringMatching(/^must be one of openai/),
+      },
+      {
+        file: join('conf', 'app.yaml'),
+        line: 5,
+        column: 12,
+        path: 'agents.a.model',
+        message: expect.stringMatching(/^unknown model "missing"/),
+      },
       { file: join('conf', 'app.yaml'), line: 6, column: 16, path: 'agents.a.max_steps', message: 'too small: expected number to be >0' },
     ]);
     expect(err.message).toContain('Invalid configuration in');
@@ -58,7 +72,9 @@ describe('loadConfig', () => {
   it('takes text instead of a file, and checks tool names against knownTools', async () => {
     const text = lines('agents:', '  a: { tools: [add, sub] }');
     const err = await loadConfig({ text, cwd: tempDir(), env: {}, knownTools: ['add'] }).catch((e) => e);
-    expect(err.issues).toEqual([{ line: 2, column: 21, path: 'agents.a.tools[1]', message: 'unknown tool "sub" in agent "a"; registered tools: "add"' }]);
+    expect(err.issues).toEqual([
+      { line: 2, column: 21, path: 'agents.a.tools[1]', message: 'unknown tool "sub" in agent "a"; registered tools: "add"' },
+    ]);
     const ok = await loadConfig({ text, cwd: tempDir(), env: {}, allowUnknownTools: true });
     expect(ok.config.agents.a.tools).toEqual(['add', 'sub']);
     expect(ok.warnings).toHaveLength(2);
@@ -83,7 +99,11 @@ describe('.env files', () => {
     });
     const before = { ...process.env };
     const loaded = await loadConfig({ cwd, path: 'cfg/corvid.yaml', env: { A: 'from-env' } });
-    expect(loaded.config.models.m).toMatchObject({ model: 'gpt-cwd', baseURL: 'http://cfg/v1', headers: { A: 'from-env', B: 'from-cwd', C: 'from-cfg' } });
+    expect(loaded.config.models.m).toMatchObject({
+      model: 'gpt-cwd',
+      baseURL: 'http://cfg/v1',
+      headers: { A: 'from-env', B: 'from-cwd', C: 'from-cfg' },
+    });
     expect(loaded.envFiles).toEqual([join(cwd, '.env'), join(cwd, 'cfg', '.env')]);
     expect(process.env).toEqual(before);
   });
@@ -91,7 +111,13 @@ describe('.env files', () => {
   it('is not read with dotenv: false', async () => {
     const cwd = tempDir({ '.env': 'MODEL=x\n', 'corvid.yaml': config });
     const err = await loadConfig({ cwd, env: {}, dotenv: false }).catch((e) => e);
-    expect(err.issues.map((i: { path: string }) => i.path)).toEqual(['models.m.model', 'models.m.base_url', 'models.m.headers.A', 'models.m.headers.B', 'models.m.headers.C']);
+    expect(err.issues.map((i: { path: string }) => i.path)).toEqual([
+      'models.m.model',
+      'models.m.base_url',
+      'models.m.headers.A',
+      'models.m.headers.B',
+      'models.m.headers.C',
+    ]);
   });
 
   it('writes .env values into process.env only when asked, never overriding', async () => {
@@ -131,7 +157,12 @@ describe('secrets', () => {
       lines('models:', '  m:', '    provider: openai', '    model: x', `    api_key: ${SECRET}`, '    api_kye: 1'),
       lines('models:', '  m:', '    provider: openai', '    model: x', `    api_key: { nested: ${SECRET} }`),
       // A secret misused as a reference is masked too.
-      lines('models:', '  m: { provider: openai, model: x, api_key: "${OPENAI_API_KEY}" }', 'agents:', '  a: { model: "${OPENAI_API_KEY}" }'),
+      lines(
+        'models:',
+        '  m: { provider: openai, model: x, api_key: "${OPENAI_API_KEY}" }',
+        'agents:',
+        '  a: { model: "${OPENAI_API_KEY}" }',
+      ),
     ];
     for (const text of bad) {
       const err = await loadConfig({ text, cwd: tempDir(), env: { OPENAI_API_KEY: SECRET } }).catch((e) => e);
@@ -144,7 +175,11 @@ describe('secrets', () => {
   });
 
   it('are masked by printConfig and redactConfig', async () => {
-    const { config } = await loadConfig({ text: file + lines('agents:', '  a: { model: m, max_steps: 2, agent_tools: [b] }', '  b: {}'), cwd: tempDir(), env: { OPENAI_API_KEY: SECRET } });
+    const { config } = await loadConfig({
+      text: file + lines('agents:', '  a: { model: m, max_steps: 2, agent_tools: [b] }', '  b: {}'),
+      cwd: tempDir(),
+      env: { OPENAI_API_KEY: SECRET },
+    });
     expect(config.models.m.apiKey).toBe(SECRET);
     const redacted = redactConfig(config);
     expect(redacted.models.m.apiKey).toBe('***');
@@ -166,7 +201,11 @@ describe('secrets', () => {
   });
 
   it('printConfig output validates again as a config', async () => {
-    const { config } = await loadConfig({ text: file + lines('agents:', '  a: { model: m, context: { max_tokens: 9, summary_model: m } }'), cwd: tempDir(), env: { OPENAI_API_KEY: SECRET } });
+    const { config } = await loadConfig({
+      text: file + lines('agents:', '  a: { model: m, context: { max_tokens: 9, summary_model: m } }'),
+      cwd: tempDir(),
+      env: { OPENAI_API_KEY: SECRET },
+    });
     const again = await validateConfig({ text: printConfig(config), cwd: tempDir(), env: {} });
     expect(again.issues).toEqual([]);
   });
@@ -203,7 +242,7 @@ describe('loadConfig with sections', () => {
     '  b: { instructions: "${PROMPT}" }',
   );
 
-  it('reads storage:, the agent names and defaults.agent, without the other sections\' variables', async () => {
+  it("reads storage:, the agent names and defaults.agent, without the other sections' variables", async () => {
     await expect(loadConfig({ text, env: {}, dotenv: false })).rejects.toThrow(/OPENAI_API_KEY is not set/);
     const { config } = await loadConfig({ text, env: {}, dotenv: false, sections: ['storage'] });
     expect(config.storage?.path).toBe('data/app.db');

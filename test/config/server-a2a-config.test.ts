@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { loadConfig } from '../../src/config/index.js';
 
 describe('server.a2a config', () => {
@@ -10,6 +11,8 @@ describe('server.a2a config', () => {
 
   it('reports a wrong shape at its line', async () => {
     const text = 'agents:\n  a: {}\nserver:\n  a2a:\n    push_allowed_hosts: hooks.internal\n';
-    await expect(loadConfig({ path: 'corvid.yaml', text, env: {}, dotenv: false })).rejects.toThrow(/corvid\.yaml:5:\d+\s+server\.a2a\.push_allowed_hosts/);
+    await expect(loadConfig({ path: 'corvid.yaml', text, env: {}, dotenv: false })).rejects.toThrow(
+      /corvid\.yaml:5:\d+\s+server\.a2a\.push_allowed_hosts/,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { configJsonSchema, formatConfigIssue, printConfig, validateConfigText } from '../../src/config/index.js';
 import { lines } from './temp-dir.js';
 
@@ -52,7 +53,11 @@ describe('storage: config section', () => {
     });
     expect(storage(['storage: { url: "mariadb://root@127.0.0.1/x" }'])!.driver).toBe('mysql');
     expect(storage(['storage: { driver: memory }'])!.driver).toBe('memory');
-    expect(storage(['storage: { path: data/app.db, checkpoints: { ttl: 12h } }'])).toMatchObject({ driver: 'sqlite', path: 'data/app.db', checkpoints: { ttlMs: 43_200_000 } });
+    expect(storage(['storage: { path: data/app.db, checkpoints: { ttl: 12h } }'])).toMatchObject({
+      driver: 'sqlite',
+      path: 'data/app.db',
+      checkpoints: { ttlMs: 43_200_000 },
+    });
     expect(storage(['storage: { checkpoints: { ttl: 90 } }'])!.checkpoints.ttlMs).toBe(90_000);
     expect(storage(['storage: { busy_timeout_ms: 200 }'])!.busyTimeoutMs).toBe(200);
     expect(problems(['storage: { url: "postgres://u@h/db", busy_timeout_ms: 200 }'])).toEqual([
@@ -114,7 +119,12 @@ describe('storage: config section', () => {
     const again = validateConfigText(printConfig(withTtl.config!), { file: 'printed.yaml', allowUnknownTools: true });
     expect(again.config!.storage).toEqual(withTtl.config!.storage);
     const json = JSON.parse(printConfig(r.config!, 'json'));
-    expect(json.storage).toEqual({ driver: 'postgres', url: 'postgres://app:***@db:5432/app', checkpoints: { strategy: 'event', interval_ms: 5000 }, resume: 'manual' });
+    expect(json.storage).toEqual({
+      driver: 'postgres',
+      url: 'postgres://app:***@db:5432/app',
+      checkpoints: { strategy: 'event', interval_ms: 5000 },
+      resume: 'manual',
+    });
   });
 
   it('keeps an interpolated password out of error messages', () => {
@@ -125,23 +135,45 @@ describe('storage: config section', () => {
 
   it('is described in the JSON schema (corvid schema)', () => {
     const schema = configJsonSchema() as { properties: Record<string, { properties?: Record<string, unknown> }> };
-    expect(Object.keys(schema.properties.storage!.properties!)).toEqual(['driver', 'url', 'path', 'schema', 'pool_size', 'busy_timeout_ms', 'checkpoints', 'resume']);
+    expect(Object.keys(schema.properties.storage!.properties!)).toEqual([
+      'driver',
+      'url',
+      'path',
+      'schema',
+      'pool_size',
+      'busy_timeout_ms',
+      'checkpoints',
+      'resume',
+    ]);
   });
 });
 
 describe('built-in memory tools in agents.*.tools', () => {
   it('are accepted by validation without being registered, with no warnings', () => {
-    const r = validateConfigText(lines('agents:', '  a:', '    model: "openai:gpt-4.1-mini"', '    tools: [save_memory, get_memories, search_memories, search_conversations]'), {
-      file: 'corvid.yaml',
-      knownTools: [],
-    });
+    const r = validateConfigText(
+      lines(
+        'agents:',
+        '  a:',
+        '    model: "openai:gpt-4.1-mini"',
+        '    tools: [save_memory, get_memories, search_memories, search_conversations]',
+      ),
+      {
+        file: 'corvid.yaml',
+        knownTools: [],
+      },
+    );
     expect(r.issues).toEqual([]);
     expect(r.warnings).toEqual([]);
     expect(r.config!.agents.a!.tools).toEqual(['save_memory', 'get_memories', 'search_memories', 'search_conversations']);
   });
 
   it('a misspelt one is still an error at its line', () => {
-    const r = validateConfigText(lines('agents:', '  a:', '    model: "openai:gpt-4.1-mini"', '    tools: [save_memories]'), { file: 'corvid.yaml', knownTools: [] });
-    expect(r.issues.map(formatConfigIssue)).toEqual(['corvid.yaml:4:13  agents.a.tools[0]: unknown tool "save_memories" in agent "a"; registered tools: (none)']);
+    const r = validateConfigText(lines('agents:', '  a:', '    model: "openai:gpt-4.1-mini"', '    tools: [save_memories]'), {
+      file: 'corvid.yaml',
+      knownTools: [],
+    });
+    expect(r.issues.map(formatConfigIssue)).toEqual([
+      'corvid.yaml:4:13  agents.a.tools[0]: unknown tool "save_memories" in agent "a"; registered tools: (none)',
+    ]);
   });
 });

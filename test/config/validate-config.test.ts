@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { formatConfigIssue, validateConfigText, type ValidateConfigTextOptions } from '../../src/config/index.js';
 import { lines } from './temp-dir.js';
 
@@ -17,21 +18,25 @@ function valid(text: string, options: ValidateConfigTextOptions = {}) {
 }
 
 describe('validateConfigText: YAML syntax', () => {
-  it('reports the parser\'s own position', () => {
+  it("reports the parser's own position", () => {
     expect(problems(lines('agents:', '  a:', '    model: [openai:gpt-4.1', '  b: {}'))).toEqual([
       'corvid.yaml:4:3  YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]',
     ]);
   });
 
   it('reports bad indentation, duplicate keys and tabs', () => {
-    expect(problems(lines('agents:', '  a:', '    model: x', '   b: {}'))[0]).toMatch(/^corvid\.yaml:4:1  YAML syntax error: All mapping items must start at the same column/);
-    expect(problems(lines('models: {}', 'agents: {}', 'models: {}'))).toEqual(['corvid.yaml:3:1  YAML syntax error: Map keys must be unique']);
+    expect(problems(lines('agents:', '  a:', '    model: x', '   b: {}'))[0]).toMatch(
+      /^corvid\.yaml:4:1 {2}YAML syntax error: All mapping items must start at the same column/,
+    );
+    expect(problems(lines('models: {}', 'agents: {}', 'models: {}'))).toEqual([
+      'corvid.yaml:3:1  YAML syntax error: Map keys must be unique',
+    ]);
   });
 
   it('drops cascades, keeps token text out, and hints at quoting ${} in flow collections', () => {
     const p = problems(lines('models:', '  fast: { provider: openai, model: x, api_key: ${SECRET_KEY} }', 'agents:', '  a: {}'));
     expect(p).toHaveLength(1);
-    expect(p[0]).toMatch(/^corvid\.yaml:2:49  YAML syntax error: .*quote interpolations: "\$\{VAR\}"/);
+    expect(p[0]).toMatch(/^corvid\.yaml:2:49 {2}YAML syntax error: .*quote interpolations: "\$\{VAR\}"/);
     expect(p[0]).not.toContain('SECRET_KEY');
   });
 
@@ -70,8 +75,12 @@ describe('validateConfigText: schema', () => {
       'corvid.yaml:2:1  storag: unknown key "storag" (did you mean "storage"?)',
       'corvid.yaml:4:3  defaults.maxSteps: unknown key "maxSteps" (did you mean "max_steps"?)',
       'corvid.yaml:9:5  models.fast.temprature: unknown key "temprature" (did you mean "temperature"?)',
-      expect.stringMatching(/^corvid\.yaml:13:5  agents\.a\.tool_mode: unknown key "tool_mode"; allowed keys: description, model, instructions, tools, /),
-      expect.stringMatching(/^corvid\.yaml:14:33  agents\.a\.context\.window: unknown key "window"; allowed keys: max_tokens, strategy, /),
+      expect.stringMatching(
+        /^corvid\.yaml:13:5 {2}agents\.a\.tool_mode: unknown key "tool_mode"; allowed keys: description, model, instructions, tools, /,
+      ),
+      expect.stringMatching(
+        /^corvid\.yaml:14:33 {2}agents\.a\.context\.window: unknown key "window"; allowed keys: max_tokens, strategy, /,
+      ),
       'corvid.yaml:15:1  tool: unknown key "tool" (did you mean "tools"?)',
     ]);
   });
@@ -118,12 +127,29 @@ describe('validateConfigText: schema', () => {
       'corvid.yaml:2:3  models.fast.model: "model" is required',
       'corvid.yaml:5:3  agents.1st: invalid name "1st": agent names start with a letter and use letters, digits, "_" and "-" (at most 60)',
     ]);
-    expect(problems(lines('models:', '  "a:b": { provider: openai, model: x }'))[0]).toMatch(/^corvid\.yaml:2:3  models\["a:b"\]: invalid name "a:b": model names/);
+    expect(problems(lines('models:', '  "a:b": { provider: openai, model: x }'))[0]).toMatch(
+      /^corvid\.yaml:2:3 {2}models\["a:b"\]: invalid name "a:b": model names/,
+    );
   });
 
   it('checks provider-specific settings', () => {
     expect(
-      problems(lines('models:', '  v:', '    provider: openai-compatible', '    model: qwen', '  c:', '    provider: anthropic', '    model: x', '    api: chat', '  u:', '    provider: ollama', '    model: x', '    base_url: not a url')),
+      problems(
+        lines(
+          'models:',
+          '  v:',
+          '    provider: openai-compatible',
+          '    model: qwen',
+          '  c:',
+          '    provider: anthropic',
+          '    model: x',
+          '    api: chat',
+          '  u:',
+          '    provider: ollama',
+          '    model: x',
+          '    base_url: not a url',
+        ),
+      ),
     ).toEqual([
       'corvid.yaml:2:3  models.v: an openai-compatible model needs base_url, e.g. http://127.0.0.1:8000/v1',
       'corvid.yaml:8:10  models.c.api: api applies only to openai models, not anthropic',
@@ -172,14 +198,18 @@ describe('validateConfigText: references', () => {
       'corvid.yaml:3:18  agents.a.tools[1]: tool "search" of agent "a" is not known here; code-defined tools are registered with loadRuntime({ tools })',
     ]);
     const known = validateConfigText(cfg, { file: 'corvid.yaml', knownTools: ['add'] });
-    expect(known.issues.map(formatConfigIssue)).toEqual(['corvid.yaml:3:18  agents.a.tools[1]: unknown tool "search" in agent "a"; registered tools: "add"']);
+    expect(known.issues.map(formatConfigIssue)).toEqual([
+      'corvid.yaml:3:18  agents.a.tools[1]: unknown tool "search" in agent "a"; registered tools: "add"',
+    ]);
     const loose = validateConfigText(cfg, { file: 'corvid.yaml', allowUnknownTools: true });
     expect(loose.ok).toBe(true);
     expect(loose.warnings.map((w) => w.path)).toEqual(['agents.a.tools[0]', 'agents.a.tools[1]']);
   });
 
   it('reports a cycle among agent_tools with its path', () => {
-    const p = problems(lines('agents:', '  a: { agent_tools: [b] }', '  b: { agent_tools: [c] }', '  c: { agent_tools: [a] }', '  d: { agent_tools: [a] }'));
+    const p = problems(
+      lines('agents:', '  a: { agent_tools: [b] }', '  b: { agent_tools: [c] }', '  c: { agent_tools: [a] }', '  d: { agent_tools: [a] }'),
+    );
     expect(p).toEqual(['corvid.yaml:4:22  agents.c.agent_tools[0]: agent_tools cycle: a → b → c → a']);
   });
 
@@ -193,7 +223,10 @@ describe('validateConfigText: references', () => {
       helper: { name: 'helper', tools: [], agentTools: [] },
       other: { name: 'other', tools: [], agentTools: [] },
     });
-    expect(problems(lines('models:', '  m:'))).toEqual(['corvid.yaml:2:3  models.m.provider: "provider" is required', 'corvid.yaml:2:3  models.m.model: "model" is required']);
+    expect(problems(lines('models:', '  m:'))).toEqual([
+      'corvid.yaml:2:3  models.m.provider: "provider" is required',
+      'corvid.yaml:2:3  models.m.model: "model" is required',
+    ]);
   });
 
   it('accepts inline provider:model ids with colons in the model part', () => {
@@ -233,13 +266,23 @@ describe('validateConfigText: interpolation', () => {
       temperature: 0.5,
       headers: { 'X-Key': 'sk-1', 'X-Lit': '${KEY}', 'X-E': 'fallback', '${KEY}': 'keys-are-not-interpolated' },
     });
-    expect(config.agents.a).toMatchObject({ model: 'openai:gpt-4.1', maxSteps: 7, instructions: 'Key is not sk-1 here; ${ESCAPED} stays.\n' });
+    expect(config.agents.a).toMatchObject({
+      model: 'openai:gpt-4.1',
+      maxSteps: 7,
+      instructions: 'Key is not sk-1 here; ${ESCAPED} stays.\n',
+    });
   });
 
   it('inserts values verbatim, without re-parsing them as YAML, and ignores comments', () => {
     const tricky = 'line 1\nkey: value # not a comment\n- [x, ${NOT_EXPANDED}]';
     const config = valid(
-      lines('# ${IN_A_COMMENT} is not interpolated', 'agents:', '  a:', '    instructions: ${TRICKY}  # nor ${THIS}', '    description: "${TRICKY}"'),
+      lines(
+        '# ${IN_A_COMMENT} is not interpolated',
+        'agents:',
+        '  a:',
+        '    instructions: ${TRICKY}  # nor ${THIS}',
+        '    description: "${TRICKY}"',
+      ),
       { env: { TRICKY: tricky } },
     );
     expect(config.agents.a.instructions).toBe(tricky);
@@ -254,7 +297,20 @@ describe('validateConfigText: interpolation', () => {
 
   it('reports each missing variable at its line, without follow-on errors', () => {
     expect(
-      problems(lines('models:', '  m:', '    provider: openai', '    model: x', '    api_key: ${OPENAI_KEY}', 'agents:', '  a:', '    model: ${AGENT_MODEL}', '    max_steps: ${MAX}'), { env: {} }),
+      problems(
+        lines(
+          'models:',
+          '  m:',
+          '    provider: openai',
+          '    model: x',
+          '    api_key: ${OPENAI_KEY}',
+          'agents:',
+          '  a:',
+          '    model: ${AGENT_MODEL}',
+          '    max_steps: ${MAX}',
+        ),
+        { env: {} },
+      ),
     ).toEqual([
       'corvid.yaml:5:14  models.m.api_key: environment variable OPENAI_KEY is not set (give a default with ${OPENAI_KEY:-value}, or set it in the environment or a .env file)',
       'corvid.yaml:8:12  agents.a.model: environment variable AGENT_MODEL is not set (give a default with ${AGENT_MODEL:-value}, or set it in the environment or a .env file)',
@@ -280,25 +336,37 @@ describe('validateConfigText: interpolation', () => {
 describe('validateConfigText: normalisation', () => {
   it('converts to camelCase, canonicalises providers and supports anchors and merge keys', () => {
     const config = valid(
-        lines(
-          'models:',
-          '  g: { provider: gemini, model: gemini-2.5-flash, reasoning: { budget_tokens: 2048 }, retry: { max_retries: 1 } }',
-          '  c: { provider: openai-chat, model: gpt-4o, tool_mode: json, timeout_ms: 5000, provider_options: { openai: { parallelToolCalls: false } } }',
-          'agents:',
-          '  base: &base',
-          '    max_steps: 4',
-          '    tool_errors: throw',
-          '  a:',
-          '    <<: *base',
-          '    model: g',
-          '    max_steps: 6',
-          '    tool_choice: { tool: ask_base }',
-          '    agent_tools: [base]',
-          '    context: { max_tokens: 100, keep_recent_messages: 2, summary_model: c, strategy: summarize }',
-        ),
+      lines(
+        'models:',
+        '  g: { provider: gemini, model: gemini-2.5-flash, reasoning: { budget_tokens: 2048 }, retry: { max_retries: 1 } }',
+        '  c: { provider: openai-chat, model: gpt-4o, tool_mode: json, timeout_ms: 5000, provider_options: { openai: { parallelToolCalls: false } } }',
+        'agents:',
+        '  base: &base',
+        '    max_steps: 4',
+        '    tool_errors: throw',
+        '  a:',
+        '    <<: *base',
+        '    model: g',
+        '    max_steps: 6',
+        '    tool_choice: { tool: ask_base }',
+        '    agent_tools: [base]',
+        '    context: { max_tokens: 100, keep_recent_messages: 2, summary_model: c, strategy: summarize }',
+      ),
     );
-    expect(config.models.g).toEqual({ provider: 'google', model: 'gemini-2.5-flash', reasoning: { budgetTokens: 2048 }, retry: { maxRetries: 1 } });
-    expect(config.models.c).toEqual({ provider: 'openai', api: 'chat', model: 'gpt-4o', toolMode: 'json', timeoutMs: 5000, providerOptions: { openai: { parallelToolCalls: false } } });
+    expect(config.models.g).toEqual({
+      provider: 'google',
+      model: 'gemini-2.5-flash',
+      reasoning: { budgetTokens: 2048 },
+      retry: { maxRetries: 1 },
+    });
+    expect(config.models.c).toEqual({
+      provider: 'openai',
+      api: 'chat',
+      model: 'gpt-4o',
+      toolMode: 'json',
+      timeoutMs: 5000,
+      providerOptions: { openai: { parallelToolCalls: false } },
+    });
     expect(config.agents.a).toEqual({
       name: 'a',
       model: 'g',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, MaxStepsExceededError, RunAbortedError, ToolExecutionError, tool, type AgentEvent } from '../../src/index.js';
+
+import { Agent, type AgentEvent, MaxStepsExceededError, RunAbortedError, tool, ToolExecutionError } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 
 const add = tool({
@@ -49,7 +50,12 @@ describe('agent loop', () => {
     expect(types).toContain('reasoning_delta');
     expect(types.indexOf('tool_call')).toBeLessThan(types.indexOf('tool_result'));
     expect(types.slice(-2)).toEqual(['answer', 'run_end']);
-    expect(events.filter((e) => e.type === 'text_delta').map((e) => (e as { delta: string }).delta).join('')).toBe('Two it is.');
+    expect(
+      events
+        .filter((e) => e.type === 'text_delta')
+        .map((e) => (e as { delta: string }).delta)
+        .join(''),
+    ).toBe('Two it is.');
     expect((await s.result).text).toBe('Two it is.');
   });
 
@@ -66,7 +72,14 @@ describe('agent loop', () => {
   });
 
   it('returns invalid arguments, unknown tools and thrown errors to the model', async () => {
-    const boom = tool({ name: 'boom', description: 'fails', input: z.object({}), execute: () => { throw new Error('kaput'); } });
+    const boom = tool({
+      name: 'boom',
+      description: 'fails',
+      input: z.object({}),
+      execute: () => {
+        throw new Error('kaput');
+      },
+    });
     const model = new ScriptedModel([
       {
         toolCalls: [
@@ -129,7 +142,13 @@ describe('agent loop', () => {
   });
 
   it('times out a slow tool and tells the model', async () => {
-    const hang = tool({ name: 'hang', description: 'never ends', input: z.object({}), timeoutMs: 50, execute: () => new Promise(() => {}) });
+    const hang = tool({
+      name: 'hang',
+      description: 'never ends',
+      input: z.object({}),
+      timeoutMs: 50,
+      execute: () => new Promise(() => {}),
+    });
     const model = new ScriptedModel([{ toolCalls: [{ toolName: 'hang', input: {} }] }, { text: 'gave up' }]);
     const r = await new Agent({ name: 'c', model, tools: [hang] }).run('go');
     expect(r.steps[0].toolResults[0]).toMatchObject({ isError: true, output: expect.stringMatching(/timed out after 50 ms/) });
@@ -149,7 +168,12 @@ describe('agent loop', () => {
     const model = new ScriptedModel([{ text: 'ok' }]);
     const agent = new Agent({ name: 'c', model, tools: [add], temperature: 0.1 });
     await agent.run('x', { temperature: 0.7, maxTokens: 99, topP: 0.5, toolChoice: { tool: 'add' } });
-    expect(model.calls[0]).toMatchObject({ temperature: 0.7, maxOutputTokens: 99, topP: 0.5, toolChoice: { type: 'tool', toolName: 'add' } });
+    expect(model.calls[0]).toMatchObject({
+      temperature: 0.7,
+      maxOutputTokens: 99,
+      topP: 0.5,
+      toolChoice: { type: 'tool', toolName: 'add' },
+    });
   });
 });
 

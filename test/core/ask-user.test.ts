@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, askUser, askUserTool, type AgentEvent } from '../../src/index.js';
+
+import { Agent, type AgentEvent, askUser, askUserTool } from '../../src/index.js';
 import { loadRuntime } from '../../src/runtime/index.js';
 import { mcpServedParts } from '../../src/runtime/mcp-served-parts.js';
 import { openStore } from '../../src/storage/index.js';
@@ -40,7 +41,14 @@ describe('ask_user', () => {
   });
 
   it('streams the same way, and two questions in one step are asked together', async () => {
-    const model = new ScriptedModel([{ toolCalls: [{ toolName: 'ask_user', input: { question: 'From where?' } }, { toolName: 'ask_user', input: { question: ' To where? ' } }] }]);
+    const model = new ScriptedModel([
+      {
+        toolCalls: [
+          { toolName: 'ask_user', input: { question: 'From where?' } },
+          { toolName: 'ask_user', input: { question: ' To where? ' } },
+        ],
+      },
+    ]);
     const stream = new Agent({ name: 'a', model, tools: [askUser] }).stream('Book');
     const types: string[] = [];
     for await (const e of stream) types.push(e.type);
@@ -51,7 +59,9 @@ describe('ask_user', () => {
 
   it('sends an empty question back to the model as an error, and the turn goes on (a renamed tool)', async () => {
     const model = new ScriptedModel([{ toolCalls: [{ toolName: 'ask_human', input: { question: '  ' } }] }, { text: 'Fine.' }]);
-    const result = await new Agent({ name: 'a', model, tools: [askUserTool({ name: 'ask_human', description: 'Ask the human.' })] }).run('x');
+    const result = await new Agent({ name: 'a', model, tools: [askUserTool({ name: 'ask_human', description: 'Ask the human.' })] }).run(
+      'x',
+    );
     expect(result.text).toBe('Fine.');
     expect(result.needsInput).toBeUndefined();
     expect(result.steps[0].toolResults[0]).toMatchObject({ toolName: 'ask_human', isError: true });
@@ -75,7 +85,9 @@ describe('ask_user', () => {
   });
 
   it('is a built-in tool of config agents (tools: [ask_user]), not served over MCP', async () => {
-    const cwd = tempDir({ 'corvid.yaml': lines('agents:', '  booker:', '    model: "ollama:llama3.2"', '    tools: [ask_user, get_memories]') });
+    const cwd = tempDir({
+      'corvid.yaml': lines('agents:', '  booker:', '    model: "ollama:llama3.2"', '    tools: [ask_user, get_memories]'),
+    });
     const runtime = await loadRuntime({ cwd, env: {}, dotenv: false });
     try {
       const agent = runtime.agent<Agent>('booker');

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, RunAbortedError, tool } from '../../src/index.js';
+
 import { SequentialAgent } from '../../src/agents/sequential-agent.js';
+import { Agent, RunAbortedError, tool } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import type { AgentEvent } from '../../src/types/events.js';
 

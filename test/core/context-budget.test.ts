@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, estimateTokens, tool, type AgentEvent, type Message } from '../../src/index.js';
+
+import { Agent, type AgentEvent, estimateTokens, type Message, tool } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 
 const echo = tool({ name: 'echo', description: 'echo', input: z.object({ s: z.string() }), execute: ({ s }) => s });

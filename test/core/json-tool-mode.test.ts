@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, jsonToolModel, parseToolCallsFromText, tool, type AgentEvent } from '../../src/index.js';
+
+import { Agent, type AgentEvent, jsonToolModel, parseToolCallsFromText, tool } from '../../src/index.js';
 import { JsonToolCallScanner } from '../../src/models/json-tool-calls.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 
@@ -60,7 +61,10 @@ describe('JSON tool-call mode', () => {
     const result = events.find((e) => e.type === 'tool_result');
     expect(result).toMatchObject({ isError: true, output: expect.stringMatching(/Invalid JSON/) });
     expect(JSON.stringify(inner.calls[1].prompt.at(-1))).toContain('Tool add failed: Invalid JSON');
-    const text = events.filter((e) => e.type === 'text_delta').map((e) => (e as { delta: string }).delta).join('');
+    const text = events
+      .filter((e) => e.type === 'text_delta')
+      .map((e) => (e as { delta: string }).delta)
+      .join('');
     expect(text).toBe('Let me fix that.');
   });
 });
@@ -86,7 +90,10 @@ describe('JsonToolCallScanner', () => {
   it('takes only offered tools as calls; other JSON is answer text', () => {
     expect(scan('{"name":"Ann","age":3}')).toMatchObject({ text: '{"name":"Ann","age":3}', calls: [] });
     expect(scan('Here: ```json\n{"tool": "weather", "arguments": {}}\n```')).toMatchObject({ calls: [] });
-    expect(scan('```json\n{"tool": "add", "arguments": {"a": 1, "b": 1}}\n```\nDone.')).toMatchObject({ text: 'Done.', calls: ['add({"a":1,"b":1})'] });
+    expect(scan('```json\n{"tool": "add", "arguments": {"a": 1, "b": 1}}\n```\nDone.')).toMatchObject({
+      text: 'Done.',
+      calls: ['add({"a":1,"b":1})'],
+    });
     expect(parseToolCallsFromText('{"name":"Ann","age":3}', { tools: ['add'] })).toEqual({ calls: [], prose: '{"name":"Ann","age":3}' });
   });
 

@@ -1,9 +1,11 @@
 import { getEventListeners } from 'node:events';
+
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+
 import { Agent, RunAbortedError, tool } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
 
 describe('runs cancelled with an AbortSignal', () => {
   let server: FakeLlmServer | undefined;
@@ -38,7 +40,9 @@ describe('runs cancelled with an AbortSignal', () => {
       },
     });
     const model = new ScriptedModel([{ toolCalls: [{ toolName: 'stop', input: {} }] }, { text: 'never' }]);
-    await expect(new Agent({ name: 't', model, tools: [stop] }).run('go', { signal: source.signal })).rejects.toBeInstanceOf(RunAbortedError);
+    await expect(new Agent({ name: 't', model, tools: [stop] }).run('go', { signal: source.signal })).rejects.toBeInstanceOf(
+      RunAbortedError,
+    );
     expect(signal).toBeInstanceOf(AbortSignal);
     expect(signal!.aborted).toBe(true);
   });
@@ -46,7 +50,10 @@ describe('runs cancelled with an AbortSignal', () => {
   it('abort an HTTP model call in flight (provider with its own timeout signal)', async () => {
     const source = new AbortController();
     server = await startFakeLlmServer(() => (setImmediate(() => source.abort()), { text: 'late', delayMs: 10_000 }));
-    const agent = new Agent({ name: 'h', model: { provider: 'openai-compatible', model: 'm', baseURL: `${server.url}/v1`, apiKey: 'k', retry: { maxRetries: 0 } } });
+    const agent = new Agent({
+      name: 'h',
+      model: { provider: 'openai-compatible', model: 'm', baseURL: `${server.url}/v1`, apiKey: 'k', retry: { maxRetries: 0 } },
+    });
     const started = performance.now();
     await expect(agent.run('hello', { signal: source.signal })).rejects.toBeInstanceOf(RunAbortedError);
     expect(performance.now() - started).toBeLessThan(5_000);
@@ -60,7 +67,10 @@ describe('runs cancelled with an AbortSignal', () => {
     expect((await done.result).text).toBe('hi');
     expect(getEventListeners(outer.signal, 'abort')).toHaveLength(0);
 
-    const slow = new Agent({ name: 's', model: new ScriptedModel(() => (outer.abort(), { text: 'slow', delayMs: 5_000 })) }).stream('hello', { signal: outer.signal });
+    const slow = new Agent({ name: 's', model: new ScriptedModel(() => (outer.abort(), { text: 'slow', delayMs: 5_000 })) }).stream(
+      'hello',
+      { signal: outer.signal },
+    );
     const types: string[] = [];
     for await (const e of slow) types.push(e.type);
     await expect(slow.result).rejects.toBeInstanceOf(RunAbortedError);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, ValidationError, tool, toolSpec, type AgentEvent, type ToolContext } from '../../src/index.js';
+
+import { Agent, type AgentEvent, tool, type ToolContext, toolSpec, ValidationError } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 
 describe('tool()', () => {
@@ -34,7 +35,12 @@ describe('tool()', () => {
       },
     });
     const model = new ScriptedModel([
-      { toolCalls: [{ toolName: 'lookup', input: { n: 1.5 } }, { toolName: 'lookup', input: { key: 'k' } }] },
+      {
+        toolCalls: [
+          { toolName: 'lookup', input: { n: 1.5 } },
+          { toolName: 'lookup', input: { key: 'k' } },
+        ],
+      },
       { text: 'ok' },
     ]);
     const r = await new Agent({ name: 'db', model, tools: [lookup] }).run('find k');

@@ -5,12 +5,24 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, normalize, relative } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { ROOT } from '../cli/cli-harness.js';
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[]; repository?: { url?: string }; homepage?: string; bugs?: { url?: string } };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  files: string[];
+  repository?: { url?: string };
+  homepage?: string;
+  bugs?: { url?: string };
+};
 const REPO = 'https://github.com/corvid-ai/corvid';
-const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** Files npm puts in the package: package.json "files", plus what npm always adds. */
 function shipped(path: string): boolean {
@@ -57,7 +69,8 @@ describe('documentation links', () => {
       const file = path === '' ? doc : normalize(join(doc, '..', path));
       if (!shipped(file)) problems.push(`${target}: ${file} is not in the npm package; link to ${REPO}/blob/main/${file}`);
       else if (!existsSync(join(ROOT, file))) problems.push(`${target}: ${file} does not exist`);
-      else if (anchor && file.endsWith('.md') && !anchors(join(ROOT, file)).has(anchor)) problems.push(`${target}: no heading #${anchor} in ${file}`);
+      else if (anchor && file.endsWith('.md') && !anchors(join(ROOT, file)).has(anchor))
+        problems.push(`${target}: no heading #${anchor} in ${file}`);
     }
     expect(problems).toEqual([]);
   });
@@ -68,13 +81,15 @@ describe('documentation links', () => {
       if (!target.startsWith(`${REPO}/`)) continue;
       const m = new RegExp(`^${REPO}/(blob|tree)/main/([^#]+)(?:#(.*))?$`).exec(target);
       if (!m) {
-        if (!/^https:\/\/github\.com\/corvid-ai\/corvid\/(issues|pulls|releases)\b/.test(target) && target !== `${REPO}#readme`) problems.push(`${target}: not a blob/tree link on main`);
+        if (!/^https:\/\/github\.com\/corvid-ai\/corvid\/(issues|pulls|releases)\b/.test(target) && target !== `${REPO}#readme`)
+          problems.push(`${target}: not a blob/tree link on main`);
         continue;
       }
       const [, kind, path, anchor] = m;
       const full = join(ROOT, decodeURIComponent(path));
       if (!existsSync(full)) problems.push(`${target}: ${path} does not exist`);
-      else if ((kind === 'tree') !== statSync(full).isDirectory()) problems.push(`${target}: use /${statSync(full).isDirectory() ? 'tree' : 'blob'}/ for ${path}`);
+      else if ((kind === 'tree') !== statSync(full).isDirectory())
+        problems.push(`${target}: use /${statSync(full).isDirectory() ? 'tree' : 'blob'}/ for ${path}`);
       else if (anchor && path.endsWith('.md') && !anchors(full).has(anchor)) problems.push(`${target}: no heading #${anchor} in ${path}`);
       if (shipped(relative(ROOT, full))) problems.push(`${target}: ${path} is in the package; link to it relatively`);
     }

@@ -6,7 +6,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { assertBuilt, ROOT } from '../cli/cli-harness.js';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -34,7 +36,9 @@ describe('the published package', () => {
   it('every reference to an optional peer in dist/**/*.d.ts is marked @ts-ignore', () => {
     assertBuilt();
     const optional = Object.keys(pkg.peerDependenciesMeta).filter((p) => pkg.peerDependenciesMeta[p].optional);
-    const mention = new RegExp(`(?:from\\s+|import\\()['"](?:${optional.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})(?:/[^'"]*)?['"]`);
+    const mention = new RegExp(
+      `(?:from\\s+|import\\()['"](?:${optional.map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})(?:/[^'"]*)?['"]`,
+    );
     const unguarded: string[] = [];
     let guarded = 0;
     for (const rel of readdirSync(join(ROOT, 'dist'), { recursive: true }) as string[]) {

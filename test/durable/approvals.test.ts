@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, tool, type AgentEvent } from '../../src/index.js';
-import { ScriptedModel } from '../../src/testing/index.js';
+
+import { Agent, type AgentEvent, tool } from '../../src/index.js';
 import { openStore } from '../../src/storage/index.js';
+import { ScriptedModel } from '../../src/testing/index.js';
 import { promptText, storeAt, TARGETS } from './support.js';
 
 /** A `delete_file` tool that needs approval and a `list` tool that does not, counting their executions. */
@@ -29,7 +30,12 @@ function fileTools() {
   return { ran, tools: [del, list] };
 }
 
-const askBoth = { toolCalls: [{ toolName: 'delete_file', input: { path: 'a.txt' }, toolCallId: 'c_del' }, { toolName: 'list', input: {}, toolCallId: 'c_list' }] };
+const askBoth = {
+  toolCalls: [
+    { toolName: 'delete_file', input: { path: 'a.txt' }, toolCallId: 'c_del' },
+    { toolName: 'list', input: {}, toolCallId: 'c_list' },
+  ],
+};
 
 for (const target of TARGETS) {
   describe.skipIf(Boolean(target.skip))(`approvals on ${target.name}`, () => {
@@ -49,10 +55,22 @@ for (const target of TARGETS) {
 
       expect(paused.status).toBe('paused');
       expect(paused.text).toBe('');
-      expect(paused.pendingApprovals).toEqual([{ approvalId: expect.stringMatching(/^apr_/), toolCallId: 'c_del', toolName: 'delete_file', input: { path: 'a.txt' }, prompt: 'Delete a.txt?' }]);
+      expect(paused.pendingApprovals).toEqual([
+        {
+          approvalId: expect.stringMatching(/^apr_/),
+          toolCallId: 'c_del',
+          toolName: 'delete_file',
+          input: { path: 'a.txt' },
+          prompt: 'Delete a.txt?',
+        },
+      ]);
       expect(first.ran).toEqual({ delete: [], list: 1 });
       expect(events.map((e) => e.type).slice(-2)).toEqual(['approval_required', 'run_end']);
-      expect(events.at(-2)).toMatchObject({ type: 'approval_required', approvalId: paused.pendingApprovals![0].approvalId, prompt: 'Delete a.txt?' });
+      expect(events.at(-2)).toMatchObject({
+        type: 'approval_required',
+        approvalId: paused.pendingApprovals![0].approvalId,
+        prompt: 'Delete a.txt?',
+      });
       expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'paused' });
 
       // Another connection (as another process would) sees the pending approval and answers it.
@@ -70,7 +88,12 @@ for (const target of TARGETS) {
       expect(done).toMatchObject({ runId: paused.runId, status: 'completed', text: 'Deleted a.txt.', sessionId: 'ap1' });
       expect(second.ran).toEqual({ delete: ['a.txt'], list: 0 });
       expect(resumedEvents[0]).toMatchObject({ type: 'run_start', runId: paused.runId, resumed: true, input: 'delete a.txt' });
-      expect(resumedEvents.filter((e) => e.type === 'tool_result').map((e) => e.type === 'tool_result' && [e.toolName, e.output]).sort()).toEqual([
+      expect(
+        resumedEvents
+          .filter((e) => e.type === 'tool_result')
+          .map((e) => e.type === 'tool_result' && [e.toolName, e.output])
+          .sort(),
+      ).toEqual([
         ['delete_file', 'deleted a.txt'],
         ['list', ['a.txt', 'b.txt']],
       ]);
@@ -153,7 +176,10 @@ describe('approvals in process and without a store', () => {
   it('without a store and without onApproval the run fails instead of running the tool', async () => {
     const t = fileTools();
     const agent = new Agent({ name: 'files', model: new ScriptedModel([askBoth]), tools: t.tools });
-    await expect(agent.run('delete')).rejects.toMatchObject({ code: 'tool_execution_failed', message: expect.stringContaining('needs a human\'s approval') });
+    await expect(agent.run('delete')).rejects.toMatchObject({
+      code: 'tool_execution_failed',
+      message: expect.stringContaining("needs a human's approval"),
+    });
     expect(t.ran.delete).toEqual([]);
   });
 
@@ -167,7 +193,15 @@ describe('approvals in process and without a store', () => {
       execute: ({ amount }) => ran.push(amount),
     });
     const asked: string[] = [];
-    const model = new ScriptedModel([{ toolCalls: [{ toolName: 'pay', input: { amount: 5 } }, { toolName: 'pay', input: { amount: 500 } }] }, { text: 'paid' }]);
+    const model = new ScriptedModel([
+      {
+        toolCalls: [
+          { toolName: 'pay', input: { amount: 5 } },
+          { toolName: 'pay', input: { amount: 500 } },
+        ],
+      },
+      { text: 'paid' },
+    ]);
     await new Agent({ name: 'p', model, tools: [pay] }).run('pay', { onApproval: (r) => (asked.push(r.prompt), { approved: true }) });
     expect(asked).toEqual(['Pay 500?']);
     expect(ran.sort()).toEqual([5, 500]);
@@ -186,9 +220,16 @@ describe('resume: bad input', () => {
   it('an unknown run id, or a completed run, is a clear error', async () => {
     const store = await openStore({ driver: 'memory' });
     const agent = new Agent({ name: 'a', model: new ScriptedModel([{ text: 'x' }]), store });
-    await expect(agent.resume('run_nope')).rejects.toMatchObject({ name: 'DurableRunError', code: 'not_found', message: expect.stringContaining('Unknown run "run_nope"') });
+    await expect(agent.resume('run_nope')).rejects.toMatchObject({
+      name: 'DurableRunError',
+      code: 'not_found',
+      message: expect.stringContaining('Unknown run "run_nope"'),
+    });
     const r = await agent.run('hi', { session: 's' });
-    await expect(agent.resume(r.runId)).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringContaining('already completed') });
+    await expect(agent.resume(r.runId)).rejects.toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringContaining('already completed'),
+    });
     const other = new Agent({ name: 'b', model: new ScriptedModel([askBoth]), tools: fileTools().tools, store });
     const paused = await other.run('x', { session: 's2' });
     await expect(agent.resume(paused.runId)).rejects.toThrow(/belongs to agent "b", not "a"/);
@@ -202,7 +243,12 @@ describe('approvals after a handoff', () => {
     const t = fileTools();
     const specialistModel = new ScriptedModel([askBoth, { text: 'Specialist: a.txt deleted.' }]);
     const specialist = new Agent({ name: 'specialist', model: specialistModel, tools: t.tools });
-    const front = new Agent({ name: 'front', model: new ScriptedModel([{ toolCalls: [{ toolName: 'transfer_to_specialist', input: {} }] }]), handoffs: [specialist], store });
+    const front = new Agent({
+      name: 'front',
+      model: new ScriptedModel([{ toolCalls: [{ toolName: 'transfer_to_specialist', input: {} }] }]),
+      handoffs: [specialist],
+      store,
+    });
     const events: AgentEvent[] = [];
     const paused = await front.run('please delete a.txt', { session: 'ho', onEvent: (e) => events.push(e) });
     expect(paused.status).toBe('paused');
@@ -214,7 +260,14 @@ describe('approvals after a handoff', () => {
     const done = await front.resume(paused.runId);
     expect(done).toMatchObject({ runId: paused.runId, text: 'Specialist: a.txt deleted.', agent: 'specialist' });
     expect(t.ran).toEqual({ delete: ['a.txt'], list: 1 });
-    expect(promptText(await store.sessions.messages('ho')).map((l) => l.split(' ')[0])).toEqual(['user:', 'assistant:', 'tool:', 'assistant:', 'tool:', 'assistant:']);
+    expect(promptText(await store.sessions.messages('ho')).map((l) => l.split(' ')[0])).toEqual([
+      'user:',
+      'assistant:',
+      'tool:',
+      'assistant:',
+      'tool:',
+      'assistant:',
+    ]);
     await store.close();
   });
 });

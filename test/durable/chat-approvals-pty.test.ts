@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
-import { CLI, ROOT, assertBuilt, cliEnv, fakeModel, spawnCommand, tempDir, writeConfig } from '../cli/cli-harness.js';
+
+import { assertBuilt, CLI, cliEnv, fakeModel, ROOT, spawnCommand, tempDir, writeConfig } from '../cli/cli-harness.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
 
 /** `corvid chat --session` on a real pseudo-terminal (util-linux `script`), answering approvals inline. */
 const tmp = tempDir('corvid-durable-pty-');
@@ -21,13 +23,23 @@ describe('corvid chat --session on a terminal', () => {
     mkdirSync(join(tmp.dir, 'sandbox'));
     for (const f of ['a.txt', 'b.txt', 'c.txt']) writeFileSync(join(tmp.dir, 'sandbox', f), 'x');
     const del = (path: string, id: string) => ({ toolCalls: [{ name: 'delete_file', arguments: { path }, id }] });
-    server = await startFakeLlmServer([del('a.txt', 'c1'), { text: 'Kept a.txt.' }, del('b.txt', 'c2'), { text: 'Deleted b.txt.' }, del('c.txt', 'c3'), { text: 'Deleted c.txt.' }]);
+    server = await startFakeLlmServer([
+      del('a.txt', 'c1'),
+      { text: 'Kept a.txt.' },
+      del('b.txt', 'c2'),
+      { text: 'Deleted b.txt.' },
+      del('c.txt', 'c3'),
+      { text: 'Deleted c.txt.' },
+    ]);
     const config = writeConfig(
       tmp.dir,
       `models:\n${fakeModel(server.url)}tools:\n  files:\n    module: ${join(ROOT, 'examples', 'approvals', 'files.mjs')}\nagents:\n  clerk:\n    model: fake\n    tools: [files]\n    require_approval:\n      delete_file: "Delete {path}?"\n`,
     );
     const cmd = `${quote(process.execPath)} ${quote(CLI)} chat --session desk -c ${quote(config)}`;
-    const p = spawnCommand('script', ['-qfec', cmd, '/dev/null'], { cwd: tmp.dir, env: cliEnv(tmp.dir, { TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' }) });
+    const p = spawnCommand('script', ['-qfec', cmd, '/dev/null'], {
+      cwd: tmp.dir,
+      env: cliEnv(tmp.dir, { TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' }),
+    });
     try {
       await p.waitFor(/new session desk[\s\S]*clerk › $/);
       let mark = p.mark();

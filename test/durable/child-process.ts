@@ -1,5 +1,5 @@
 /** A node child process for the crash tests, with its stdout read line by line (no fixed sleeps). */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
 /** A child process whose stdout lines are collected and can be waited for. */
@@ -21,7 +21,9 @@ export function startNodeChild(script: string, env: Record<string, string>): Chi
   let err = '';
   child.stderr!.on('data', (d) => (err += d));
   const waiters: Array<{ prefix: string; n: number; resolve: (l: string[]) => void; reject: (e: Error) => void }> = [];
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const matching = (prefix: string) => lines.filter((l) => l.startsWith(prefix));
   const rl = createInterface({ input: child.stdout! });
   rl.on('line', (line) => {

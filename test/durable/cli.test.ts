@@ -1,9 +1,11 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type FakeScript } from '../support/fake-llm-server.js';
-import { ROOT, assertBuilt, cliEnv, fakeModel, runCli, tempDir, writeConfig } from '../cli/cli-harness.js';
+
 import { openStore } from '../../src/storage/index.js';
+import { assertBuilt, cliEnv, fakeModel, ROOT, runCli, tempDir, writeConfig } from '../cli/cli-harness.js';
+import { type FakeLlmServer, type FakeScript, startFakeLlmServer } from '../support/fake-llm-server.js';
 
 const FILES = join(ROOT, 'examples', 'approvals', 'files.mjs');
 let server: FakeLlmServer | undefined;
@@ -31,7 +33,8 @@ async function setup(script: FakeScript): Promise<FakeLlmServer> {
 }
 
 type Body = { messages: Array<{ role: string; content: unknown }> };
-const contents = (body: Body) => body.messages.map((m) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`);
+const contents = (body: Body) =>
+  body.messages.map((m) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`);
 
 describe('corvid chat --session', () => {
   it('continues the conversation in a new process', async () => {
@@ -52,9 +55,12 @@ describe('corvid chat --session', () => {
 });
 
 describe('storage.resume: auto', () => {
-  it('corvid chat --session first resumes the session\'s interrupted run, then chats', async () => {
+  it("corvid chat --session first resumes the session's interrupted run, then chats", async () => {
     const s = await setup([{ text: 'Resumed answer.' }, { text: 'Next answer.' }]);
-    writeFileSync(join(tmp.dir, 'corvid.yaml'), `${'storage:\n  resume: auto\n'}models:\n${fakeModel(s.url)}agents:\n  clerk:\n    model: fake\n`);
+    writeFileSync(
+      join(tmp.dir, 'corvid.yaml'),
+      `${'storage:\n  resume: auto\n'}models:\n${fakeModel(s.url)}agents:\n  clerk:\n    model: fake\n`,
+    );
     // A run that died right after it started: its checkpoint holds the input, not yet in the session.
     const store = await openStore({ driver: 'sqlite', path: join(tmp.dir, '.corvid', 'corvid.db') });
     await store.sessions.create({ id: 'desk', agent: 'clerk' });
@@ -64,7 +70,17 @@ describe('storage.resume: auto', () => {
       sessionId: 'desk',
       agent: 'clerk',
       status: 'running',
-      state: { v: 1, rootAgent: 'clerk', agent: 'clerk', input: 'What happened?', step: 0, usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, totalTokens: 0 }, sessionLastSeq: 0, pending: [user], startedAt: new Date().toISOString() },
+      state: {
+        v: 1,
+        rootAgent: 'clerk',
+        agent: 'clerk',
+        input: 'What happened?',
+        step: 0,
+        usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, totalTokens: 0 },
+        sessionLastSeq: 0,
+        pending: [user],
+        startedAt: new Date().toISOString(),
+      },
     });
     await store.close();
 
@@ -86,7 +102,10 @@ describe('storage.resume: auto', () => {
 
 describe('approvals from the CLI', () => {
   it('run --session pauses (exit 3); approve in another process resumes it and prints the answer', async () => {
-    const s = await setup([{ toolCalls: [{ name: 'delete_file', arguments: { path: 'a.txt' }, id: 'call_1' }] }, { text: 'Deleted a.txt.' }]);
+    const s = await setup([
+      { toolCalls: [{ name: 'delete_file', arguments: { path: 'a.txt' }, id: 'call_1' }] },
+      { text: 'Deleted a.txt.' },
+    ]);
     const paused = await runCli(['run', '--session', 'job', '-q', 'Delete a.txt'], opts);
     expect(paused.code, paused.stderr).toBe(3);
     expect(paused.stdout).toBe('');
@@ -96,7 +115,9 @@ describe('approvals from the CLI', () => {
 
     const list = await runCli(['approvals', 'list', '--json'], opts);
     expect(list.code).toBe(0);
-    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ id, toolName: 'delete_file', prompt: 'Delete a.txt?', sessionId: 'job', status: 'pending' })]);
+    expect(JSON.parse(list.stdout)).toEqual([
+      expect.objectContaining({ id, toolName: 'delete_file', prompt: 'Delete a.txt?', sessionId: 'job', status: 'pending' }),
+    ]);
     const runs = JSON.parse((await runCli(['runs', 'list', '--json'], opts)).stdout);
     expect(runs).toEqual([expect.objectContaining({ status: 'paused', agent: 'clerk', sessionId: 'job' })]);
 
@@ -104,7 +125,9 @@ describe('approvals from the CLI', () => {
     expect(approved, approved.stderr).toMatchObject({ code: 0, stdout: 'Deleted a.txt.\n' });
     expect(existsSync(join(tmp.dir, 'sandbox', 'a.txt'))).toBe(false);
     expect(s.requests).toHaveLength(2);
-    expect(JSON.parse((await runCli(['runs', 'list', '--json'], opts)).stdout)).toEqual([expect.objectContaining({ runId: runs[0].runId, status: 'completed' })]);
+    expect(JSON.parse((await runCli(['runs', 'list', '--json'], opts)).stdout)).toEqual([
+      expect.objectContaining({ runId: runs[0].runId, status: 'completed' }),
+    ]);
     // Answering twice is refused clearly.
     const again = await runCli(['approvals', 'approve', id!], opts);
     expect(again.code).toBe(1);

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { type Agent, tool } from '../../src/index.js';
 import { loadRuntime, type Runtime } from '../../src/runtime/index.js';
-import { tool, type Agent } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 
 let dir: string | undefined;
@@ -15,7 +17,12 @@ afterEach(async () => {
   dir = undefined;
 });
 
-const wipe = tool({ name: 'wipe', description: 'Wipe', parameters: { type: 'object', properties: { what: { type: 'string' } } }, execute: ({ what }: { what: string }) => `wiped ${what}` });
+const wipe = tool({
+  name: 'wipe',
+  description: 'Wipe',
+  parameters: { type: 'object', properties: { what: { type: 'string' } } },
+  execute: ({ what }: { what: string }) => `wiped ${what}`,
+});
 const look = tool({ name: 'look', description: 'Look', parameters: { type: 'object' }, execute: () => 'seen' });
 
 async function load(yaml: string): Promise<Runtime> {
@@ -31,7 +38,17 @@ describe('config: require_approval and storage for runs', () => {
       'storage:\n  driver: memory\nagents:\n  ops:\n    model: openai:gpt-4.1-mini\n    tools: [wipe, look]\n    require_approval:\n      wipe: "Wipe {what}?"\n',
     );
     const agent = rt.agent<Agent>('ops');
-    agent.setModel(new ScriptedModel([{ toolCalls: [{ toolName: 'wipe', input: { what: 'disk' } }, { toolName: 'look', input: {} }] }, { text: 'Wiped.' }]));
+    agent.setModel(
+      new ScriptedModel([
+        {
+          toolCalls: [
+            { toolName: 'wipe', input: { what: 'disk' } },
+            { toolName: 'look', input: {} },
+          ],
+        },
+        { text: 'Wiped.' },
+      ]),
+    );
     const r = await agent.run('wipe the disk', { session: 'ops-1' });
     expect(r.status).toBe('paused');
     expect(r.pendingApprovals?.map((p) => p.prompt)).toEqual(['Wipe disk?']);
@@ -51,11 +68,11 @@ describe('config: require_approval and storage for runs', () => {
   });
 
   it('a tool name the agent does not have, or a wrong shape, is reported with its path', async () => {
-    await expect(load('agents:\n  ops:\n    model: openai:gpt-4.1-mini\n    tools: [look]\n    require_approval: [wipe]\n')).rejects.toThrow(
-      /agents\.ops\.require_approval: agent "ops" has no tool named "wipe" \(its tools: look\)/,
-    );
-    await expect(load('agents:\n  ops:\n    model: openai:gpt-4.1-mini\n    tools: [look]\n    require_approval: yes please\n')).rejects.toThrow(
-      /require_approval.*(list of tool names|map of tool name)/s,
-    );
+    await expect(
+      load('agents:\n  ops:\n    model: openai:gpt-4.1-mini\n    tools: [look]\n    require_approval: [wipe]\n'),
+    ).rejects.toThrow(/agents\.ops\.require_approval: agent "ops" has no tool named "wipe" \(its tools: look\)/);
+    await expect(
+      load('agents:\n  ops:\n    model: openai:gpt-4.1-mini\n    tools: [look]\n    require_approval: yes please\n'),
+    ).rejects.toThrow(/require_approval.*(list of tool names|map of tool name)/s);
   });
 });

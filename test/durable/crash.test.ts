@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { openStore } from '../../src/storage/index.js';
-import { startNodeChild, type ChildRun } from './child-process.js';
+import { type ChildRun, startNodeChild } from './child-process.js';
 import { promptText } from './support.js';
 
 const CHILD = new URL('./fixtures/crash-child.mjs', import.meta.url).pathname;
@@ -11,7 +13,8 @@ const KILL_POINTS = ['before-tool', 'during-tool', 'after-tool', 'mid-stream'] a
 
 let dir: string;
 beforeAll(() => {
-  if (!existsSync(new URL('../../dist/index.js', import.meta.url))) throw new Error('dist/ is missing: run "npm run build" before the crash tests');
+  if (!existsSync(new URL('../../dist/index.js', import.meta.url)))
+    throw new Error('dist/ is missing: run "npm run build" before the crash tests');
   dir = mkdtempSync(join(tmpdir(), 'corvid-crash-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

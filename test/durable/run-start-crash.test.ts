@@ -1,8 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+
 import { openStore } from '../../src/storage/index.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
 import { assertBuilt, cliEnv, fakeModel, runCli, spawnCli, tempDir, writeConfig } from '../cli/cli-harness.js';
-import { mysqlTarget, postgresTarget, sqliteTarget, type Location } from '../storage/support/targets.js';
+import { type Location, mysqlTarget, postgresTarget, sqliteTarget } from '../storage/support/targets.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { promptText } from './support.js';
 
 beforeAll(() => assertBuilt());

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { Agent } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { storeAt, TARGETS } from './support.js';

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
+
 import { Agent, tool } from '../../src/index.js';
+import { type CheckpointInput, openStore, type SessionEntryInput } from '../../src/storage/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
-import { openStore, type CheckpointInput, type SessionEntryInput } from '../../src/storage/index.js';
 import { promptText } from './support.js';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, tool, type AgentEvent, type ToolContext } from '../../src/index.js';
-import { ScriptedModel } from '../../src/testing/index.js';
+
 import { SequentialAgent } from '../../src/agents/index.js';
+import { Agent, type AgentEvent, tool, type ToolContext } from '../../src/index.js';
+import { ScriptedModel } from '../../src/testing/index.js';
 import { promptText, storeAt, TARGETS } from './support.js';
 
 const noteTool = (seen: ToolContext[] = []) =>
@@ -28,7 +29,10 @@ for (const target of TARGETS) {
       const at = await storeAt(target);
       cleanup = at.close;
       const seen: ToolContext[] = [];
-      const first = new ScriptedModel([{ toolCalls: [{ toolName: 'note', input: { text: 'Ann likes tea' } }], usage: { inputTokens: 7, outputTokens: 3 } }, { text: 'Nice to meet you, Ann.' }]);
+      const first = new ScriptedModel([
+        { toolCalls: [{ toolName: 'note', input: { text: 'Ann likes tea' } }], usage: { inputTokens: 7, outputTokens: 3 } },
+        { text: 'Nice to meet you, Ann.' },
+      ]);
       const a1 = new Agent({ name: 'helper', model: first, tools: [noteTool(seen)], store: await at.open() });
       const r1 = await a1.run('Hi, I am Ann', { session: { id: 'chat-1', userId: 'u1' } });
       expect(r1).toMatchObject({ text: 'Nice to meet you, Ann.', status: 'completed', sessionId: 'chat-1' });
@@ -63,7 +67,12 @@ for (const target of TARGETS) {
       expect(await store2.state.get({ session: 'chat-1' }, 'note')).toBe('Ann likes tea');
       expect((await store2.sessions.get('chat-1'))?.userId).toBe('u1');
       const runs = await store2.checkpoints.listRuns({ sessionId: 'chat-1' });
-      expect(runs.map((r) => [r.runId, r.status, r.agent]).sort()).toEqual([[r1.runId, 'completed', 'helper'], [r2.runId, 'completed', 'helper']].sort());
+      expect(runs.map((r) => [r.runId, r.status, r.agent]).sort()).toEqual(
+        [
+          [r1.runId, 'completed', 'helper'],
+          [r2.runId, 'completed', 'helper'],
+        ].sort(),
+      );
     });
 
     it('stream() with a session appends as it goes and reports the same answer', async () => {
@@ -92,7 +101,13 @@ for (const target of TARGETS) {
       expect(r1).toMatchObject({ text: 'Billing here: refunded.', activeAgent: 'billing' });
       expect(await store.sessions.getActiveAgent('h1')).toBe('billing');
       const entries = await store.sessions.entries('h1');
-      expect(entries.map((e) => `${e.type}:${e.agent}`)).toEqual(['message:front', 'message:front', 'message:front', 'handoff:front', 'message:billing']);
+      expect(entries.map((e) => `${e.type}:${e.agent}`)).toEqual([
+        'message:front',
+        'message:front',
+        'message:front',
+        'handoff:front',
+        'message:billing',
+      ]);
       expect(entries[3].data).toMatchObject({ from: 'front', to: 'billing' });
 
       const r2 = await front.run('And the other one?', { session: 'h1' });
@@ -107,7 +122,10 @@ for (const target of TARGETS) {
       const store = await at.open();
       const team = new SequentialAgent({
         name: 'team',
-        subAgents: [new Agent({ name: 'one', model: new ScriptedModel([{ text: 'draft' }]) }), new Agent({ name: 'two', model: new ScriptedModel([{ text: 'final' }]) })],
+        subAgents: [
+          new Agent({ name: 'one', model: new ScriptedModel([{ text: 'draft' }]) }),
+          new Agent({ name: 'two', model: new ScriptedModel([{ text: 'final' }]) }),
+        ],
         store,
       });
       const r = await team.run('write', { session: 'w1' });
@@ -121,7 +139,11 @@ for (const target of TARGETS) {
 describe('session runs: bad input', () => {
   it('a session run without a store says how to give one', async () => {
     const agent = new Agent({ name: 'lonely', model: new ScriptedModel([{ text: 'x' }]) });
-    await expect(agent.run('hi', { session: 's' })).rejects.toMatchObject({ name: 'DurableRunError', code: 'validation_failed', message: expect.stringContaining('needs a store') });
+    await expect(agent.run('hi', { session: 's' })).rejects.toMatchObject({
+      name: 'DurableRunError',
+      code: 'validation_failed',
+      message: expect.stringContaining('needs a store'),
+    });
   });
 
   it('an empty session id is refused, naming it', async () => {

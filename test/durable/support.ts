@@ -1,7 +1,7 @@
 /** Shared helpers of the durable-run tests: store targets and small tools. */
-import { openStore, type Store } from '../../src/storage/index.js';
-import { memoryTarget, mysqlTarget, postgresTarget, sqliteTarget, type Location, type StoreTarget } from '../storage/support/targets.js';
 import type { Message } from '../../src/index.js';
+import { openStore, type Store } from '../../src/storage/index.js';
+import { type Location, memoryTarget, mysqlTarget, postgresTarget, sqliteTarget, type StoreTarget } from '../storage/support/targets.js';
 
 export const TARGETS: StoreTarget[] = [memoryTarget, sqliteTarget, postgresTarget, mysqlTarget];
 

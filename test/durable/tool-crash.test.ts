@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { openStore } from '../../src/storage/index.js';
 import { startNodeChild } from './child-process.js';
 
@@ -9,7 +11,8 @@ const CHILD = new URL('./fixtures/parallel-tools-child.mjs', import.meta.url).pa
 
 let dir: string;
 beforeAll(() => {
-  if (!existsSync(new URL('../../dist/index.js', import.meta.url))) throw new Error('dist/ is missing: run "npm run build" before the crash tests');
+  if (!existsSync(new URL('../../dist/index.js', import.meta.url)))
+    throw new Error('dist/ is missing: run "npm run build" before the crash tests');
   dir = mkdtempSync(join(tmpdir(), 'corvid-tool-crash-'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,7 +65,8 @@ async function crashThenResume(kill: 'ack' | 'unstored' | 'race') {
     expect(entries.map((e) => e.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(new Set(entries.map((e) => e.runId))).toEqual(new Set([runId]));
     const toolMessage = entries[2].message!;
-    const results = toolMessage.role === 'tool' ? toolMessage.content.map((p) => (p.type === 'tool-result' ? [p.toolCallId, p.output] : p.type)) : [];
+    const results =
+      toolMessage.role === 'tool' ? toolMessage.content.map((p) => (p.type === 'tool-result' ? [p.toolCallId, p.output] : p.type)) : [];
     expect(results).toEqual(ids.sort().map((id, i) => [id, { type: 'text', value: `done ${i + 1}` }]));
     expect((await store.checkpoints.getRun(runId))?.status).toBe('completed');
   } finally {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent, tool, type RunStateV1, type ToolContext } from '../../src/index.js';
-import { ScriptedModel } from '../../src/testing/index.js';
+
+import { Agent, type RunStateV1, tool, type ToolContext } from '../../src/index.js';
 import type { Store } from '../../src/storage/index.js';
+import { ScriptedModel } from '../../src/testing/index.js';
 import { storeAt, TARGETS } from './support.js';
 
 /** Results recorded in a checkpoint state's in-flight step. */
@@ -82,16 +83,32 @@ for (const target of TARGETS) {
       // j1 alone (its write was slow), then j2 and j3 in one write.
       expect(committed.map(completedIn).filter((c) => c.length > 0)).toEqual([['j1'], ['j1', 'j2', 'j3']]);
       // Tools get `<run id>:<call id>` to de-duplicate side effects with.
-      expect(contexts.map((c) => [c.runId, c.toolCallId, c.idempotencyKey]).sort()).toEqual([1, 2, 3].map((n) => [r.runId, `j${n}`, `${r.runId}:j${n}`]));
+      expect(contexts.map((c) => [c.runId, c.toolCallId, c.idempotencyKey]).sort()).toEqual(
+        [1, 2, 3].map((n) => [r.runId, `j${n}`, `${r.runId}:j${n}`]),
+      );
     });
 
-    it('a handoff target\'s tools get keys of the durable run id', async () => {
+    it("a handoff target's tools get keys of the durable run id", async () => {
       const at = await storeAt(target);
       cleanup = at.close;
       const keys: string[] = [];
-      const stamp = tool({ name: 'stamp', description: 'Stamp', parameters: { type: 'object', properties: {} }, execute: (_input, ctx) => (keys.push(ctx.idempotencyKey), 'stamped') });
-      const billing = new Agent({ name: 'billing', model: new ScriptedModel([{ toolCalls: [{ toolName: 'stamp', input: {}, toolCallId: 's1' }] }, { text: 'Stamped.' }]), tools: [stamp] });
-      const front = new Agent({ name: 'front', model: new ScriptedModel([{ toolCalls: [{ toolName: 'transfer_to_billing', input: {}, toolCallId: 't1' }] }]), handoffs: [billing], store: await at.open() });
+      const stamp = tool({
+        name: 'stamp',
+        description: 'Stamp',
+        parameters: { type: 'object', properties: {} },
+        execute: (_input, ctx) => (keys.push(ctx.idempotencyKey), 'stamped'),
+      });
+      const billing = new Agent({
+        name: 'billing',
+        model: new ScriptedModel([{ toolCalls: [{ toolName: 'stamp', input: {}, toolCallId: 's1' }] }, { text: 'Stamped.' }]),
+        tools: [stamp],
+      });
+      const front = new Agent({
+        name: 'front',
+        model: new ScriptedModel([{ toolCalls: [{ toolName: 'transfer_to_billing', input: {}, toolCallId: 't1' }] }]),
+        handoffs: [billing],
+        store: await at.open(),
+      });
       const r = await front.run('Stamp it', { session: 'desk' });
       expect(r.text).toBe('Stamped.');
       expect(keys).toEqual([`${r.runId}:s1`]);

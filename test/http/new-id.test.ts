@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { newId } from '../../src/http/new-id.js';
 
 describe('newId', () => {

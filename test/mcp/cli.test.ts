@@ -1,7 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { elicitFromUser } from '../../src/cli/mcp-cli-options.js';
 import { runCli, spawnCli } from '../cli/cli-harness.js';
 import { EVERYTHING, FIXTURES, freePort, tempDir, until } from './support.js';
@@ -17,7 +19,15 @@ describe('corvid mcp list / login / logout and validate (built CLI)', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     oauth = spawn(process.execPath, [join(FIXTURES, 'oauth-server.mjs'), String(port)], { stdio: 'ignore' });
-    await until(() => fetch(`${base}/stats`).then((r) => r.ok, () => false), 'the OAuth fixture', 10_000);
+    await until(
+      () =>
+        fetch(`${base}/stats`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      'the OAuth fixture',
+      10_000,
+    );
     writeFileSync(
       join(tmp.dir, 'corvid.yaml'),
       `mcp_servers:
@@ -75,11 +85,22 @@ agents:
     expect(list.stdout).toMatch(/● ev {2}stdio · .+ · mcp-servers\/everything .+\n {4}ev_echo, ev_get-sum\n/);
     expect(list.stdout).toMatch(/● prot {2}streamable_http · http:\/\/127\.0\.0\.1:\d+\/mcp · oauth-protected 1\.0\.0\n {4}prot_whoami\n/);
     expect(list.stdout).toMatch(/● keyed {2}http · .+\n {4}MCP server "keyed": .*refused the credentials \(HTTP 401\)/);
-    expect(list.stdout).toMatch(/● broken {2}stdio · corvid-no-such-server\n {4}MCP server "broken" failed to start: command "corvid-no-such-server" not found/);
+    expect(list.stdout).toMatch(
+      /● broken {2}stdio · corvid-no-such-server\n {4}MCP server "broken" failed to start: command "corvid-no-such-server" not found/,
+    );
     expect(list.code).toBe(1);
 
-    const json = JSON.parse((await runCli(['mcp', 'list', '--json'], opts())).stdout) as Array<{ id: string; state: string; tools?: string[] }>;
-    expect(json.map((s) => [s.id, s.state])).toEqual([['ev', 'connected'], ['prot', 'connected'], ['keyed', 'failed'], ['broken', 'failed']]);
+    const json = JSON.parse((await runCli(['mcp', 'list', '--json'], opts())).stdout) as Array<{
+      id: string;
+      state: string;
+      tools?: string[];
+    }>;
+    expect(json.map((s) => [s.id, s.state])).toEqual([
+      ['ev', 'connected'],
+      ['prot', 'connected'],
+      ['keyed', 'failed'],
+      ['broken', 'failed'],
+    ]);
 
     const out = await runCli(['mcp', 'logout', 'prot'], opts());
     expect([out.code, out.stdout]).toEqual([0, 'Logged out of prot: its stored tokens are deleted.\n']);
@@ -102,7 +123,12 @@ describe('elicitation in corvid chat', () => {
     message: 'Who are you?',
     requestedSchema: {
       type: 'object' as const,
-      properties: { name: { type: 'string', title: 'Name' }, age: { type: 'integer' }, admin: { type: 'boolean', default: false }, color: { type: 'string', enum: ['red', 'blue'] } },
+      properties: {
+        name: { type: 'string', title: 'Name' },
+        age: { type: 'integer' },
+        admin: { type: 'boolean', default: false },
+        color: { type: 'string', enum: ['red', 'blue'] },
+      },
       required: ['name'],
     },
     signal: new AbortController().signal,

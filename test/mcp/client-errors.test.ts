@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { Agent } from '../../src/index.js';
 import { McpError, McpHub } from '../../src/mcp/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
@@ -19,18 +20,24 @@ describe('MCP client: bad servers and bad results', () => {
     const h = hub({ servers: { nope: { transport: 'stdio', command: 'corvid-no-such-command-xyz', args: [] } } });
     const err = await h.listTools('nope').catch((e) => e);
     expect(err).toBeInstanceOf(McpError);
-    expect(err.message).toBe('MCP server "nope" failed to start: command "corvid-no-such-command-xyz" not found (check "command" and PATH)');
+    expect(err.message).toBe(
+      'MCP server "nope" failed to start: command "corvid-no-such-command-xyz" not found (check "command" and PATH)',
+    );
     expect(h.status()[0]).toMatchObject({ state: 'failed', error: err.message });
   });
 
   it('a server that exits at start, with the end of its stderr', async () => {
     const h = hub({ servers: { dies: fixture('exit-at-start.mjs') } });
-    await expect(h.listTools('dies')).rejects.toThrow(/^MCP server "dies" failed to start: the server exited during start-up; its stderr ended with:\n  fatal: EXAMPLE_API_KEY is not set/);
+    await expect(h.listTools('dies')).rejects.toThrow(
+      /^MCP server "dies" failed to start: the server exited during start-up; its stderr ended with:\n {2}fatal: EXAMPLE_API_KEY is not set/,
+    );
   });
 
   it('a server that prints garbage instead of JSON-RPC', async () => {
     const h = hub({ servers: { noisy: fixture('garbage.mjs', { connectTimeoutMs: 400 }) } });
-    await expect(h.listTools('noisy')).rejects.toThrow(/^MCP server "noisy" did not complete the MCP handshake within 400 ms; it wrote output that is not JSON-RPC on stdout \(.*Hello/);
+    await expect(h.listTools('noisy')).rejects.toThrow(
+      /^MCP server "noisy" did not complete the MCP handshake within 400 ms; it wrote output that is not JSON-RPC on stdout \(.*Hello/,
+    );
   });
 
   it('malformed results and JSON-RPC errors', async () => {
@@ -47,7 +54,9 @@ describe('MCP client: bad servers and bad results', () => {
     const byName = new Map((await h.tools('sink')).map((t) => [t.name, t]));
     await expect(runTool(byName.get('sink_fail')!, {})).rejects.toThrow('boom: the widget is broken');
     expect((await runTool(byName.get('sink_audio')!, {})).output).toBe('[audio: audio/wav, 16 bytes]');
-    expect((await runTool(byName.get('sink_structured')!, {})).output).toBe('{"n":1}\n\n[image: image/png, 8 bytes]\n\nstructured content: {"n":1}');
+    expect((await runTool(byName.get('sink_structured')!, {})).output).toBe(
+      '{"n":1}\n\n[image: image/png, 8 bytes]\n\nstructured content: {"n":1}',
+    );
     // Names are sanitised to the providers' rules.
     expect((await runTool(byName.get('sink_read_file')!, { path: 'a.txt' })).output).toBe('read a.txt');
 
@@ -78,18 +87,26 @@ describe('MCP client: bad servers and bad results', () => {
       servers: { a: fixture('kitchen-sink.mjs', { include: ['b_pid'] }), a_b: fixture('kitchen-sink.mjs', { include: ['pid', 'audio'] }) },
       onWarning: (e) => warnings.push(e.message),
     });
-    const agent = new Agent({ name: 'x', model: new ScriptedModel([{ toolCalls: [{ toolName: 'a_b_audio', input: {} }] }, { text: 'ok' }]) });
+    const agent = new Agent({
+      name: 'x',
+      model: new ScriptedModel([{ toolCalls: [{ toolName: 'a_b_audio', input: {} }] }, { text: 'ok' }]),
+    });
     await h.bindAgent(agent, [{ server: 'a' }, { server: 'a_b' }]);
     expect(agent.tools.map((t) => t.name).sort()).toEqual(['a_b_audio', 'a_b_pid']);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^MCP server "a(_b)?": tool "(b_)?pid" is skipped for agent "x": its name "a_b_pid" is already used by tool "(b_)?pid" of MCP server "a(_b)?"$/);
+    expect(warnings[0]).toMatch(
+      /^MCP server "a(_b)?": tool "(b_)?pid" is skipped for agent "x": its name "a_b_pid" is already used by tool "(b_)?pid" of MCP server "a(_b)?"$/,
+    );
     // The agent keeps working with the rest.
     expect((await agent.run('go')).steps[0].toolResults[0]).toMatchObject({ isError: false, output: '[audio: audio/wav, 16 bytes]' });
   });
 
   it('an agent keeps working with the other servers when one fails', async () => {
     const warnings: McpError[] = [];
-    const h = hub({ servers: { ok: everything({ include: ['echo'] }), gone: { transport: 'stdio', command: 'corvid-missing-server', args: [] } }, onWarning: (e) => warnings.push(e) });
+    const h = hub({
+      servers: { ok: everything({ include: ['echo'] }), gone: { transport: 'stdio', command: 'corvid-missing-server', args: [] } },
+      onWarning: (e) => warnings.push(e),
+    });
     const model = new ScriptedModel([{ toolCalls: [{ toolName: 'ok_echo', input: { message: 'hi' } }] }, { text: 'done' }]);
     const agent = new Agent({ name: 'a', model, tools: [] });
     await h.bindAgent(agent, [{ server: 'ok' }, { server: 'gone' }]);
@@ -104,7 +121,9 @@ describe('MCP client: bad servers and bad results', () => {
     const h = hub({ servers: { sink: fixture('kitchen-sink.mjs', { include: ['crash', 'pid'] }) } });
     const [crash, pid] = await h.tools('sink');
     const first = (await runTool(pid, {})).output;
-    await expect(runTool(crash, {})).rejects.toThrow(/^MCP server "sink" exited or closed the connection during tool "crash"; it will be started again on the next call; its stderr ended with:\n  crashing on purpose/);
+    await expect(runTool(crash, {})).rejects.toThrow(
+      /^MCP server "sink" exited or closed the connection during tool "crash"; it will be started again on the next call; its stderr ended with:\n {2}crashing on purpose/,
+    );
     const second = (await runTool(pid, {})).output;
     expect(second).not.toBe(first);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpHub } from '../../src/mcp/index.js';
+
 import type { McpNotice } from '../../src/mcp/index.js';
+import { McpHub } from '../../src/mcp/index.js';
 import type { Tool } from '../../src/types/tool.js';
 import { alive, everything, runTool, until } from './support.js';
 
@@ -29,7 +30,12 @@ describe('MCP client against server-everything (stdio)', () => {
     expect(t.jsonSchema).toBe(echo.inputSchema);
     expect(t.jsonSchema).toMatchObject({ type: 'object', required: ['message'] });
     expect(tools.has('everything_get-sum')).toBe(true);
-    expect(hub.status()[0]).toMatchObject({ id: 'everything', state: 'connected', transport: 'stdio', serverInfo: { name: 'mcp-servers/everything' } });
+    expect(hub.status()[0]).toMatchObject({
+      id: 'everything',
+      state: 'connected',
+      transport: 'stdio',
+      serverInfo: { name: 'mcp-servers/everything' },
+    });
   });
 
   it('calls tools and maps text results to strings', async () => {
@@ -43,7 +49,8 @@ describe('MCP client against server-everything (stdio)', () => {
     expect(image).not.toMatch(/iVBOR/);
     const links = (await runTool(tools.get('everything_get-resource-links')!, { count: 2 })).output as string;
     expect(links).toMatch(/\[resource link: .+ <demo:\/\/resource\/dynamic\/\w+\/1> \(text\/plain\)/);
-    const embedded = (await runTool(tools.get('everything_get-resource-reference')!, { resourceType: 'Text', resourceId: 1 })).output as string;
+    const embedded = (await runTool(tools.get('everything_get-resource-reference')!, { resourceType: 'Text', resourceId: 1 }))
+      .output as string;
     expect(embedded).toMatch(/\[resource demo:\/\/resource\/dynamic\/text\/1 \(text\/plain\)\]\nResource 1: This is a plaintext resource/);
     const blob = (await runTool(tools.get('everything_get-resource-reference')!, { resourceType: 'Blob', resourceId: 2 })).output as string;
     expect(blob).toMatch(/\[resource demo:\/\/resource\/dynamic\/blob\/2 .*bytes of binary data\]/);
@@ -59,7 +66,13 @@ describe('MCP client against server-everything (stdio)', () => {
     expect(output).toMatch(/Long running operation completed/);
     const progress = events.filter((e) => e.type === 'mcp_notification' && e.kind === 'progress');
     expect(progress.map((e) => (e as { progress?: number }).progress)).toEqual([1, 2, 3]);
-    expect(progress[0]).toMatchObject({ server: 'everything', toolName: 'everything_trigger-long-running-operation', toolCallId: 'call_1', total: 3, agent: 'tester' });
+    expect(progress[0]).toMatchObject({
+      server: 'everything',
+      toolName: 'everything_trigger-long-running-operation',
+      toolCallId: 'call_1',
+      total: 3,
+      agent: 'tester',
+    });
   });
 
   it('surfaces log notifications', async () => {
@@ -80,8 +93,17 @@ describe('MCP client against server-everything (stdio)', () => {
     const slowHub = new McpHub({ servers: { ev: everything({ callTimeoutMs: 150 }) } });
     try {
       const [t] = (await slowHub.tools('ev')).filter((x) => x.name === 'ev_trigger-long-running-operation');
-      await expect(runTool(t, { duration: 3, steps: 3 })).rejects.toThrow('MCP server "ev": tool "trigger-long-running-operation" timed out after 150 ms');
-      expect((await runTool((await slowHub.tools('ev')).find((x) => x.name === 'ev_echo')!, { message: 'still here' })).output).toBe('Echo: still here');
+      await expect(runTool(t, { duration: 3, steps: 3 })).rejects.toThrow(
+        'MCP server "ev": tool "trigger-long-running-operation" timed out after 150 ms',
+      );
+      expect(
+        (
+          await runTool(
+            (await slowHub.tools('ev')).find((x) => x.name === 'ev_echo')!,
+            { message: 'still here' },
+          )
+        ).output,
+      ).toBe('Echo: still here');
     } finally {
       await slowHub.close();
     }
@@ -97,7 +119,9 @@ describe('MCP client against server-everything (stdio)', () => {
       const running = runTool(long, { duration: 5, steps: 5 });
       await until(() => h.connection('ev').status().state === 'connected', 'the call to start', 1000);
       process.kill(pid, 'SIGKILL');
-      await expect(running).rejects.toThrow(/MCP server "ev" exited or closed the connection during tool "trigger-long-running-operation"; it will be started again on the next call/);
+      await expect(running).rejects.toThrow(
+        /MCP server "ev" exited or closed the connection during tool "trigger-long-running-operation"; it will be started again on the next call/,
+      );
       expect((await runTool(echo, { message: 'back' })).output).toBe('Echo: back');
       const pid2 = h.connection('ev').pid!;
       expect(pid2).not.toBe(pid);

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { ROOT } from './support.js';
 
 /** Every module reached from `file` through static imports / re-exports (dynamic `import()` excluded). */
@@ -29,7 +31,16 @@ describe('corvid/mcp entry point', () => {
     expect([...root.external].filter((s) => s.startsWith('@modelcontextprotocol'))).toEqual([]);
     expect([...root.files].filter((f) => f.includes(`${join('dist', 'mcp')}`))).toEqual([]);
     const mcp = await import('../../src/mcp/index.js');
-    for (const name of ['McpHub', 'McpConnection', 'createMcpServer', 'serveMcpHttp', 'createOAuthSession', 'MemoryTokenStore', 'SecretTokenStore', 'mcpToolName']) {
+    for (const name of [
+      'McpHub',
+      'McpConnection',
+      'createMcpServer',
+      'serveMcpHttp',
+      'createOAuthSession',
+      'MemoryTokenStore',
+      'SecretTokenStore',
+      'mcpToolName',
+    ]) {
       expect(typeof (mcp as Record<string, unknown>)[name], name).toBe('function');
     }
   });

@@ -1,6 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { connect } from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { McpHub } from '../../src/mcp/index.js';
 import { EVERYTHING, freePort, runTool, until } from './support.js';
 
@@ -40,7 +42,9 @@ describe('MCP client against server-everything over HTTP', () => {
   });
 
   it('Streamable HTTP: lists, calls, and streams progress', async () => {
-    const hub = new McpHub({ servers: { ev: { transport: 'http', url: `http://127.0.0.1:${http.port}/mcp`, include: ['echo', 'trigger-long-running-operation'] } } });
+    const hub = new McpHub({
+      servers: { ev: { transport: 'http', url: `http://127.0.0.1:${http.port}/mcp`, include: ['echo', 'trigger-long-running-operation'] } },
+    });
     try {
       const tools = await hub.tools('ev');
       expect(tools.map((t) => t.name)).toEqual(['ev_echo', 'ev_trigger-long-running-operation']);

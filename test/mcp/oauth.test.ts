@@ -1,9 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clientMetadataDocument, createMcpServer, McpError, McpHub, MemoryTokenStore, serveMcpHttp, type McpServerConfig } from '../../src/mcp/index.js';
+
 import { tool } from '../../src/core/tool.js';
-import { FIXTURES, MODULES, freePort, until } from './support.js';
+import {
+  clientMetadataDocument,
+  createMcpServer,
+  McpError,
+  McpHub,
+  type McpServerConfig,
+  MemoryTokenStore,
+  serveMcpHttp,
+} from '../../src/mcp/index.js';
+import { FIXTURES, freePort, MODULES, until } from './support.js';
 
 /** Starts a server script and resolves once `probe` answers. */
 async function start(args: string[], env: NodeJS.ProcessEnv, probe: string): Promise<ChildProcess> {
@@ -13,7 +23,10 @@ async function start(args: string[], env: NodeJS.ProcessEnv, probe: string): Pro
   await until(
     async () => {
       if (child.exitCode !== null) throw new Error(`server exited: ${err}`);
-      return fetch(probe).then((r) => r.status < 500, () => false);
+      return fetch(probe).then(
+        (r) => r.status < 500,
+        () => false,
+      );
     },
     `${probe} to answer`,
     10_000,
@@ -84,14 +97,20 @@ describe('OAuth 2.1 against the SDK example server (simpleStreamableHttp.js --oa
     expect(JSON.stringify(greet)).toMatch(/Corvid/);
 
     // A second process with the same store needs no browser.
-    const again = new McpHub({ servers: { demo: config }, tokenStore: store, openUrl: () => Promise.reject(new Error('no browser expected')) });
+    const again = new McpHub({
+      servers: { demo: config },
+      tokenStore: store,
+      openUrl: () => Promise.reject(new Error('no browser expected')),
+    });
     hubs.push(again);
     await expect(again.listTools('demo')).resolves.toHaveLength(tools.length);
   });
 
   it('without authorization and non-interactive: a clear error pointing at corvid mcp login', async () => {
     const hub = new McpHub({
-      servers: { demo: { transport: 'http', url: `http://localhost:${mcpPort}/mcp`, auth: { type: 'oauth', callbackPort: await freePort() } } },
+      servers: {
+        demo: { transport: 'http', url: `http://localhost:${mcpPort}/mcp`, auth: { type: 'oauth', callbackPort: await freePort() } },
+      },
       tokenStore: new MemoryTokenStore(),
       interactiveAuth: false,
     });
@@ -109,14 +128,25 @@ describe('OAuth: refresh, re-authorization and denial (fixture built from the SD
     child = await start([join(FIXTURES, 'oauth-server.mjs'), String(port)], {}, `${base}/stats`);
   });
   afterAll(() => stop(child));
-  const control = (settings: object) => fetch(`${base}/control`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(settings) });
+  const control = (settings: object) =>
+    fetch(`${base}/control`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(settings) });
   const stats = async () =>
-    (await (await fetch(`${base}/stats`)).json()) as { authorize: number; codeExchanges: number; refreshes: number; registrations: number; clientIds: string[] };
+    (await (await fetch(`${base}/stats`)).json()) as {
+      authorize: number;
+      codeExchanges: number;
+      refreshes: number;
+      registrations: number;
+      clientIds: string[];
+    };
   afterEach(() => control({ deny: false, expiresIn: 3600, refreshFails: false, cimd: null }));
 
   async function authorizedHub(store = new MemoryTokenStore()) {
     const browser = scriptedBrowser();
-    const config: McpServerConfig = { transport: 'http', url: `${base}/mcp`, auth: { type: 'oauth', callbackPort: await freePort(), clientName: 'Corvid test' } };
+    const config: McpServerConfig = {
+      transport: 'http',
+      url: `${base}/mcp`,
+      auth: { type: 'oauth', callbackPort: await freePort(), clientName: 'Corvid test' },
+    };
     const hub = new McpHub({ servers: { prot: config }, tokenStore: store, openUrl: browser.open });
     hubs.push(hub);
     return { hub, browser, store };
@@ -159,8 +189,16 @@ describe('OAuth: refresh, re-authorization and denial (fixture built from the SD
     const metadataUrl = 'https://corvid.example/oauth/client.json';
     const callbackPort = await freePort();
     const document = clientMetadataDocument({ url: metadataUrl, callbackPort, clientName: 'Corvid CIMD' });
-    expect(document).toMatchObject({ client_id: metadataUrl, redirect_uris: [`http://127.0.0.1:${callbackPort}/callback`], token_endpoint_auth_method: 'none' });
-    const config: McpServerConfig = { transport: 'http', url: `${base}/mcp`, auth: { type: 'oauth', callbackPort, clientMetadataUrl: metadataUrl } };
+    expect(document).toMatchObject({
+      client_id: metadataUrl,
+      redirect_uris: [`http://127.0.0.1:${callbackPort}/callback`],
+      token_endpoint_auth_method: 'none',
+    });
+    const config: McpServerConfig = {
+      transport: 'http',
+      url: `${base}/mcp`,
+      auth: { type: 'oauth', callbackPort, clientMetadataUrl: metadataUrl },
+    };
     const browser = scriptedBrowser();
     const before = await stats();
 
@@ -181,19 +219,33 @@ describe('OAuth: refresh, re-authorization and denial (fixture built from the SD
 
   it('an unreachable authorization server is reported clearly', async () => {
     const port = await freePort();
-    const hub = new McpHub({ servers: { gone: { transport: 'http', url: `http://127.0.0.1:${port}/mcp`, auth: { type: 'oauth', callbackPort: await freePort() } } }, tokenStore: new MemoryTokenStore() });
+    const hub = new McpHub({
+      servers: {
+        gone: { transport: 'http', url: `http://127.0.0.1:${port}/mcp`, auth: { type: 'oauth', callbackPort: await freePort() } },
+      },
+      tokenStore: new MemoryTokenStore(),
+    });
     hubs.push(hub);
-    await expect(hub.listTools('gone')).rejects.toThrow(new RegExp(`^MCP server "gone" failed to start: cannot reach http://127.0.0.1:${port}/mcp \\(ECONNREFUSED\\)`));
+    await expect(hub.listTools('gone')).rejects.toThrow(
+      new RegExp(`^MCP server "gone" failed to start: cannot reach http://127.0.0.1:${port}/mcp \\(ECONNREFUSED\\)`),
+    );
   });
 });
 
 describe('static bearer tokens', () => {
   it('sends the configured token; a refused one is an auth error naming the server', async () => {
-    const echo = tool({ name: 'echo', description: 'Echo', parameters: { type: 'object', properties: { t: { type: 'string' } } }, execute: ({ t }: { t?: string }) => t ?? '' });
+    const echo = tool({
+      name: 'echo',
+      description: 'Echo',
+      parameters: { type: 'object', properties: { t: { type: 'string' } } },
+      execute: ({ t }: { t?: string }) => t ?? '',
+    });
     const http = await serveMcpHttp(createMcpServer({ name: 'keyed', tools: [echo] }), { port: 0, authenticate: (t) => t === 'api-key-1' });
     try {
       const ok = new McpHub({ servers: { k: { transport: 'http', url: http.mcpUrl, auth: { type: 'bearer', token: 'api-key-1' } } } });
-      const bad = new McpHub({ servers: { k: { transport: 'streamable_http', url: http.mcpUrl, auth: { type: 'bearer', token: 'nope' } } } });
+      const bad = new McpHub({
+        servers: { k: { transport: 'streamable_http', url: http.mcpUrl, auth: { type: 'bearer', token: 'nope' } } },
+      });
       hubs.push(ok, bad);
       expect(await ok.callTool('k', 'echo', { t: 'hi' })).toEqual({ content: [{ type: 'text', text: 'hi' }] });
       await expect(bad.listTools('k')).rejects.toThrow(/^MCP server "k"/);

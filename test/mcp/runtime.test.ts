@@ -1,10 +1,12 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, formatConfigIssue, loadRuntime, validateConfigText, type Runtime } from '../../src/runtime/index.js';
-import type { AgentEvent } from '../../src/types/events.js';
+
+import { ConfigError, formatConfigIssue, loadRuntime, type Runtime, validateConfigText } from '../../src/runtime/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
+import type { AgentEvent } from '../../src/types/events.js';
 import { alive, EVERYTHING, FIXTURES, tempDir, until } from './support.js';
 
 const BASE = `models:\n  m: { provider: openai, model: x, api_key: test }\ndefaults: { model: m }\n`;
@@ -49,7 +51,12 @@ describe('mcp_servers in corvid.yaml', () => {
     expect(agent.tools.map((t) => t.name)).toEqual(['ev_echo', 'sink_progress']);
     expect(rt.agent('plain').tools).toEqual([]);
     const model = new ScriptedModel([
-      { toolCalls: [{ toolName: 'ev_echo', input: { message: 'via yaml' } }, { toolName: 'sink_progress', input: {} }] },
+      {
+        toolCalls: [
+          { toolName: 'ev_echo', input: { message: 'via yaml' } },
+          { toolName: 'sink_progress', input: {} },
+        ],
+      },
       { text: 'all done' },
     ]);
     agent.setModel(model);
@@ -63,8 +70,16 @@ describe('mcp_servers in corvid.yaml', () => {
     const sent = model.calls[0].tools!.find((t) => t.name === 'ev_echo') as { description?: string; inputSchema?: unknown };
     expect(sent.description).toBe('Echoes back the input string');
     expect(sent.inputSchema).toMatchObject({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'] });
-    expect(events.filter((e) => e.type === 'mcp_notification').map((e) => (e as { kind: string }).kind)).toEqual(['log', 'progress', 'progress', 'progress']);
-    expect(rt.mcp!.status().map((s) => [s.id, s.state])).toEqual([['ev', 'connected'], ['sink', 'connected']]);
+    expect(events.filter((e) => e.type === 'mcp_notification').map((e) => (e as { kind: string }).kind)).toEqual([
+      'log',
+      'progress',
+      'progress',
+      'progress',
+    ]);
+    expect(rt.mcp!.status().map((s) => [s.id, s.state])).toEqual([
+      ['ev', 'connected'],
+      ['sink', 'connected'],
+    ]);
   });
 
   it('every tool of a server, and the default agent gets every server when the config has no agents', async () => {
@@ -93,12 +108,19 @@ describe('mcp_servers in corvid.yaml', () => {
     const text = `${BASE}mcp_servers:\n  plain:\n    url: http://127.0.0.1:1/mcp\n    auth: { type: oauth, client_metadata_url: http://example.com/client.json }\n  root:\n    url: http://127.0.0.1:1/mcp\n    auth: { type: oauth, client_metadata_url: https://example.com/ }\n`;
     const issues = validateConfigText(text, { file: 'corvid.yaml' }).issues.map(formatConfigIssue);
     expect(issues).toEqual([
-      expect.stringMatching(/^corvid\.yaml:\d+:\d+  mcp_servers\.plain\.auth\.client_metadata_url: must be an https URL with a path, e\.g\. https:\/\/example\.com\/corvid\/client\.json$/),
-      expect.stringMatching(/^corvid\.yaml:\d+:\d+  mcp_servers\.root\.auth\.client_metadata_url: must be an https URL with a path/),
+      expect.stringMatching(
+        /^corvid\.yaml:\d+:\d+ {2}mcp_servers\.plain\.auth\.client_metadata_url: must be an https URL with a path, e\.g\. https:\/\/example\.com\/corvid\/client\.json$/,
+      ),
+      expect.stringMatching(/^corvid\.yaml:\d+:\d+ {2}mcp_servers\.root\.auth\.client_metadata_url: must be an https URL with a path/),
     ]);
-    const good = validateConfigText(`${BASE}mcp_servers:\n  r:\n    url: http://127.0.0.1:1/mcp\n    auth: { type: oauth, client_metadata_url: https://example.com/corvid/client.json }\n`, { file: 'corvid.yaml' });
+    const good = validateConfigText(
+      `${BASE}mcp_servers:\n  r:\n    url: http://127.0.0.1:1/mcp\n    auth: { type: oauth, client_metadata_url: https://example.com/corvid/client.json }\n`,
+      { file: 'corvid.yaml' },
+    );
     expect(good.issues).toEqual([]);
-    expect(good.config?.mcpServers?.r).toMatchObject({ auth: { type: 'oauth', clientMetadataUrl: 'https://example.com/corvid/client.json' } });
+    expect(good.config?.mcpServers?.r).toMatchObject({
+      auth: { type: 'oauth', clientMetadataUrl: 'https://example.com/corvid/client.json' },
+    });
   });
 
   it('a failing server is a warning: the runtime loads and its agents keep their other tools', async () => {
@@ -118,7 +140,9 @@ describe('mcp_servers in corvid.yaml', () => {
   });
 
   it('hot reload: reload: watch restarts the server when its file changes; runtime.mcp.reload() and runtime.reload() too', async () => {
-    const dir = setup(`${BASE}mcp_servers:\n  sink:\n    command: ${NODE}\n    args: [./server.mjs]\n    include: [pid]\n    reload: watch\nagents:\n  helper:\n    tools: [sink]\n`);
+    const dir = setup(
+      `${BASE}mcp_servers:\n  sink:\n    command: ${NODE}\n    args: [./server.mjs]\n    include: [pid]\n    reload: watch\nagents:\n  helper:\n    tools: [sink]\n`,
+    );
     const rt = await load(dir);
     const hub = rt.mcp!;
     const pid1 = hub.connection('sink').pid!;

@@ -1,23 +1,25 @@
 import { join } from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent } from '../../src/index.js';
+
 import { tool } from '../../src/core/tool.js';
+import { Agent } from '../../src/index.js';
 import {
+  type CorvidMcpServer,
   createMcpServer,
   elicitInput,
+  type McpHttpServer,
   mcpPrompt,
   mcpResource,
   mcpResourceTemplate,
   requestSampling,
   sendLog,
   serveMcpHttp,
-  type CorvidMcpServer,
-  type McpHttpServer,
 } from '../../src/mcp/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { FIXTURES } from './support.js';
@@ -30,7 +32,11 @@ const summarise = tool({
   description: 'Summarises a text with the client LLM',
   input: z.object({ text: z.string() }),
   execute: async ({ text }, ctx) => {
-    const answer = await requestSampling(ctx, { messages: [{ role: 'user', content: { type: 'text', text: `Summarise: ${text}` } }], maxTokens: 100, systemPrompt: 'Be brief' });
+    const answer = await requestSampling(ctx, {
+      messages: [{ role: 'user', content: { type: 'text', text: `Summarise: ${text}` } }],
+      maxTokens: 100,
+      systemPrompt: 'Be brief',
+    });
     return answer.content.type === 'text' ? `Summary (${answer.model}): ${answer.content.text}` : 'no text';
   },
 });
@@ -52,7 +58,14 @@ function makeServer(): CorvidMcpServer {
     name: 'content-test',
     tools: [summarise, book],
     resources: [
-      mcpResource({ uri: 'docs://readme', name: 'readme', title: 'Read me', description: 'The read-me', mimeType: 'text/markdown', read: () => '# Hello' }),
+      mcpResource({
+        uri: 'docs://readme',
+        name: 'readme',
+        title: 'Read me',
+        description: 'The read-me',
+        mimeType: 'text/markdown',
+        read: () => '# Hello',
+      }),
       mcpResource({ uri: 'img://logo', name: 'logo', mimeType: 'image/png', read: () => PNG }),
       mcpResource({ uri: 'docs://broken', name: 'broken', read: () => Promise.reject(new Error('disk on fire')) }),
       mcpResourceTemplate({
@@ -90,13 +103,26 @@ async function httpClient(url: string, answers: Answers = {}): Promise<Client> {
     client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
       const first = request.params.messages[0].content;
       const text = !Array.isArray(first) && first.type === 'text' ? first.text : '';
-      return { role: 'assistant', model: 'client-llm', content: { type: 'text', text: `short version of "${text}" (${request.params.systemPrompt})` } };
+      return {
+        role: 'assistant',
+        model: 'client-llm',
+        content: { type: 'text', text: `short version of "${text}" (${request.params.systemPrompt})` },
+      };
     });
   }
   if (answers.elicitation) {
     const action = answers.elicitation;
     client.setRequestHandler(ElicitRequestSchema, async (request) =>
-      action === 'accept' ? { action, content: { people: (request.params as unknown as { requestedSchema: { properties: { people: { default: number } } } }).requestedSchema.properties.people.default + 2 } } : { action },
+      action === 'accept'
+        ? {
+            action,
+            content: {
+              people:
+                (request.params as unknown as { requestedSchema: { properties: { people: { default: number } } } }).requestedSchema
+                  .properties.people.default + 2,
+            },
+          }
+        : { action },
     );
   }
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -122,13 +148,17 @@ describe('createMcpServer: resources, prompts and completion (SDK Client over St
       { uri: 'docs://broken', name: 'broken' },
       { uri: 'weather://oslo/today', name: 'Oslo weather' },
     ]);
-    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([{ uriTemplate: 'weather://{city}/today', name: 'weather', mimeType: 'application/json' }]);
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
+      { uriTemplate: 'weather://{city}/today', name: 'weather', mimeType: 'application/json' },
+    ]);
     await client.close();
   });
 
   it('reads text, binary (base64 blob) and templated resources; unknown and failing ones are clear errors', async () => {
     const client = await httpClient(http.mcpUrl);
-    expect((await client.readResource({ uri: 'docs://readme' })).contents).toEqual([{ uri: 'docs://readme', mimeType: 'text/markdown', text: '# Hello' }]);
+    expect((await client.readResource({ uri: 'docs://readme' })).contents).toEqual([
+      { uri: 'docs://readme', mimeType: 'text/markdown', text: '# Hello' },
+    ]);
     const logo = (await client.readResource({ uri: 'img://logo' })).contents[0] as { blob: string; mimeType: string };
     expect(logo.mimeType).toBe('image/png');
     expect(Buffer.from(logo.blob, 'base64').equals(PNG)).toBe(true);
@@ -137,7 +167,9 @@ describe('createMcpServer: resources, prompts and completion (SDK Client over St
     ]);
     await expect(client.readResource({ uri: 'docs://nothing' })).rejects.toMatchObject({
       code: -32002,
-      message: expect.stringContaining('Resource "docs://nothing" not found. Resources: docs://readme, img://logo, docs://broken, weather://{city}/today'),
+      message: expect.stringContaining(
+        'Resource "docs://nothing" not found. Resources: docs://readme, img://logo, docs://broken, weather://{city}/today',
+      ),
     });
     await expect(client.readResource({ uri: 'docs://broken' })).rejects.toThrow('Reading resource "docs://broken" failed: disk on fire');
     await client.close();
@@ -160,7 +192,9 @@ describe('createMcpServer: resources, prompts and completion (SDK Client over St
     expect(updates).toEqual(['weather://oslo/today']);
     await client.unsubscribeResource({ uri: 'weather://oslo/today' });
     expect(await server.notifyResourceUpdated('weather://oslo/today')).toBe(0);
-    await expect(other.subscribeResource({ uri: 'nowhere://x' })).rejects.toThrow('Cannot subscribe to "nowhere://x": no such resource on this server');
+    await expect(other.subscribeResource({ uri: 'nowhere://x' })).rejects.toThrow(
+      'Cannot subscribe to "nowhere://x": no such resource on this server',
+    );
     await client.close();
     await other.close();
   });
@@ -197,18 +231,23 @@ describe('createMcpServer: resources, prompts and completion (SDK Client over St
 
   it('completes prompt arguments and template variables (completion/complete)', async () => {
     const client = await httpClient(http.mcpUrl);
-    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'plan_trip' }, argument: { name: 'city', value: 'PAR' } })).completion).toEqual({
+    expect(
+      (await client.complete({ ref: { type: 'ref/prompt', name: 'plan_trip' }, argument: { name: 'city', value: 'PAR' } })).completion,
+    ).toEqual({
       values: ['paris', 'parma'],
       total: 2,
       hasMore: false,
     });
-    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'plan_trip' }, argument: { name: 'days', value: '' } })).completion.values).toEqual([]);
-    expect((await client.complete({ ref: { type: 'ref/resource', uri: 'weather://{city}/today' }, argument: { name: 'city', value: 'p' } })).completion.values).toEqual([
-      'paris',
-      'parma',
-      'porto',
-    ]);
-    await expect(client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } })).rejects.toThrow('Unknown prompt "nope"');
+    expect(
+      (await client.complete({ ref: { type: 'ref/prompt', name: 'plan_trip' }, argument: { name: 'days', value: '' } })).completion.values,
+    ).toEqual([]);
+    expect(
+      (await client.complete({ ref: { type: 'ref/resource', uri: 'weather://{city}/today' }, argument: { name: 'city', value: 'p' } }))
+        .completion.values,
+    ).toEqual(['paris', 'parma', 'porto']);
+    await expect(client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } })).rejects.toThrow(
+      'Unknown prompt "nope"',
+    );
     await client.close();
   });
 });
@@ -230,30 +269,49 @@ describe('served tools asking the client: sampling and elicitation', () => {
 
   it('elicitInput: the user accepts (with content) or declines', async () => {
     const accepting = await httpClient(http.mcpUrl, { elicitation: 'accept' });
-    expect(await accepting.callTool({ name: 'book_table', arguments: { restaurant: 'Chez Corvid' } })).toEqual({ content: [{ type: 'text', text: 'Booked Chez Corvid for 4' }] });
+    expect(await accepting.callTool({ name: 'book_table', arguments: { restaurant: 'Chez Corvid' } })).toEqual({
+      content: [{ type: 'text', text: 'Booked Chez Corvid for 4' }],
+    });
     await accepting.close();
     const declining = await httpClient(http.mcpUrl, { elicitation: 'decline' });
-    expect(await declining.callTool({ name: 'book_table', arguments: { restaurant: 'Chez Corvid' } })).toEqual({ content: [{ type: 'text', text: 'Not booked (decline)' }] });
+    expect(await declining.callTool({ name: 'book_table', arguments: { restaurant: 'Chez Corvid' } })).toEqual({
+      content: [{ type: 'text', text: 'Not booked (decline)' }],
+    });
     await declining.close();
   });
 
   it('a client without the capability gets a clear isError result', async () => {
     const client = await httpClient(http.mcpUrl);
     expect(await client.callTool({ name: 'summarise', arguments: { text: 'x' } })).toEqual({
-      content: [{ type: 'text', text: 'Tool "summarise" failed: the MCP client does not support sampling (it did not declare the "sampling" capability)' }],
+      content: [
+        {
+          type: 'text',
+          text: 'Tool "summarise" failed: the MCP client does not support sampling (it did not declare the "sampling" capability)',
+        },
+      ],
       isError: true,
     });
     expect(await client.callTool({ name: 'book_table', arguments: { restaurant: 'x' } })).toEqual({
-      content: [{ type: 'text', text: 'Tool "book_table" failed: the MCP client does not support elicitation (it did not declare the "elicitation" capability)' }],
+      content: [
+        {
+          type: 'text',
+          text: 'Tool "book_table" failed: the MCP client does not support elicitation (it did not declare the "elicitation" capability)',
+        },
+      ],
       isError: true,
     });
     await client.close();
   });
 
   it('outside MCP (REST gateway, inside an agent) the helpers fail with a message saying why', async () => {
-    const res = await fetch(`${http.url}/execute`, { method: 'POST', body: JSON.stringify({ tool: 'summarise', arguments: { text: 'x' } }) });
+    const res = await fetch(`${http.url}/execute`, {
+      method: 'POST',
+      body: JSON.stringify({ tool: 'summarise', arguments: { text: 'x' } }),
+    });
     expect(res.status).toBe(500);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^Tool "summarise" failed: requestSampling\(\) needs an MCP client/);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
+      /^Tool "summarise" failed: requestSampling\(\) needs an MCP client/,
+    );
     const model = new ScriptedModel([{ toolCalls: [{ toolName: 'book_table', input: { restaurant: 'x' } }] }, { text: 'could not book' }]);
     const agent = new Agent({ name: 'booker', model, tools: [book] });
     const result = await agent.run('book');
@@ -265,16 +323,33 @@ describe('served tools asking the client: sampling and elicitation', () => {
 describe('the same over stdio (a built server, spawned)', () => {
   it('resources, prompts, completion, sampling and elicitation', async () => {
     const client = new Client({ name: 'sdk-test', version: '1' }, { capabilities: { sampling: {}, elicitation: { form: {} } } });
-    client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', model: 'tiny', content: { type: 'text', text: 'forty-two' } }));
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: 'assistant',
+      model: 'tiny',
+      content: { type: 'text', text: 'forty-two' },
+    }));
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { ok: true } }));
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(FIXTURES, 'content-server.mjs')], stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [join(FIXTURES, 'content-server.mjs')], stderr: 'pipe' }),
+    );
     try {
-      expect((await client.readResource({ uri: 'memo://today' })).contents).toEqual([{ uri: 'memo://today', mimeType: 'text/plain', text: 'Buy milk.' }]);
+      expect((await client.readResource({ uri: 'memo://today' })).contents).toEqual([
+        { uri: 'memo://today', mimeType: 'text/plain', text: 'Buy milk.' },
+      ]);
       expect((await client.readResource({ uri: 'notes://birds' })).contents[0]).toMatchObject({ text: 'Notes on birds' });
-      expect((await client.getPrompt({ name: 'greet', arguments: { who: 'Ada' } })).messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Say hello to Ada' } }]);
-      expect((await client.complete({ ref: { type: 'ref/resource', uri: 'notes://{topic}' }, argument: { name: 'topic', value: 'be' } })).completion.values).toEqual(['bees']);
-      expect(await client.callTool({ name: 'ask_llm', arguments: { question: 'meaning of life?' } })).toEqual({ content: [{ type: 'text', text: 'tiny says: forty-two' }] });
-      expect(await client.callTool({ name: 'confirm', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'accept {"ok":true}' }] });
+      expect((await client.getPrompt({ name: 'greet', arguments: { who: 'Ada' } })).messages).toEqual([
+        { role: 'user', content: { type: 'text', text: 'Say hello to Ada' } },
+      ]);
+      expect(
+        (await client.complete({ ref: { type: 'ref/resource', uri: 'notes://{topic}' }, argument: { name: 'topic', value: 'be' } }))
+          .completion.values,
+      ).toEqual(['bees']);
+      expect(await client.callTool({ name: 'ask_llm', arguments: { question: 'meaning of life?' } })).toEqual({
+        content: [{ type: 'text', text: 'tiny says: forty-two' }],
+      });
+      expect(await client.callTool({ name: 'confirm', arguments: {} })).toEqual({
+        content: [{ type: 'text', text: 'accept {"ok":true}' }],
+      });
     } finally {
       await client.close();
     }
@@ -303,11 +378,20 @@ describe('serveMcpHttp: resumable SSE streams', () => {
     });
     const http = await serveMcpHttp(createMcpServer({ name: 'resumable', tools: [slow] }), { port: 0, resumability: { retryMs: 250 } });
     try {
-      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-11-25',
+      };
       const init = await fetch(http.mcpUrl, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
       });
       const session = init.headers.get('mcp-session-id')!;
       await init.text();
@@ -322,7 +406,14 @@ describe('serveMcpHttp: resumable SSE streams', () => {
       expect(events.at(-1)).toContain('"result":{"content":[{"type":"text","text":"done"}]}');
       // A client that saw only the priming event reconnects with its id and gets the rest.
       const primingId = /^id: (\S+)/.exec(events[0])![1];
-      const replay = await fetch(http.mcpUrl, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25', 'last-event-id': primingId } });
+      const replay = await fetch(http.mcpUrl, {
+        headers: {
+          accept: 'text/event-stream',
+          'mcp-session-id': session,
+          'mcp-protocol-version': '2025-11-25',
+          'last-event-id': primingId,
+        },
+      });
       const reader = replay.body!.getReader();
       let text = '';
       while (!text.includes('"text":"done"')) text += new TextDecoder().decode((await reader.read()).value);

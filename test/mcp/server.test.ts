@@ -1,22 +1,47 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent } from '../../src/index.js';
+
 import { tool } from '../../src/core/tool.js';
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createMcpServer, mcpResult, reportProgress, sendLog, serveMcpHttp, type CorvidMcpServer, type McpHttpServer } from '../../src/mcp/index.js';
+import { Agent } from '../../src/index.js';
+import {
+  type CorvidMcpServer,
+  createMcpServer,
+  type McpHttpServer,
+  mcpResult,
+  reportProgress,
+  sendLog,
+  serveMcpHttp,
+} from '../../src/mcp/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { CLI, ROOT, tempDir } from './support.js';
 
-const add = tool({ name: 'add', description: 'Add two numbers', input: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
-const weather = tool({ name: 'weather', description: 'Weather of a city', input: z.object({ city: z.string() }), execute: ({ city }) => ({ city, temperature: 21 }) });
-const broken = tool({ name: 'broken', description: 'Always fails', parameters: { type: 'object' }, execute: () => Promise.reject(new Error('disk on fire')) });
+const add = tool({
+  name: 'add',
+  description: 'Add two numbers',
+  input: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => a + b,
+});
+const weather = tool({
+  name: 'weather',
+  description: 'Weather of a city',
+  input: z.object({ city: z.string() }),
+  execute: ({ city }) => ({ city, temperature: 21 }),
+});
+const broken = tool({
+  name: 'broken',
+  description: 'Always fails',
+  parameters: { type: 'object' },
+  execute: () => Promise.reject(new Error('disk on fire')),
+});
 
 function makeServer(): CorvidMcpServer {
   const model = new ScriptedModel([{ toolCalls: [{ toolName: 'add', input: { a: 2, b: 3 } }] }, { text: 'The sum is 5.' }]);
@@ -38,7 +63,10 @@ describe('createMcpServer: Corvid tools and agents for MCP clients (the SDK Clie
     expect(client.getServerVersion()).toMatchObject({ name: 'test-tools', version: '1.2.3' });
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['add', 'weather', 'broken', 'mathematician']);
-    expect(tools[0]).toMatchObject({ description: 'Add two numbers', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } });
+    expect(tools[0]).toMatchObject({
+      description: 'Add two numbers',
+      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+    });
     expect(tools[3]).toMatchObject({ description: 'Does arithmetic', inputSchema: { type: 'object', required: ['message'] } });
     await client.close();
   });
@@ -59,7 +87,10 @@ describe('createMcpServer: Corvid tools and agents for MCP clients (the SDK Clie
       content: [{ type: 'text', text: expect.stringMatching(/^Invalid arguments for tool "add": a: /) }],
       isError: true,
     });
-    expect(await client.callTool({ name: 'broken', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'Tool "broken" failed: disk on fire' }], isError: true });
+    expect(await client.callTool({ name: 'broken', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'Tool "broken" failed: disk on fire' }],
+      isError: true,
+    });
     await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/-32602.*Unknown tool "nope"/);
     await client.close();
   });
@@ -86,7 +117,12 @@ describe('served-tool helpers: mcpResult, reportProgress, sendLog', () => {
         sendLog(ctx, 'info', 'drawing');
         reportProgress(ctx, { progress: 1, total: 2, message: 'half' });
         await new Promise((r) => setTimeout(r, 10));
-        return mcpResult({ content: [{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }, { type: 'text', text: 'a chart' }] });
+        return mcpResult({
+          content: [
+            { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+            { type: 'text', text: 'a chart' },
+          ],
+        });
       },
     });
     const client = await inMemoryClient(createMcpServer({ name: 'charts', tools: [chart] }));
@@ -94,11 +130,20 @@ describe('served-tool helpers: mcpResult, reportProgress, sendLog', () => {
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
     const progress: unknown[] = [];
     const r = await client.callTool({ name: 'chart', arguments: {} }, undefined, { onprogress: (p) => progress.push(p) });
-    expect(r).toEqual({ content: [{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }, { type: 'text', text: 'a chart' }] });
+    expect(r).toEqual({
+      content: [
+        { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+        { type: 'text', text: 'a chart' },
+      ],
+    });
     expect(progress).toEqual([{ progress: 1, total: 2, message: 'half' }]);
     expect(logs).toEqual([{ level: 'info', data: 'drawing' }]);
     // Inside an agent the helpers do nothing and the result is plain data.
-    const agent = new Agent({ name: 'a', model: new ScriptedModel([{ toolCalls: [{ toolName: 'chart', input: {} }] }, { text: 'ok' }]), tools: [chart] });
+    const agent = new Agent({
+      name: 'a',
+      model: new ScriptedModel([{ toolCalls: [{ toolName: 'chart', input: {} }] }, { text: 'ok' }]),
+      tools: [chart],
+    });
     expect((await agent.run('draw')).steps[0].toolResults[0].isError).toBe(false);
     await client.close();
   });
@@ -145,14 +190,27 @@ describe('serveMcpHttp: Streamable HTTP and the REST gateway', () => {
 
   it('REST: GET /health, GET /tools, POST /execute with distinct errors', async () => {
     expect(await (await fetch(`${http.url}/health`)).json()).toEqual({ status: 'ok', name: 'test-tools', version: '1.2.3', tools: 4 });
-    const tools = (await (await fetch(`${http.url}/tools`, { headers: auth })).json()) as { tools: Array<{ name: string; description: string; inputSchema: unknown }> };
-    expect(tools.tools[0]).toEqual({ name: 'add', description: 'Add two numbers', inputSchema: expect.objectContaining({ type: 'object' }) });
+    const tools = (await (await fetch(`${http.url}/tools`, { headers: auth })).json()) as {
+      tools: Array<{ name: string; description: string; inputSchema: unknown }>;
+    };
+    expect(tools.tools[0]).toEqual({
+      name: 'add',
+      description: 'Add two numbers',
+      inputSchema: expect.objectContaining({ type: 'object' }),
+    });
     const exec = (body: unknown) =>
-      fetch(`${http.url}/execute`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+      fetch(`${http.url}/execute`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
     let res = await exec({ tool: 'weather', arguments: { city: 'Rome' } });
     expect([res.status, await res.json()]).toEqual([200, { result: { city: 'Rome', temperature: 21 } }]);
     res = await exec({ tool: 'add', arguments: { a: 1 } });
-    expect([res.status, await res.json()]).toEqual([400, { error: { type: 'validation', message: 'Invalid arguments for tool "add": b: Invalid input: expected number, received undefined' } }]);
+    expect([res.status, await res.json()]).toEqual([
+      400,
+      { error: { type: 'validation', message: 'Invalid arguments for tool "add": b: Invalid input: expected number, received undefined' } },
+    ]);
     res = await exec({ tool: 'broken' });
     expect([res.status, await res.json()]).toEqual([500, { error: { type: 'execution', message: 'Tool "broken" failed: disk on fire' } }]);
     res = await exec({ tool: 'nope' });
@@ -168,7 +226,10 @@ describe('corvid mcp serve (the built CLI) with the SDK Client', () => {
   let llm: FakeLlmServer;
   beforeAll(async () => {
     llm = await startFakeLlmServer([{ text: 'Bonjour!' }, { text: 'Salut!' }]);
-    writeFileSync(join(tmp.dir, 'tools.mjs'), `import { tool } from ${JSON.stringify(join(ROOT, 'dist', 'index.js'))};\nexport const shout = tool({ name: 'shout', description: 'Upper-cases text', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, execute: ({ text }) => text.toUpperCase() });\n`);
+    writeFileSync(
+      join(tmp.dir, 'tools.mjs'),
+      `import { tool } from ${JSON.stringify(join(ROOT, 'dist', 'index.js'))};\nexport const shout = tool({ name: 'shout', description: 'Upper-cases text', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, execute: ({ text }) => text.toUpperCase() });\n`,
+    );
     writeFileSync(
       join(tmp.dir, 'corvid.yaml'),
       `models:\n  fake:\n    provider: openai-compatible\n    base_url: ${llm.url}/v1\n    model: test\n    retry: { max_retries: 0 }\ntools:\n  text: { module: ./tools.mjs }\nagents:\n  french:\n    model: fake\n    description: Answers in French\n    tools: [text]\n  other:\n    model: fake\n`,
@@ -182,17 +243,34 @@ describe('corvid mcp serve (the built CLI) with the SDK Client', () => {
 
   it('over stdio: tools and the chosen agent', async () => {
     const client = new Client({ name: 'sdk-stdio', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', 'serve', '--agent', 'french'], cwd: tmp.dir, env: env(), stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', 'serve', '--agent', 'french'],
+        cwd: tmp.dir,
+        env: env(),
+        stderr: 'pipe',
+      }),
+    );
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['shout', 'french']);
     expect(await client.callTool({ name: 'shout', arguments: { text: 'hey' } })).toEqual({ content: [{ type: 'text', text: 'HEY' }] });
-    expect(await client.callTool({ name: 'french', arguments: { message: 'Say hello' } })).toEqual({ content: [{ type: 'text', text: 'Bonjour!' }] });
-    expect(await client.callTool({ name: 'shout', arguments: {} })).toMatchObject({ isError: true, content: [{ text: 'Invalid arguments for tool "shout": text: required' }] });
+    expect(await client.callTool({ name: 'french', arguments: { message: 'Say hello' } })).toEqual({
+      content: [{ type: 'text', text: 'Bonjour!' }],
+    });
+    expect(await client.callTool({ name: 'shout', arguments: {} })).toMatchObject({
+      isError: true,
+      content: [{ text: 'Invalid arguments for tool "shout": text: required' }],
+    });
     await client.close();
   });
 
   it('over HTTP (--http --port 0 is not known in advance: the address is printed on stderr)', async () => {
     const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, [CLI, 'mcp', 'serve', '--http', '--port', '0', '--token', 't0k'], { cwd: tmp.dir, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'mcp', 'serve', '--http', '--port', '0', '--token', 't0k'], {
+      cwd: tmp.dir,
+      env: env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let err = '';
@@ -206,9 +284,15 @@ describe('corvid mcp serve (the built CLI) with the SDK Client', () => {
       const client = new Client({ name: 'sdk-http', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: 'Bearer t0k' } } }));
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['shout', 'french', 'other']);
-      expect(await client.callTool({ name: 'other', arguments: { message: 'Hi' } })).toEqual({ content: [{ type: 'text', text: 'Salut!' }] });
+      expect(await client.callTool({ name: 'other', arguments: { message: 'Hi' } })).toEqual({
+        content: [{ type: 'text', text: 'Salut!' }],
+      });
       await client.close();
-      const rest = await fetch(url.replace(/\/mcp$/, '/execute'), { method: 'POST', headers: { authorization: 'Bearer t0k' }, body: JSON.stringify({ tool: 'shout', arguments: { text: 'rest' } }) });
+      const rest = await fetch(url.replace(/\/mcp$/, '/execute'), {
+        method: 'POST',
+        headers: { authorization: 'Bearer t0k' },
+        body: JSON.stringify({ tool: 'shout', arguments: { text: 'rest' } }),
+      });
       expect(await rest.json()).toEqual({ result: 'REST' });
     } finally {
       const exited = new Promise((r) => child.once('exit', r));

@@ -1,7 +1,8 @@
-import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import type { McpServerConfig } from '../../src/mcp/mcp-server-config.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -60,9 +61,9 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
   }
 }
 
+import { RunState } from '../../src/core/run-state.js';
 import type { AgentEvent } from '../../src/types/events.js';
 import type { Tool, ToolContext } from '../../src/types/tool.js';
-import { RunState } from '../../src/core/run-state.js';
 
 /** Calls a Corvid tool as the run loop would, collecting the events it emits. */
 export async function runTool(t: Tool, input: unknown, signal?: AbortSignal): Promise<{ output: unknown; events: AgentEvent[] }> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { Conversation } from '../../src/index.js';
 import { recorder, scripted } from './helpers.js';
 
@@ -61,7 +62,12 @@ describe('agent tools', () => {
     });
     expect(r.usage.totalTokens).toBe(23 + 21 + 19 + 2);
     // run_end of each level carries its subtree's usage.
-    expect(rec.of('run_end').map((e) => `${e.agent}:${e.usage.totalTokens}`)).toEqual(['researcher:2', 'analyst:21', 'manager:42', 'boss:65']);
+    expect(rec.of('run_end').map((e) => `${e.agent}:${e.usage.totalTokens}`)).toEqual([
+      'researcher:2',
+      'analyst:21',
+      'manager:42',
+      'boss:65',
+    ]);
     expect(researcher.model.calls[0].prompt).toHaveLength(1);
   });
 
@@ -84,9 +90,13 @@ describe('agent tools', () => {
   it('keeps one persistent sub-conversation per calling conversation when asked to', async () => {
     const memo = scripted('memo', [{ text: 'noted A' }, { text: 'noted B' }, { text: 'fresh' }]);
     const tool = memo.agent.asTool({ persistent: true });
-    const boss = scripted('boss', [ask('memo', 'remember A'), { text: 'ok' }, ask('memo', 'remember B'), { text: 'ok' }, ask('memo', 'hello'), { text: 'ok' }], {
-      tools: [tool],
-    });
+    const boss = scripted(
+      'boss',
+      [ask('memo', 'remember A'), { text: 'ok' }, ask('memo', 'remember B'), { text: 'ok' }, ask('memo', 'hello'), { text: 'ok' }],
+      {
+        tools: [tool],
+      },
+    );
     const chat = new Conversation(boss.agent);
     await chat.run('turn 1');
     await chat.run('turn 2');
@@ -100,9 +110,21 @@ describe('agent tools', () => {
 
   it('serialises concurrent calls to one persistent sub-conversation', async () => {
     const memo = scripted('memo', [{ text: 'one' }, { text: 'two' }]);
-    const boss = scripted('boss', [{ toolCalls: [{ toolName: 'ask_memo', input: { message: 'a' } }, { toolName: 'ask_memo', input: { message: 'b' } }] }, { text: 'ok' }], {
-      tools: [memo.agent.asTool({ persistent: true })],
-    });
+    const boss = scripted(
+      'boss',
+      [
+        {
+          toolCalls: [
+            { toolName: 'ask_memo', input: { message: 'a' } },
+            { toolName: 'ask_memo', input: { message: 'b' } },
+          ],
+        },
+        { text: 'ok' },
+      ],
+      {
+        tools: [memo.agent.asTool({ persistent: true })],
+      },
+    );
     const r = await boss.agent.run('go');
     expect(r.steps[0].toolResults.map((t) => t.output)).toEqual(['one', 'two']);
     expect(memo.model.calls[1].prompt).toHaveLength(3);

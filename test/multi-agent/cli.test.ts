@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type FakeScript } from '../support/fake-llm-server.js';
+
 import { cliEnv, fakeModel, runCli, stripAnsi, tempDir, writeConfig } from '../cli/cli-harness.js';
+import { type FakeLlmServer, type FakeScript, startFakeLlmServer } from '../support/fake-llm-server.js';
 
 // The built CLI against the local wire-format fake (127.0.0.1 only): workflows and handoffs from
 // corvid.yaml, with their events printed by path.
@@ -42,7 +43,7 @@ afterEach(async () => {
 afterAll(() => tmp.cleanup());
 
 describe('the CLI with multi-agent configs', () => {
-  it('corvid run --verbose prints a workflow\'s parts by path and the answer on stdout', async () => {
+  it("corvid run --verbose prints a workflow's parts by path and the answer on stdout", async () => {
     const s = await serve([{ text: 'Crows use tools.' }, { text: 'A short article.' }]);
     const r = await runCli(['run', '--agent', 'article', '--verbose', '-q', 'crows'], opts);
     expect(r.code).toBe(0);
@@ -61,10 +62,15 @@ describe('the CLI with multi-agent configs', () => {
     await serve([{ toolCalls: [{ name: 'transfer_to_billing', arguments: {} }] }, { text: 'Your invoice is on its way.' }]);
     const r = await runCli(['run', '--json', '-q', 'invoice?'], opts);
     expect(r.code).toBe(0);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; path: string[]; from?: string; to?: string; text?: string });
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; path: string[]; from?: string; to?: string; text?: string });
     expect(events.find((e) => e.type === 'handoff')).toMatchObject({ from: 'triage', to: 'billing', path: ['triage'] });
     expect(events.filter((e) => e.type === 'run_start').map((e) => e.path.join(' > '))).toEqual(['triage', 'triage > billing']);
-    expect(events.filter((e) => e.type === 'answer')).toEqual([expect.objectContaining({ text: 'Your invoice is on its way.', path: ['triage'] })]);
+    expect(events.filter((e) => e.type === 'answer')).toEqual([
+      expect.objectContaining({ text: 'Your invoice is on its way.', path: ['triage'] }),
+    ]);
     expect(events.at(-1)).toMatchObject({ type: 'run_end', path: ['triage'], status: 'completed' });
   });
 

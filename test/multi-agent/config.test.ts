@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+
 import { Agent, type Runnable } from '../../src/index.js';
-import { formatConfigIssue, loadRuntime, printConfig, validateConfigText, ConfigError } from '../../src/runtime/index.js';
+import { ConfigError, formatConfigIssue, loadRuntime, printConfig, validateConfigText } from '../../src/runtime/index.js';
 import { ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
 import { lines, tempDir } from '../config/temp-dir.js';
 import { lastUserText, recorder, systemOf } from './helpers.js';
@@ -92,9 +93,23 @@ describe('multi-agent config', () => {
       { id: 'draft', agent: 'writer', dependsOn: ['facts'] },
       { id: 'review', agent: 'critic', input: 'Check: {output.draft}', dependsOn: ['draft'] },
     ]);
-    expect(agents.chain.stages).toEqual([{ name: 'researcher', agent: 'researcher' }, { name: 'writer', agent: 'writer', input: 'Turn into prose: {previous}' }]);
-    expect(agents.triage).toMatchObject({ type: 'router', defaultRoute: 'desk', routes: [{ name: 'billing', agent: 'billing', keywords: ['invoice', 'refund'], priority: 5 }, { name: 'researcher', patterns: ['^why\\b'] }] });
-    expect(agents.boss).toMatchObject({ agentTools: ['researcher', 'critic'], persistentAgentTools: ['critic'], limits: { maxTotalSteps: 15, maxDepth: 4 } });
+    expect(agents.chain.stages).toEqual([
+      { name: 'researcher', agent: 'researcher' },
+      { name: 'writer', agent: 'writer', input: 'Turn into prose: {previous}' },
+    ]);
+    expect(agents.triage).toMatchObject({
+      type: 'router',
+      defaultRoute: 'desk',
+      routes: [
+        { name: 'billing', agent: 'billing', keywords: ['invoice', 'refund'], priority: 5 },
+        { name: 'researcher', patterns: ['^why\\b'] },
+      ],
+    });
+    expect(agents.boss).toMatchObject({
+      agentTools: ['researcher', 'critic'],
+      persistentAgentTools: ['critic'],
+      limits: { maxTotalSteps: 15, maxDepth: 4 },
+    });
     // printConfig round-trips the new keys.
     const again = validateConfigText(printConfig(r.config!), { file: 'printed.yaml' });
     expect(again.issues.map(formatConfigIssue)).toEqual([]);
@@ -105,8 +120,18 @@ describe('multi-agent config', () => {
     const runtime = await team();
     const kinds = Object.fromEntries([...runtime.agents].map(([n, a]) => [n, a.kind]));
     expect(kinds).toEqual({
-      desk: 'llm', billing: 'llm', researcher: 'llm', writer: 'llm', critic: 'llm', article: 'sequential', reviews: 'parallel',
-      refine: 'loop', report: 'orchestrator', chain: 'pipeline', triage: 'router', boss: 'llm',
+      desk: 'llm',
+      billing: 'llm',
+      researcher: 'llm',
+      writer: 'llm',
+      critic: 'llm',
+      article: 'sequential',
+      reviews: 'parallel',
+      refine: 'loop',
+      report: 'orchestrator',
+      chain: 'pipeline',
+      triage: 'router',
+      boss: 'llm',
     });
     expect(runtime.agent('desk').handoffs).toEqual([runtime.agent('billing')]);
     expect(runtime.agent('billing').handoffs).toEqual([runtime.agent('desk')]);
@@ -133,7 +158,12 @@ describe('multi-agent config', () => {
     const runtime = await team();
     script(runtime, 'researcher', () => ({ text: 'Facts.' }));
     const writer = script(runtime, 'writer', () => ({ text: 'Prose.' }));
-    script(runtime, 'critic', [{ text: 'Weak.' }, { text: 'Review 2' }, { toolCalls: [{ toolName: 'exit_loop', input: {} }] }, { text: 'Done.' }]);
+    script(runtime, 'critic', [
+      { text: 'Weak.' },
+      { text: 'Review 2' },
+      { toolCalls: [{ toolName: 'exit_loop', input: {} }] },
+      { text: 'Done.' },
+    ]);
     const article = await runtime.agent<Runnable>('article').run('crows');
     expect(article.text).toBe('Prose.');
     expect(systemOf(writer.calls[0])).toBe('Write from: Facts.');
@@ -286,6 +316,8 @@ describe('multi-agent config validation', () => {
     const cwd = tempDir({ 'corvid.yaml': lines('agents:', '  seq:', '    type: sequential', '    sub_agents: [missing]') });
     const err = await loadRuntime({ cwd, env: {} }).catch((e) => e);
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.issues).toEqual([{ file: 'corvid.yaml', line: 4, column: 18, path: 'agents.seq.sub_agents[0]', message: 'unknown agent "missing"; agents: "seq"' }]);
+    expect(err.issues).toEqual([
+      { file: 'corvid.yaml', line: 4, column: 18, path: 'agents.seq.sub_agents[0]', message: 'unknown agent "missing"; agents: "seq"' },
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_EVENT_TYPES, assertNever, Orchestrator, Router, type AgentEvent } from '../../src/index.js';
-import { EventRenderer } from '../../src/cli/event-renderer.js';
+
 import { colorsFor } from '../../src/cli/colors.js';
+import { EventRenderer } from '../../src/cli/event-renderer.js';
+import { AGENT_EVENT_TYPES, type AgentEvent, assertNever, Orchestrator, Router } from '../../src/index.js';
 import { answering, scripted } from './helpers.js';
 
 /** Exhaustive over the union: adding an event type without handling it here fails to compile. */
@@ -80,7 +81,9 @@ describe('multi-agent events', () => {
     await router.run('invoice please', { onEvent: (e) => routed.push(e) });
     expect(render(routed)).toContain('↦ route billing (keyword) → billing');
 
-    const handoff = render([{ type: 'handoff', runId: 'r', agent: 'triage', path: ['triage'], from: 'triage', to: 'billing', toolCallId: 'c' }]);
+    const handoff = render([
+      { type: 'handoff', runId: 'r', agent: 'triage', path: ['triage'], from: 'triage', to: 'billing', toolCallId: 'c' },
+    ]);
     expect(handoff).toBe('⇢ triage hands over to billing\n');
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { Agent, Conversation, Router, ValidationError } from '../../src/index.js';
 import { ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
 import { recorder, scripted, systemOf } from './helpers.js';
@@ -7,7 +8,10 @@ const transfer = (to: string): ScriptedTurn => ({ toolCalls: [{ toolName: `trans
 
 /** triage ⇄ billing, billing → refunds: the usual help-desk shape. */
 function desk(scripts: { triage?: ScriptedTurn[]; billing?: ScriptedTurn[]; refunds?: ScriptedTurn[] } = {}) {
-  const refunds = scripted('refunds', scripts.refunds ?? [{ text: 'Refund of $20 issued.' }], { description: 'Issues refunds', instructions: 'You issue refunds.' });
+  const refunds = scripted('refunds', scripts.refunds ?? [{ text: 'Refund of $20 issued.' }], {
+    description: 'Issues refunds',
+    instructions: 'You issue refunds.',
+  });
   const billing = scripted('billing', scripts.billing ?? [], { description: 'Invoices and payments', instructions: 'You handle billing.' });
   const triage = scripted('triage', scripts.triage ?? [], { instructions: 'You route customers.', handoffs: [billing.agent] });
   // billing can transfer back to triage and onward to refunds (added after both exist).
@@ -59,7 +63,10 @@ describe('handoffs', () => {
     expect(seen.prompt.slice(1).map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(seen.tools?.map((t) => t.name)).toEqual(['transfer_to_triage', 'transfer_to_refunds']);
     expect(chat.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(r1.usageByAgent).toEqual({ triage: expect.objectContaining({ totalTokens: 15 }), billing: expect.objectContaining({ totalTokens: 15 }) });
+    expect(r1.usageByAgent).toEqual({
+      triage: expect.objectContaining({ totalTokens: 15 }),
+      billing: expect.objectContaining({ totalTokens: 15 }),
+    });
     expect(r1.usage.totalTokens).toBe(30);
 
     // Turn 2: billing answers directly (triage is not called), then transfers back.
@@ -115,14 +122,24 @@ describe('handoffs', () => {
   it('rejects a transfer to an agent that is not a handoff target as an unknown tool', async () => {
     const { triage } = desk({ triage: [transfer('refunds'), { text: 'I cannot do that.' }] });
     const r = await triage.agent.run('refund!');
-    expect(r.steps[0].toolResults[0]).toMatchObject({ isError: true, output: expect.stringMatching(/Unknown tool "transfer_to_refunds". Available tools: transfer_to_billing/) });
+    expect(r.steps[0].toolResults[0]).toMatchObject({
+      isError: true,
+      output: expect.stringMatching(/Unknown tool "transfer_to_refunds". Available tools: transfer_to_billing/),
+    });
     expect(r.activeAgent).toBeUndefined();
     expect(r.text).toBe('I cannot do that.');
   });
 
   it('acts on the first transfer of a step only', async () => {
     const { triage, billing } = desk({
-      triage: [{ toolCalls: [{ toolName: 'transfer_to_billing', input: {} }, { toolName: 'transfer_to_other', input: {} }] }],
+      triage: [
+        {
+          toolCalls: [
+            { toolName: 'transfer_to_billing', input: {} },
+            { toolName: 'transfer_to_other', input: {} },
+          ],
+        },
+      ],
       billing: [{ text: 'billing won' }],
     });
     const other = scripted('other', [{ text: 'never' }]);
@@ -132,7 +149,10 @@ describe('handoffs', () => {
     expect(other.model.calls).toHaveLength(0);
     expect(billing.model.calls[0].prompt.at(-1)).toMatchObject({
       role: 'tool',
-      content: [{ output: { value: 'Transferred to billing.' } }, { output: { value: 'Not transferred: control already passed to billing in this step.' } }],
+      content: [
+        { output: { value: 'Transferred to billing.' } },
+        { output: { value: 'Not transferred: control already passed to billing in this step.' } },
+      ],
     });
   });
 

@@ -1,6 +1,7 @@
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
+
 import { Agent, type AgentEvent, type AgentOptions } from '../../src/index.js';
-import { ScriptedModel, type Script, type ScriptedTurn } from '../../src/testing/index.js';
+import { type Script, ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
 
 /** An LLM agent on a scripted model; returns both. */
 export function scripted(name: string, script: Script, options: Partial<AgentOptions> = {}): { agent: Agent; model: ScriptedModel } {

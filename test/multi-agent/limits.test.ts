@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { Agent, DEFAULT_MAX_DEPTH, LimitExceededError, ParallelAgent, SequentialAgent } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { answering, recorder, scripted, waitForAbort } from './helpers.js';
@@ -13,8 +14,17 @@ describe('run limits', () => {
     const rec = recorder();
     const err = await boss.agent.run('go', { onEvent: rec.onEvent }).catch((e) => e);
     expect(err).toBeInstanceOf(LimitExceededError);
-    expect(err).toMatchObject({ code: 'limit_exceeded', limit: 'max_total_tokens', value: 500, used: 630, agent: 'leaf', path: ['boss', 'mid', 'leaf'] });
-    expect(err.message).toBe('Agent "leaf" (boss > mid > leaf) exceeded the run\'s budget max_total_tokens = 500 tokens across all agents (used 630)');
+    expect(err).toMatchObject({
+      code: 'limit_exceeded',
+      limit: 'max_total_tokens',
+      value: 500,
+      used: 630,
+      agent: 'leaf',
+      path: ['boss', 'mid', 'leaf'],
+    });
+    expect(err.message).toBe(
+      'Agent "leaf" (boss > mid > leaf) exceeded the run\'s budget max_total_tokens = 500 tokens across all agents (used 630)',
+    );
     // Nothing went back to a model as a tool error: the callers were not called again.
     expect(mid.model.calls).toHaveLength(1);
     expect(boss.model.calls).toHaveLength(1);
@@ -22,7 +32,7 @@ describe('run limits', () => {
     expect(rec.of('error').every((e) => e.error.code === 'limit_exceeded')).toBe(true);
   });
 
-  it('a step budget counts model calls across every agent (RunOptions.limits override the agent\'s)', async () => {
+  it("a step budget counts model calls across every agent (RunOptions.limits override the agent's)", async () => {
     const worker = scripted('worker', () => ({ text: 'ok' }));
     const team = new SequentialAgent({ name: 'team', subAgents: [worker.agent, worker.agent, worker.agent, worker.agent] });
     const err = await team.run('go', { limits: { maxTotalSteps: 3 } }).catch((e) => e);
@@ -34,7 +44,12 @@ describe('run limits', () => {
     const slow = waitForAbort();
     const sibling = scripted('sibling', slow.turn);
     const greedy = scripted('greedy', [{ text: 'x', usage: { inputTokens: 90, outputTokens: 20 } }]);
-    const team = new ParallelAgent({ name: 'p', subAgents: [sibling.agent, greedy.agent], failFast: false, limits: { maxTotalTokens: 100 } });
+    const team = new ParallelAgent({
+      name: 'p',
+      subAgents: [sibling.agent, greedy.agent],
+      failFast: false,
+      limits: { maxTotalTokens: 100 },
+    });
     const err = await team.run('go').catch((e) => e);
     expect(err).toMatchObject({ limit: 'max_total_tokens', agent: 'greedy' });
     expect(slow.seen.aborted).toBe(1);

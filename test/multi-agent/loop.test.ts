@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+
 import { exitLoop, LimitExceededError, LoopAgent, SequentialAgent, tool } from '../../src/index.js';
 import { recorder, scripted, systemOf } from './helpers.js';
 
@@ -8,10 +9,14 @@ describe('LoopAgent', () => {
     const writer = scripted('writer', [{ text: 'draft 1' }, { text: 'draft 2' }], {
       instructions: 'Write. Earlier feedback: {output.critic?}',
     });
-    const critic = scripted('critic', [{ text: 'Needs numbers.' }, { toolCalls: [{ toolName: 'exit_loop', input: { reason: 'good' } }] }, { text: 'Approved.' }], {
-      tools: [exitLoop],
-      instructions: 'Review: {output.writer}',
-    });
+    const critic = scripted(
+      'critic',
+      [{ text: 'Needs numbers.' }, { toolCalls: [{ toolName: 'exit_loop', input: { reason: 'good' } }] }, { text: 'Approved.' }],
+      {
+        tools: [exitLoop],
+        instructions: 'Review: {output.writer}',
+      },
+    );
     const loop = new LoopAgent({ name: 'refine', subAgents: [writer.agent, critic.agent], maxIterations: 5 });
     const rec = recorder();
     const r = await loop.run('Write a haiku', { onEvent: rec.onEvent });
@@ -51,7 +56,11 @@ describe('LoopAgent', () => {
         return 'ok';
       },
     });
-    const reviewer = scripted('reviewer', [{ text: 'no' }, { toolCalls: [{ toolName: 'approve', input: {} }] }, { text: 'yes' }, { text: 'never' }], { tools: [approve] });
+    const reviewer = scripted(
+      'reviewer',
+      [{ text: 'no' }, { toolCalls: [{ toolName: 'approve', input: {} }] }, { text: 'yes' }, { text: 'never' }],
+      { tools: [approve] },
+    );
     const loop = new LoopAgent({ name: 'l', subAgents: [reviewer.agent], until: ({ state }) => state.session.get('approved') === true });
     const r = await loop.run('review');
     expect(r.workflow).toMatchObject({ iterations: 2, exitReason: 'condition' });
@@ -67,6 +76,9 @@ describe('LoopAgent', () => {
 
     const alone = scripted('alone', [{ toolCalls: [{ toolName: 'exit_loop', input: {} }] }, { text: 'ok' }], { tools: [exitLoop] });
     const r2 = await alone.agent.run('go');
-    expect(r2.steps[0].toolResults[0]).toMatchObject({ isError: true, output: expect.stringMatching(/only works for an agent running inside a loop agent/) });
+    expect(r2.steps[0].toolResults[0]).toMatchObject({
+      isError: true,
+      output: expect.stringMatching(/only works for an agent running inside a loop agent/),
+    });
   });
 });

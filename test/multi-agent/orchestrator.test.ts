@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { checkTaskGraph, Orchestrator, ValidationError, WorkflowError } from '../../src/index.js';
 import { answering, deferred, lastUserText, recorder, scripted, waitForAbort } from './helpers.js';
 
@@ -21,11 +22,7 @@ describe('Orchestrator: the task graph is checked up front', () => {
   });
 
   it('reports unknown dependencies, self-dependencies and duplicate ids, all at once', () => {
-    const issues = checkTaskGraph([
-      { id: 'a', dependsOn: ['reserch', 'a'] },
-      { id: 'b' },
-      { id: 'b' },
-    ]);
+    const issues = checkTaskGraph([{ id: 'a', dependsOn: ['reserch', 'a'] }, { id: 'b' }, { id: 'b' }]);
     expect(issues.map((i) => i.message)).toEqual([
       'duplicate task id "b"',
       'task "a" depends on unknown task "reserch"; tasks: "a", "b"',
@@ -38,7 +35,7 @@ describe('Orchestrator: the task graph is checked up front', () => {
 });
 
 describe('Orchestrator: running', () => {
-  it('runs independent tasks in parallel and gives each task its dependencies\' results', async () => {
+  it("runs independent tasks in parallel and gives each task its dependencies' results", async () => {
     // facts and figures must both be running before either answers.
     const both = deferred();
     let running = 0;
@@ -69,9 +66,16 @@ describe('Orchestrator: running', () => {
     );
     // A template naming a dependency gets no appended results.
     expect(lastUserText(editor.model.calls[0])).toBe('Edit this: Report: clever crows, 40 species.');
-    expect(r.subRuns!.map((s) => `${s.id}:${s.status}`)).toEqual(expect.arrayContaining(['facts:completed', 'figures:completed', 'draft:completed', 'edit:completed']));
+    expect(r.subRuns!.map((s) => `${s.id}:${s.status}`)).toEqual(
+      expect.arrayContaining(['facts:completed', 'figures:completed', 'draft:completed', 'edit:completed']),
+    );
     expect(r.subRuns!.find((s) => s.id === 'draft')!.text).toBe('Report: clever crows, 40 species.');
-    expect(rec.of('task_start').map((e) => `${e.task}[${(e.dependsOn ?? []).join(',')}]`)).toEqual(['facts[]', 'figures[]', 'draft[facts,figures]', 'edit[draft]']);
+    expect(rec.of('task_start').map((e) => `${e.task}[${(e.dependsOn ?? []).join(',')}]`)).toEqual([
+      'facts[]',
+      'figures[]',
+      'draft[facts,figures]',
+      'edit[draft]',
+    ]);
     expect(Object.keys(r.usageByAgent).sort()).toEqual(['analyst', 'editor', 'researcher', 'writer']);
   });
 
@@ -111,7 +115,12 @@ describe('Orchestrator: running', () => {
     await expect(o.run('go', { onEvent: rec.onEvent })).rejects.toThrow(/task broke/);
     expect(slow.seen.aborted).toBe(1);
     expect(after.model.calls).toHaveLength(0);
-    expect(rec.of('task_end').map((e) => `${e.task}:${e.status}`).sort()).toEqual(['after:skipped', 'bad:failed', 'long:aborted']);
+    expect(
+      rec
+        .of('task_end')
+        .map((e) => `${e.task}:${e.status}`)
+        .sort(),
+    ).toEqual(['after:skipped', 'bad:failed', 'long:aborted']);
   });
 
   it('continue-on-error: dependents of a failed task are skipped, the others run, every outcome is returned', async () => {
@@ -127,10 +136,19 @@ describe('Orchestrator: running', () => {
       ],
     });
     const r = await o.run('go');
-    expect(Object.fromEntries(r.subRuns!.map((s) => [s.id, s.status]))).toEqual({ fetch: 'failed', parse: 'skipped', report: 'skipped', other: 'completed' });
+    expect(Object.fromEntries(r.subRuns!.map((s) => [s.id, s.status]))).toEqual({
+      fetch: 'failed',
+      parse: 'skipped',
+      report: 'skipped',
+      other: 'completed',
+    });
     expect(r.subRuns!.find((s) => s.id === 'fetch')!.error).toBeInstanceOf(Error);
     expect(r.text).toBe('Other work done.');
-    const none = new Orchestrator({ name: 'o2', failFast: false, tasks: [{ id: 'x', agent: scripted('x', [{ error: new Error('down') }]).agent }] });
+    const none = new Orchestrator({
+      name: 'o2',
+      failFast: false,
+      tasks: [{ id: 'x', agent: scripted('x', [{ error: new Error('down') }]).agent }],
+    });
     await expect(none.run('go')).rejects.toBeInstanceOf(WorkflowError);
   });
 });

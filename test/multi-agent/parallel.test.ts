@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { ParallelAgent, RunAbortedError, ValidationError, WorkflowError } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { answering, deferred, recorder, scripted, waitForAbort } from './helpers.js';
@@ -15,9 +16,15 @@ describe('ParallelAgent', () => {
     expect(b.model.calls[0].prompt.at(-1)).toMatchObject({ role: 'user', content: [{ text: 'Review the contract' }] });
     expect(r.subRuns!.map((s) => `${s.id}:${s.status}`).sort()).toEqual(['finance:completed', 'legal:completed']);
     expect(r.workflow).toEqual({ kind: 'parallel' });
-    expect(r.usageByAgent).toEqual({ legal: expect.objectContaining({ totalTokens: 15 }), finance: expect.objectContaining({ totalTokens: 15 }) });
+    expect(r.usageByAgent).toEqual({
+      legal: expect.objectContaining({ totalTokens: 15 }),
+      finance: expect.objectContaining({ totalTokens: 15 }),
+    });
     expect(r.usage.totalTokens).toBe(30);
-    expect(rec.of('task_start').map((e) => `${e.workflow}:${e.task}→${e.target}`)).toEqual(['parallel:legal→legal', 'parallel:finance→finance']);
+    expect(rec.of('task_start').map((e) => `${e.workflow}:${e.task}→${e.target}`)).toEqual([
+      'parallel:legal→legal',
+      'parallel:finance→finance',
+    ]);
     expect(rec.of('answer')).toEqual([expect.objectContaining({ path: ['review'], text: r.text })]);
     // The conversation gets the input and the combined answer.
     expect(r.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
@@ -63,7 +70,12 @@ describe('ParallelAgent', () => {
     expect(slow.seen.aborted).toBe(2);
     expect(ok1.model.calls[0].abortSignal?.aborted).toBe(true);
     expect(ok2.model.calls[0].abortSignal?.aborted).toBe(true);
-    expect(rec.of('task_end').map((e) => `${e.task}:${e.status}`).sort()).toEqual(['bad:failed', 'ok1:aborted', 'ok2:aborted']);
+    expect(
+      rec
+        .of('task_end')
+        .map((e) => `${e.task}:${e.status}`)
+        .sort(),
+    ).toEqual(['bad:failed', 'ok1:aborted', 'ok2:aborted']);
     expect(rec.of('run_end').at(-1)).toMatchObject({ path: ['p'], status: 'failed' });
   });
 
@@ -79,7 +91,11 @@ describe('ParallelAgent', () => {
     expect(r.text).toContain('kaput');
     expect(r.text).toContain('## ok2\nalso fine');
     // Only when every branch fails does the run fail.
-    const allBad = new ParallelAgent({ name: 'q', subAgents: [scripted('x', [{ error: new Error('x down') }]).agent, scripted('y', [{ error: new Error('y down') }]).agent], failFast: false });
+    const allBad = new ParallelAgent({
+      name: 'q',
+      subAgents: [scripted('x', [{ error: new Error('x down') }]).agent, scripted('y', [{ error: new Error('y down') }]).agent],
+      failFast: false,
+    });
     const err = await allBad.run('go').catch((e) => e);
     expect(err).toBeInstanceOf(WorkflowError);
     expect(err.message).toMatch(/Every part of parallel agent "q" failed: x: .*x down.*; y: .*y down/);
@@ -110,6 +126,8 @@ describe('ParallelAgent', () => {
   it('validates its options', () => {
     expect(() => new ParallelAgent({ name: 'p', subAgents: [] })).toThrow(ValidationError);
     const a = new ScriptedModel([]);
-    expect(() => new ParallelAgent({ name: 'p', subAgents: [answering('a', 'x', { model: a }).agent], maxConcurrency: 0 })).toThrow(/maxConcurrency must be a positive whole number/);
+    expect(() => new ParallelAgent({ name: 'p', subAgents: [answering('a', 'x', { model: a }).agent], maxConcurrency: 0 })).toThrow(
+      /maxConcurrency must be a positive whole number/,
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { Router, RoutingError, ValidationError } from '../../src/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { answering, lastUserText, recorder, systemOf } from './helpers.js';
@@ -38,7 +39,13 @@ describe('Router', () => {
 
   it('without a match and without a default is a RoutingError', async () => {
     const t = team();
-    const router = new Router({ name: 'desk', routes: [{ agent: t.billing.agent, keywords: ['invoice'] }, { agent: t.tech.agent, patterns: ['error'] }] });
+    const router = new Router({
+      name: 'desk',
+      routes: [
+        { agent: t.billing.agent, keywords: ['invoice'] },
+        { agent: t.tech.agent, patterns: ['error'] },
+      ],
+    });
     const rec = recorder();
     const err = await router.run('Tell me a joke', { onEvent: rec.onEvent }).catch((e) => e);
     expect(err).toBeInstanceOf(RoutingError);
@@ -53,12 +60,19 @@ describe('Router', () => {
     const t = team();
     const classifierModel = new ScriptedModel([{ text: 'tech' }, { text: 'I think **billing**.' }, { text: 'none' }, { text: 'none' }]);
     const make = (defaultRoute?: string) =>
-      new Router({ name: 'desk', routes: [t.billing.agent, t.tech.agent], defaultRoute, classifier: { model: classifierModel, instructions: 'Be decisive.' } });
+      new Router({
+        name: 'desk',
+        routes: [t.billing.agent, t.tech.agent],
+        defaultRoute,
+        classifier: { model: classifierModel, instructions: 'Be decisive.' },
+      });
     const rec = recorder();
     const r = await make().run('My screen is blank', { onEvent: rec.onEvent });
     expect(r.text).toBe('Tech answer.');
     expect(rec.of('route')[0]).toMatchObject({ route: 'tech', matchedBy: 'classifier' });
-    expect(systemOf(classifierModel.calls[0])).toMatch(/Be decisive\.\n\nRoutes:\n- billing: Invoices, payments and refunds\n- tech: Errors and crashes/);
+    expect(systemOf(classifierModel.calls[0])).toMatch(
+      /Be decisive\.\n\nRoutes:\n- billing: Invoices, payments and refunds\n- tech: Errors and crashes/,
+    );
     expect(lastUserText(classifierModel.calls[0])).toBe('My screen is blank');
     expect(rec.of('run_start').map((e) => e.path.join(' > '))).toEqual(['desk', 'desk > desk:classifier', 'desk > tech']);
     expect(Object.keys(r.usageByAgent)).toEqual(['desk:classifier', 'tech']);
@@ -72,6 +86,8 @@ describe('Router', () => {
     const t = team();
     expect(() => new Router({ name: 'r', routes: [] })).toThrow(ValidationError);
     expect(() => new Router({ name: 'r', routes: [{ agent: t.tech.agent, patterns: ['('] }] })).toThrow(/invalid pattern "\("/);
-    expect(() => new Router({ name: 'r', routes: [t.tech.agent], defaultRoute: 'nope' })).toThrow(/defaultRoute "nope" is not one of its routes/);
+    expect(() => new Router({ name: 'r', routes: [t.tech.agent], defaultRoute: 'nope' })).toThrow(
+      /defaultRoute "nope" is not one of its routes/,
+    );
   });
 });

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
+
 import { Conversation, Pipeline, SequentialAgent, ValidationError } from '../../src/index.js';
 import { answering, lastUserText, recorder, scripted, systemOf } from './helpers.js';
 
 describe('SequentialAgent', () => {
   it('runs sub-agents in order on the same input; later ones see earlier outputs through state', async () => {
     const researcher = answering('researcher', 'Crows use tools.', { outputKey: 'notes' });
-    const writer = answering('writer', 'An article about clever crows.', { instructions: 'Write from these notes: {state.notes}. Researcher said: {output.researcher}' });
+    const writer = answering('writer', 'An article about clever crows.', {
+      instructions: 'Write from these notes: {state.notes}. Researcher said: {output.researcher}',
+    });
     const seq = new SequentialAgent({ name: 'article', subAgents: [researcher.agent, writer.agent] });
     const rec = recorder();
     const r = await seq.run('crows', { onEvent: rec.onEvent });
@@ -63,7 +66,11 @@ describe('Pipeline', () => {
     expect(lastUserText(extract.model.calls[0])).toBe('the report');
     expect(lastUserText(summarise.model.calls[0])).toBe('Summarise (summarise, for "the report"): KEY FACTS');
     expect(lastUserText(translate.model.calls[0])).toBe('Translate to French: Summary. (was KEY FACTS)');
-    expect(rec.of('task_start').map((e) => `${e.task}→${e.target}`)).toEqual(['extract→extract', 'summarise→summarise', 'french→translate']);
+    expect(rec.of('task_start').map((e) => `${e.task}→${e.target}`)).toEqual([
+      'extract→extract',
+      'summarise→summarise',
+      'french→translate',
+    ]);
     expect(r.subRuns!.map((s) => s.id)).toEqual(['extract', 'summarise', 'french']);
   });
 

@@ -1,12 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+
 import { Conversation, KeyValueState, RunState, SequentialAgent, TemplateError, tool } from '../../src/index.js';
 import { answering, recorder, scripted, systemOf } from './helpers.js';
 
 describe('templated instructions', () => {
   it('fill in session, user and app state and earlier outputs', async () => {
-    const a = answering('a', 'x', { instructions: 'Topic {state.topic}; user {user.name}; app v{app.version}; order {state.order.id}; literal {{state.topic}}; json {state.tags}' });
-    const state = new RunState({ session: { topic: 'crows', order: { id: 7 }, tags: ['a', 'b'] }, user: { name: 'Ann' }, app: { version: 2 } });
+    const a = answering('a', 'x', {
+      instructions:
+        'Topic {state.topic}; user {user.name}; app v{app.version}; order {state.order.id}; literal {{state.topic}}; json {state.tags}',
+    });
+    const state = new RunState({
+      session: { topic: 'crows', order: { id: 7 }, tags: ['a', 'b'] },
+      user: { name: 'Ann' },
+      app: { version: 2 },
+    });
     await a.agent.run('go', { state });
     expect(systemOf(a.model.calls[0])).toBe('Topic crows; user Ann; app v2; order 7; literal {state.topic}; json ["a","b"]');
   });
@@ -22,7 +30,9 @@ describe('templated instructions', () => {
     const err = await a.agent.run('go').catch((e) => e);
     expect(err).toBeInstanceOf(TemplateError);
     expect(err).toMatchObject({ code: 'template_key_missing', agent: 'writer', key: 'state.topic' });
-    expect(err.message).toBe('Agent "writer": its instructions use {state.topic}, but session state has no "topic". Set it before the run, or write {state.topic?} to make it optional.');
+    expect(err.message).toBe(
+      'Agent "writer": its instructions use {state.topic}, but session state has no "topic". Set it before the run, or write {state.topic?} to make it optional.',
+    );
     expect(a.model.calls).toHaveLength(0);
     // A plain object as `state` seeds the session scope.
     await a.agent.run('go', { state: { topic: 'owls' } });
@@ -31,7 +41,9 @@ describe('templated instructions', () => {
 
   it('a missing key in a nested agent stops the run instead of going back to the caller as a tool error', async () => {
     const inner = answering('inner', 'x', { instructions: 'Needs {output.missing}' });
-    const outer = scripted('outer', [{ toolCalls: [{ toolName: 'ask_inner', input: { message: 'hi' } }] }, { text: 'never' }], { tools: [inner.agent.asTool()] });
+    const outer = scripted('outer', [{ toolCalls: [{ toolName: 'ask_inner', input: { message: 'hi' } }] }, { text: 'never' }], {
+      tools: [inner.agent.asTool()],
+    });
     await expect(outer.agent.run('go')).rejects.toMatchObject({ name: 'TemplateError', agent: 'inner', key: 'output.missing' });
     expect(outer.model.calls).toHaveLength(1);
   });
@@ -43,10 +55,14 @@ describe('templated instructions', () => {
       input: z.object({ topic: z.string() }),
       execute: ({ topic }, ctx) => (ctx.state.session.set('topic', topic), 'ok'),
     });
-    const agent = scripted('a', [{ toolCalls: [{ toolName: 'remember', input: { topic: 'ravens' } }] }, { text: 'noted' }, { text: 'about ravens' }], {
-      tools: [remember],
-      instructions: 'Current topic: {state.topic?}. User: {user.name}',
-    });
+    const agent = scripted(
+      'a',
+      [{ toolCalls: [{ toolName: 'remember', input: { topic: 'ravens' } }] }, { text: 'noted' }, { text: 'about ravens' }],
+      {
+        tools: [remember],
+        instructions: 'Current topic: {state.topic?}. User: {user.name}',
+      },
+    );
     const user = new KeyValueState({ name: 'Bo' });
     const chat = new Conversation(agent.agent, [], { state: new RunState({ user }) });
     await chat.run('remember ravens');
@@ -72,7 +88,10 @@ describe('templated instructions', () => {
     const second = answering('second', 'beta', { instructions: 'after {output.first} / {state.greek}' });
     const rec = recorder();
     const state = new RunState();
-    await new SequentialAgent({ name: 's', subAgents: [first.agent, second.agent], outputKey: 'final' }).run('go', { state, onEvent: rec.onEvent });
+    await new SequentialAgent({ name: 's', subAgents: [first.agent, second.agent], outputKey: 'final' }).run('go', {
+      state,
+      onEvent: rec.onEvent,
+    });
     expect(systemOf(second.model.calls[0])).toBe('after alpha / alpha');
     expect(state.session.toJSON()).toEqual({ greek: 'alpha', final: 'beta' });
     expect(state.outputs.toJSON()).toEqual({ first: 'alpha', second: 'beta', s: 'beta' });

@@ -4,9 +4,10 @@
  * on every provider path, through `stream.abort()` and through an aborted `signal`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { RunAbortedError } from '../../src/index.js';
 import type { AgentEvent } from '../../src/types/events.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { ALL_PATHS, calcAgent, modelConfig } from '../support/provider-harness.js';
 
 const CHUNK_DELAY_MS = 400;
@@ -37,7 +38,10 @@ describe.each(ALL_PATHS)('cancel mid-stream: %s', (path) => {
     const end = events.at(-1);
     expect(end).toMatchObject({ type: 'run_end', status: 'aborted' });
     // Not the whole answer: only what had arrived when the run was cancelled.
-    const text = events.filter((e) => e.type === 'text_delta').map((e) => (e as { delta: string }).delta).join('');
+    const text = events
+      .filter((e) => e.type === 'text_delta')
+      .map((e) => (e as { delta: string }).delta)
+      .join('');
     expect(text.length).toBeLessThan(TEXT.length);
     // Ended well before the next chunk would have come, and the server saw the client go away.
     expect(endedAt - abortedAt).toBeLessThan(CHUNK_DELAY_MS);

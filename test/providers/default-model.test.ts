@@ -1,8 +1,10 @@
 import { createServer, type Server, type Socket } from 'node:net';
+
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { Agent, ConfigError, detectDefaultModel } from '../../src/index.js';
 import { ollamaBaseURL } from '../../src/models/create-provider-model.js';
-import { closedPort, startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
+import { closedPort, type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { add } from '../support/provider-harness.js';
 
 let server: FakeLlmServer | undefined;
@@ -26,8 +28,14 @@ describe('detectDefaultModel', () => {
   });
 
   it('picks the provider whose API key is set (openai, then anthropic, then google)', async () => {
-    expect(await detectDefaultModel({ OPENAI_API_KEY: 'a', ANTHROPIC_API_KEY: 'b' })).toEqual({ provider: 'openai', model: 'gpt-4.1-mini' });
-    expect(await detectDefaultModel({ ANTHROPIC_API_KEY: 'b', GEMINI_API_KEY: 'c' })).toEqual({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(await detectDefaultModel({ OPENAI_API_KEY: 'a', ANTHROPIC_API_KEY: 'b' })).toEqual({
+      provider: 'openai',
+      model: 'gpt-4.1-mini',
+    });
+    expect(await detectDefaultModel({ ANTHROPIC_API_KEY: 'b', GEMINI_API_KEY: 'c' })).toEqual({
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-5',
+    });
     expect(await detectDefaultModel({ GEMINI_API_KEY: 'c' })).toEqual({ provider: 'google', model: 'gemini-2.5-flash' });
     expect(await detectDefaultModel({ GOOGLE_GENERATIVE_AI_API_KEY: 'c' })).toEqual({ provider: 'google', model: 'gemini-2.5-flash' });
   });
@@ -35,7 +43,10 @@ describe('detectDefaultModel', () => {
   it('falls back to an Ollama that answers on OLLAMA_HOST, with or without a scheme', async () => {
     server = await startFakeLlmServer([], { ollamaModels: ['qwen3:8b', 'llama3.2:latest'] });
     expect(await detectDefaultModel({ OLLAMA_HOST: server.url })).toEqual({ provider: 'ollama', model: 'qwen3:8b' });
-    expect(await detectDefaultModel({ OLLAMA_HOST: server.url.replace('http://', '') + '/' })).toEqual({ provider: 'ollama', model: 'qwen3:8b' });
+    expect(await detectDefaultModel({ OLLAMA_HOST: server.url.replace('http://', '') + '/' })).toEqual({
+      provider: 'ollama',
+      model: 'qwen3:8b',
+    });
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/tags', 'GET /api/tags']);
   });
 
@@ -71,7 +82,9 @@ describe('detectDefaultModel', () => {
     const port = (silent.address() as { port: number }).port;
     try {
       const started = performance.now();
-      await expect(detectDefaultModel({ OLLAMA_HOST: `http://127.0.0.1:${port}` }, { ollamaTimeoutMs: 200 })).rejects.toBeInstanceOf(ConfigError);
+      await expect(detectDefaultModel({ OLLAMA_HOST: `http://127.0.0.1:${port}` }, { ollamaTimeoutMs: 200 })).rejects.toBeInstanceOf(
+        ConfigError,
+      );
       expect(performance.now() - started).toBeLessThan(2000);
     } finally {
       for (const s of sockets) s.destroy();
@@ -80,7 +93,14 @@ describe('detectDefaultModel', () => {
   });
 
   it('lets an agent without a model run on the detected Ollama', async () => {
-    for (const name of ['CORVID_MODEL', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY']) {
+    for (const name of [
+      'CORVID_MODEL',
+      'OPENAI_API_KEY',
+      'ANTHROPIC_API_KEY',
+      'GOOGLE_GENERATIVE_AI_API_KEY',
+      'GEMINI_API_KEY',
+      'GOOGLE_API_KEY',
+    ]) {
       vi.stubEnv(name, '');
     }
     server = await startFakeLlmServer([{ toolCalls: [{ name: 'add', arguments: { a: 20, b: 22 } }] }, { text: '42' }]);
@@ -88,19 +108,29 @@ describe('detectDefaultModel', () => {
     const agent = new Agent({ name: 'local', instructions: 'Be brief.', tools: [add] });
     const result = await agent.run('20+22?');
     expect(result.text).toBe('42');
-    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/tags', 'POST /v1/chat/completions', 'POST /v1/chat/completions']);
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/tags',
+      'POST /v1/chat/completions',
+      'POST /v1/chat/completions',
+    ]);
     expect(server.requests[1].body.model).toBe('llama3.2:latest');
     expect(server.requests[2].body.messages.at(-1)).toMatchObject({ role: 'tool', content: '42' });
   });
 
   it('CORVID_BASE_URL (and CORVID_API_KEY) complete the CORVID_MODEL model; openai-compatible needs the URL', async () => {
-    expect(await detectDefaultModel({ CORVID_MODEL: 'openai-compatible:m1', CORVID_BASE_URL: 'http://127.0.0.1:8000/v1', CORVID_API_KEY: 'k' })).toEqual({
+    expect(
+      await detectDefaultModel({ CORVID_MODEL: 'openai-compatible:m1', CORVID_BASE_URL: 'http://127.0.0.1:8000/v1', CORVID_API_KEY: 'k' }),
+    ).toEqual({
       provider: 'openai-compatible',
       model: 'm1',
       baseURL: 'http://127.0.0.1:8000/v1',
       apiKey: 'k',
     });
-    expect(await detectDefaultModel({ CORVID_MODEL: 'openai:gpt-4o', CORVID_BASE_URL: 'http://proxy/v1' })).toEqual({ provider: 'openai', model: 'gpt-4o', baseURL: 'http://proxy/v1' });
+    expect(await detectDefaultModel({ CORVID_MODEL: 'openai:gpt-4o', CORVID_BASE_URL: 'http://proxy/v1' })).toEqual({
+      provider: 'openai',
+      model: 'gpt-4o',
+      baseURL: 'http://proxy/v1',
+    });
     await expect(detectDefaultModel({ CORVID_MODEL: 'openai-compatible:m1' })).rejects.toThrow(/set CORVID_BASE_URL/);
   });
 

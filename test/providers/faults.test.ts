@@ -1,7 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { AuthenticationError, ProviderError } from '../../src/index.js';
-import { closedPort, startFakeLlmServer, type FakeLlmServer, type FakeReply, type FakeScript } from '../support/fake-llm-server.js';
-import { ALL_PATHS, calcAgent, deltas, drive, MODEL_IDS, modelConfig, ofType, PROVIDER_NAMES, type ProviderPath } from '../support/provider-harness.js';
+import { closedPort, type FakeLlmServer, type FakeReply, type FakeScript, startFakeLlmServer } from '../support/fake-llm-server.js';
+import {
+  ALL_PATHS,
+  calcAgent,
+  deltas,
+  drive,
+  MODEL_IDS,
+  modelConfig,
+  ofType,
+  PROVIDER_NAMES,
+  type ProviderPath,
+} from '../support/provider-harness.js';
 
 let server: FakeLlmServer | undefined;
 afterEach(async () => {
@@ -74,7 +85,14 @@ describe.each(both)('%s faults (stream=%s)', (path, stream) => {
     const o = await drive(calcAgent(modelConfig(path, s.url, { retry: FAST_RETRY })), 'hi', stream);
     expect(o.error).toBeInstanceOf(ProviderError);
     const e = o.error as ProviderError;
-    expect(e).toMatchObject({ kind: 'server', code: 'provider_error', status: 500, attempts: 3, provider: PROVIDER_NAMES[path], model: MODEL_IDS[path] });
+    expect(e).toMatchObject({
+      kind: 'server',
+      code: 'provider_error',
+      status: 500,
+      attempts: 3,
+      provider: PROVIDER_NAMES[path],
+      model: MODEL_IDS[path],
+    });
     expect(e.providerMessage).toBe(SERVER_MESSAGE);
     expect(e.message).toContain(PROVIDER_NAMES[path]);
     expect(e.message).toContain(MODEL_IDS[path]);
@@ -139,7 +157,12 @@ describe.each(both)('%s faults (stream=%s)', (path, stream) => {
       const o = await drive(calcAgent(modelConfig(path, s.url, { retry: FAST_RETRY })), 'hi', stream);
       expect(o.error).toBeInstanceOf(ProviderError);
       const e = o.error as ProviderError;
-      expect(e).toMatchObject({ kind: 'stream_interrupted', code: 'provider_error', provider: PROVIDER_NAMES[path], model: MODEL_IDS[path] });
+      expect(e).toMatchObject({
+        kind: 'stream_interrupted',
+        code: 'provider_error',
+        provider: PROVIDER_NAMES[path],
+        model: MODEL_IDS[path],
+      });
       expect(e.providerMessage).toMatch(/^the connection was closed after \d+ events$/);
       expect(e.message).not.toContain('Failed to process');
       // Part of the answer had streamed out; the step is not silently retried.
@@ -162,7 +185,9 @@ describe.each(both)('%s faults (stream=%s)', (path, stream) => {
       expect(retries).toHaveLength(1);
       expect(retries[0].error).toMatchObject({ name: 'ProviderError', code: 'provider_error' });
       // Where the cut is found depends on the provider package (some read up to the first output before answering).
-      expect(retries[0].error.message).toMatch(/stream interrupted\): the connection was closed (after \d+ events?|before any output arrived)$/);
+      expect(retries[0].error.message).toMatch(
+        /stream interrupted\): the connection was closed (after \d+ events?|before any output arrived)$/,
+      );
     });
 
     it('retries a stream that stalls before the first text delta, and succeeds', async () => {
@@ -171,7 +196,9 @@ describe.each(both)('%s faults (stream=%s)', (path, stream) => {
       expect(o.error).toBeUndefined();
       expect(o.result!.text).toBe('Unstuck.');
       expect(s.requests).toHaveLength(2);
-      expect(ofType(o.events, 'retry').map((r) => r.error.message)).toEqual([expect.stringMatching(/: no (data|response) (for|within) 300 ms$/)]);
+      expect(ofType(o.events, 'retry').map((r) => r.error.message)).toEqual([
+        expect.stringMatching(/: no (data|response) (for|within) 300 ms$/),
+      ]);
     });
 
     it('gives a stream_interrupted ProviderError when every attempt breaks off before any text', async () => {
@@ -226,7 +253,8 @@ describe('missing API keys', () => {
     ['google', 'GOOGLE_GENERATIVE_AI_API_KEY'],
   ];
   it.each(cases)('%s without a key gives an AuthenticationError naming %s', async (path, envVar) => {
-    for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY']) vi.stubEnv(name, '');
+    for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'])
+      vi.stubEnv(name, '');
     const s = await start([]);
     for (const stream of [false, true]) {
       const o = await drive(calcAgent(modelConfig(path, s.url, { apiKey: undefined })), 'hi', stream);

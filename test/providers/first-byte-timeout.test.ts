@@ -3,11 +3,18 @@
  * nothing) fails after the first-byte timeout, is retried, and is reported as a timeout.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import { afterEach, describe, expect, it } from 'vitest';
+
 import { Agent, ProviderError } from '../../src/index.js';
 import { classifyProviderError } from '../../src/models/classify-provider-error.js';
-import { DEFAULT_FIRST_BYTE_TIMEOUT_MS, firstByteTimeoutFor, isFirstByteTimeout, withFirstByteTimeout } from '../../src/models/first-byte-timeout.js';
+import {
+  DEFAULT_FIRST_BYTE_TIMEOUT_MS,
+  firstByteTimeoutFor,
+  isFirstByteTimeout,
+  withFirstByteTimeout,
+} from '../../src/models/first-byte-timeout.js';
 
 /** A TCP server that accepts connections, reads requests and never answers; counts the requests. */
 async function silentServer(): Promise<{ url: string; requests: () => number; close(): Promise<void> }> {
@@ -63,7 +70,7 @@ describe('first-byte timeout', () => {
     expect(firstByteTimeoutFor({ provider: 'ollama', model: 'm', firstByteTimeoutMs: 5000 }, 0)).toBe(5000);
   });
 
-  it('aborts the request and fails with a retryable timeout; the caller\'s abort still reaches the request', async () => {
+  it("aborts the request and fails with a retryable timeout; the caller's abort still reaches the request", async () => {
     const seen: { signal?: AbortSignal } = {};
     const wrapped = withFirstByteTimeout(hangingModel(seen), 50);
     const err = await Promise.resolve(wrapped.doStream({ prompt: [] })).catch((e: unknown) => e);
@@ -75,7 +82,9 @@ describe('first-byte timeout', () => {
     expect(c.error.message).toContain('no response within 50 ms');
 
     const outer = new AbortController();
-    const pending = Promise.resolve(withFirstByteTimeout(hangingModel(seen), 10_000).doStream({ prompt: [], abortSignal: outer.signal })).catch((e: unknown) => e);
+    const pending = Promise.resolve(
+      withFirstByteTimeout(hangingModel(seen), 10_000).doStream({ prompt: [], abortSignal: outer.signal }),
+    ).catch((e: unknown) => e);
     outer.abort(new Error('cancelled by the user'));
     expect(((await pending) as Error).message).toBe('cancelled by the user');
     expect(isFirstByteTimeout(await pending)).toBe(false);
@@ -86,7 +95,13 @@ describe('first-byte timeout', () => {
     cleanup = silent.close;
     const agent = new Agent({
       name: 'a',
-      model: { provider: 'openai-compatible', baseURL: `${silent.url}/v1`, model: 'm', firstByteTimeoutMs: 200, retry: { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 1 } },
+      model: {
+        provider: 'openai-compatible',
+        baseURL: `${silent.url}/v1`,
+        model: 'm',
+        firstByteTimeoutMs: 200,
+        retry: { maxRetries: 1, initialDelayMs: 1, maxDelayMs: 1 },
+      },
     });
     const started = performance.now();
     const err = await agent.stream('hi').result.catch((e: unknown) => e);

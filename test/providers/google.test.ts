@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type FakeScript } from '../support/fake-llm-server.js';
+
+import { type FakeLlmServer, type FakeScript, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { ADD_SCHEMA, calcAgent, deltas, header, modelConfig, mustDrive, ofType } from '../support/provider-harness.js';
 
 let server: FakeLlmServer | undefined;
@@ -87,7 +88,10 @@ describe.each([false, true])('Google Gemini API (stream=%s)', (stream) => {
             message: 'You exceeded your current quota, please check your plan.',
             status: 'RESOURCE_EXHAUSTED',
             details: [
-              { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaId: 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier' }] },
+              {
+                '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+                violations: [{ quotaId: 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier' }],
+              },
               { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '0.004s' },
             ],
           },

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type FakeScript } from '../support/fake-llm-server.js';
+
+import { type FakeLlmServer, type FakeScript, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { ALL_PATHS, calcAgent, deltas, modelConfig, mustDrive, ofType, type ProviderPath } from '../support/provider-harness.js';
 
 let server: FakeLlmServer | undefined;

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type FakeScript } from '../support/fake-llm-server.js';
+
+import { type FakeLlmServer, type FakeScript, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { ADD_SCHEMA, calcAgent, deltas, header, modelConfig, mustDrive, ofType, type ProviderPath } from '../support/provider-harness.js';
 
 let server: FakeLlmServer | undefined;
@@ -41,9 +42,15 @@ describe.each(cases)('%s over Chat Completions (stream=%s)', (path, stream) => {
       { role: 'system', content: 'You add numbers.' },
       { role: 'user', content: 'add 2 and 3' },
     ]);
-    expect(first.body.tools).toEqual([{ type: 'function', function: { name: 'add', description: 'Add two numbers', parameters: ADD_SCHEMA } }]);
+    expect(first.body.tools).toEqual([
+      { type: 'function', function: { name: 'add', description: 'Add two numbers', parameters: ADD_SCHEMA } },
+    ]);
     expect(second.body.messages.slice(2)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_abc', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":3}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_abc', type: 'function', function: { name: 'add', arguments: '{"a":2,"b":3}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_abc', content: '5' },
     ]);
     if (stream) expect(deltas(events, 'text_delta')).toBe('The sum is 5.');

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type FakeScript } from '../support/fake-llm-server.js';
+
+import { type FakeLlmServer, type FakeScript, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { ADD_SCHEMA, calcAgent, deltas, header, modelConfig, mustDrive, ofType } from '../support/provider-harness.js';
 
 let server: FakeLlmServer | undefined;
@@ -57,7 +58,11 @@ describe.each([false, true])('OpenAI Responses API (stream=%s)', (stream) => {
 
   it('sends reasoning effort and summary, reports reasoning, and references the reasoning item next turn', async () => {
     const s = await start([
-      { reasoning: 'I should call add.', toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }], usage: { input: 30, output: 20, reasoning: 16 } },
+      {
+        reasoning: 'I should call add.',
+        toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }],
+        usage: { input: 30, output: 20, reasoning: 16 },
+      },
       { text: 'Two.', usage: { input: 60, output: 3 } },
     ]);
     const agent = calcAgent(modelConfig('openai-responses', s.url, { model: 'o4-mini', reasoning: { effort: 'low' } }));
@@ -84,7 +89,11 @@ describe.each([false, true])('OpenAI Responses API (stream=%s)', (stream) => {
       { text: 'Three.' },
     ]);
     const agent = calcAgent(
-      modelConfig('openai-responses', s.url, { model: 'gpt-5-mini', reasoning: { effort: 'medium' }, providerOptions: { openai: { store: false } } }),
+      modelConfig('openai-responses', s.url, {
+        model: 'gpt-5-mini',
+        reasoning: { effort: 'medium' },
+        providerOptions: { openai: { store: false } },
+      }),
     );
     await mustDrive(agent, '1+2?', stream);
     const [first, second] = s.requests;

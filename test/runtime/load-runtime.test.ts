@@ -1,14 +1,26 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Agent, tool, type ModelConfig } from '../../src/index.js';
+
+import { Agent, type ModelConfig, tool } from '../../src/index.js';
 import { ConfigError, DEFAULT_INSTRUCTIONS, loadRuntime } from '../../src/runtime/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { lines, tempDir } from '../config/temp-dir.js';
 
-const add = tool({ name: 'add', description: 'Add two numbers', input: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
-const shout = tool({ name: 'shout', description: 'Upper-case text', input: z.object({ text: z.string() }), execute: ({ text }) => text.toUpperCase() });
+const add = tool({
+  name: 'add',
+  description: 'Add two numbers',
+  input: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => a + b,
+});
+const shout = tool({
+  name: 'shout',
+  description: 'Upper-case text',
+  input: z.object({ text: z.string() }),
+  execute: ({ text }) => text.toUpperCase(),
+});
 
 const TEAM = lines(
   'defaults:',
@@ -49,13 +61,30 @@ describe('loadRuntime', () => {
     expect(runtime.agent()).toBe(runtime.agents.get('lead'));
     const lead = runtime.agent('lead');
     expect(lead).toBeInstanceOf(Agent);
-    expect(lead.options).toMatchObject({ name: 'lead', description: 'Leads.', instructions: 'You lead.', maxSteps: 5, toolChoice: { tool: 'ask_math' } });
+    expect(lead.options).toMatchObject({
+      name: 'lead',
+      description: 'Leads.',
+      instructions: 'You lead.',
+      maxSteps: 5,
+      toolChoice: { tool: 'ask_math' },
+    });
     const leadModel = lead.options.model as ModelConfig;
-    expect(leadModel).toEqual({ provider: 'openai', model: 'gpt-4.1-mini', apiKey: 'sk-test', toolMode: 'json', retry: { maxRetries: 1 }, temperature: 0.1 });
+    expect(leadModel).toEqual({
+      provider: 'openai',
+      model: 'gpt-4.1-mini',
+      apiKey: 'sk-test',
+      toolMode: 'json',
+      retry: { maxRetries: 1 },
+      temperature: 0.1,
+    });
     const math = runtime.agent('math');
     expect(math.options).toMatchObject({ maxSteps: 3, reasoning: { effort: 'low' } });
     expect(math.options.model).toEqual({ provider: 'ollama', model: 'llama3.2', temperature: 0.7 });
-    expect(math.options.context).toMatchObject({ maxTokens: 2000, strategy: 'summarize', summaryModel: { provider: 'openai', model: 'gpt-4.1-nano' } });
+    expect(math.options.context).toMatchObject({
+      maxTokens: 2000,
+      strategy: 'summarize',
+      summaryModel: { provider: 'openai', model: 'gpt-4.1-nano' },
+    });
     expect(math.tools.map((t) => t.name)).toEqual(['add']);
     expect(lead.tools.map((t) => t.name)).toEqual(['ask_math']);
   });
@@ -80,7 +109,15 @@ describe('loadRuntime', () => {
     const agent = runtime.agent('a');
     expect(agent.tools).toEqual([add]);
     agent.addTools(shout);
-    const model = new ScriptedModel([{ toolCalls: [{ toolName: 'shout', input: { text: 'hi' } }, { toolName: 'add', input: { a: 1, b: 1 } }] }, { text: 'done' }]);
+    const model = new ScriptedModel([
+      {
+        toolCalls: [
+          { toolName: 'shout', input: { text: 'hi' } },
+          { toolName: 'add', input: { a: 1, b: 1 } },
+        ],
+      },
+      { text: 'done' },
+    ]);
     agent.setModel(model);
     const r = await agent.run('go');
     expect(r.steps[0].toolResults.map((x) => x.output)).toEqual(['HI', 2]);
@@ -90,7 +127,15 @@ describe('loadRuntime', () => {
     const cwd = tempDir({ 'corvid.yaml': lines('agents:', '  calc:', '    tools: [add, divide]') });
     const err = await loadRuntime({ cwd, env: {}, tools: [add] }).catch((e) => e);
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.issues).toEqual([{ file: 'corvid.yaml', line: 3, column: 18, path: 'agents.calc.tools[1]', message: 'unknown tool "divide" in agent "calc"; registered tools: "add"' }]);
+    expect(err.issues).toEqual([
+      {
+        file: 'corvid.yaml',
+        line: 3,
+        column: 18,
+        path: 'agents.calc.tools[1]',
+        message: 'unknown tool "divide" in agent "calc"; registered tools: "add"',
+      },
+    ]);
     expect(err.message).toContain('corvid.yaml:3:18  agents.calc.tools[1]: unknown tool "divide" in agent "calc"');
   });
 
@@ -127,16 +172,32 @@ describe('loadRuntime', () => {
   });
 
   it('gives a file without agents the default assistant on defaults.model', async () => {
-    const cwd = tempDir({ 'corvid.yaml': lines('defaults: { model: local, max_steps: 4 }', 'models:', '  local: { provider: ollama, model: llama3.2 }') });
+    const cwd = tempDir({
+      'corvid.yaml': lines('defaults: { model: local, max_steps: 4 }', 'models:', '  local: { provider: ollama, model: llama3.2 }'),
+    });
     const runtime = await loadRuntime({ cwd, env: {} });
     expect(runtime.defaultAgent).toBe('assistant');
     expect(runtime.agent().options).toMatchObject({ name: 'assistant', maxSteps: 4, model: { provider: 'ollama', model: 'llama3.2' } });
   });
 
   it('uses .env files for API keys without touching process.env', async () => {
-    const cwd = tempDir({ '.env': 'CORVID_RT_TEST_KEY=from-dotenv\nOLLAMA_HOST=10.0.0.5:11434\n', 'corvid.yaml': lines('models:', '  m: { provider: ollama, model: x, api_key: "${CORVID_RT_TEST_KEY}" }', 'agents:', '  a: { model: m }', '  b: { model: "openai:gpt-4.1" }') });
+    const cwd = tempDir({
+      '.env': 'CORVID_RT_TEST_KEY=from-dotenv\nOLLAMA_HOST=10.0.0.5:11434\n',
+      'corvid.yaml': lines(
+        'models:',
+        '  m: { provider: ollama, model: x, api_key: "${CORVID_RT_TEST_KEY}" }',
+        'agents:',
+        '  a: { model: m }',
+        '  b: { model: "openai:gpt-4.1" }',
+      ),
+    });
     const runtime = await loadRuntime({ cwd, env: { OPENAI_API_KEY: 'sk-env' } });
-    expect(runtime.agent('a').options.model).toEqual({ provider: 'ollama', model: 'x', apiKey: 'from-dotenv', baseURL: 'http://10.0.0.5:11434/v1' });
+    expect(runtime.agent('a').options.model).toEqual({
+      provider: 'ollama',
+      model: 'x',
+      apiKey: 'from-dotenv',
+      baseURL: 'http://10.0.0.5:11434/v1',
+    });
     expect(runtime.agent('b').options.model).toEqual({ provider: 'openai', model: 'gpt-4.1', apiKey: 'sk-env' });
     expect(process.env.CORVID_RT_TEST_KEY).toBeUndefined();
   });
@@ -145,7 +206,11 @@ describe('loadRuntime', () => {
     const cwd = tempDir({ 'corvid.yaml': lines('agents:', '  a: {}') });
     const err = await loadRuntime({ cwd, env: { CORVID_MODEL: 'nonsense' } }).catch((e) => e);
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.issues[0]).toMatchObject({ file: 'corvid.yaml', path: 'agents.a.model', message: expect.stringMatching(/Invalid model id "nonsense"/) });
+    expect(err.issues[0]).toMatchObject({
+      file: 'corvid.yaml',
+      path: 'agents.a.model',
+      message: expect.stringMatching(/Invalid model id "nonsense"/),
+    });
   });
 });
 
@@ -162,7 +227,9 @@ describe('runtime.reload', () => {
     // The new lead calls the new math agent.
     const math = new ScriptedModel([{ text: '4' }]);
     after.setModel(math);
-    runtime.agent('lead').setModel(new ScriptedModel([{ toolCalls: [{ toolName: 'ask_math', input: { message: '2+2' } }] }, { text: 'four' }]));
+    runtime
+      .agent('lead')
+      .setModel(new ScriptedModel([{ toolCalls: [{ toolName: 'ask_math', input: { message: '2+2' } }] }, { text: 'four' }]));
     expect((await runtime.agent().run('2+2?')).text).toBe('four');
     expect(math.calls).toHaveLength(1);
   });
@@ -174,7 +241,10 @@ describe('runtime.reload', () => {
     writeFileSync(join(cwd, 'corvid.yaml'), TEAM.replace('tools: [add]', 'tools: [add, nope]').replace('max_steps: 3', 'max_steps: none'));
     const err = await runtime.reload().catch((e) => e);
     expect(err).toBeInstanceOf(ConfigError);
-    expect(err.issues.map((i: { line: number; path: string }) => `${i.line} ${i.path}`)).toEqual(['19 agents.math.tools[1]', '20 agents.math.max_steps']);
+    expect(err.issues.map((i: { line: number; path: string }) => `${i.line} ${i.path}`)).toEqual([
+      '19 agents.math.tools[1]',
+      '20 agents.math.max_steps',
+    ]);
     expect(runtime.agent('lead')).toBe(before);
     expect(runtime.config).toBe(config);
     writeFileSync(join(cwd, 'corvid.yaml'), TEAM);

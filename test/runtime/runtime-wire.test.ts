@@ -1,14 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+
 import { tool } from '../../src/index.js';
 import { loadRuntime } from '../../src/runtime/index.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
 import { lines, tempDir } from '../config/temp-dir.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
 
 // End to end over HTTP against the local wire-format fake (127.0.0.1 only, no network): the
 // settings written in corvid.yaml must reach the provider requests.
 
-const add = tool({ name: 'add', description: 'Add two numbers', input: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
+const add = tool({
+  name: 'add',
+  description: 'Add two numbers',
+  input: z.object({ a: z.number(), b: z.number() }),
+  execute: ({ a, b }) => a + b,
+});
 
 let server: FakeLlmServer | undefined;
 afterEach(async () => {
@@ -63,7 +69,9 @@ describe('runtime over the wire', () => {
     expect(first.headers['x-team']).toBe('blue');
     expect(first.body).toMatchObject({ model: 'qwen-test', temperature: 0.25 });
     expect(first.body.messages[0]).toEqual({ role: 'system', content: 'You lead.' });
-    expect(first.body.tools.map((t: { function: { name: string; description: string } }) => [t.function.name, t.function.description])).toEqual([['ask_math', 'Does sums.']]);
+    expect(
+      first.body.tools.map((t: { function: { name: string; description: string } }) => [t.function.name, t.function.description]),
+    ).toEqual([['ask_math', 'Does sums.']]);
 
     expect(second.api).toBe('anthropic');
     expect(second.headers['x-api-key']).toBe('ant-from-dotenv');

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { loadRuntime } from '../../src/runtime/index.js';
 import { openStore, StorageError } from '../../src/storage/index.js';
 import { lines, tempDir } from '../config/temp-dir.js';

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadRuntime, validateConfig } from '../../src/runtime/index.js';
+
 import { ConfigError } from '../../src/index.js';
+import { loadRuntime, validateConfig } from '../../src/runtime/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 
 const dirs: string[] = [];
@@ -31,11 +33,20 @@ const BASE = `models:\n  m: { provider: openai, model: x, api_key: test }\ndefau
 
 describe('tool modules (tools: section)', () => {
   it('loads every tool of a module, or one by name, and the agent runs them', async () => {
-    const dir = setup(`${BASE}tools:\n  math: { module: ./tools.mjs }\nagents:\n  all:\n    tools: [math]\n  one:\n    tools: [math.multiply]\n`);
+    const dir = setup(
+      `${BASE}tools:\n  math: { module: ./tools.mjs }\nagents:\n  all:\n    tools: [math]\n  one:\n    tools: [math.multiply]\n`,
+    );
     const rt = await loadRuntime({ cwd: dir, env: {}, dotenv: false });
-    expect(rt.agent('all').tools.map((t) => t.name).sort()).toEqual(['add', 'multiply']);
+    expect(
+      rt
+        .agent('all')
+        .tools.map((t) => t.name)
+        .sort(),
+    ).toEqual(['add', 'multiply']);
     expect(rt.agent('one').tools.map((t) => t.name)).toEqual(['multiply']);
-    const agent = rt.agent('one').setModel(new ScriptedModel([{ toolCalls: [{ toolName: 'multiply', input: { a: 6, b: 7 } }] }, { text: '42' }]));
+    const agent = rt
+      .agent('one')
+      .setModel(new ScriptedModel([{ toolCalls: [{ toolName: 'multiply', input: { a: 6, b: 7 } }] }, { text: '42' }]));
     const r = await agent.run('6*7');
     expect(r.steps[0].toolResults[0]).toMatchObject({ output: 42, isError: false });
   });
@@ -53,13 +64,19 @@ describe('tool modules (tools: section)', () => {
   it('an unknown tool inside a module is reported at the agent line', async () => {
     const dir = setup(`${BASE}tools:\n  math: { module: ./tools.mjs }\nagents:\n  a:\n    tools:\n      - math.divide\n`);
     const err = await loadRuntime({ cwd: dir, env: {}, dotenv: false }).catch((e) => e);
-    expect(err.message).toMatch(/corvid\.yaml:9:\d+ +agents\.a\.tools\[0\]: tool module "math" has no tool "divide"; its tools: add, multiply/);
+    expect(err.message).toMatch(
+      /corvid\.yaml:9:\d+ +agents\.a\.tools\[0\]: tool module "math" has no tool "divide"; its tools: add, multiply/,
+    );
   });
 
   it('validation checks module ids in references without importing', async () => {
     const dir = setup(`${BASE}tools:\n  math: { module: ./tools.mjs }\nagents:\n  a:\n    tools: [maths.add, math]\n`);
     const r = await validateConfig({ cwd: dir, env: {}, dotenv: false });
     expect(r.ok).toBe(false);
-    expect(r.issues[0]).toMatchObject({ line: 8, path: 'agents.a.tools[0]', message: expect.stringMatching(/unknown tool module "maths"/) });
+    expect(r.issues[0]).toMatchObject({
+      line: 8,
+      path: 'agents.a.tools[0]',
+      message: expect.stringMatching(/unknown tool module "maths"/),
+    });
   });
 });

@@ -4,7 +4,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { isSealedText, parseKey, Secret, SecretStore } from '../../src/secrets/index.js';
 import { expectCode } from '../storage/conformance/expect-error.js';
 
@@ -148,12 +150,29 @@ describe('secret store', () => {
     expect(sealed).not.toContain('tok-SECRET-9');
     expect(store.sealText('tok-SECRET-9', 'push t1/c1')).not.toBe(sealed); // a fresh IV each time
     expect((await SecretStore.open({ key, dir: tempDir() })).unsealText(sealed, 'push t1/c1')).toBe('tok-SECRET-9');
-    await expectCode(Promise.resolve().then(() => store.unsealText(sealed, 'push t2/c1')), 'secret_decrypt_failed', 'integrity check');
+    await expectCode(
+      Promise.resolve().then(() => store.unsealText(sealed, 'push t2/c1')),
+      'secret_decrypt_failed',
+      'integrity check',
+    );
     const flipped = sealed.slice(0, -2) + (sealed.at(-2) === 'A' ? 'B' : 'A') + sealed.at(-1);
-    await expectCode(Promise.resolve().then(() => store.unsealText(flipped, 'push t1/c1')), 'secret_decrypt_failed', 'integrity check');
+    await expectCode(
+      Promise.resolve().then(() => store.unsealText(flipped, 'push t1/c1')),
+      'secret_decrypt_failed',
+      'integrity check',
+    );
     const other = await SecretStore.open({ key: randomBytes(32), dir: tempDir() });
-    await expectCode(Promise.resolve().then(() => other.unsealText(sealed, 'push t1/c1')), 'secret_decrypt_failed', 'different key', 'CORVID_SECRET_KEY');
-    await expectCode(Promise.resolve().then(() => store.unsealText('clear text', 'push t1/c1')), 'secret_decrypt_failed', 'format');
+    await expectCode(
+      Promise.resolve().then(() => other.unsealText(sealed, 'push t1/c1')),
+      'secret_decrypt_failed',
+      'different key',
+      'CORVID_SECRET_KEY',
+    );
+    await expectCode(
+      Promise.resolve().then(() => store.unsealText('clear text', 'push t1/c1')),
+      'secret_decrypt_failed',
+      'format',
+    );
   });
 
   it('opens the default store in $CORVID_HOME', async () => {

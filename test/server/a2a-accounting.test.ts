@@ -4,8 +4,10 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
+
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
 import { tool } from '../../src/core/tool.js';
 import { gate, metricValue, scriptedAgent, startServer } from './helpers.js';
 
@@ -13,19 +15,27 @@ const send = (url: string, agent: string, text: string) =>
   fetch(`${url}/a2a/${agent}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: `m-${Math.random()}`, role: 'user', parts: [{ kind: 'text', text }] } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message/send',
+      params: { message: { kind: 'message', messageId: `m-${Math.random()}`, role: 'user', parts: [{ kind: 'text', text }] } },
+    }),
   });
 
 function calcAgent() {
   const add = tool({ name: 'add', description: 'Add', input: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
   return scriptedAgent(
     'calc',
-    (_input, i) => (i % 2 === 0 ? { toolCalls: [{ toolName: 'add', input: { a: 1, b: 2 } }], usage: { inputTokens: 30, outputTokens: 10 } } : { text: '3', usage: { inputTokens: 50, outputTokens: 10 } }),
+    (_input, i) =>
+      i % 2 === 0
+        ? { toolCalls: [{ toolName: 'add', input: { a: 1, b: 2 } }], usage: { inputTokens: 30, outputTokens: 10 } }
+        : { text: '3', usage: { inputTokens: 50, outputTokens: 10 } },
     { tools: [add] },
   );
 }
 
-describe('A2A runs in the server\'s accounting', () => {
+describe("A2A runs in the server's accounting", () => {
   it('counts A2A runs, tokens and tool calls in /metrics', async () => {
     const { server, url } = await startServer([calcAgent()]);
     try {
@@ -52,8 +62,15 @@ describe('A2A runs in the server\'s accounting', () => {
       const refused = await send(url, 'calc', 'add');
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(60);
-      expect((await refused.json()).error).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('150 model tokens per hour') });
-      const chat = await fetch(`${url}/api/v1/agents/calc/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'x' }) });
+      expect((await refused.json()).error).toMatchObject({
+        code: 'rate_limited',
+        message: expect.stringContaining('150 model tokens per hour'),
+      });
+      const chat = await fetch(`${url}/api/v1/agents/calc/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'x' }),
+      });
       expect(chat.status).toBe(429);
       // The agent card is not a call: still served.
       expect((await fetch(`${url}/.well-known/agent-card.json`)).status).toBe(200);
@@ -70,7 +87,8 @@ describe('A2A runs in the server\'s accounting', () => {
       req.on('data', (d) => (body += d));
       req.on('end', () => {
         if (req.url === '/v1/traces') {
-          for (const rs of JSON.parse(body).resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) for (const s of ss.spans) names.push(s.name);
+          for (const rs of JSON.parse(body).resourceSpans ?? [])
+            for (const ss of rs.scopeSpans ?? []) for (const s of ss.spans) names.push(s.name);
           if (names.includes('agent.run calc')) received.open();
         }
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');

@@ -3,8 +3,9 @@
  * answers both the same way (status, content type and body, but for the name), on the default
  * public paths and with every path public. Callers with a credential reach internal agents.
  */
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+
 import type { AgentConfig } from '../../src/config/corvid-config.js';
 import { hashApiKey } from '../../src/server/api-keys.js';
 import type { RunningServer } from '../../src/server/serve.js';
@@ -13,8 +14,18 @@ import { scriptedAgent, startServer } from './helpers.js';
 
 const KEY = 'cvd_enum_key_0123456789';
 const agentConfig = (name: string, visibility: AgentConfig['visibility']): AgentConfig => ({ name, tools: [], agentTools: [], visibility });
-const v03Send = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } } });
-const v1Send = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm2', role: 'ROLE_USER', parts: [{ text: 'hi' }] } } });
+const v03Send = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'message/send',
+  params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } },
+});
+const v1Send = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'SendMessage',
+  params: { message: { messageId: 'm2', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+});
 const restSend = JSON.stringify({ message: { messageId: 'm3', role: 'ROLE_USER', parts: [{ text: 'hi' }] } });
 const json = { 'content-type': 'application/json' };
 
@@ -32,7 +43,12 @@ const PROBES: Array<[string, (n: string) => string, RequestInit]> = [
 ];
 
 async function seen(res: Response, name: string) {
-  return { status: res.status, type: res.headers.get('content-type'), www: res.headers.get('www-authenticate'), body: (await res.text()).replaceAll(name, '<agent>') };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type'),
+    www: res.headers.get('www-authenticate'),
+    body: (await res.text()).replaceAll(name, '<agent>'),
+  };
 }
 
 /** Probes the internal agent `ops` and the unknown `opz` the same way; both answers must be equal. */
@@ -68,8 +84,15 @@ describe.each([
 
   beforeAll(async () => {
     const agents = ['helper', 'ops', 'secret'].map((n) => scriptedAgent(n, { text: `${n} here` }));
-    const runtime = runtimeOf(agents, { config: { agents: { helper: agentConfig('helper', 'public'), ops: agentConfig('ops', 'internal'), secret: agentConfig('secret', 'private') } } });
-    ({ server, url } = await startServer([], { runtime, server: { auth: { apiKeys: [{ name: 'ci', hash: hashApiKey(KEY) }], ...(publicPaths ? { publicPaths } : {}) } } }));
+    const runtime = runtimeOf(agents, {
+      config: {
+        agents: { helper: agentConfig('helper', 'public'), ops: agentConfig('ops', 'internal'), secret: agentConfig('secret', 'private') },
+      },
+    });
+    ({ server, url } = await startServer([], {
+      runtime,
+      server: { auth: { apiKeys: [{ name: 'ci', hash: hashApiKey(KEY) }], ...(publicPaths ? { publicPaths } : {}) } },
+    }));
   });
   afterAll(() => server?.close());
 

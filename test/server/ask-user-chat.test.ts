@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { askUser } from '../../src/index.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { openStore } from '../../src/storage/open-store.js';
@@ -18,7 +19,12 @@ describe.each([
 
   beforeAll(async () => {
     store = withStore ? await openStore({ driver: 'memory' }) : undefined;
-    const booker = scriptedAgent('booker', (input) => (input.includes('book') ? { toolCalls: [{ toolName: 'ask_user', input: { question: 'Where to?' } }] } : { text: `Booked ${input}.` }), { tools: [askUser] });
+    const booker = scriptedAgent(
+      'booker',
+      (input) =>
+        input.includes('book') ? { toolCalls: [{ toolName: 'ask_user', input: { question: 'Where to?' } }] } : { text: `Booked ${input}.` },
+      { tools: [askUser] },
+    );
     ({ server, url } = await startServer([booker], store ? { store: async () => store! } : {}));
   });
   afterAll(async () => {

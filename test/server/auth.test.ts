@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+
+import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { AgentConfig } from '../../src/config/corvid-config.js';
 import { hashApiKey } from '../../src/server/api-keys.js';
 import type { RunningServer } from '../../src/server/serve.js';
@@ -22,7 +24,10 @@ describe('authentication, visibility and rate limits', () => {
   let server: RunningServer;
   let url: string;
 
-  const token = (claims: Record<string, unknown> = {}, options: { key?: CryptoKey; kid?: string; alg?: string; exp?: string | number; iss?: string; aud?: string } = {}) => {
+  const token = (
+    claims: Record<string, unknown> = {},
+    options: { key?: CryptoKey; kid?: string; alg?: string; exp?: string | number; iss?: string; aud?: string } = {},
+  ) => {
     const jwt = new SignJWT({ sub: 'user-1', ...claims })
       .setProtectedHeader({ alg: options.alg ?? 'ES256', kid: options.kid ?? 'k1' })
       .setIssuer(options.iss ?? ISSUER)
@@ -40,14 +45,26 @@ describe('authentication, visibility and rate limits', () => {
     jwks = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
     await new Promise<void>((r) => jwks.listen(0, '127.0.0.1', r));
     jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`;
-    const agents = ['helper', 'ops', 'secret', 'limited'].map((n) => scriptedAgent(n, { text: `${n} here`, usage: { inputTokens: 40, outputTokens: 20 } }));
+    const agents = ['helper', 'ops', 'secret', 'limited'].map((n) =>
+      scriptedAgent(n, { text: `${n} here`, usage: { inputTokens: 40, outputTokens: 20 } }),
+    );
     const runtime = runtimeOf(agents, {
-      config: { agents: { helper: agentConfig('helper', 'public'), ops: agentConfig('ops', 'internal'), secret: agentConfig('secret', 'private'), limited: agentConfig('limited', 'public') } },
+      config: {
+        agents: {
+          helper: agentConfig('helper', 'public'),
+          ops: agentConfig('ops', 'internal'),
+          secret: agentConfig('secret', 'private'),
+          limited: agentConfig('limited', 'public'),
+        },
+      },
     });
     ({ server, url } = await startServer([], {
       runtime,
       server: {
-        auth: { jwt: { jwksUrl, issuer: ISSUER, audience: AUDIENCE, algorithms: ['ES256'] }, apiKeys: [{ name: 'ci', hash: hashApiKey(API_KEY) }] },
+        auth: {
+          jwt: { jwksUrl, issuer: ISSUER, audience: AUDIENCE, algorithms: ['ES256'] },
+          apiKeys: [{ name: 'ci', hash: hashApiKey(API_KEY) }],
+        },
       },
     }));
   });
@@ -79,7 +96,11 @@ describe('authentication, visibility and rate limits', () => {
     for (const [name, t, reason] of cases) {
       const res = await chat(url, 'helper', { message: 'hi' }, t ? { authorization: `Bearer ${t}` } : {});
       const body = await res.json();
-      expect({ name, status: res.status, www: res.headers.get('www-authenticate')?.startsWith('Bearer') }).toEqual({ name, status: 401, www: true });
+      expect({ name, status: res.status, www: res.headers.get('www-authenticate')?.startsWith('Bearer') }).toEqual({
+        name,
+        status: 401,
+        www: true,
+      });
       expect(body.error.message).toMatch(reason);
     }
     const malformed = await chat(url, 'helper', { message: 'hi' }, { authorization: 'Basic abc' });
@@ -123,10 +144,18 @@ describe('authentication, visibility and rate limits', () => {
     expect(card.capabilities.extendedAgentCard).toBe(true);
     expect((await (await fetch(`${url}/agents/helper/.well-known/agent-card.json`)).json()).supportsAuthenticatedExtendedCard).toBe(true);
     const ask = (headers: Record<string, string>) =>
-      fetch(`${url}/a2a/helper`, { method: 'POST', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard' }) });
+      fetch(`${url}/a2a/helper`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetExtendedAgentCard' }),
+      });
     expect((await ask({})).status).toBe(401);
     const extended = await (await ask(auth)).json();
-    expect(extended.result).toMatchObject({ name: 'helper', capabilities: { extendedAgentCard: true }, securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } } });
+    expect(extended.result).toMatchObject({
+      name: 'helper',
+      capabilities: { extendedAgentCard: true },
+      securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } },
+    });
   });
 
   it('keeps sessions per user: another user cannot read them', async () => {
@@ -142,16 +171,23 @@ describe('authentication, visibility and rate limits', () => {
 
 describe('internal agents without auth configured', () => {
   it('cannot be reached at all (they answer like unknown agents), public ones can', async () => {
-    const runtime = runtimeOf([scriptedAgent('pub'), scriptedAgent('int')], { config: { agents: { int: agentConfig('int', 'internal') } } });
+    const runtime = runtimeOf([scriptedAgent('pub'), scriptedAgent('int')], {
+      config: { agents: { int: agentConfig('int', 'internal') } },
+    });
     const { server, url, logs } = await startServer([], { runtime });
     try {
       expect((await chat(url, 'pub', { message: 'x' })).status).toBe(200);
       const res = await chat(url, 'int', { message: 'x' });
       expect(res.status).toBe(404);
       const unknown = await chat(url, 'nobody', { message: 'x' });
-      expect((await res.json()).error).toEqual({ ...(await unknown.json()).error, message: expect.stringMatching(/^Unknown agent "int"\. Available agents: pub$/) });
+      expect((await res.json()).error).toEqual({
+        ...(await unknown.json()).error,
+        message: expect.stringMatching(/^Unknown agent "int"\. Available agents: pub$/),
+      });
       // The operator is told at start-up.
-      expect(logs.lines.some((l) => String(l.msg).includes('internal agents (int) cannot be reached over HTTP without server.auth'))).toBe(true);
+      expect(logs.lines.some((l) => String(l.msg).includes('internal agents (int) cannot be reached over HTTP without server.auth'))).toBe(
+        true,
+      );
       expect((await (await fetch(`${url}/api/v1/agents`)).json()).agents.map((a: { name: string }) => a.name)).toEqual(['pub']);
     } finally {
       await server.close();
@@ -162,7 +198,15 @@ describe('internal agents without auth configured', () => {
 describe('rate limits', () => {
   it('answers 429 with Retry-After once a client used its requests, per client', async () => {
     const { server, url } = await startServer([scriptedAgent('helper')], {
-      server: { auth: { apiKeys: [{ name: 'a', hash: hashApiKey('key-a') }, { name: 'b', hash: hashApiKey('key-b') }] }, rateLimit: { requestsPerMinute: 3, by: 'key' } },
+      server: {
+        auth: {
+          apiKeys: [
+            { name: 'a', hash: hashApiKey('key-a') },
+            { name: 'b', hash: hashApiKey('key-b') },
+          ],
+        },
+        rateLimit: { requestsPerMinute: 3, by: 'key' },
+      },
     });
     try {
       const statuses: number[] = [];
@@ -173,7 +217,10 @@ describe('rate limits', () => {
       const retry = Number(limited.headers.get('retry-after'));
       expect(retry).toBeGreaterThan(0);
       expect(retry).toBeLessThanOrEqual(60);
-      expect((await limited.json()).error).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('3 requests per minute') });
+      expect((await limited.json()).error).toMatchObject({
+        code: 'rate_limited',
+        message: expect.stringContaining('3 requests per minute'),
+      });
       expect((await chat(url, 'helper', { message: 'x' }, { 'x-api-key': 'key-b' })).status).toBe(200);
       expect((await fetch(`${url}/health`)).status).toBe(200);
     } finally {

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+
 import { DEFAULT_MAX_BODY_BYTES } from '../../src/server/create-server-app.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { scriptedAgent, startServer } from './helpers.js';
@@ -19,7 +21,10 @@ interface Answer {
 }
 
 /** Sends `body` in 64 KiB writes, chunked or with its content-length; resolves with the answer. */
-function send(url: string, options: { path: string; method?: string; headers?: Record<string, string>; body: Buffer; chunked: boolean }): Promise<Answer> {
+function send(
+  url: string,
+  options: { path: string; method?: string; headers?: Record<string, string>; body: Buffer; chunked: boolean },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { 'content-type': 'application/json', ...options.headers };
     if (options.chunked) headers['transfer-encoding'] = 'chunked';
@@ -105,7 +110,12 @@ const endpoints: Endpoint[] = [
   {
     name: 'A2A JSON-RPC v0.3',
     path: '/a2a/echo',
-    json: () => ({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: messageId(), role: 'user', parts: [{ kind: 'text', text: 'hi' }] } } }),
+    json: () => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message/send',
+      params: { message: { kind: 'message', messageId: messageId(), role: 'user', parts: [{ kind: 'text', text: 'hi' }] } },
+    }),
     accepted: (a) => expect(JSON.parse(a.text).result.status.state).toBe('completed'),
     refused: rpcRefused,
   },
@@ -113,7 +123,12 @@ const endpoints: Endpoint[] = [
     name: 'A2A JSON-RPC v1.0',
     path: '/a2a/echo',
     headers: { 'A2A-Version': '1.0' },
-    json: () => ({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: messageId(), role: 'ROLE_USER', parts: [{ text: 'hi' }] } } }),
+    json: () => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: messageId(), role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+    }),
     accepted: (a) => expect(JSON.parse(a.text).result.task.status.state).toBe('TASK_STATE_COMPLETED'),
     refused: rpcRefused,
   },
@@ -149,7 +164,12 @@ const endpoints: Endpoint[] = [
     name: 'MCP',
     path: '/mcp',
     headers: { accept: 'application/json, text/event-stream' },
-    json: () => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }),
+    json: () => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+    }),
     accepted: (a) => expect([a.status, a.text]).toEqual([200, expect.stringContaining('"serverInfo"')]),
     refused: chatRefused,
   },
@@ -178,10 +198,14 @@ describe('the body limit (server.max_body_bytes, default 1 MiB) on every endpoin
       new Promise<{ status: number; closedEarly: boolean }>((resolve, reject) => {
         let status = 0;
         const body = Buffer.alloc(size, ' ');
-        const req = http.request(`${url}/health`, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, agent: false }, (res) => {
-          status = res.statusCode!;
-          res.resume();
-        });
+        const req = http.request(
+          `${url}/health`,
+          { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, agent: false },
+          (res) => {
+            status = res.statusCode!;
+            res.resume();
+          },
+        );
         let offset = 0;
         let ended = false;
         req.on('error', () => undefined);
@@ -217,11 +241,15 @@ describe('the body limit (server.max_body_bytes, default 1 MiB) on every endpoin
         let status = 0;
         let sent = 0;
         let sentAtAnswer = -1;
-        const req = http.request(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, agent: false }, (res) => {
-          status = res.statusCode!;
-          sentAtAnswer = sent;
-          res.resume();
-        });
+        const req = http.request(
+          `${url}${path}`,
+          { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, agent: false },
+          (res) => {
+            status = res.statusCode!;
+            sentAtAnswer = sent;
+            res.resume();
+          },
+        );
         req.on('error', () => undefined);
         req.on('close', () => (status ? resolve({ status, sentAtAnswer, sent }) : reject(new Error(`no answer after ${sent} bytes`))));
         // One 64 KiB write per turn of the event loop, waiting for the socket when it is full.
@@ -248,7 +276,13 @@ describe('the body limit (server.max_body_bytes, default 1 MiB) on every endpoin
   it('eight clients (another process) sending 20 MB at once with Connection: close all get their 413', async () => {
     // Node resets such a connection as soon as the answer is out; with the client still sending,
     // the reset could reach it before the 413 unless the connection lingers.
-    const client = spawn(process.execPath, [fileURLToPath(new URL('fixtures/upload-clients.mjs', import.meta.url)), url, '/api/v1/agents/echo/chat,/a2a/echo', '8', '3']);
+    const client = spawn(process.execPath, [
+      fileURLToPath(new URL('fixtures/upload-clients.mjs', import.meta.url)),
+      url,
+      '/api/v1/agents/echo/chat,/a2a/echo',
+      '8',
+      '3',
+    ]);
     let out = '';
     client.stdout.on('data', (d) => (out += d));
     const code = await new Promise((resolve) => client.once('exit', resolve));

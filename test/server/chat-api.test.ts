@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tool } from '../../src/core/tool.js';
 import { z } from 'zod';
+
+import { tool } from '../../src/core/tool.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { chat, LogSink, metricValue, parseSse, scriptedAgent, startServer } from './helpers.js';
 
@@ -11,11 +12,17 @@ describe('chat API over real HTTP', () => {
 
   beforeAll(async () => {
     const add = tool({ name: 'add', description: 'Add', input: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
-    const calc = scriptedAgent('calc', (input, i) =>
-      i % 2 === 0 ? { toolCalls: [{ toolName: 'add', input: { a: 2, b: 3 } }], usage: { inputTokens: 5, outputTokens: 1 } } : { text: '5', usage: { inputTokens: 7, outputTokens: 1 } },
+    const calc = scriptedAgent(
+      'calc',
+      (input, i) =>
+        i % 2 === 0
+          ? { toolCalls: [{ toolName: 'add', input: { a: 2, b: 3 } }], usage: { inputTokens: 5, outputTokens: 1 } }
+          : { text: '5', usage: { inputTokens: 7, outputTokens: 1 } },
       { tools: [add] },
     );
-    const echo = scriptedAgent('echo', (input) => ({ text: `you said: ${input}`, usage: { inputTokens: 2, outputTokens: 3 } }), { description: 'Echoes' });
+    const echo = scriptedAgent('echo', (input) => ({ text: `you said: ${input}`, usage: { inputTokens: 2, outputTokens: 3 } }), {
+      description: 'Echoes',
+    });
     ({ server, url, logs } = await startServer([echo, calc]));
   });
   afterAll(() => server.close());
@@ -24,7 +31,13 @@ describe('chat API over real HTTP', () => {
     const res = await chat(url, 'echo', { message: 'hi' });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toMatchObject({ answer: 'you said: hi', agent: 'echo', usage: { inputTokens: 2, outputTokens: 3, totalTokens: 5 }, steps: 1, finishReason: 'stop' });
+    expect(body).toMatchObject({
+      answer: 'you said: hi',
+      agent: 'echo',
+      usage: { inputTokens: 2, outputTokens: 3, totalTokens: 5 },
+      steps: 1,
+      finishReason: 'stop',
+    });
     expect(body.sessionId).toMatch(/\S/);
     expect(body.runId).toMatch(/^run_/);
   });
@@ -64,7 +77,9 @@ describe('chat API over real HTTP', () => {
     const events = parseSse(await res.text());
     const names = events.map((e) => e.event);
     expect(names[0]).toBe('session');
-    expect(names).toEqual(expect.arrayContaining(['run_start', 'step_start', 'tool_call', 'tool_result', 'step_end', 'text_delta', 'answer', 'run_end']));
+    expect(names).toEqual(
+      expect.arrayContaining(['run_start', 'step_start', 'tool_call', 'tool_result', 'step_end', 'text_delta', 'answer', 'run_end']),
+    );
     expect(names.at(-1)).toBe('done');
     expect(events.find((e) => e.event === 'tool_result')!.data).toMatchObject({ toolName: 'add', output: 5, isError: false });
     expect(events.at(-1)!.data).toMatchObject({ status: 'completed', answer: '5', sessionId: events[0].data.sessionId });
@@ -140,16 +155,22 @@ describe('chat API over real HTTP', () => {
   it('counts requests, runs, tokens and tool calls in /metrics', async () => {
     await chat(url, 'calc', { message: 'add' });
     const text = await (await fetch(`${url}/metrics`)).text();
-    expect(metricValue(text, 'corvid_http_requests_total', { route: '/api/v1/agents/:name/chat', method: 'POST', status: '200' })).toBeGreaterThan(0);
+    expect(
+      metricValue(text, 'corvid_http_requests_total', { route: '/api/v1/agents/:name/chat', method: 'POST', status: '200' }),
+    ).toBeGreaterThan(0);
     expect(metricValue(text, 'corvid_runs_total', { agent: 'calc', status: 'completed' })).toBeGreaterThanOrEqual(2);
-    expect(metricValue(text, 'corvid_tokens_total', { agent: 'calc', model: 'scripted:scripted-1', kind: 'input' })).toBeGreaterThanOrEqual(12);
+    expect(metricValue(text, 'corvid_tokens_total', { agent: 'calc', model: 'scripted:scripted-1', kind: 'input' })).toBeGreaterThanOrEqual(
+      12,
+    );
     expect(metricValue(text, 'corvid_tool_calls_total', { agent: 'calc', tool: 'add', status: 'ok' })).toBeGreaterThanOrEqual(2);
     expect(text).toContain('corvid_http_request_duration_seconds_bucket');
     expect(metricValue(text, 'corvid_active_streams')).toBe(0);
   });
 
   it('logs JSON lines with the request id (echoed in the response) and no credentials', async () => {
-    const res = await fetch(`${url}/api/v1/agents`, { headers: { 'x-request-id': 'req-abc-123', authorization: 'Bearer sk-super-secret-value' } });
+    const res = await fetch(`${url}/api/v1/agents`, {
+      headers: { 'x-request-id': 'req-abc-123', authorization: 'Bearer sk-super-secret-value' },
+    });
     expect(res.headers.get('x-request-id')).toBe('req-abc-123');
     const line = await logs.waitFor((l) => l.reqId === 'req-abc-123' && l.msg === 'request');
     expect(line).toMatchObject({ method: 'GET', path: '/api/v1/agents', status: 200, level: 30 });

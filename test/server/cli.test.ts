@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cliEnv, fakeModel, runCli, spawnCli, tempDir, writeConfig, type CliProcess } from '../cli/cli-harness.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
 
-const config = (llm: string, agents: string, extra = '') => `models:\n${fakeModel(llm)}defaults:\n  model: fake\nagents:\n${agents}${extra}`;
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import { cliEnv, type CliProcess, fakeModel, runCli, spawnCli, tempDir, writeConfig } from '../cli/cli-harness.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
+
+const config = (llm: string, agents: string, extra = '') =>
+  `models:\n${fakeModel(llm)}defaults:\n  model: fake\nagents:\n${agents}${extra}`;
 
 async function started(p: CliProcess): Promise<string> {
   const text = await p.waitFor(/listening on (http\S+)[\s\S]*docs: /, { stream: 'stderr', timeoutMs: 15_000 });
@@ -39,21 +42,40 @@ describe('corvid serve (child process)', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(p.stderr).toContain('agents: alpha');
     expect(p.stderr).not.toMatch(/agents:.*hidden/);
-    const res = await fetch(`${url}/api/v1/agents/alpha/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'hi' }) });
+    const res = await fetch(`${url}/api/v1/agents/alpha/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'hi' }),
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).answer).toBe('fake answer');
-    expect((await fetch(`${url}/api/v1/agents/hidden/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"message":"x"}' })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${url}/api/v1/agents/hidden/chat`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"message":"x"}',
+        })
+      ).status,
+    ).toBe(404);
     const card = await fetch(`${url}/.well-known/agent-card.json`);
     expect(card.status).toBe(200);
     expect(await card.json()).toMatchObject({ name: 'alpha' });
     // Logs are JSON lines on stdout with a request id; the warning about auth is there too.
     await p.waitFor(/"msg":"request"/);
-    const lines = p.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = p.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.some((l) => /auth is off/.test(l.msg))).toBe(true);
     expect(lines.filter((l) => l.msg === 'request').every((l) => typeof l.reqId === 'string')).toBe(true);
     // SIGTERM lets a request in flight finish before the process exits.
     const before = llm.requests.length;
-    const inflight = fetch(`${url}/api/v1/agents/alpha/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'slow please' }) });
+    const inflight = fetch(`${url}/api/v1/agents/alpha/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'slow please' }),
+    });
     await vi.waitFor(() => expect(llm.requests.length).toBeGreaterThan(before));
     p.child.kill('SIGTERM');
     const slow = await inflight;
@@ -68,7 +90,12 @@ describe('corvid serve (child process)', () => {
     const p = spawnCli(['serve', '--port', '0', '--watch'], { cwd: dir, env: cliEnv(dir) });
     children.push(p);
     const url = await started(p);
-    const post = (agent: string, message: string) => fetch(`${url}/api/v1/agents/${agent}/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message }) });
+    const post = (agent: string, message: string) =>
+      fetch(`${url}/api/v1/agents/${agent}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message }),
+      });
     expect((await post('beta', 'x')).status).toBe(404);
 
     const before = llm.requests.length;
@@ -91,7 +118,14 @@ describe('corvid serve (child process)', () => {
 
     // A changed server: section is reloaded with the rest, and the log says it waits for a restart.
     mark = p.mark();
-    writeFileSync(file, config(llm.url, '  alpha:\n    instructions: Be brief.\n  beta:\n    instructions: New agent.\n', 'server:\n  max_body_bytes: 2048\n'));
+    writeFileSync(
+      file,
+      config(
+        llm.url,
+        '  alpha:\n    instructions: Be brief.\n  beta:\n    instructions: New agent.\n',
+        'server:\n  max_body_bytes: 2048\n',
+      ),
+    );
     await p.waitFor(/"msg":"config reloaded"/, { since: mark });
     expect(await p.waitFor(/the server: section changed[^"]*/, { since: mark })).toContain('take effect when the server restarts');
     p.child.kill('SIGINT');
@@ -111,12 +145,17 @@ describe('corvid serve (child process)', () => {
 
   it('validates the server section with file:line', async () => {
     const file = join(dir, 'bad-server.yaml');
-    writeFileSync(file, `agents:\n  a: {}\nserver:\n  port: 99999\n  auth:\n    api_keys:\n      - name: ci\n        hash: plain-text-key\n  streams:\n    on_disconnect: maybe\n`);
+    writeFileSync(
+      file,
+      `agents:\n  a: {}\nserver:\n  port: 99999\n  auth:\n    api_keys:\n      - name: ci\n        hash: plain-text-key\n  streams:\n    on_disconnect: maybe\n`,
+    );
     const r = await runCli(['validate', file], { cwd: dir, env: cliEnv(dir) });
     expect(r.code).toBe(1);
     const out = r.stdout + r.stderr;
     expect(out).toMatch(/bad-server\.yaml:4:\d+\s+server\.port/);
-    expect(out).toMatch(/bad-server\.yaml:8:\d+\s+server\.auth\.api_keys\[0\]\.hash: must be "sha256:<64 hex digits>"; make one with: corvid hash-key/);
+    expect(out).toMatch(
+      /bad-server\.yaml:8:\d+\s+server\.auth\.api_keys\[0\]\.hash: must be "sha256:<64 hex digits>"; make one with: corvid hash-key/,
+    );
     expect(out).toMatch(/bad-server\.yaml:10:\d+\s+server\.streams\.on_disconnect/);
   });
 

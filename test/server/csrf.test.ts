@@ -7,10 +7,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/index.js';
+import WebSocket from 'ws';
+
 import { tool } from '../../src/core/tool.js';
+import { Agent } from '../../src/index.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { runtimeOf } from '../../src/server/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
@@ -61,7 +63,9 @@ describe('CSRF guards of corvid serve', () => {
     const path = join(dir, 'corvid.db');
     store = await openStore({ driver: 'sqlite', path });
     const runtime = {
-      ...runtimeOf([files.agent], { config: { storage: { driver: 'sqlite', path, checkpoints: { strategy: 'event', intervalMs: 5000 }, resume: 'manual' } } }),
+      ...runtimeOf([files.agent], {
+        config: { storage: { driver: 'sqlite', path, checkpoints: { strategy: 'event', intervalMs: 5000 }, resume: 'manual' } },
+      }),
       store: async () => store,
     };
     ({ server, url } = await startServer([], { runtime, server: { cors: { origins: [ALLOWED] } } }));
@@ -78,8 +82,18 @@ describe('CSRF guards of corvid serve', () => {
     expect(paused.status).toBe('paused');
     const approvalId: string = paused.pendingApprovals[0].approvalId;
     const calls = files.model.calls.length;
-    const v03 = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } } });
-    const v1 = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm2', role: 'ROLE_USER', parts: [{ text: 'hi' }] } } });
+    const v03 = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message/send',
+      params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'hi' }] } },
+    });
+    const v1 = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: 'm2', role: 'ROLE_USER', parts: [{ text: 'hi' }] } },
+    });
     const rest = JSON.stringify({ message: { messageId: 'm3', role: 'ROLE_USER', parts: [{ text: 'hi' }] } });
 
     for (const type of NOT_JSON) {
@@ -96,7 +110,11 @@ describe('CSRF guards of corvid serve', () => {
       expect((await refused(`/api/v1/runs/${paused.runId}/resume`, as(type, '{}'))).error.code).toBe('unsupported_media_type');
       // A2A: JSON-RPC keeps its error format (-32005, content type not supported).
       expect(await refused('/a2a/files', as(type, v03))).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32005 } });
-      expect(await refused('/a2a/files', as(type, v1, { 'A2A-Version': '1.0' }))).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32005 } });
+      expect(await refused('/a2a/files', as(type, v1, { 'A2A-Version': '1.0' }))).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32005 },
+      });
       expect((await refused('/a2a/files/rest/message:send', as(type, rest, { 'A2A-Version': '1.0' }))).error.code).toBe(415);
       expect((await refused('/a2a/files/rest/v1/message:send', as(type, v03))).code).toBe(-32005);
     }
@@ -105,13 +123,19 @@ describe('CSRF guards of corvid serve', () => {
     expect(files.model.calls.length).toBe(calls);
     expect(files.deleted).toEqual([]);
     expect((await (await fetch(`${url}/api/v1/sessions`)).json()).sessions.map((s: { id: string }) => s.id)).toEqual([paused.sessionId]);
-    expect((await (await fetch(`${url}/api/v1/runs`)).json()).runs.map((r: { runId: string; status: string }) => [r.runId, r.status])).toEqual([[paused.runId, 'paused']]);
+    expect(
+      (await (await fetch(`${url}/api/v1/runs`)).json()).runs.map((r: { runId: string; status: string }) => [r.runId, r.status]),
+    ).toEqual([[paused.runId, 'paused']]);
     expect((await (await fetch(`${url}/api/v1/approvals/${approvalId}`)).json()).status).toBe('pending');
     const tasks = await (await fetch(`${url}/a2a/files/rest/tasks`, { headers: { 'A2A-Version': '1.0' } })).json();
     expect(tasks.tasks ?? []).toEqual([]);
 
     // The right way still works: the approval resumes the run.
-    const approved = await fetch(`${url}/api/v1/approvals/${approvalId}`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"approved":true}' });
+    const approved = await fetch(`${url}/api/v1/approvals/${approvalId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: '{"approved":true}',
+    });
     expect((await approved.json()).answer).toBe('done');
     expect(files.deleted).toEqual(['a.txt']);
   });
@@ -125,13 +149,23 @@ describe('CSRF guards of corvid serve', () => {
 
   it('answers 403 to a state-changing request from a foreign Origin; its own origin, an allowed one and none pass', async () => {
     const calls = files.model.calls.length;
-    for (const origin of [EVIL, 'null', url.replace(/:\d+$/, ':1'), `https://${new URL(url).host}`, 'https://app.example.com.evil.example']) {
+    for (const origin of [
+      EVIL,
+      'null',
+      url.replace(/:\d+$/, ':1'),
+      `https://${new URL(url).host}`,
+      'https://app.example.com.evil.example',
+    ]) {
       const res = await chat(url, 'files', { message: 'hi' }, { origin });
       expect({ origin, status: res.status }).toEqual({ origin, status: 403 });
       expect((await res.json()).error).toEqual({ code: 'origin_not_allowed', message: expect.stringContaining('server.cors.origins') });
     }
     expect(files.model.calls.length).toBe(calls);
-    const a2a = await fetch(`${url}/a2a/files`, { method: 'POST', headers: { 'content-type': 'application/json', origin: EVIL }, body: '{}' });
+    const a2a = await fetch(`${url}/a2a/files`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: EVIL },
+      body: '{}',
+    });
     expect(a2a.status).toBe(403);
     expect((await fetch(`${url}/api/v1/sessions/x`, { method: 'DELETE', headers: { origin: EVIL } })).status).toBe(403);
 
@@ -171,7 +205,10 @@ describe('Origin rules from the config', () => {
       expect((await chat(based.url, 'helper', { message: 'x' }, { origin: 'http://corvid.example.com' })).status).toBe(403);
       expect((await chat(any.url, 'helper', { message: 'x' }, { origin: EVIL })).status).toBe(200);
       // Behind a TLS proxy that says so, the page's https origin is the server's own.
-      expect((await chat(based.url, 'helper', { message: 'x' }, { origin: `https://${new URL(based.url).host}`, 'x-forwarded-proto': 'https' })).status).toBe(200);
+      expect(
+        (await chat(based.url, 'helper', { message: 'x' }, { origin: `https://${new URL(based.url).host}`, 'x-forwarded-proto': 'https' }))
+          .status,
+      ).toBe(200);
     } finally {
       await based.server.close();
       await any.server.close();

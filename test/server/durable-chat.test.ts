@@ -6,19 +6,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
-import WebSocket from 'ws';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/index.js';
+import WebSocket from 'ws';
+
 import { tool } from '../../src/core/tool.js';
+import { Agent } from '../../src/index.js';
 import { hashApiKey } from '../../src/server/api-keys.js';
-import type { RunningServer, ServeOptions } from '../../src/server/serve.js';
 import { resumeInterruptedRuns } from '../../src/server/auto-resume.js';
+import type { RunningServer, ServeOptions } from '../../src/server/serve.js';
 import { runtimeOf } from '../../src/server/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
 import type { Store } from '../../src/storage/types/store.js';
 import { ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
-import { chat, gate, metricValue, parseSse, scriptedAgent, startServer, type LogSink } from './helpers.js';
+import { chat, gate, type LogSink, metricValue, parseSse, scriptedAgent, startServer } from './helpers.js';
 
 type Prompt = LanguageModelV3CallOptions['prompt'];
 
@@ -79,8 +81,10 @@ function filesModel(): ScriptedModel {
     if (last.role === 'tool') return { text: `done: ${toolOutput(last)}`, usage: { inputTokens: 5, outputTokens: 3 } };
     const text = textOf(last);
     let m: RegExpExecArray | null;
-    if ((m = /^delete (\S+)$/.exec(text))) return { toolCalls: [{ toolName: 'delete_file', input: { path: m[1] } }], usage: { inputTokens: 4, outputTokens: 2 } };
-    if ((m = /^remember (\S+)$/.exec(text))) return { toolCalls: [{ toolName: 'note', input: { value: m[1] } }], usage: { inputTokens: 4, outputTokens: 2 } };
+    if ((m = /^delete (\S+)$/.exec(text)))
+      return { toolCalls: [{ toolName: 'delete_file', input: { path: m[1] } }], usage: { inputTokens: 4, outputTokens: 2 } };
+    if ((m = /^remember (\S+)$/.exec(text)))
+      return { toolCalls: [{ toolName: 'note', input: { value: m[1] } }], usage: { inputTokens: 4, outputTokens: 2 } };
     if (text === 'slow') return { toolCalls: [{ toolName: 'slow', input: {} }] };
     return { text: `you said ${text}`, usage: { inputTokens: 2, outputTokens: 1 } };
   });
@@ -106,14 +110,28 @@ describe('chat turns as session runs on SQLite, with approvals over HTTP', () =>
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** A server whose runtime has `storage:` (SQLite at `path`), serving `files` with `model`. */
-  async function start(model: ScriptedModel, options: { auth?: boolean; resume?: 'auto' | 'manual'; slowTool?: Parameters<typeof filesAgent>[1]; serve?: Omit<ServeOptions, 'agents'> } = {}) {
+  async function start(
+    model: ScriptedModel,
+    options: {
+      auth?: boolean;
+      resume?: 'auto' | 'manual';
+      slowTool?: Parameters<typeof filesAgent>[1];
+      serve?: Omit<ServeOptions, 'agents'>;
+    } = {},
+  ) {
     const store = await openStore({ driver: 'sqlite', path });
     const files = filesAgent(model, options.slowTool);
     const runtime = {
-      ...runtimeOf([files.agent], { config: { storage: { driver: 'sqlite', path, checkpoints: { strategy: 'event', intervalMs: 5000 }, resume: options.resume ?? 'manual' } } }),
+      ...runtimeOf([files.agent], {
+        config: {
+          storage: { driver: 'sqlite', path, checkpoints: { strategy: 'event', intervalMs: 5000 }, resume: options.resume ?? 'manual' },
+        },
+      }),
       store: async () => store,
     };
-    const server = options.auth ? { auth: { apiKeys: Object.entries(KEYS).map(([name, key]) => ({ name, hash: hashApiKey(key) })) } } : undefined;
+    const server = options.auth
+      ? { auth: { apiKeys: Object.entries(KEYS).map(([name, key]) => ({ name, hash: hashApiKey(key) })) } }
+      : undefined;
     const started = await startServer([], { runtime, ...(server ? { server } : {}), ...options.serve });
     open.push({ server: started.server, store });
     return { ...started, store, deleted: files.deleted };
@@ -160,19 +178,34 @@ describe('chat turns as session runs on SQLite, with approvals over HTTP', () =>
       status: 'paused',
       runId: expect.stringMatching(/^run_/),
       sessionId: expect.any(String),
-      pendingApprovals: [{ approvalId: expect.stringMatching(/^apr_/), toolCallId: expect.any(String), toolName: 'delete_file', input: { path: 'a.txt' }, prompt: 'Delete a.txt?' }],
+      pendingApprovals: [
+        {
+          approvalId: expect.stringMatching(/^apr_/),
+          toolCallId: expect.any(String),
+          toolName: 'delete_file',
+          input: { path: 'a.txt' },
+          prompt: 'Delete a.txt?',
+        },
+      ],
     });
     expect(deleted).toEqual([]);
     const { approvalId } = paused.pendingApprovals[0];
 
     const listed = await (await fetch(`${url}/api/v1/approvals?sessionId=${paused.sessionId}`)).json();
-    expect(listed.approvals).toEqual([expect.objectContaining({ approvalId, runId: paused.runId, sessionId: paused.sessionId, status: 'pending', prompt: 'Delete a.txt?' })]);
+    expect(listed.approvals).toEqual([
+      expect.objectContaining({ approvalId, runId: paused.runId, sessionId: paused.sessionId, status: 'pending', prompt: 'Delete a.txt?' }),
+    ]);
     const runs = await (await fetch(`${url}/api/v1/runs?status=paused&sessionId=${paused.sessionId}`)).json();
     expect(runs.runs).toEqual([expect.objectContaining({ runId: paused.runId, agent: 'files', status: 'paused' })]);
 
     const approved = await post(url, `/api/v1/approvals/${approvalId}`, { approved: true });
     expect(approved.status).toBe(200);
-    expect(await approved.json()).toMatchObject({ status: 'completed', answer: 'done: deleted a.txt', runId: paused.runId, sessionId: paused.sessionId });
+    expect(await approved.json()).toMatchObject({
+      status: 'completed',
+      answer: 'done: deleted a.txt',
+      runId: paused.runId,
+      sessionId: paused.sessionId,
+    });
     expect(deleted).toEqual(['a.txt']);
     const metrics = await (await fetch(`${url}/metrics`)).text();
     expect(metricValue(metrics, 'corvid_runs_total', { agent: 'files', status: 'paused' })).toBe(1);
@@ -204,7 +237,10 @@ describe('chat turns as session runs on SQLite, with approvals over HTTP', () =>
     expect(resumed[0]).toMatchObject({ event: 'session', data: { sessionId: done.sessionId } });
     expect(resumed.find((e) => e.event === 'run_start')!.data).toMatchObject({ runId: done.runId, resumed: true });
     expect(resumed.find((e) => e.event === 'tool_result')!.data).toMatchObject({ toolName: 'delete_file' });
-    expect(resumed.at(-1)).toMatchObject({ event: 'done', data: { status: 'completed', answer: 'done: deleted b.txt', runId: done.runId } });
+    expect(resumed.at(-1)).toMatchObject({
+      event: 'done',
+      data: { status: 'completed', answer: 'done: deleted b.txt', runId: done.runId },
+    });
     expect(deleted).toEqual(['b.txt']);
   });
 
@@ -212,7 +248,10 @@ describe('chat turns as session runs on SQLite, with approvals over HTTP', () =>
     const model = filesModel();
     const { url, deleted } = await start(model);
     const paused = await (await chat(url, 'files', { message: 'delete c.txt' })).json();
-    const res = await post(url, `/api/v1/approvals/${paused.pendingApprovals[0].approvalId}`, { approved: false, reason: 'c.txt is the contract' });
+    const res = await post(url, `/api/v1/approvals/${paused.pendingApprovals[0].approvalId}`, {
+      approved: false,
+      reason: 'c.txt is the contract',
+    });
     expect(res.status).toBe(200);
     const answer = await res.json();
     expect(answer.answer).toContain('c.txt is the contract');
@@ -243,11 +282,13 @@ describe('chat turns as session runs on SQLite, with approvals over HTTP', () =>
     const paused = await (await chat(url, 'files', { message: 'delete d.txt' })).json();
     const ws = new WebSocket(`${url.replace('http', 'ws')}/api/v1/agents/files/ws`);
     const messages: any[] = [];
-    const done = new Promise<any>((resolve) => ws.on('message', (d) => {
-      const m = JSON.parse(String(d));
-      messages.push(m);
-      if (m.type === 'done' || m.type === 'error') resolve(m);
-    }));
+    const done = new Promise<any>((resolve) =>
+      ws.on('message', (d) => {
+        const m = JSON.parse(String(d));
+        messages.push(m);
+        if (m.type === 'done' || m.type === 'error') resolve(m);
+      }),
+    );
     await new Promise((r) => ws.once('open', r));
     ws.send(JSON.stringify({ type: 'approval', approvalId: paused.pendingApprovals[0].approvalId, approved: true }));
     expect(await done).toMatchObject({ type: 'done', status: 'completed', answer: 'done: deleted d.txt', runId: paused.runId });
@@ -264,12 +305,14 @@ describe('chat turns as session runs on SQLite, with approvals over HTTP', () =>
     open.push({ server, store });
     const ws = new WebSocket(`${url.replace('http', 'ws')}/api/v1/agents/files/ws`);
     const messages: any[] = [];
-    const done = new Promise<any>((resolve) => ws.on('message', (d) => {
-      const m = JSON.parse(String(d));
-      messages.push(m);
-      if (m.type === 'approval_required') ws.send(JSON.stringify({ type: 'approval', approvalId: m.approvalId, approved: true }));
-      if (m.type === 'done' || m.type === 'error') resolve(m);
-    }));
+    const done = new Promise<any>((resolve) =>
+      ws.on('message', (d) => {
+        const m = JSON.parse(String(d));
+        messages.push(m);
+        if (m.type === 'approval_required') ws.send(JSON.stringify({ type: 'approval', approvalId: m.approvalId, approved: true }));
+        if (m.type === 'done' || m.type === 'error') resolve(m);
+      }),
+    );
     await new Promise((r) => ws.once('open', r));
     ws.send(JSON.stringify({ type: 'message', message: 'delete g.txt' }));
     const end = await done;
@@ -315,8 +358,18 @@ describe('chat turns as session runs on SQLite, with approvals over HTTP', () =>
     expect((await resumeDone.json()).error.code).toBe('run_completed');
 
     const doc = await (await fetch(`${url}/api/v1/openapi.json`)).json();
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/approvals', '/api/v1/approvals/{id}', '/api/v1/runs', '/api/v1/runs/{id}', '/api/v1/runs/{id}/resume']));
-    expect(doc.paths['/api/v1/agents/{name}/chat'].post.responses['202'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PausedResponse' });
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/approvals',
+        '/api/v1/approvals/{id}',
+        '/api/v1/runs',
+        '/api/v1/runs/{id}',
+        '/api/v1/runs/{id}/resume',
+      ]),
+    );
+    expect(doc.paths['/api/v1/agents/{name}/chat'].post.responses['202'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PausedResponse',
+    });
 
     const { server: memory } = await startServer([scriptedAgent('plain')]);
     try {
@@ -354,9 +407,45 @@ describe('chat turns as session runs on SQLite, with approvals over HTTP', () =>
   it('answers random and malformed requests to the approval and run endpoints with 4xx JSON errors, never a 5xx', async () => {
     const { url } = await start(filesModel());
     const paused = await (await chat(url, 'files', { message: 'delete z.txt' })).json();
-    const ids = [paused.pendingApprovals[0].approvalId, paused.runId, 'apr_x', 'run_x', '', '%00', '..', 'a'.repeat(300), '🦜', '__proto__'];
-    const bodies = [undefined, '', '{', 'null', '[]', '42', '{"approved":true}', '{"approved":"no"}', '{"approved":false,"reason":7}', '{"stream":"yes"}', '{"approved":true,"extra":1}', '{"stream":true}'];
-    const queries = ['', 'status=', 'status=paused', 'status=x', 'limit=0', 'limit=5', 'limit=abc', 'sessionId=%00', 'runId=run_x', 'x=1', 'sessionId=' + paused.sessionId];
+    const ids = [
+      paused.pendingApprovals[0].approvalId,
+      paused.runId,
+      'apr_x',
+      'run_x',
+      '',
+      '%00',
+      '..',
+      'a'.repeat(300),
+      '🦜',
+      '__proto__',
+    ];
+    const bodies = [
+      undefined,
+      '',
+      '{',
+      'null',
+      '[]',
+      '42',
+      '{"approved":true}',
+      '{"approved":"no"}',
+      '{"approved":false,"reason":7}',
+      '{"stream":"yes"}',
+      '{"approved":true,"extra":1}',
+      '{"stream":true}',
+    ];
+    const queries = [
+      '',
+      'status=',
+      'status=paused',
+      'status=x',
+      'limit=0',
+      'limit=5',
+      'limit=abc',
+      'sessionId=%00',
+      'runId=run_x',
+      'x=1',
+      'sessionId=' + paused.sessionId,
+    ];
     let seed = 7;
     const pick = <T>(xs: readonly T[]): T => xs[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % xs.length];
     const failures: string[] = [];
@@ -371,7 +460,11 @@ describe('chat turns as session runs on SQLite, with approvals over HTTP', () =>
         ['POST', `/api/v1/runs/${id}/resume`],
         ['DELETE', `/api/v1/approvals/${id}`],
       ] as const);
-      const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? pick(bodies) : undefined });
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: method === 'POST' ? pick(bodies) : undefined,
+      });
       const text = await res.text();
       if (res.status >= 500) failures.push(`${method} ${path} → ${res.status} ${text.slice(0, 120)}`);
       if (res.status >= 400 && !text.startsWith('{"error"')) failures.push(`${method} ${path} → ${res.status} without a JSON error`);
@@ -414,7 +507,12 @@ describe('chat turns as session runs on SQLite, with approvals over HTTP', () =>
       expect(listed.runs.map((r: { runId: string }) => r.runId)).toContain(stale.run.runId);
       const res = await post(url, `/api/v1/runs/${stale.run.runId}/resume`, {});
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ status: 'completed', answer: 'done: slow done', runId: stale.run.runId, sessionId: stale.run.sessionId });
+      expect(await res.json()).toMatchObject({
+        status: 'completed',
+        answer: 'done: slow done',
+        runId: stale.run.runId,
+        sessionId: stale.run.sessionId,
+      });
       // The model's tool call was recorded before the interruption: only the final answer is asked for.
       expect(model.calls).toHaveLength(1);
       expect((await (await fetch(`${url}/api/v1/runs/${stale.run.runId}`)).json()).status).toBe('completed');
@@ -445,8 +543,18 @@ describe('chat turns as session runs on SQLite, with approvals over HTTP', () =>
     // A second server's resume of a run still running elsewhere: refused with 409, nothing run.
     const refused = await post(url, `/api/v1/runs/${stale.run.runId}/resume`, {});
     expect(refused.status).toBe(409);
-    expect((await refused.json()).error).toMatchObject({ code: 'storage_conflict', message: expect.stringContaining('being run by another process') });
-    const resuming = resumeInterruptedRuns({ chat: server.parts.chat, store: async () => store, logger: server.logger, stopped: () => false, retryDelayMs: 50, retries: 5 });
+    expect((await refused.json()).error).toMatchObject({
+      code: 'storage_conflict',
+      message: expect.stringContaining('being run by another process'),
+    });
+    const resuming = resumeInterruptedRuns({
+      chat: server.parts.chat,
+      store: async () => store,
+      logger: server.logger,
+      stopped: () => false,
+      retryDelayMs: 50,
+      retries: 5,
+    });
     await (logs as LogSink).waitFor((l) => typeof l.msg === 'string' && l.msg.includes('held by another process; looking again later'));
     // The other process finishes its run; the next look finds it completed and leaves it.
     await stale.end();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { RunningServer } from '../../src/server/serve.js';
 import { scriptedAgent, startServer } from './helpers.js';
 
@@ -26,15 +27,39 @@ describe('fuzzing the server routes', () => {
   let sessionId: string;
 
   beforeAll(async () => {
-    ({ server, url } = await startServer([scriptedAgent('helper', { text: 'ok', usage: { inputTokens: 1, outputTokens: 1 } }), scriptedAgent('other')], { server: { maxBodyBytes: 64 * 1024 } }));
-    const res = await fetch(`${url}/api/v1/agents/helper/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'seed' }) });
+    ({ server, url } = await startServer(
+      [scriptedAgent('helper', { text: 'ok', usage: { inputTokens: 1, outputTokens: 1 } }), scriptedAgent('other')],
+      { server: { maxBodyBytes: 64 * 1024 } },
+    ));
+    const res = await fetch(`${url}/api/v1/agents/helper/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'seed' }),
+    });
     sessionId = (await res.json()).sessionId;
   });
   afterAll(() => server.close());
 
   it(`answers ${COUNT} random and mutated requests with proper statuses, never a 5xx, and stays up`, async () => {
     const r = rng(SEED);
-    const weird = ['', ' ', '%', '%00', '%E0%A4%A', '..', '../../etc/passwd', 'ü', '🦜', 'a'.repeat(3000), '<script>', '\'"', '{}', 'null', '__proto__', 'constructor'];
+    const weird = [
+      '',
+      ' ',
+      '%',
+      '%00',
+      '%E0%A4%A',
+      '..',
+      '../../etc/passwd',
+      'ü',
+      '🦜',
+      'a'.repeat(3000),
+      '<script>',
+      '\'"',
+      '{}',
+      'null',
+      '__proto__',
+      'constructor',
+    ];
     const agents = ['helper', 'other', 'nobody', ...weird];
     const sessions = [sessionId, 'missing', ...weird];
     const paths = () =>
@@ -44,10 +69,23 @@ describe('fuzzing the server routes', () => {
         () => `/api/v1/agents/${encodeURIComponent(r.pick(agents))}`,
         () => `/api/v1/agents`,
         () => `/api/v1/agents/${encodeURIComponent(r.pick(agents))}/ws`,
-        () => `/api/v1/sessions?${r.pick(['', 'limit=', 'limit=-1', 'limit=5', 'limit=1e9', 'cursor=abc', 'cursor=1', 'agent=helper', 'userId=', 'x=y', 'limit=2&limit=3'])}`,
+        () =>
+          `/api/v1/sessions?${r.pick(['', 'limit=', 'limit=-1', 'limit=5', 'limit=1e9', 'cursor=abc', 'cursor=1', 'agent=helper', 'userId=', 'x=y', 'limit=2&limit=3'])}`,
         () => `/api/v1/sessions/${encodeURIComponent(r.pick(sessions))}`,
         () => `/api/v1/sessions/${r.pick(sessions)}`,
-        () => r.pick(['/health', '/ready', '/metrics', '/api/v1/openapi.json', '/', '/api', '/api/v1', '/.well-known/agent-card.json', '/agents', '/agents/nobody/.well-known/agent-card.json']),
+        () =>
+          r.pick([
+            '/health',
+            '/ready',
+            '/metrics',
+            '/api/v1/openapi.json',
+            '/',
+            '/api',
+            '/api/v1',
+            '/.well-known/agent-card.json',
+            '/agents',
+            '/agents/nobody/.well-known/agent-card.json',
+          ]),
         () => `/${r.pick(weird)}/${r.pick(weird)}`,
       ])();
     const messages = () => r.pick<unknown>(['hi', '', 42, null, true, [], {}, 'x'.repeat(r.int(5000)), '\u0000', '🦜'.repeat(10)]);
@@ -100,7 +138,15 @@ describe('fuzzing the server routes', () => {
     const methods = ['GET', 'POST', 'POST', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'PROPFIND'];
     const headerSets = (): Record<string, string> => {
       const h: Record<string, string> = {};
-      if (r.next() < 0.6) h['content-type'] = r.pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', '']);
+      if (r.next() < 0.6)
+        h['content-type'] = r.pick([
+          'application/json',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          'application/json; charset=latin1',
+          '',
+        ]);
       if (r.next() < 0.3) h.accept = r.pick(['text/event-stream', '*/*', 'application/json', 'garbage']);
       if (r.next() < 0.2) h.authorization = r.pick(['Bearer', 'Bearer x', 'Basic Zm9vOmJhcg==', 'Bearer a.b.c', '']);
       if (r.next() < 0.1) h['x-api-key'] = r.pick(['', 'k', 'x'.repeat(9000)]);
@@ -124,9 +170,12 @@ describe('fuzzing the server routes', () => {
           const res = await fetch(`${url}${path}`, { method, headers, body: b as BodyInit | undefined });
           status = res.status;
           const text = await res.text();
-          if (status >= 400 && method !== 'HEAD' && status !== 404 && !res.headers.get('content-type')?.includes('json')) failures.push(`#${n} ${method} ${path.slice(0, 80)} → ${status} non-JSON error: ${text.slice(0, 80)}`);
+          if (status >= 400 && method !== 'HEAD' && status !== 404 && !res.headers.get('content-type')?.includes('json'))
+            failures.push(`#${n} ${method} ${path.slice(0, 80)} → ${status} non-JSON error: ${text.slice(0, 80)}`);
         } catch (err) {
-          failures.push(`#${n} ${method} ${path.slice(0, 80)} → request failed: ${(err as Error).message} ${String((err as { cause?: unknown }).cause)} ${JSON.stringify(headers).slice(0, 100)}`);
+          failures.push(
+            `#${n} ${method} ${path.slice(0, 80)} → request failed: ${(err as Error).message} ${String((err as { cause?: unknown }).cause)} ${JSON.stringify(headers).slice(0, 100)}`,
+          );
           continue;
         }
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -136,9 +185,14 @@ describe('fuzzing the server routes', () => {
     await Promise.all(Array.from({ length: 16 }, worker));
     expect(failures, `seed ${SEED}`).toEqual([]);
     // A healthy mix of outcomes, not one status for everything.
-    for (const s of [200, 400, 404, 413]) expect(statuses.get(s) ?? 0, `status ${s} in ${JSON.stringify([...statuses])}`).toBeGreaterThan(0);
+    for (const s of [200, 400, 404, 413])
+      expect(statuses.get(s) ?? 0, `status ${s} in ${JSON.stringify([...statuses])}`).toBeGreaterThan(0);
     expect((await fetch(`${url}/health`)).status).toBe(200);
-    const ok = await fetch(`${url}/api/v1/agents/helper/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'still alive?' }) });
+    const ok = await fetch(`${url}/api/v1/agents/helper/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'still alive?' }),
+    });
     expect(ok.status).toBe(200);
   }, 120_000);
 });

@@ -3,9 +3,10 @@
  * pino's JSON lines, SSE parsing, and a gate to hold a scripted model mid-run.
  */
 import { Writable } from 'node:stream';
-import { Agent } from '../../src/index.js';
+
 import type { Runnable } from '../../src/core/runnable.js';
-import { serve, type RunningServer, type ServeOptions } from '../../src/server/serve.js';
+import { Agent } from '../../src/index.js';
+import { type RunningServer, serve, type ServeOptions } from '../../src/server/serve.js';
 import { ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
 
 /** Collects JSON log lines and lets tests await one. */
@@ -33,14 +34,24 @@ export class LogSink extends Writable {
         resolve(hit);
         return true;
       };
-      const timer = setTimeout(() => (this.waiters.delete(check), reject(new Error(`log line not seen; got:\n${this.raw.slice(-3000)}`))), timeoutMs);
+      const timer = setTimeout(
+        () => (this.waiters.delete(check), reject(new Error(`log line not seen; got:\n${this.raw.slice(-3000)}`))),
+        timeoutMs,
+      );
       if (!check()) this.waiters.add(check);
     });
   }
 }
 
 /** An agent answering `text` (or per-call turns) with a scripted model. */
-export function scriptedAgent(name: string, turn: ScriptedTurn | ((input: string, i: number) => ScriptedTurn | Promise<ScriptedTurn>) = { text: 'hello', usage: { inputTokens: 3, outputTokens: 2 } }, extra: Partial<ConstructorParameters<typeof Agent>[0]> = {}): Agent {
+export function scriptedAgent(
+  name: string,
+  turn: ScriptedTurn | ((input: string, i: number) => ScriptedTurn | Promise<ScriptedTurn>) = {
+    text: 'hello',
+    usage: { inputTokens: 3, outputTokens: 2 },
+  },
+  extra: Partial<ConstructorParameters<typeof Agent>[0]> = {},
+): Agent {
   const model = new ScriptedModel(
     async (call, i) => {
       if (typeof turn !== 'function') return turn;
@@ -61,7 +72,10 @@ export function gate<T = void>(): { promise: Promise<T>; open(value: T): void } 
 }
 
 /** Starts a server on 127.0.0.1:0 with logs captured. */
-export async function startServer(agents: Runnable[], options: Omit<ServeOptions, 'agents'> = {}): Promise<{ server: RunningServer; logs: LogSink; url: string }> {
+export async function startServer(
+  agents: Runnable[],
+  options: Omit<ServeOptions, 'agents'> = {},
+): Promise<{ server: RunningServer; logs: LogSink; url: string }> {
   const logs = new LogSink();
   const server = await serve({ agents, port: 0, logDestination: logs, ...options });
   return { server, logs, url: server.url };
@@ -113,7 +127,11 @@ export async function* sseEvents(res: Response): AsyncGenerator<SseEvent> {
 
 /** POSTs JSON to a chat endpoint. */
 export function chat(url: string, agent: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${url}/api/v1/agents/${agent}/chat`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return fetch(`${url}/api/v1/agents/${agent}/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 /** The value of one sample in Prometheus text (sum over label sets matching `labels`). */

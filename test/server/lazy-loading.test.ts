@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
-const SERVER_ONLY = /^\s*import\s+(?!type\b)[^;]*?from\s+'(hono(?:\/[^']*)?|@hono\/[^']+|pino|prom-client|@opentelemetry\/[^']+|jose|(?:\.\.\/)+server\/[^']+)'/m;
+const SERVER_ONLY =
+  /^\s*import\s+(?!type\b)[^;]*?from\s+'(hono(?:\/[^']*)?|@hono\/[^']+|pino|prom-client|@opentelemetry\/[^']+|jose|(?:\.\.\/)+server\/[^']+)'/m;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -27,7 +29,8 @@ describe('the server loads lazily', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     expect(pkg.exports['./server']).toEqual({ types: './dist/server/index.d.ts', import: './dist/server/index.js' });
     const api = await import('../../src/server/index.js');
-    for (const name of ['serve', 'createServerApp', 'runtimeOf', 'hashApiKey', 'openApiDocument']) expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
+    for (const name of ['serve', 'createServerApp', 'runtimeOf', 'hashApiKey', 'openApiDocument'])
+      expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
   });
 
   it('OpenTelemetry is imported only when tracing is configured, jose only for JWT auth', () => {
@@ -35,8 +38,9 @@ describe('the server loads lazily', () => {
     expect(serve).not.toMatch(/from '@opentelemetry\/sdk-trace-base'/);
     expect(serve).toMatch(/await import\('\.\/run-tracer\.js'\)/);
     const eager = /^\s*import\s+(?!type\b)[^;]*?from\s+'(@opentelemetry\/[^']+|jose|\.\/run-tracer\.js|\.\/tracing\.js)'/m;
-    const offenders = readdirSync(join(root, 'src/server'))
-      .filter((f) => f !== 'run-tracer.ts' && eager.test(readFileSync(join(root, 'src/server', f), 'utf8')));
+    const offenders = readdirSync(join(root, 'src/server')).filter(
+      (f) => f !== 'run-tracer.ts' && eager.test(readFileSync(join(root, 'src/server', f), 'utf8')),
+    );
     expect(offenders).toEqual([]);
     const tracing = readFileSync(join(root, 'src/server/tracing.ts'), 'utf8');
     expect(tracing).toMatch(/await Promise\.all\(\[import\('@opentelemetry\/sdk-trace-base'\)/);

@@ -6,11 +6,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { hashApiKey } from '../../src/server/api-keys.js';
-import { serve, type RunningServer } from '../../src/server/serve.js';
+import { type RunningServer, serve } from '../../src/server/serve.js';
 import { LogSink } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'corvid-mcp-routes-'));
@@ -57,19 +59,29 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('MCP and the REST tool gateway in corvid serve', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await serve({ load: { cwd: dir, configPath: 'corvid.yaml', env: { OPENAI_API_KEY: 'sk-test' } }, port: 0, logDestination: new LogSink() });
+    server = await serve({
+      load: { cwd: dir, configPath: 'corvid.yaml', env: { OPENAI_API_KEY: 'sk-test' } },
+      port: 0,
+      logDestination: new LogSink(),
+    });
   });
   afterAll(() => server?.close());
 
   it('refuses callers without a credential, like every other route', async () => {
     expect((await fetch(`${server.url}/tools`)).status).toBe(401);
-    const init = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const init = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(init.status).toBe(401);
   });
 
   it('serves tools, public agents, resources and prompts of the config over MCP', async () => {
     const client = new Client({ name: 'test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { 'x-api-key': KEY } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { 'x-api-key': KEY } } }),
+    );
     try {
       expect(client.getServerVersion()?.name).toBe('team-tools');
       const tools = (await client.listTools()).tools.map((t) => t.name).sort();
@@ -103,11 +115,23 @@ describe('MCP and the REST tool gateway in corvid serve', () => {
     const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
     const listed = await (await fetch(`${server.url}/tools`, { headers })).json();
     expect(listed.tools.map((t: { name: string }) => t.name).sort()).toEqual(['add', 'helper']);
-    const ok = await fetch(`${server.url}/execute`, { method: 'POST', headers, body: JSON.stringify({ tool: 'add', arguments: { a: 20, b: 22 } }) });
+    const ok = await fetch(`${server.url}/execute`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ tool: 'add', arguments: { a: 20, b: 22 } }),
+    });
     expect(await ok.json()).toEqual({ result: 42 });
-    const unknown = await fetch(`${server.url}/execute`, { method: 'POST', headers, body: JSON.stringify({ tool: 'hidden', arguments: {} }) });
+    const unknown = await fetch(`${server.url}/execute`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ tool: 'hidden', arguments: {} }),
+    });
     expect(unknown.status).toBe(404);
-    const bad = await fetch(`${server.url}/execute`, { method: 'POST', headers, body: JSON.stringify({ tool: 'add', arguments: { a: 'x' } }) });
+    const bad = await fetch(`${server.url}/execute`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ tool: 'add', arguments: { a: 'x' } }),
+    });
     expect(bad.status).toBe(400);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { MemoryChatSessions } from '../../src/server/chat-sessions.js';
 import { chat, scriptedAgent, startServer } from './helpers.js';
 

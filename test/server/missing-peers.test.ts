@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,7 +27,11 @@ describe('corvid serve without the optional server packages', () => {
   });
 
   it('leaves the rest of the CLI working (corvid validate)', () => {
-    const r = spawnSync(process.execPath, ['--import', hide, join(root, 'dist/cli/main.js'), 'validate'], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const r = spawnSync(process.execPath, ['--import', hide, join(root, 'dist/cli/main.js'), 'validate'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     expect(r.status).toBe(0);
   });
 });

@@ -7,10 +7,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+
 import { Agent } from '../../src/core/agent.js';
 import { tool } from '../../src/core/tool.js';
 import type { RunningServer } from '../../src/server/serve.js';
@@ -30,7 +32,8 @@ function agentModel(): ScriptedModel {
     const last = call.prompt.at(-1)!;
     if (last.role === 'tool') return { text: 'done', usage: { inputTokens: 5, outputTokens: 3 } };
     const text = typeof last.content === 'string' ? last.content : last.content.map((p) => ('text' in p ? p.text : '')).join('');
-    if (text.startsWith('delete ')) return { toolCalls: [{ toolName: 'delete_file', input: { path: text.slice(7) } }], usage: { inputTokens: 4, outputTokens: 2 } };
+    if (text.startsWith('delete '))
+      return { toolCalls: [{ toolName: 'delete_file', input: { path: text.slice(7) } }], usage: { inputTokens: 4, outputTokens: 2 } };
     return { text: `you said ${text}`, usage: { inputTokens: 2, outputTokens: 1 } };
   });
 }
@@ -62,7 +65,12 @@ describe('the OpenAPI document matches the real answers', () => {
       execute: ({ text }) => text.toUpperCase(),
     });
     const agent = new Agent({ name: 'files', description: 'Manages files', model: agentModel(), tools: [del, upper] });
-    const runtime = { ...runtimeOf([agent], { config: { storage: { driver: 'sqlite', path, checkpoints: { strategy: 'event', intervalMs: 5000 }, resume: 'manual' } } }), store: async () => store };
+    const runtime = {
+      ...runtimeOf([agent], {
+        config: { storage: { driver: 'sqlite', path, checkpoints: { strategy: 'event', intervalMs: 5000 }, resume: 'manual' } },
+      }),
+      store: async () => store,
+    };
     ({ server, url } = await startServer([], { runtime }));
     doc = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as Doc;
     ajv.addSchema(doc as object, 'openapi');
@@ -75,9 +83,18 @@ describe('the OpenAPI document matches the real answers', () => {
   });
 
   /** Calls `method path`, checks the answer against operation `template`, and returns its JSON body. */
-  async function call(method: string, template: string, path: string, init: { body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> {
+  async function call(
+    method: string,
+    template: string,
+    path: string,
+    init: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<{ status: number; body: any }> {
     const headers = { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers };
-    const res = await fetch(`${url}${path}`, { method: method.toUpperCase(), headers, body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body) });
+    const res = await fetch(`${url}${path}`, {
+      method: method.toUpperCase(),
+      headers,
+      body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+    });
     const op = doc.paths[template]?.[method];
     expect(op, `${method} ${template} is documented`).toBeDefined();
     called.add(`${method} ${template}`);
@@ -86,7 +103,11 @@ describe('the OpenAPI document matches the real answers', () => {
     const type = res.headers.get('content-type') ?? '';
     const text = await res.text();
     if (!type.includes('application/json')) {
-      if (text !== '') expect(Object.keys(op!.responses[status]!.content ?? {}).some((t) => type.startsWith(t)), `${method} ${path} ${status} ${type} is documented`).toBe(true);
+      if (text !== '')
+        expect(
+          Object.keys(op!.responses[status]!.content ?? {}).some((t) => type.startsWith(t)),
+          `${method} ${path} ${status} ${type} is documented`,
+        ).toBe(true);
       return { status: res.status, body: text };
     }
     const body = JSON.parse(text);
@@ -110,8 +131,13 @@ describe('the OpenAPI document matches the real answers', () => {
     const hello = await call('post', chat, '/api/v1/agents/files/chat', { body: { message: 'hello' } });
     expect(hello.body).toMatchObject({ status: 'completed', answer: 'you said hello' });
     expect((await call('post', chat, '/api/v1/agents/files/chat', { body: { message: 42 } })).status).toBe(400);
-    expect((await call('post', chat, '/api/v1/agents/files/chat', { body: '{"message":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
-    expect((await call('post', chat, '/api/v1/agents/files/chat', { body: 'hi', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect(
+      (await call('post', chat, '/api/v1/agents/files/chat', { body: '{"message":', headers: { 'content-type': 'application/json' } }))
+        .status,
+    ).toBe(400);
+    expect((await call('post', chat, '/api/v1/agents/files/chat', { body: 'hi', headers: { 'content-type': 'text/plain' } })).status).toBe(
+      415,
+    );
     expect((await call('post', chat, '/api/v1/agents/nobody/chat', { body: { message: 'hi' } })).status).toBe(404);
     const streamed = await call('post', chat, '/api/v1/agents/files/chat', { body: { message: 'hi', stream: true } });
     expect(streamed.body).toContain('event: done');
@@ -143,12 +169,23 @@ describe('the OpenAPI document matches the real answers', () => {
     expect((await call('get', '/api/v1/approvals/{id}', '/api/v1/approvals/nope')).status).toBe(404);
     const run = await call('get', '/api/v1/runs/{id}', `/api/v1/runs/${paused.body.runId}`);
     expect(run.body.pendingApprovals).toHaveLength(1);
-    expect((await call('post', '/api/v1/runs/{id}/resume', `/api/v1/runs/${paused.body.runId}/resume`, { body: { stream: 'no' } })).status).toBe(400);
-    expect((await call('post', '/api/v1/approvals/{id}', `/api/v1/approvals/${approvalId}`, { body: { approved: 'yes' } })).status).toBe(400);
-    const answered = await call('post', '/api/v1/approvals/{id}', `/api/v1/approvals/${approvalId}`, { body: { approved: true, reason: 'fine' } });
+    expect(
+      (await call('post', '/api/v1/runs/{id}/resume', `/api/v1/runs/${paused.body.runId}/resume`, { body: { stream: 'no' } })).status,
+    ).toBe(400);
+    expect((await call('post', '/api/v1/approvals/{id}', `/api/v1/approvals/${approvalId}`, { body: { approved: 'yes' } })).status).toBe(
+      400,
+    );
+    const answered = await call('post', '/api/v1/approvals/{id}', `/api/v1/approvals/${approvalId}`, {
+      body: { approved: true, reason: 'fine' },
+    });
     expect(answered.body).toMatchObject({ status: 'completed', answer: 'done' });
-    expect((await call('post', '/api/v1/approvals/{id}', `/api/v1/approvals/${approvalId}`, { body: { approved: true } })).status).toBe(409);
-    expect((await call('get', '/api/v1/approvals/{id}', `/api/v1/approvals/${approvalId}`)).body).toMatchObject({ status: 'approved', reason: 'fine' });
+    expect((await call('post', '/api/v1/approvals/{id}', `/api/v1/approvals/${approvalId}`, { body: { approved: true } })).status).toBe(
+      409,
+    );
+    expect((await call('get', '/api/v1/approvals/{id}', `/api/v1/approvals/${approvalId}`)).body).toMatchObject({
+      status: 'approved',
+      reason: 'fine',
+    });
     expect((await call('get', '/api/v1/runs', '/api/v1/runs?status=completed')).body.runs.length).toBeGreaterThanOrEqual(1);
     expect((await call('get', '/api/v1/runs', '/api/v1/runs?status=sleeping')).status).toBe(400);
     expect((await call('get', '/api/v1/runs/{id}', '/api/v1/runs/nope')).status).toBe(404);
@@ -158,14 +195,23 @@ describe('the OpenAPI document matches the real answers', () => {
 
     const tools = await call('get', '/tools', '/tools');
     expect(tools.body.tools.map((t: { name: string }) => t.name)).toContain('upper');
-    expect((await call('post', '/execute', '/execute', { body: { tool: 'upper', arguments: { text: 'abc' } } })).body).toEqual({ result: 'ABC' });
+    expect((await call('post', '/execute', '/execute', { body: { tool: 'upper', arguments: { text: 'abc' } } })).body).toEqual({
+      result: 'ABC',
+    });
     expect((await call('post', '/execute', '/execute', { body: { tool: 'nope' } })).status).toBe(404);
     expect((await call('post', '/execute', '/execute', { body: { tool: 'upper', arguments: { text: 1 } } })).status).toBe(400);
     const mcpHeaders = { accept: 'application/json, text/event-stream' };
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'contract', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'contract', version: '1' } },
+    };
     expect((await call('post', '/mcp', '/mcp', { body: init, headers: mcpHeaders })).status).toBe(200);
     expect((await call('get', '/mcp', '/mcp', { headers: mcpHeaders })).status).toBeGreaterThanOrEqual(400);
-    expect((await call('delete', '/mcp', '/mcp', { headers: { ...mcpHeaders, 'mcp-session-id': 'nope' } })).status).toBeGreaterThanOrEqual(400);
+    expect((await call('delete', '/mcp', '/mcp', { headers: { ...mcpHeaders, 'mcp-session-id': 'nope' } })).status).toBeGreaterThanOrEqual(
+      400,
+    );
 
     const documented = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`));
     expect(documented.filter((o) => !called.has(o))).toEqual([]);

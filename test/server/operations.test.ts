@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { StorageError } from '../../src/errors/storage-error.js';
 import { runtimeOf } from '../../src/server/served-runtime.js';
 import type { Store } from '../../src/storage/types/store.js';
@@ -22,7 +24,16 @@ describe('readiness', () => {
   it('answers 503 with the reason when the storage cannot be reached, 200 once it can', async () => {
     let up = false;
     const runtime = {
-      ...runtimeOf([scriptedAgent('helper')], { config: { storage: { driver: 'postgres', url: 'postgres://127.0.0.1:1/x', checkpoints: { strategy: 'event', intervalMs: 5000 }, resume: 'manual' } } }),
+      ...runtimeOf([scriptedAgent('helper')], {
+        config: {
+          storage: {
+            driver: 'postgres',
+            url: 'postgres://127.0.0.1:1/x',
+            checkpoints: { strategy: 'event', intervalMs: 5000 },
+            resume: 'manual',
+          },
+        },
+      }),
       store: async (): Promise<Store> => {
         if (!up) throw new StorageError('cannot reach Postgres at 127.0.0.1:1 (connection refused)', { kind: 'unavailable' });
         return { sessions: { list: async () => ({ sessions: [] }) } } as unknown as Store;
@@ -32,7 +43,10 @@ describe('readiness', () => {
     try {
       const down = await fetch(`${url}/ready`);
       expect(down.status).toBe(503);
-      expect(await down.json()).toMatchObject({ status: 'not_ready', checks: { config: 'ok', storage: expect.stringContaining('connection refused') } });
+      expect(await down.json()).toMatchObject({
+        status: 'not_ready',
+        checks: { config: 'ok', storage: expect.stringContaining('connection refused') },
+      });
       expect((await fetch(`${url}/health`)).status).toBe(200);
       up = true;
       const ready = await fetch(`${url}/ready`);
@@ -46,9 +60,14 @@ describe('readiness', () => {
 
 describe('CORS and body limits from the server settings', () => {
   it('allows configured origins only and limits bodies to max_body_bytes', async () => {
-    const { server, url } = await startServer([scriptedAgent('helper')], { server: { cors: { origins: ['https://app.example'] }, maxBodyBytes: 1000 } });
+    const { server, url } = await startServer([scriptedAgent('helper')], {
+      server: { cors: { origins: ['https://app.example'] }, maxBodyBytes: 1000 },
+    });
     try {
-      const pre = await fetch(`${url}/api/v1/agents/helper/chat`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+      const pre = await fetch(`${url}/api/v1/agents/helper/chat`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+      });
       expect(pre.status).toBe(204);
       expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example');
       const other = await fetch(`${url}/health`, { headers: { origin: 'https://evil.example' } });
@@ -97,7 +116,25 @@ describe('TLS', () => {
   it.skipIf(!hasOpenssl())('serves HTTPS from the cert and key files (skipped without openssl)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'corvid-tls-'));
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+        ],
+        { stdio: 'ignore' },
+      );
       const runtime = { ...runtimeOf([scriptedAgent('helper')]), configPath: join(dir, 'corvid.yaml') };
       const { server, url } = await startServer([], { runtime, server: { tls: { cert: 'cert.pem', key: 'key.pem' } } });
       try {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Agent } from '../../src/index.js';
 import type { RunningServer } from '../../src/server/serve.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../support/fake-llm-server.js';
-import { chat, parseSse, startServer, type LogSink } from './helpers.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
+import { chat, type LogSink, parseSse, startServer } from './helpers.js';
 
 // A provider warning during a served turn: sent to the client as an event and logged at warn level.
 
@@ -15,7 +16,10 @@ describe('provider warnings on the server', () => {
   beforeAll(async () => {
     llm = await startFakeLlmServer(() => ({ text: 'Lima.' }));
     // OpenAI's package leaves temperature out for reasoning models, with a warning.
-    const geo = new Agent({ name: 'geo', model: { provider: 'openai', model: 'o4-mini', apiKey: 'test', baseURL: `${llm.url}/v1`, temperature: 0.3 } });
+    const geo = new Agent({
+      name: 'geo',
+      model: { provider: 'openai', model: 'o4-mini', apiKey: 'test', baseURL: `${llm.url}/v1`, temperature: 0.3 },
+    });
     ({ server, url, logs } = await startServer([geo]));
   });
   afterAll(async () => {
@@ -27,7 +31,12 @@ describe('provider warnings on the server', () => {
     const res = await chat(url, 'geo', { message: 'Capital of Peru?', stream: true });
     const events = parseSse(await res.text());
     const warning = events.find((e) => e.event === 'warning');
-    expect(warning?.data).toMatchObject({ type: 'warning', model: 'openai:o4-mini', feature: 'temperature', message: 'temperature is not supported for reasoning models' });
+    expect(warning?.data).toMatchObject({
+      type: 'warning',
+      model: 'openai:o4-mini',
+      feature: 'temperature',
+      message: 'temperature is not supported for reasoning models',
+    });
     expect(events.at(-1)).toMatchObject({ event: 'done', data: { status: 'completed', answer: 'Lima.' } });
     const line = await logs.waitFor((l) => typeof l.msg === 'string' && l.msg.startsWith('model warning'));
     expect(line).toMatchObject({

@@ -3,11 +3,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import type { RunningServer } from '../../src/server/serve.js';
 import { openStore } from '../../src/storage/index.js';
 import type { Store } from '../../src/storage/types/store.js';
-import { scriptedAgent, startServer, type LogSink } from './helpers.js';
+import { type LogSink, scriptedAgent, startServer } from './helpers.js';
 
 // A real `corvid serve` (serve()) with its pino logs captured and a SQLite store: secrets planted
 // in a webhook's URL and token never reach the logs or the database in clear.
@@ -52,12 +54,18 @@ describe('push notification secrets and the server logs', () => {
     fetch(`${server.url}/a2a/echo/rest/message:send`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' },
-      body: JSON.stringify({ message: { messageId, role: 'ROLE_USER', parts: [{ text: 'hi' }] }, configuration: { taskPushNotificationConfig: push } }),
+      body: JSON.stringify({
+        message: { messageId, role: 'ROLE_USER', parts: [{ text: 'hi' }] },
+        configuration: { taskPushNotificationConfig: push },
+      }),
     });
 
   it('warns about a failed delivery without the URL credentials, query string or token', async () => {
     // Credentials in the URL can never be delivered: refused at registration, without echoing them.
-    const refused = await send('m-cred', { url: `http://u:pw-SECRET@127.0.0.1:${new URL(hookUrl).port}/x?sig=QSECRET1`, token: 'TOKEN-SECRET-9' });
+    const refused = await send('m-cred', {
+      url: `http://u:pw-SECRET@127.0.0.1:${new URL(hookUrl).port}/x?sig=QSECRET1`,
+      token: 'TOKEN-SECRET-9',
+    });
     expect(refused.status).toBe(400);
     const refusal = JSON.stringify(await refused.json());
     expect(refusal).toContain('url must not contain credentials');
@@ -80,7 +88,9 @@ describe('push notification secrets and the server logs', () => {
     const errLine = await logs.waitFor((l) => l.msg === 'request failed');
     expect(JSON.stringify(errLine)).toContain('includes credentials: http://***@127.0.0.1:9/x');
     expect(errLine.url).toBe(`${hookUrl}/y`);
-    expect(logs.lines.at(-1)!.msg).toBe('could not reach http://***@127.0.0.1:9/z (Request cannot be constructed from a URL that includes credentials: http://***@127.0.0.1:9/x)');
+    expect(logs.lines.at(-1)!.msg).toBe(
+      'could not reach http://***@127.0.0.1:9/z (Request cannot be constructed from a URL that includes credentials: http://***@127.0.0.1:9/x)',
+    );
 
     for (const secret of SECRETS) expect(logs.raw).not.toContain(secret);
   });

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
 import { Histogram, Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+
 import { ServerMetrics } from '../../src/server/server-metrics.js';
 
 // Request durations are kept by Corvid and formatted at scrape time; Prometheus must read exactly
@@ -46,11 +47,22 @@ describe('ServerMetrics request durations', () => {
     const metrics = new ServerMetrics();
     const model = (agent: string) => (agent === 'a' ? 'openai:gpt-x' : 'ollama:llama');
     const step = (agent: string, inputTokens: number, outputTokens: number) =>
-      metrics.event({ type: 'step_end', agent, path: [agent], runId: 'r', step: 1, usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens } } as never, model);
+      metrics.event(
+        {
+          type: 'step_end',
+          agent,
+          path: [agent],
+          runId: 'r',
+          step: 1,
+          usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens },
+        } as never,
+        model,
+      );
     step('a', 10, 2);
     step('a', 5, 1);
     step('b', 7, 0);
-    for (const status of ['completed', 'completed', 'failed']) metrics.event({ type: 'run_end', agent: 'a', path: ['a'], runId: 'r', status } as never, model);
+    for (const status of ['completed', 'completed', 'failed'])
+      metrics.event({ type: 'run_end', agent: 'a', path: ['a'], runId: 'r', status } as never, model);
     metrics.event({ type: 'run_end', agent: 'sub', path: ['a', 'sub'], runId: 'r2', status: 'completed' } as never, model); // a sub-run: not counted
     const text = (await metrics.render()).body;
     expect(text).toContain('corvid_tokens_total{agent="a",model="openai:gpt-x",kind="input"} 15');

@@ -6,7 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+
 import type { RunningServer, ServeOptions } from '../../src/server/serve.js';
 import { runtimeOf } from '../../src/server/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
@@ -34,7 +36,12 @@ describe('rate limits shared through the storage', () => {
     const logs = [];
     for (let i = 0; i < 2; i++) {
       const store = await openStore({ driver: 'sqlite', path });
-      const runtime = { ...runtimeOf([agent()], { config: { storage: { driver: 'sqlite', path, checkpoints: { strategy: 'event', intervalMs: 5000 }, resume: 'manual' } } }), store: async () => store };
+      const runtime = {
+        ...runtimeOf([agent()], {
+          config: { storage: { driver: 'sqlite', path, checkpoints: { strategy: 'event', intervalMs: 5000 }, resume: 'manual' } },
+        }),
+        store: async () => store,
+      };
       const started = await startServer([], { runtime, server: { rateLimit } });
       open.push({ server: started.server, store });
       urls.push(started.url);
@@ -43,8 +50,10 @@ describe('rate limits shared through the storage', () => {
     return { urls, logs, stores: open.slice(-2).map((o) => o.store) };
   }
 
-  it('counts a client\'s requests across both servers: the limit holds for the pair, not per server', async () => {
-    const { urls: [a, b] } = await twoServers({ requestsPerMinute: 3, by: 'ip' });
+  it("counts a client's requests across both servers: the limit holds for the pair, not per server", async () => {
+    const {
+      urls: [a, b],
+    } = await twoServers({ requestsPerMinute: 3, by: 'ip' });
     const statuses = [];
     for (const url of [a, b, a, b, a]) statuses.push((await chat(url, 'helper', { message: 'x' })).status);
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
@@ -56,7 +65,9 @@ describe('rate limits shared through the storage', () => {
 
   it('counts model tokens across both servers', async () => {
     const agent = () => scriptedAgent('helper', { text: 'ok', usage: { inputTokens: 60, outputTokens: 40 } });
-    const { urls: [a, b] } = await twoServers({ tokensPerHour: 150, by: 'ip' }, agent);
+    const {
+      urls: [a, b],
+    } = await twoServers({ tokensPerHour: 150, by: 'ip' }, agent);
     expect((await chat(a, 'helper', { message: 'x' })).status).toBe(200);
     expect((await chat(b, 'helper', { message: 'x' })).status).toBe(200);
     // 200 tokens used, 100 through each server: both now refuse.
@@ -68,14 +79,20 @@ describe('rate limits shared through the storage', () => {
   });
 
   it('with shared: false each server counts on its own', async () => {
-    const { urls: [a, b] } = await twoServers({ requestsPerMinute: 2, by: 'ip', shared: false });
+    const {
+      urls: [a, b],
+    } = await twoServers({ requestsPerMinute: 2, by: 'ip', shared: false });
     const statuses = [];
     for (const url of [a, a, b, b, a]) statuses.push((await chat(url, 'helper', { message: 'x' })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
   });
 
   it('lets requests through, with one warning, when the storage fails', async () => {
-    const { urls: [a], logs: [log], stores: [store] } = await twoServers({ requestsPerMinute: 1, by: 'ip' });
+    const {
+      urls: [a],
+      logs: [log],
+      stores: [store],
+    } = await twoServers({ requestsPerMinute: 1, by: 'ip' });
     expect((await fetch(`${a}/health`)).status).toBe(200);
     await store.close();
     const statuses = [];

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { describe, expect, it } from 'vitest';
+
 import { NodeSseStream } from '../../src/server/node-sse-stream.js';
 import { parseSse, scriptedAgent, startServer } from './helpers.js';
 

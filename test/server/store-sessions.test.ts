@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { runtimeOf } from '../../src/server/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
 import type { Store } from '../../src/storage/types/store.js';
@@ -17,7 +19,9 @@ describe('chat sessions in the configured store (SQLite)', () => {
     const store: Store = await openStore({ driver: 'sqlite', path });
     const agent = scriptedAgent('counter', async () => ({ text: 'counted' }));
     const runtime = {
-      ...runtimeOf([agent], { config: { storage: { driver: 'sqlite', path, checkpoints: { strategy: 'event', intervalMs: 5000 }, resume: 'manual' } } }),
+      ...runtimeOf([agent], {
+        config: { storage: { driver: 'sqlite', path, checkpoints: { strategy: 'event', intervalMs: 5000 }, resume: 'manual' } },
+      }),
       store: async () => store,
     };
     const started = await startServer([], { runtime });

@@ -1,11 +1,13 @@
-import { describe, expect, it, vi } from 'vitest';
-import { Agent } from '../../src/index.js';
-import { MemoryChatSessions, type ChatSession } from '../../src/server/chat-sessions.js';
-import { ScriptedModel } from '../../src/testing/index.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { describe, expect, it, vi } from 'vitest';
+
+import { Agent } from '../../src/index.js';
+import { type ChatSession, MemoryChatSessions } from '../../src/server/chat-sessions.js';
 import { openStore } from '../../src/storage/open-store.js';
+import { ScriptedModel } from '../../src/testing/index.js';
 import { chat, gate, metricValue, sseEvents, startServer } from './helpers.js';
 
 /** A model that waits for `release` (or the run's abort) before answering. */
@@ -130,7 +132,10 @@ describe('SSE clients that disconnect mid-run', () => {
   });
 
   it('holds 200 concurrent streams and closes them all cleanly', async () => {
-    const agent = new Agent({ name: 'fast', model: new ScriptedModel(() => ({ text: 'a b c', usage: { inputTokens: 1, outputTokens: 1 } }), { record: false }) });
+    const agent = new Agent({
+      name: 'fast',
+      model: new ScriptedModel(() => ({ text: 'a b c', usage: { inputTokens: 1, outputTokens: 1 } }), { record: false }),
+    });
     const { server, url } = await startServer([agent]);
     try {
       const results = await Promise.all(

@@ -1,7 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
+
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
 import { tool } from '../../src/core/tool.js';
 import { chat, gate, scriptedAgent, startServer } from './helpers.js';
 
@@ -43,7 +45,10 @@ describe('OpenTelemetry traces', () => {
     const add = tool({ name: 'add', description: 'Add', input: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
     const agent = scriptedAgent(
       'calc',
-      (_input, i) => (i === 0 ? { toolCalls: [{ toolName: 'add', input: { a: 1, b: 2 } }], usage: { inputTokens: 11, outputTokens: 4 } } : { text: '3', usage: { inputTokens: 17, outputTokens: 1 } }),
+      (_input, i) =>
+        i === 0
+          ? { toolCalls: [{ toolName: 'add', input: { a: 1, b: 2 } }], usage: { inputTokens: 11, outputTokens: 4 } }
+          : { text: '3', usage: { inputTokens: 17, outputTokens: 1 } },
       { tools: [add] },
     );
     const { server, url } = await startServer([agent], { server: { telemetry: { otlpEndpoint: endpoint, serviceName: 'corvid-test' } } });

@@ -1,8 +1,9 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/index.js';
+
 import { tool } from '../../src/core/tool.js';
+import { Agent } from '../../src/index.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { scriptedAgent, startServer } from './helpers.js';

@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
+
 import { AppendBatcher, type AppendRequest, type AppendResult } from '../../src/storage/sql/append-batcher.js';
 
-const req = (sessionId: string, n = 1): AppendRequest => ({ sessionId, now: 0, rows: Array.from({ length: n }, () => ({ type: 't', agent: null, role: null, run_id: null, message: null, usage_json: null, data: null, search_text: null })) });
+const req = (sessionId: string, n = 1): AppendRequest => ({
+  sessionId,
+  now: 0,
+  rows: Array.from({ length: n }, () => ({
+    type: 't',
+    agent: null,
+    role: null,
+    run_id: null,
+    message: null,
+    usage_json: null,
+    data: null,
+    search_text: null,
+  })),
+});
 
 /** A fake backend recording batches; each flush takes a few milliseconds. */
 function recorder(fail?: (batch: AppendRequest[]) => boolean) {

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { maskUrl } from '../../src/storage/index.js';
 import { maskSecrets } from '../../src/storage/shared/location.js';
 import { expectCode } from './conformance/expect-error.js';

@@ -1,8 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { openStore, SCHEMA_VERSION } from '../../src/storage/index.js';
 import { SQLITE_MIGRATIONS } from '../../src/storage/sqlite/migrations.js';
 
@@ -72,7 +74,9 @@ describe('stored format, schema version 1 (golden rows)', () => {
     });
     expect((await store.memories.search({ userId: 'u_1', agent: 'support' }, 'vegetarian'))[0].memory.key).toBe('diet');
     expect(await store.checkpoints.latest('run_g')).toMatchObject({ seq: 1, status: 'paused', state: { version: 1, step: 1 } });
-    expect(await store.approvals.listPending({ sessionId: 'ses_golden' })).toMatchObject([{ id: 'apr_g', toolCallId: 'c1', args: { order: 42 }, prompt: 'Refund order 42?' }]);
+    expect(await store.approvals.listPending({ sessionId: 'ses_golden' })).toMatchObject([
+      { id: 'apr_g', toolCallId: 'c1', args: { order: 42 }, prompt: 'Refund order 42?' },
+    ]);
     await store.close();
   });
 

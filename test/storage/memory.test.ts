@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { openStore, SCHEMA_VERSION } from '../../src/storage/index.js';
 import { MemoryCounterStore, MemoryLeaseStore } from '../../src/storage/memory/coordination.js';
 import { MemData } from '../../src/storage/memory/data.js';

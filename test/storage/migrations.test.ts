@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { SCHEMA_VERSION } from '../../src/storage/index.js';
 import { mysqlMigrations } from '../../src/storage/mysql/migrations.js';
 import { POSTGRES_MIGRATIONS } from '../../src/storage/postgres/migrations.js';
@@ -9,8 +10,14 @@ describe('migrations', () => {
     const drivers = { sqlite: SQLITE_MIGRATIONS, postgres: POSTGRES_MIGRATIONS, mysql: mysqlMigrations('utf8mb4_bin') };
     const expected = Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1);
     for (const [driver, migrations] of Object.entries(drivers)) {
-      expect(migrations.map((m) => m.version), driver).toEqual(expected);
-      expect(migrations.map((m) => m.name), driver).toEqual(SQLITE_MIGRATIONS.map((m) => m.name));
+      expect(
+        migrations.map((m) => m.version),
+        driver,
+      ).toEqual(expected);
+      expect(
+        migrations.map((m) => m.name),
+        driver,
+      ).toEqual(SQLITE_MIGRATIONS.map((m) => m.name));
       for (const m of migrations) expect(m.statements.length, `${driver} v${m.version}`).toBeGreaterThan(0);
     }
   });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+
 import { openStore, type Store } from '../../src/storage/index.js';
 import { expectCode } from './conformance/expect-error.js';
-import { parallelAppends, schemaCases, sweepCases } from './support/driver-cases.js';
 import { storeConformance } from './store-conformance.js';
+import { parallelAppends, schemaCases, sweepCases } from './support/driver-cases.js';
 import { MYSQL_URL, mysqlTarget } from './support/targets.js';
 
 storeConformance(mysqlTarget);
@@ -39,7 +40,11 @@ describe.skipIf(Boolean(mysqlTarget.skip))('mysql store', () => {
     const url = variant(MYSQL_URL!, (u) => (u.password = 'hunter2-wrong'));
     const error = await expectCode(openStore({ url }), 'storage_auth_failed', 'refused the credentials', '***');
     expect(error.message).not.toContain('hunter2');
-    await expectCode(openStore({ url: variant(MYSQL_URL!, (u) => (u.pathname = '/corvid_no_such_db')) }), 'storage_unavailable', 'corvid_no_such_db');
+    await expectCode(
+      openStore({ url: variant(MYSQL_URL!, (u) => (u.pathname = '/corvid_no_such_db')) }),
+      'storage_unavailable',
+      'corvid_no_such_db',
+    );
   });
 
   it('accepts mariadb:// URLs', async () => {

@@ -4,7 +4,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { StorageError } from '../../src/errors/storage-error.js';
 import { openStore } from '../../src/storage/index.js';
 import { cliEnv, runCli, STACK_LINE, tempDir, writeConfig } from '../cli/cli-harness.js';
@@ -48,7 +50,10 @@ describe('SQLite native module', () => {
     mkdirSync(join(dir, '.corvid'), { recursive: true });
     writeConfig(dir, 'agents:\n  a: { model: "openai:gpt-4.1-mini" }\n');
     writeFileSync(join(dir, '.corvid', 'corvid.db'), '');
-    const r = await runCli(['sessions', 'list'], { cwd: dir, env: cliEnv(tmp.dir, { CORVID_SQLITE_BINDING: join(tmp.dir, 'missing', 'better_sqlite3.node') }) });
+    const r = await runCli(['sessions', 'list'], {
+      cwd: dir,
+      env: cliEnv(tmp.dir, { CORVID_SQLITE_BINDING: join(tmp.dir, 'missing', 'better_sqlite3.node') }),
+    });
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);

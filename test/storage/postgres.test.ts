@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+
 import { openStore, type Store } from '../../src/storage/index.js';
 import { expectCode } from './conformance/expect-error.js';
-import { parallelAppends, schemaCases, sweepCases } from './support/driver-cases.js';
 import { storeConformance } from './store-conformance.js';
+import { parallelAppends, schemaCases, sweepCases } from './support/driver-cases.js';
 import { POSTGRES_URL, postgresTarget } from './support/targets.js';
 
 storeConformance(postgresTarget);
@@ -40,7 +41,11 @@ describe.skipIf(Boolean(postgresTarget.skip))('postgres store', () => {
     const url = variant(POSTGRES_URL!, (u) => ((u.username = 'corvid_no_such_role'), (u.password = 'hunter2')));
     const error = await expectCode(openStore({ url }), 'storage_auth_failed', 'refused the credentials', 'corvid_no_such_role');
     expect(error.message).not.toContain('hunter2');
-    await expectCode(openStore({ url: variant(POSTGRES_URL!, (u) => (u.pathname = '/corvid_no_such_db')) }), 'storage_unavailable', 'corvid_no_such_db');
+    await expectCode(
+      openStore({ url: variant(POSTGRES_URL!, (u) => (u.pathname = '/corvid_no_such_db')) }),
+      'storage_unavailable',
+      'corvid_no_such_db',
+    );
   });
 
   it('validates its options', async () => {

@@ -4,13 +4,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+
 import { openStore, SCHEMA_VERSION } from '../../src/storage/index.js';
 import { resolveDriver, sqlitePath } from '../../src/storage/shared/location.js';
 import { expectCode } from './conformance/expect-error.js';
-import { schemaCases, sweepCases, verifyTotalOrder } from './support/driver-cases.js';
 import { storeConformance } from './store-conformance.js';
+import { schemaCases, sweepCases, verifyTotalOrder } from './support/driver-cases.js';
 import { sqliteTarget } from './support/targets.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -106,7 +108,9 @@ describe('sqlite store', () => {
     const { id } = await store.sessions.create({ agent: 'a' });
     const perWriter = 1000;
     const workers = [0, 1].map((w) => {
-      const child = spawn(process.execPath, [WORKER, DIST_STORAGE, path, id, String(w), String(perWriter)], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [WORKER, DIST_STORAGE, path, id, String(w), String(perWriter)], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d) => (out += d));

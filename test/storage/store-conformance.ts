@@ -4,13 +4,14 @@
  * isolates each test by unique ids, and drops the location at the end.
  */
 import { afterAll, beforeAll, describe } from 'vitest';
+
 import { openStore, type Store } from '../../src/storage/index.js';
 import { coordinationCases } from './conformance/coordination.js';
 import { memoryCases } from './conformance/memories.js';
 import { runCases } from './conformance/runs.js';
 import { sessionCases } from './conformance/sessions.js';
 import { stateCases } from './conformance/state.js';
-import { announceSkip, TestClock, type Location, type StoreTarget } from './support/targets.js';
+import { announceSkip, type Location, type StoreTarget, TestClock } from './support/targets.js';
 
 /** What the case groups get: the open store, its clock, and the target. */
 export interface SuiteContext {

@@ -26,8 +26,18 @@ export interface FakeReply {
   /** Anthropic thinking signature (default `sig_<n>`); OpenAI Responses `encrypted_content` (default none). */
   reasoningSignature?: string;
   /** Tool calls; `arguments` is an object, or a raw string (sent verbatim, e.g. malformed JSON). */
-  toolCalls?: Array<{ name: string; arguments: unknown; id?: string; /** Gemini thoughtSignature on the functionCall part. */ thoughtSignature?: string }>;
-  usage?: { input?: number; output?: number; /** cached input tokens */ cachedInput?: number; /** reasoning tokens (subset of output) */ reasoning?: number };
+  toolCalls?: Array<{
+    name: string;
+    arguments: unknown;
+    id?: string;
+    /** Gemini thoughtSignature on the functionCall part. */ thoughtSignature?: string;
+  }>;
+  usage?: {
+    input?: number;
+    output?: number;
+    /** cached input tokens */ cachedInput?: number;
+    /** reasoning tokens (subset of output) */ reasoning?: number;
+  };
   /** An HTTP error status: the reply is `errorBody` (default: the provider's error JSON) with `headers`. */
   status?: number;
   headers?: Record<string, string>;
@@ -138,12 +148,21 @@ export async function startFakeLlmServer(script: FakeScript, options: FakeLlmSer
         modified_at: '2025-01-01T00:00:00.000Z',
         size: 2019393189,
         digest: 'a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72',
-        details: { parent_model: '', format: 'gguf', family: 'llama', families: ['llama'], parameter_size: '3.2B', quantization_level: 'Q4_K_M' },
+        details: {
+          parent_model: '',
+          format: 'gguf',
+          family: 'llama',
+          families: ['llama'],
+          parameter_size: '3.2B',
+          quantization_level: 'Q4_K_M',
+        },
       }));
       return sendJson(res, 200, { models });
     }
     if (api === 'unknown') {
-      return sendJson(res, 404, { error: { message: `fake-llm-server: no route for ${req.method} ${path}`, type: 'invalid_request_error' } });
+      return sendJson(res, 404, {
+        error: { message: `fake-llm-server: no route for ${req.method} ${path}`, type: 'invalid_request_error' },
+      });
     }
 
     let reply: FakeReply;
@@ -316,11 +335,26 @@ function pieces(s: string, n = 3): string[] {
 
 const STATUS_TEXT: Record<number, { openai: string; anthropic: string; google: string; message: string }> = {
   400: { openai: 'invalid_request_error', anthropic: 'invalid_request_error', google: 'INVALID_ARGUMENT', message: 'Invalid request.' },
-  401: { openai: 'invalid_request_error', anthropic: 'authentication_error', google: 'UNAUTHENTICATED', message: 'Incorrect API key provided.' },
+  401: {
+    openai: 'invalid_request_error',
+    anthropic: 'authentication_error',
+    google: 'UNAUTHENTICATED',
+    message: 'Incorrect API key provided.',
+  },
   403: { openai: 'invalid_request_error', anthropic: 'permission_error', google: 'PERMISSION_DENIED', message: 'Permission denied.' },
   404: { openai: 'invalid_request_error', anthropic: 'not_found_error', google: 'NOT_FOUND', message: 'The model does not exist.' },
-  429: { openai: 'requests', anthropic: 'rate_limit_error', google: 'RESOURCE_EXHAUSTED', message: 'Rate limit reached. Please try again later.' },
-  500: { openai: 'server_error', anthropic: 'api_error', google: 'INTERNAL', message: 'The server had an error while processing your request.' },
+  429: {
+    openai: 'requests',
+    anthropic: 'rate_limit_error',
+    google: 'RESOURCE_EXHAUSTED',
+    message: 'Rate limit reached. Please try again later.',
+  },
+  500: {
+    openai: 'server_error',
+    anthropic: 'api_error',
+    google: 'INTERNAL',
+    message: 'The server had an error while processing your request.',
+  },
   503: { openai: 'server_error', anthropic: 'overloaded_error', google: 'UNAVAILABLE', message: 'The service is overloaded.' },
   529: { openai: 'server_error', anthropic: 'overloaded_error', google: 'UNAVAILABLE', message: 'Overloaded.' },
 };
@@ -409,7 +443,14 @@ function chatJson(r: FakeReply, model: string, nextId: () => number) {
 
 function chatEvents(r: FakeReply, model: string, nextId: () => number, includeUsage: boolean): SseEvent[] {
   const n = nextId();
-  const base = { id: `chatcmpl-${n}`, object: 'chat.completion.chunk', created: nowSeconds(), model, service_tier: 'default', system_fingerprint: 'fp_fake' };
+  const base = {
+    id: `chatcmpl-${n}`,
+    object: 'chat.completion.chunk',
+    created: nowSeconds(),
+    model,
+    service_tier: 'default',
+    system_fingerprint: 'fp_fake',
+  };
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
     data: { ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(includeUsage ? { usage: null } : {}) },
   });
@@ -444,7 +485,13 @@ function responsesUsage(r: FakeReply) {
 
 interface ResponsesItems {
   reasoning?: { type: 'reasoning'; id: string; summary: Array<{ type: 'summary_text'; text: string }>; encrypted_content?: string };
-  message?: { type: 'message'; id: string; status: 'completed'; role: 'assistant'; content: Array<{ type: 'output_text'; text: string; annotations: []; logprobs: [] }> };
+  message?: {
+    type: 'message';
+    id: string;
+    status: 'completed';
+    role: 'assistant';
+    content: Array<{ type: 'output_text'; text: string; annotations: []; logprobs: [] }>;
+  };
   calls: Array<{ type: 'function_call'; id: string; call_id: string; name: string; arguments: string; status: 'completed' }>;
 }
 
@@ -464,7 +511,14 @@ function responsesItems(r: FakeReply, n: number): ResponsesItems {
     };
   }
   (r.toolCalls ?? []).forEach((c, i) =>
-    items.calls.push({ type: 'function_call', id: `fc_${n}_${i}`, call_id: c.id ?? `call_${n}_${i}`, name: c.name, arguments: argsText(c.arguments), status: 'completed' }),
+    items.calls.push({
+      type: 'function_call',
+      id: `fc_${n}_${i}`,
+      call_id: c.id ?? `call_${n}_${i}`,
+      name: c.name,
+      arguments: argsText(c.arguments),
+      status: 'completed',
+    }),
   );
   return items;
 }
@@ -510,7 +564,8 @@ function responsesEvents(r: FakeReply, model: string, nextId: () => number): Sse
   const items = responsesItems(r, n);
   const out: SseEvent[] = [];
   let sequence = 0;
-  const ev = (type: string, data: Record<string, unknown>) => out.push({ event: type, data: { type, sequence_number: sequence++, ...data } });
+  const ev = (type: string, data: Record<string, unknown>) =>
+    out.push({ event: type, data: { type, sequence_number: sequence++, ...data } });
   const done: unknown[] = [];
   let outputIndex = 0;
   ev('response.created', { response: responseObject(r, model, n, 'in_progress', []) });
@@ -520,8 +575,14 @@ function responsesEvents(r: FakeReply, model: string, nextId: () => number): Sse
     const oi = outputIndex++;
     ev('response.output_item.added', { output_index: oi, item: { ...item, summary: [] } });
     item.summary.forEach((s, si) => {
-      ev('response.reasoning_summary_part.added', { item_id: item.id, output_index: oi, summary_index: si, part: { type: 'summary_text', text: '' } });
-      for (const p of pieces(s.text)) ev('response.reasoning_summary_text.delta', { item_id: item.id, output_index: oi, summary_index: si, delta: p });
+      ev('response.reasoning_summary_part.added', {
+        item_id: item.id,
+        output_index: oi,
+        summary_index: si,
+        part: { type: 'summary_text', text: '' },
+      });
+      for (const p of pieces(s.text))
+        ev('response.reasoning_summary_text.delta', { item_id: item.id, output_index: oi, summary_index: si, delta: p });
       ev('response.reasoning_summary_text.done', { item_id: item.id, output_index: oi, summary_index: si, text: s.text });
       ev('response.reasoning_summary_part.done', { item_id: item.id, output_index: oi, summary_index: si, part: s });
     });
@@ -533,8 +594,14 @@ function responsesEvents(r: FakeReply, model: string, nextId: () => number): Sse
     const oi = outputIndex++;
     const text = item.content[0].text;
     ev('response.output_item.added', { output_index: oi, item: { ...item, status: 'in_progress', content: [] } });
-    ev('response.content_part.added', { item_id: item.id, output_index: oi, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } });
-    for (const p of pieces(text)) ev('response.output_text.delta', { item_id: item.id, output_index: oi, content_index: 0, delta: p, logprobs: [] });
+    ev('response.content_part.added', {
+      item_id: item.id,
+      output_index: oi,
+      content_index: 0,
+      part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
+    });
+    for (const p of pieces(text))
+      ev('response.output_text.delta', { item_id: item.id, output_index: oi, content_index: 0, delta: p, logprobs: [] });
     ev('response.output_text.done', { item_id: item.id, output_index: oi, content_index: 0, text, logprobs: [] });
     ev('response.content_part.done', { item_id: item.id, output_index: oi, content_index: 0, part: item.content[0] });
     ev('response.output_item.done', { output_index: oi, item });
@@ -543,7 +610,8 @@ function responsesEvents(r: FakeReply, model: string, nextId: () => number): Sse
   for (const item of items.calls) {
     const oi = outputIndex++;
     ev('response.output_item.added', { output_index: oi, item: { ...item, arguments: '', status: 'in_progress' } });
-    for (const p of pieces(item.arguments, 4)) ev('response.function_call_arguments.delta', { item_id: item.id, output_index: oi, delta: p });
+    for (const p of pieces(item.arguments, 4))
+      ev('response.function_call_arguments.delta', { item_id: item.id, output_index: oi, delta: p });
     ev('response.function_call_arguments.done', { item_id: item.id, output_index: oi, arguments: item.arguments });
     ev('response.output_item.done', { output_index: oi, item });
     done.push(item);
@@ -643,10 +711,14 @@ function anthropicEvents(r: FakeReply, model: string, nextId: () => number): Sse
     const i = index++;
     ev('content_block_start', { index: i, content_block: { type: 'tool_use', id: c.id ?? `toolu_${n}_${k}`, name: c.name, input: {} } });
     ev('content_block_delta', { index: i, delta: { type: 'input_json_delta', partial_json: '' } });
-    for (const p of pieces(argsText(c.arguments), 4)) ev('content_block_delta', { index: i, delta: { type: 'input_json_delta', partial_json: p } });
+    for (const p of pieces(argsText(c.arguments), 4))
+      ev('content_block_delta', { index: i, delta: { type: 'input_json_delta', partial_json: p } });
     ev('content_block_stop', { index: i });
   });
-  ev('message_delta', { delta: { stop_reason: anthropicStop(r), stop_sequence: null }, usage: { output_tokens: r.usage?.output ?? 5, ...anthropicThinkingTokens(r) } });
+  ev('message_delta', {
+    delta: { stop_reason: anthropicStop(r), stop_sequence: null },
+    usage: { output_tokens: r.usage?.output ?? 5, ...anthropicThinkingTokens(r) },
+  });
   ev('message_stop', {});
   return out;
 }

@@ -3,7 +3,8 @@
  * driver that runs an agent streaming or not and collects its events.
  */
 import { z } from 'zod';
-import { Agent, tool, type AgentEvent, type AgentOptions, type RunOptions, type RunResult } from '../../src/index.js';
+
+import { Agent, type AgentEvent, type AgentOptions, type RunOptions, type RunResult, tool } from '../../src/index.js';
 import type { ModelConfig } from '../../src/types/model.js';
 import type { RecordedRequest } from './fake-llm-server.js';
 
@@ -90,7 +91,12 @@ export async function drive(agent: Agent, input: string, stream: boolean, option
 }
 
 /** Like `drive`, but fails the test with the run's error. */
-export async function mustDrive(agent: Agent, input: string, stream: boolean, options: RunOptions = {}): Promise<Required<Omit<Outcome, 'error'>>> {
+export async function mustDrive(
+  agent: Agent,
+  input: string,
+  stream: boolean,
+  options: RunOptions = {},
+): Promise<Required<Omit<Outcome, 'error'>>> {
   const o = await drive(agent, input, stream, options);
   if (o.error) throw o.error;
   return { result: o.result!, events: o.events };

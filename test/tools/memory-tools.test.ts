@@ -1,17 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Agent, createMemoryTools, memoryTools, type Message } from '../../src/index.js';
 import { loadRuntime } from '../../src/runtime/index.js';
 import { openStore, type Store } from '../../src/storage/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { lines, tempDir } from '../config/temp-dir.js';
-import { announceSkip, memoryTarget, mysqlTarget, postgresTarget, sqliteTarget, type Location, type StoreTarget } from '../storage/support/targets.js';
+import {
+  announceSkip,
+  type Location,
+  memoryTarget,
+  mysqlTarget,
+  postgresTarget,
+  sqliteTarget,
+  type StoreTarget,
+} from '../storage/support/targets.js';
 
 /** The tool results the model was shown in its last call, parsed (JSON results) or as text. */
 function toolResults(model: ScriptedModel, call = model.calls.length - 1): Array<{ toolName: string; type: string; value: unknown }> {
   const prompt = model.calls[call]!.prompt;
   return prompt.flatMap((m) =>
     m.role === 'tool'
-      ? m.content.flatMap((p) => (p.type === 'tool-result' ? [{ toolName: p.toolName, type: p.output.type, value: (p.output as { value: unknown }).value }] : []))
+      ? m.content.flatMap((p) =>
+          p.type === 'tool-result' ? [{ toolName: p.toolName, type: p.output.type, value: (p.output as { value: unknown }).value }] : [],
+        )
       : [],
   );
 }
@@ -34,7 +45,16 @@ for (const target of [sqliteTarget, memoryTarget, postgresTarget, mysqlTarget] a
       const first = new ScriptedModel([
         {
           toolCalls: [
-            { toolName: 'save_memory', input: { key: 'units', value: 'The user prefers metric units', category: 'preference', tags: ['units', 'format'], importance: 8 } },
+            {
+              toolName: 'save_memory',
+              input: {
+                key: 'units',
+                value: 'The user prefers metric units',
+                category: 'preference',
+                tags: ['units', 'format'],
+                importance: 8,
+              },
+            },
             { toolName: 'save_memory', input: { key: 'pet', value: 'The user has a cat called Miso', category: 'fact', tags: ['pets'] } },
           ],
         },
@@ -44,7 +64,10 @@ for (const target of [sqliteTarget, memoryTarget, postgresTarget, mysqlTarget] a
       expect((await agent.run('I use metric units and my cat is Miso.', { store })).text).toBe('Noted.');
       const saved = toolResults(first);
       expect(saved.map((r) => r.type)).toEqual(['json', 'json']);
-      expect(saved[0]!.value).toMatchObject({ status: 'created', memory: { key: 'units', value: 'The user prefers metric units', category: 'preference', tags: ['units', 'format'], importance: 8 } });
+      expect(saved[0]!.value).toMatchObject({
+        status: 'created',
+        memory: { key: 'units', value: 'The user prefers metric units', category: 'preference', tags: ['units', 'format'], importance: 8 },
+      });
       expect(saved[1]!.value).toMatchObject({ status: 'created', memory: { key: 'pet', importance: 5, tags: ['pets'] } });
 
       const second = new ScriptedModel([
@@ -77,7 +100,10 @@ for (const target of [sqliteTarget, memoryTarget, postgresTarget, mysqlTarget] a
       const [first] = toolResults(model, 1).map((r) => r.value as { status: string; memory: { created_at: string } });
       const [, second] = toolResults(model, 2).map((r) => r.value as { status: string; memory: { created_at: string; value: string } });
       expect(first!.status).toBe('created');
-      expect(second).toMatchObject({ status: 'updated', memory: { value: 'The user moved to Nantes', created_at: first!.memory.created_at } });
+      expect(second).toMatchObject({
+        status: 'updated',
+        memory: { value: 'The user moved to Nantes', created_at: first!.memory.created_at },
+      });
       expect((await store.memories.list({ userId: 'default', agent: 'movers' })).map((m) => m.value)).toEqual(['The user moved to Nantes']);
     });
 
@@ -89,7 +115,12 @@ for (const target of [sqliteTarget, memoryTarget, postgresTarget, mysqlTarget] a
 
     it('rejects bad arguments with a message the model can act on', async () => {
       const model = new ScriptedModel([
-        { toolCalls: [{ toolName: 'save_memory', input: { key: 'x', value: 'y', importance: 11 } }, { toolName: 'search_memories', input: { query: '' } }] },
+        {
+          toolCalls: [
+            { toolName: 'save_memory', input: { key: 'x', value: 'y', importance: 11 } },
+            { toolName: 'search_memories', input: { query: '' } },
+          ],
+        },
         { text: 'sorry' },
       ]);
       await new Agent({ name: 'helper', model, tools: memoryTools }).run('save', { store });
@@ -102,12 +133,23 @@ for (const target of [sqliteTarget, memoryTarget, postgresTarget, mysqlTarget] a
     it('searches past conversations of the store by keyword', async () => {
       const s1 = await store.sessions.create({ agent: 'helper', userId: 'alice' });
       const s2 = await store.sessions.create({ agent: 'helper', userId: 'bob' });
-      const say = (text: string, role: 'user' | 'assistant' = 'user'): { message: Message } => ({ message: { role, content: [{ type: 'text', text }] } as Message });
-      await store.sessions.appendMany(s1.id, [say('When is the rocket launch?'), { ...say('The rocket launch is on March 3.', 'assistant'), agent: 'helper' }]);
+      const say = (text: string, role: 'user' | 'assistant' = 'user'): { message: Message } => ({
+        message: { role, content: [{ type: 'text', text }] } as Message,
+      });
+      await store.sessions.appendMany(s1.id, [
+        say('When is the rocket launch?'),
+        { ...say('The rocket launch is on March 3.', 'assistant'), agent: 'helper' },
+      ]);
       await store.sessions.appendMany(s2.id, [say('Bob asks about the rocket launch too')]);
-      const model = new ScriptedModel([{ toolCalls: [{ toolName: 'search_conversations', input: { query: 'rocket launch', limit: 5 } }] }, { text: 'March 3.' }]);
+      const model = new ScriptedModel([
+        { toolCalls: [{ toolName: 'search_conversations', input: { query: 'rocket launch', limit: 5 } }] },
+        { text: 'March 3.' },
+      ]);
       await new Agent({ name: 'helper', model, tools: memoryTools }).run('When was the launch again?', { store });
-      const found = toolResults(model)[0]!.value as { count: number; results: Array<{ session_id: string; snippet: string; role?: string }> };
+      const found = toolResults(model)[0]!.value as {
+        count: number;
+        results: Array<{ session_id: string; snippet: string; role?: string }>;
+      };
       expect(found.count).toBe(3);
       expect(found.results.map((r) => r.session_id).sort()).toEqual([s1.id, s1.id, s2.id].sort());
       expect(found.results.some((r) => r.role === 'assistant' && r.snippet.includes('March 3'))).toBe(true);
@@ -117,7 +159,10 @@ for (const target of [sqliteTarget, memoryTarget, postgresTarget, mysqlTarget] a
 
 describe('memory tools without a store', () => {
   it('return a clear error result to the model instead of failing the run', async () => {
-    const model = new ScriptedModel([{ toolCalls: [{ toolName: 'save_memory', input: { key: 'k', value: 'v' } }] }, { text: 'I could not save it.' }]);
+    const model = new ScriptedModel([
+      { toolCalls: [{ toolName: 'save_memory', input: { key: 'k', value: 'v' } }] },
+      { text: 'I could not save it.' },
+    ]);
     const result = await new Agent({ name: 'helper', model, tools: memoryTools }).run('remember k');
     expect(result.text).toBe('I could not save it.');
     const [r] = toolResults(model);
@@ -153,7 +198,12 @@ describe('memory tools in corvid.yaml', () => {
     const runtime = await loadRuntime({ cwd, env: { OPENAI_API_KEY: 'sk-test' }, dotenv: false });
     const agent = runtime.agent('helper');
     expect(agent.tools.map((t) => t.name)).toEqual(['save_memory', 'get_memories', 'search_memories', 'search_conversations']);
-    agent.setModel(new ScriptedModel([{ toolCalls: [{ toolName: 'save_memory', input: { key: 'tz', value: 'The user is in UTC+2', tags: ['time'] } }] }, { text: 'Saved.' }]));
+    agent.setModel(
+      new ScriptedModel([
+        { toolCalls: [{ toolName: 'save_memory', input: { key: 'tz', value: 'The user is in UTC+2', tags: ['time'] } }] },
+        { text: 'Saved.' },
+      ]),
+    );
     expect((await agent.run('I am in UTC+2')).text).toBe('Saved.');
     await runtime.close();
 
@@ -173,24 +223,44 @@ describe('memory tools in corvid.yaml', () => {
 });
 
 describe('memory tools in session runs', () => {
-  it('scope memories and conversation search to the session\'s user', async () => {
+  it("scope memories and conversation search to the session's user", async () => {
     const store = await openStore({ driver: 'sqlite', path: `${tempDir()}/corvid.db` });
     const alice = new ScriptedModel([
       { toolCalls: [{ toolName: 'save_memory', input: { key: 'color', value: 'Favourite colour is teal' } }] },
       { text: 'I will remember teal.' },
     ]);
-    await new Agent({ name: 'helper', model: alice, tools: memoryTools }).run('My favourite colour is teal', { session: { id: 'alice-1', userId: 'alice' }, store });
+    await new Agent({ name: 'helper', model: alice, tools: memoryTools }).run('My favourite colour is teal', {
+      session: { id: 'alice-1', userId: 'alice' },
+      store,
+    });
     expect((await store.memories.get({ userId: 'alice', agent: 'helper' }, 'color'))?.value).toBe('Favourite colour is teal');
 
     const bob = new ScriptedModel([
-      { toolCalls: [{ toolName: 'search_memories', input: { query: 'colour' } }, { toolName: 'search_conversations', input: { query: 'teal' } }] },
+      {
+        toolCalls: [
+          { toolName: 'search_memories', input: { query: 'colour' } },
+          { toolName: 'search_conversations', input: { query: 'teal' } },
+        ],
+      },
       { text: 'I do not know your colour.' },
     ]);
-    await new Agent({ name: 'helper', model: bob, tools: memoryTools }).run('What is my favourite colour?', { session: { id: 'bob-1', userId: 'bob' }, store });
-    expect(toolResults(bob).map((r) => r.value)).toEqual([{ count: 0, results: [] }, { count: 0, results: [] }]);
+    await new Agent({ name: 'helper', model: bob, tools: memoryTools }).run('What is my favourite colour?', {
+      session: { id: 'bob-1', userId: 'bob' },
+      store,
+    });
+    expect(toolResults(bob).map((r) => r.value)).toEqual([
+      { count: 0, results: [] },
+      { count: 0, results: [] },
+    ]);
 
-    const aliceAgain = new ScriptedModel([{ toolCalls: [{ toolName: 'search_conversations', input: { query: 'teal' } }] }, { text: 'Teal.' }]);
-    await new Agent({ name: 'helper', model: aliceAgain, tools: memoryTools }).run('What colour did I say?', { session: { id: 'alice-2', userId: 'alice' }, store });
+    const aliceAgain = new ScriptedModel([
+      { toolCalls: [{ toolName: 'search_conversations', input: { query: 'teal' } }] },
+      { text: 'Teal.' },
+    ]);
+    await new Agent({ name: 'helper', model: aliceAgain, tools: memoryTools }).run('What colour did I say?', {
+      session: { id: 'alice-2', userId: 'alice' },
+      store,
+    });
     const hits = toolResults(aliceAgain)[0]!.value as { results: Array<{ session_id: string; this_session: boolean }> };
     expect(hits.results.map((h) => h.session_id)).toContain('alice-1');
     expect(hits.results.find((h) => h.session_id === 'alice-1')?.this_session).toBe(false);
@@ -202,7 +272,11 @@ describe('memory tool definitions', () => {
   it('describe their arguments to the model as JSON Schema', () => {
     const model = new ScriptedModel([{ text: 'hi' }]);
     return new Agent({ name: 'helper', model, tools: memoryTools }).run('hi').then(() => {
-      const tools = (model.calls[0]!.tools ?? []) as unknown as Array<{ name: string; description?: string; inputSchema: Record<string, unknown> }>;
+      const tools = (model.calls[0]!.tools ?? []) as unknown as Array<{
+        name: string;
+        description?: string;
+        inputSchema: Record<string, unknown>;
+      }>;
       expect(tools.map((t) => t.name)).toEqual(['save_memory', 'get_memories', 'search_memories', 'search_conversations']);
       const save = tools[0]!;
       expect(save.description).toMatch(/^Save a long-term memory/);

@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, mkdir, writeFile, symlink, link, rm, realpath } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { link, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { PathPolicy, PathRefusedError } from '../../src/tools/path-policy.js';
 
 let base: string;

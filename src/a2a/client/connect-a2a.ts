@@ -1,5 +1,6 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
+
 import { redactUrl, redactUrls } from '../../core/redact-urls.js';
 import { importA2ASdk } from './import-a2a-sdk.js';
 import { RemoteAgentError } from './remote-agent-error.js';
@@ -33,7 +34,10 @@ export function displayUrl(url: string): string {
  * @throws RemoteAgentError when the card cannot be fetched or no transport fits.
  */
 export async function connectA2A(options: ConnectA2AOptions): Promise<A2AConnection> {
-  const { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } = await importA2ASdk(() => import('@a2a-js/sdk/client'), 'Calling an A2A agent');
+  const { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } = await importA2ASdk(
+    () => import('@a2a-js/sdk/client'),
+    'Calling an A2A agent',
+  );
   const extra = options.headers ?? {};
   const withHeaders =
     (signal?: AbortSignal): typeof fetch =>
@@ -56,9 +60,15 @@ export async function connectA2A(options: ConnectA2AOptions): Promise<A2AConnect
     parsed = new URL(options.url);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
   } catch (cause) {
-    throw new RemoteAgentError(`"${displayUrl(options.url)}" is not an http(s) URL of an A2A agent`, { url: displayUrl(options.url), unreachable: true, cause });
+    throw new RemoteAgentError(`"${displayUrl(options.url)}" is not an http(s) URL of an A2A agent`, {
+      url: displayUrl(options.url),
+      unreachable: true,
+      cause,
+    });
   }
-  const cardUrls = parsed.pathname.endsWith('.json') ? [options.url] : [new URL('.well-known/agent-card.json', withSlash(options.url)).href];
+  const cardUrls = parsed.pathname.endsWith('.json')
+    ? [options.url]
+    : [new URL('.well-known/agent-card.json', withSlash(options.url)).href];
   let card: AgentCard | undefined;
   let problem: unknown;
   for (const url of cardUrls) {
@@ -71,10 +81,17 @@ export async function connectA2A(options: ConnectA2AOptions): Promise<A2AConnect
   }
   if (!card) {
     if (problem instanceof TypeError || (problem as Error)?.name === 'AbortError' || (problem as Error)?.name === 'TimeoutError') {
-      throw new RemoteAgentError(`Cannot reach the A2A agent at ${displayUrl(options.url)}: ${message((problem as Error).cause ?? problem)}`, { url: displayUrl(options.url), unreachable: true, cause: problem });
+      throw new RemoteAgentError(
+        `Cannot reach the A2A agent at ${displayUrl(options.url)}: ${message((problem as Error).cause ?? problem)}`,
+        { url: displayUrl(options.url), unreachable: true, cause: problem },
+      );
     }
     if (parsed.pathname.endsWith('.json')) {
-      throw new RemoteAgentError(`Cannot fetch the agent card at ${displayUrl(options.url)}: ${message(problem)}`, { url: displayUrl(options.url), unreachable: true, cause: problem });
+      throw new RemoteAgentError(`Cannot fetch the agent card at ${displayUrl(options.url)}: ${message(problem)}`, {
+        url: displayUrl(options.url),
+        unreachable: true,
+        cause: problem,
+      });
     }
     // No card: a bare JSON-RPC endpoint.
     card = endpointCard(options.url);
@@ -82,7 +99,11 @@ export async function connectA2A(options: ConnectA2AOptions): Promise<A2AConnect
   try {
     return { client: await factory.createFromAgentCard(card), card };
   } catch (err) {
-    throw new RemoteAgentError(`No usable transport for the agent at ${displayUrl(options.url)}: ${message(err)}`, { url: displayUrl(options.url), unreachable: true, cause: err });
+    throw new RemoteAgentError(`No usable transport for the agent at ${displayUrl(options.url)}: ${message(err)}`, {
+      url: displayUrl(options.url),
+      unreachable: true,
+      cause: err,
+    });
   }
 }
 

@@ -1,23 +1,25 @@
 import { randomUUID } from 'node:crypto';
+
 import type { Message as A2AMessage, Part, StreamResponse, Task } from '@a2a-js/sdk';
+
 import { agentAsTool, type AgentToolOptions } from '../../core/agent-tool.js';
 import { Conversation } from '../../core/conversation.js';
+import { redactUrls } from '../../core/redact-urls.js';
 import { newRunId } from '../../core/run-loop.js';
 import type { RunOptions } from '../../core/run-options.js';
 import type { RunStream } from '../../core/run-stream.js';
-import type { ExecuteRequest, Runnable } from '../../core/runnable.js';
-import { redactUrls } from '../../core/redact-urls.js';
 import { abortedError, checkDepth } from '../../core/run-tree.js';
+import type { ExecuteRequest, Runnable } from '../../core/runnable.js';
 import { streamRun } from '../../core/stream-run.js';
 import { CorvidError } from '../../errors/corvid-error.js';
 import { RunAbortedError } from '../../errors/run-aborted-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import type { AgentEvent, EventSink } from '../../types/events.js';
-import { messageText, userMessage, type Message, type RunInput } from '../../types/message.js';
+import { type Message, messageText, type RunInput, userMessage } from '../../types/message.js';
 import type { RunResult } from '../../types/result.js';
 import type { Tool } from '../../types/tool.js';
 import { emptyUsage } from '../../types/usage.js';
-import { connectA2A, displayUrl, type A2AConnection } from './connect-a2a.js';
+import { type A2AConnection, connectA2A, displayUrl } from './connect-a2a.js';
 import { RemoteAgentError } from './remote-agent-error.js';
 
 /** Options for `new RemoteAgent()`. */
@@ -37,7 +39,16 @@ export interface RemoteAgentOptions {
 
 // TaskState numbers (the SDK's enum), kept local so this file loads without the SDK.
 const STATE = { SUBMITTED: 1, WORKING: 2, COMPLETED: 3, FAILED: 4, CANCELED: 5, INPUT_REQUIRED: 6, REJECTED: 7, AUTH_REQUIRED: 8 } as const;
-const STATE_NAMES: Record<number, string> = { 1: 'submitted', 2: 'working', 3: 'completed', 4: 'failed', 5: 'canceled', 6: 'input-required', 7: 'rejected', 8: 'auth-required' };
+const STATE_NAMES: Record<number, string> = {
+  1: 'submitted',
+  2: 'working',
+  3: 'completed',
+  4: 'failed',
+  5: 'canceled',
+  6: 'input-required',
+  7: 'rejected',
+  8: 'auth-required',
+};
 
 /**
  * An agent served elsewhere over A2A (any A2A server: Corvid's, the SDK's, other frameworks'),
@@ -59,8 +70,12 @@ export class RemoteAgent implements Runnable {
   private readonly contexts = new WeakMap<Message[], string>();
 
   constructor(options: RemoteAgentOptions) {
-    if (!options || typeof options.name !== 'string' || options.name.length === 0) throw new ValidationError('A remote agent needs a name: new RemoteAgent({ name, url })');
-    if (typeof options.url !== 'string' || !URL.canParse(options.url)) throw new ValidationError(`The remote agent "${options.name}" needs url: an absolute http(s) URL (got ${JSON.stringify(options.url)})`);
+    if (!options || typeof options.name !== 'string' || options.name.length === 0)
+      throw new ValidationError('A remote agent needs a name: new RemoteAgent({ name, url })');
+    if (typeof options.url !== 'string' || !URL.canParse(options.url))
+      throw new ValidationError(
+        `The remote agent "${options.name}" needs url: an absolute http(s) URL (got ${JSON.stringify(options.url)})`,
+      );
     this.options = options;
     this.name = options.name;
     this.url = options.url;
@@ -73,7 +88,12 @@ export class RemoteAgent implements Runnable {
   /** Fetches the agent card (once) and connects. */
   connect(signal?: AbortSignal): Promise<A2AConnection> {
     if (!this.connecting) {
-      const attempt = connectA2A({ url: this.url, headers: this.options.headers, preferredTransports: this.options.preferredTransports, signal: AbortSignal.timeout(this.timeoutMs) });
+      const attempt = connectA2A({
+        url: this.url,
+        headers: this.options.headers,
+        preferredTransports: this.options.preferredTransports,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
       this.connecting = attempt;
       attempt.catch(() => {
         if (this.connecting === attempt) this.connecting = undefined;
@@ -146,27 +166,55 @@ export class RemoteAgent implements Runnable {
         }
       }
       if (result.contextId) this.contexts.set(history, result.contextId);
-      const messages: Message[] = [...(typeof input === 'string' ? [userMessage(input)] : input), { role: 'assistant', content: [{ type: 'text', text: result.text }] }];
+      const messages: Message[] = [
+        ...(typeof input === 'string' ? [userMessage(input)] : input),
+        { role: 'assistant', content: [{ type: 'text', text: result.text }] },
+      ];
       history.push(...messages);
       // The conversation object keeps its history array, so the context follows it.
       if (result.contextId) this.contexts.set(history, result.contextId);
       if (!parent) emit({ type: 'answer', text: result.text });
       const durationMs = performance.now() - started;
       emit({ type: 'run_end', status: 'completed', steps: 1, usage: emptyUsage(), durationMs });
-      return { runId, agent: this.name, text: result.text, steps: [], usage: emptyUsage(), usageByAgent: {}, messages, finishReason: 'stop', durationMs };
+      return {
+        runId,
+        agent: this.name,
+        text: result.text,
+        steps: [],
+        usage: emptyUsage(),
+        usageByAgent: {},
+        messages,
+        finishReason: 'stop',
+        durationMs,
+      };
     } catch (err) {
       let error: unknown = err;
       if (outer?.aborted) {
         error = abortedError(outer, err);
-        if (taskId && client) void client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+        if (taskId && client)
+          void client
+            .cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: AbortSignal.timeout(5000) })
+            .catch(() => undefined);
       } else if (timeout.aborted) {
-        error = new RemoteAgentError(`The remote agent "${this.name}" at ${displayUrl(this.url)} did not answer within ${this.timeoutMs} ms`, { url: displayUrl(this.url), unreachable: true, cause: err });
+        error = new RemoteAgentError(
+          `The remote agent "${this.name}" at ${displayUrl(this.url)} did not answer within ${this.timeoutMs} ms`,
+          { url: displayUrl(this.url), unreachable: true, cause: err },
+        );
       } else if (!CorvidError.isInstance(err)) {
-        error = new RemoteAgentError(`The remote agent "${this.name}" at ${displayUrl(this.url)} failed: ${redactUrls(err instanceof Error ? err.message : String(err))}`, { url: displayUrl(this.url), unreachable: isNetworkError(err), cause: err });
+        error = new RemoteAgentError(
+          `The remote agent "${this.name}" at ${displayUrl(this.url)} failed: ${redactUrls(err instanceof Error ? err.message : String(err))}`,
+          { url: displayUrl(this.url), unreachable: isNetworkError(err), cause: err },
+        );
       }
       const e = error as CorvidError;
       emit({ type: 'error', error: { name: e.name ?? 'Error', code: e.code ?? 'internal', message: e.message ?? String(error) } });
-      emit({ type: 'run_end', status: error instanceof RunAbortedError ? 'aborted' : 'failed', steps: 1, usage: emptyUsage(), durationMs: performance.now() - started });
+      emit({
+        type: 'run_end',
+        status: error instanceof RunAbortedError ? 'aborted' : 'failed',
+        steps: 1,
+        usage: emptyUsage(),
+        durationMs: performance.now() - started,
+      });
       throw error;
     }
   }
@@ -230,7 +278,14 @@ class StreamCollector {
     const task: Task = {
       ...(this.task ?? { id: this.taskId ?? '', contextId: this.contextId ?? '', history: [], metadata: undefined }),
       status: { state: this.state, message: undefined, timestamp: undefined },
-      artifacts: [...this.artifacts].map(([artifactId, text]) => ({ artifactId, name: '', description: '', parts: [textPart(text)], metadata: undefined, extensions: [] })),
+      artifacts: [...this.artifacts].map(([artifactId, text]) => ({
+        artifactId,
+        name: '',
+        description: '',
+        parts: [textPart(text)],
+        metadata: undefined,
+        extensions: [],
+      })),
     } as Task;
     return { text: taskOutcome(task, url, this.statusText), contextId: this.contextId };
   }
@@ -240,7 +295,10 @@ class StreamCollector {
 function taskOutcome(task: Task, url: string, statusText?: string): string {
   const state = task.status?.state ?? 0;
   const status = statusText ?? (task.status?.message ? partsText(task.status.message.parts) : '');
-  const artifacts = task.artifacts.map((a) => partsText(a.parts)).filter(Boolean).join('\n');
+  const artifacts = task.artifacts
+    .map((a) => partsText(a.parts))
+    .filter(Boolean)
+    .join('\n');
   switch (state) {
     case STATE.COMPLETED:
     case STATE.INPUT_REQUIRED:
@@ -249,9 +307,15 @@ function taskOutcome(task: Task, url: string, statusText?: string): string {
     case STATE.FAILED:
     case STATE.REJECTED:
     case STATE.CANCELED:
-      throw new RemoteAgentError(`The remote agent at ${url} ${STATE_NAMES[state]} the task${status ? `: ${status}` : ''}`, { url, taskState: STATE_NAMES[state] });
+      throw new RemoteAgentError(`The remote agent at ${url} ${STATE_NAMES[state]} the task${status ? `: ${status}` : ''}`, {
+        url,
+        taskState: STATE_NAMES[state],
+      });
     default:
-      throw new RemoteAgentError(`The remote agent at ${url} ended the exchange with the task still ${STATE_NAMES[state] ?? 'in an unknown state'}`, { url, taskState: STATE_NAMES[state] });
+      throw new RemoteAgentError(
+        `The remote agent at ${url} ended the exchange with the task still ${STATE_NAMES[state] ?? 'in an unknown state'}`,
+        { url, taskState: STATE_NAMES[state] },
+      );
   }
 }
 
@@ -260,11 +324,22 @@ function textPart(text: string): Part {
 }
 
 function partsText(parts: readonly Part[]): string {
-  return parts.map((p) => (p.content?.$case === 'text' ? p.content.value : p.content?.$case === 'data' ? JSON.stringify(p.content.value) : '')).join('');
+  return parts
+    .map((p) => (p.content?.$case === 'text' ? p.content.value : p.content?.$case === 'data' ? JSON.stringify(p.content.value) : ''))
+    .join('');
 }
 
 function a2aMessage(text: string, contextId: string | undefined): A2AMessage {
-  return { messageId: randomUUID(), contextId: contextId ?? '', taskId: '', role: 1, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] } as A2AMessage;
+  return {
+    messageId: randomUUID(),
+    contextId: contextId ?? '',
+    taskId: '',
+    role: 1,
+    parts: [textPart(text)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  } as A2AMessage;
 }
 
 function inputText(history: readonly Message[], input: RunInput): string {

@@ -1,9 +1,11 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
+
 import type { Context, Hono } from 'hono';
+
+import { bodyTypeProblem, readRequestBody } from '../../http/read-body.js';
 import type { A2AAgentEntry, A2AAgentRegistry } from '../server/a2a-agent-registry.js';
 import { wantsLegacy } from '../server/call-context.js';
-import { bodyTypeProblem, readRequestBody } from '../../http/read-body.js';
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
@@ -49,7 +51,15 @@ function expressError(err: unknown, res: ServerResponse): void {
  * Express, so it gets a Node request (a copy with the body replayed) and the Node response of
  * @hono/node-server, and the hono response is marked as already sent.
  */
-export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; visible: (name: string, c: Context) => boolean; maxBody: number; owner?: (c: Context) => string | undefined }): void {
+export function mountLegacyRest(
+  app: Hono,
+  deps: {
+    registry: A2AAgentRegistry;
+    visible: (name: string, c: Context) => boolean;
+    maxBody: number;
+    owner?: (c: Context) => string | undefined;
+  },
+): void {
   const routers = new WeakMap<A2AAgentEntry, Promise<NodeHandler>>();
   // The caller of each replayed request, for the SDK's user builder (express hands it the request).
   const owners = new WeakMap<IncomingMessage, string>();
@@ -68,11 +78,15 @@ export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; v
         // The body is parsed here with the server's limit, as the SDK's router would (its own
         // parser, which then skips the parsed body, has Express's 100 KB default).
         expressApp.use(express.json({ type: 'application/json', strict: false, limit: deps.maxBody }));
-        expressApp.use(legacyRestRouter({ requestHandler: entry.handler, userBuilder: async (req: IncomingMessage) => {
+        expressApp.use(
+          legacyRestRouter({
+            requestHandler: entry.handler,
+            userBuilder: async (req: IncomingMessage) => {
               const owner = owners.get(req);
               return owner ? new OwnerUser(owner) : new UnauthenticatedUser();
             },
-          }));
+          }),
+        );
         return expressApp as unknown as NodeHandler;
       })();
       routers.set(entry, router);
@@ -91,9 +105,17 @@ export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; v
     const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
     const incoming = env?.incoming;
     const outgoing = env?.outgoing;
-    if (!incoming || !outgoing || outgoing.headersSent) return restError(501, 'The v0.3 HTTP+JSON binding is served only by a Node HTTP server (@hono/node-server); use JSON-RPC or v1.0 HTTP+JSON');
+    if (!incoming || !outgoing || outgoing.headersSent)
+      return restError(
+        501,
+        'The v0.3 HTTP+JSON binding is served only by a Node HTTP server (@hono/node-server); use JSON-RPC or v1.0 HTTP+JSON',
+      );
     const body = await readRequestBody(c.req.raw, deps.maxBody, c.env);
-    if (!body.ok) return restError(body.reason === 'too_large' ? 413 : 400, body.reason === 'too_large' ? `Request body larger than ${deps.maxBody} bytes` : 'Could not read the request body');
+    if (!body.ok)
+      return restError(
+        body.reason === 'too_large' ? 413 : 400,
+        body.reason === 'too_large' ? `Request body larger than ${deps.maxBody} bytes` : 'Could not read the request body',
+      );
     let handler: NodeHandler;
     try {
       handler = await routerFor(entry);
@@ -110,7 +132,10 @@ export function mountLegacyRest(app: Hono, deps: { registry: A2AAgentRegistry; v
       outgoing.once('finish', resolve);
       handler(request, outgoing, (err) => {
         if (err !== undefined) expressError(err, outgoing);
-        else if (!outgoing.headersSent) outgoing.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ code: -32601, message: `No A2A v0.3 REST operation at ${request.url?.slice(0, 200)}` }));
+        else if (!outgoing.headersSent)
+          outgoing
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ code: -32601, message: `No A2A v0.3 REST operation at ${request.url?.slice(0, 200)}` }));
         resolve();
       });
     });

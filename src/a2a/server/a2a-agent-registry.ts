@@ -1,23 +1,21 @@
 import { createRequire } from 'node:module';
-import {
-  JsonRpcTransportHandler,
-  type PushNotificationStore,
-  type TaskStore,
-} from '@a2a-js/sdk/server';
-import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+
 import type { AgentCard } from '@a2a-js/sdk';
-import type { A2ARuntime } from './a2a-runtime.js';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { JsonRpcTransportHandler, type PushNotificationStore, type TaskStore } from '@a2a-js/sdk/server';
+
 import type { TextSealer } from '../../secrets/sealed-text.js';
 import type { Store } from '../../storage/types/store.js';
-import { buildAgentCard, type A2ASkill, type AgentCardInput } from './agent-card.js';
-import { CorvidAgentExecutor, type A2ARunObserver, type A2ATaskHook } from './execution/corvid-agent-executor.js';
-import { CorvidRequestHandler } from './request-handler/corvid-request-handler.js';
-import { GuardedPushSender, type A2ALogger } from './push/guarded-push-sender.js';
-import { WaitingBusManager } from './request-handler/waiting-bus-manager.js';
+import type { A2ARuntime } from './a2a-runtime.js';
+import { type A2ASkill, type AgentCardInput, buildAgentCard } from './agent-card.js';
+import { type A2ARunObserver, type A2ATaskHook, CorvidAgentExecutor } from './execution/corvid-agent-executor.js';
+import { type A2ALogger, GuardedPushSender } from './push/guarded-push-sender.js';
 import { MemoryPushNotificationStore } from './push/memory-push-store.js';
 import { StorePushNotificationStore } from './push/store-push-notification-store.js';
+import { CorvidRequestHandler } from './request-handler/corvid-request-handler.js';
+import { WaitingBusManager } from './request-handler/waiting-bus-manager.js';
+import { type CancelMarks, StoreCancelMarks } from './store/cancel-marks.js';
 import { BoundedMemoryTaskStore, StoreTaskStore } from './store/store-task-store.js';
-import { StoreCancelMarks, type CancelMarks } from './store/cancel-marks.js';
 
 /** Everything that serves one agent over A2A. */
 export interface A2AAgentEntry {
@@ -130,7 +128,15 @@ export class A2AAgentRegistry {
     const parts = await this.parts(name);
     const cardInput = this.cardInput(name)!;
     const card = buildAgentCard(cardInput);
-    const handler = new CorvidRequestHandler({ card, taskStore: parts.taskStore, executor: parts.executor, buses: parts.buses, pushStore: parts.pushStore, sender: parts.sender, cancelMarks: parts.cancelMarks });
+    const handler = new CorvidRequestHandler({
+      card,
+      taskStore: parts.taskStore,
+      executor: parts.executor,
+      buses: parts.buses,
+      pushStore: parts.pushStore,
+      sender: parts.sender,
+      cancelMarks: parts.cancelMarks,
+    });
     const entry: A2AAgentEntry = {
       name,
       card,
@@ -152,7 +158,9 @@ export class A2AAgentRegistry {
     const again = this.lasting.get(name);
     if (again) return again;
     // Without a store: in memory (the last 10,000 tasks per agent).
-    const pushStore = store ? new StorePushNotificationStore(store.state, name, { sealer: this.sealer }) : new MemoryPushNotificationStore();
+    const pushStore = store
+      ? new StorePushNotificationStore(store.state, name, { sealer: this.sealer })
+      : new MemoryPushNotificationStore();
     const taskStore = store ? new StoreTaskStore(store.state, name) : new BoundedMemoryTaskStore();
     const cancelMarks = store ? new StoreCancelMarks(store.state, name) : undefined;
     const parts: LastingParts = {
@@ -167,12 +175,16 @@ export class A2AAgentRegistry {
       }),
       taskStore,
       pushStore,
-      sender: new GuardedPushSender({ store: pushStore, allowedHosts: this.options.pushAllowedHosts, logger: this.options.logger, ...(pushStore instanceof MemoryPushNotificationStore ? { unused: () => pushStore.unused } : {}) }),
+      sender: new GuardedPushSender({
+        store: pushStore,
+        allowedHosts: this.options.pushAllowedHosts,
+        logger: this.options.logger,
+        ...(pushStore instanceof MemoryPushNotificationStore ? { unused: () => pushStore.unused } : {}),
+      }),
       buses: new WaitingBusManager(),
       cancelMarks,
     };
     this.lasting.set(name, parts);
     return parts;
   }
-
 }

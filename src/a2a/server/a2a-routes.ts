@@ -1,23 +1,24 @@
-import { Hono, type Context } from 'hono';
 import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
-import { JsonRpcTransportHandler, validateVersion } from '@a2a-js/sdk/server';
-import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from '@a2a-js/sdk/compat/v0_3';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { ContentTypeNotSupportedError } from '@a2a-js/sdk/errors';
-import type { A2ARuntime } from './a2a-runtime.js';
-import type { TextSealer } from '../../secrets/sealed-text.js';
-import type { Store } from '../../storage/types/store.js';
-import { agentCardJson, buildAgentCard, legacyAgentCardJson } from './agent-card.js';
-import { callContext, wantsLegacy } from './call-context.js';
-import { requestHeader } from '../../http/request-header.js';
-import { A2AAgentRegistry } from './a2a-agent-registry.js';
-import { STREAMING_STATE_KEY, type A2ARunObserver, type A2ATaskHook } from './execution/corvid-agent-executor.js';
-import type { A2ALogger } from './push/guarded-push-sender.js';
-import { checkEnvelope, checkLegacyParams, checkV1SendParams, defaultLegacyParams, historyLengthProblem } from './check-params.js';
+import { JsonRpcTransportHandler, validateVersion } from '@a2a-js/sdk/server';
+import { type Context, Hono } from 'hono';
+
 import { bodyTypeProblem, readRequestBody } from '../../http/read-body.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../http/read-incoming.js';
-import { CardCache } from './card-cache.js';
+import { requestHeader } from '../../http/request-header.js';
+import type { TextSealer } from '../../secrets/sealed-text.js';
+import type { Store } from '../../storage/types/store.js';
 import { legacyRestAvailable, mountLegacyRest } from '../compat/legacy-rest-bridge.js';
+import { A2AAgentRegistry } from './a2a-agent-registry.js';
+import type { A2ARuntime } from './a2a-runtime.js';
+import { agentCardJson, buildAgentCard, legacyAgentCardJson } from './agent-card.js';
+import { callContext, wantsLegacy } from './call-context.js';
+import { CardCache } from './card-cache.js';
+import { checkEnvelope, checkLegacyParams, checkV1SendParams, defaultLegacyParams, historyLengthProblem } from './check-params.js';
+import { type A2ARunObserver, type A2ATaskHook, STREAMING_STATE_KEY } from './execution/corvid-agent-executor.js';
+import type { A2ALogger } from './push/guarded-push-sender.js';
 import { mountRestRoutes } from './rest-routes.js';
 import { sseError, sseResponse } from './sse-response.js';
 
@@ -114,7 +115,8 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const app = new Hono();
   const reachable = options.reachable;
-  const visible = (name: string, c: Context) => options.runtime().agents.has(name) && options.visibility(name) !== 'private' && (reachable === undefined || reachable(name, c));
+  const visible = (name: string, c: Context) =>
+    options.runtime().agents.has(name) && options.visibility(name) !== 'private' && (reachable === undefined || reachable(name, c));
   const unknownAgent = (c: Context, name: string) => c.json({ error: { code: 'not_found', message: `Unknown agent "${name}"` } }, 404);
 
   const cards = new CardCache();
@@ -139,7 +141,11 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     const listed = options.listAgent ?? ((n: string) => options.visibility(n) === 'public');
     const names = [...options.runtime().agents.keys()].filter((n) => options.visibility(n) !== 'private' && listed(n, c.req.raw));
     c.header('Vary', A2A_VERSION_HEADER);
-    return c.json({ agents: names.map((n) => (legacy ? legacyAgentCardJson(registry.cardInput(n)!) : agentCardJson(buildAgentCard(registry.cardInput(n)!)))) });
+    return c.json({
+      agents: names.map((n) =>
+        legacy ? legacyAgentCardJson(registry.cardInput(n)!) : agentCardJson(buildAgentCard(registry.cardInput(n)!)),
+      ),
+    });
   });
 
   // The agent's URL with or without a trailing slash (clients join "/" to it).
@@ -152,25 +158,35 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     const badType = bodyTypeProblem(c.req.raw, c.env);
     if (badType) return c.json({ jsonrpc: '2.0', id: null, error: mapError(new ContentTypeNotSupportedError(badType)) }, 415);
     const body = await readRequestBody(c.req.raw, maxBody, c.env);
-    if (!body.ok) return rpcError(c, -32600, body.reason === 'too_large' ? `Request body larger than ${maxBody} bytes` : 'Could not read the request body', body.reason === 'too_large' ? 413 : 200);
+    if (!body.ok)
+      return rpcError(
+        c,
+        -32600,
+        body.reason === 'too_large' ? `Request body larger than ${maxBody} bytes` : 'Could not read the request body',
+        body.reason === 'too_large' ? 413 : 200,
+      );
     let request: unknown;
     try {
       request = JSON.parse(body.text);
     } catch {
       return rpcError(c, -32700, 'Invalid JSON payload.');
     }
-    if (!request || typeof request !== 'object' || Array.isArray(request)) return rpcError(c, -32600, 'A JSON-RPC request must be an object (batches are not supported).');
+    if (!request || typeof request !== 'object' || Array.isArray(request))
+      return rpcError(c, -32600, 'A JSON-RPC request must be an object (batches are not supported).');
     const rawId = (request as { id?: unknown }).id;
     const id = typeof rawId === 'string' || (typeof rawId === 'number' && Number.isInteger(rawId)) ? rawId : null;
     const invalid = checkEnvelope(request as Record<string, unknown>);
-    if (invalid) return rpcError(c, -32600, `Invalid Request: ${invalid}`, 200, typeof rawId === 'string' || typeof rawId === 'number' ? id : null);
+    if (invalid)
+      return rpcError(c, -32600, `Invalid Request: ${invalid}`, 200, typeof rawId === 'string' || typeof rawId === 'number' ? id : null);
     const method = (request as { method?: unknown }).method;
     const entry = registry.ready(name) ?? (await registry.get(name));
     if (!entry) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
     const context = callContext(c, legacy, options.owner?.(c));
     if (typeof method === 'string' && STREAMING_METHODS.has(method)) context.state.set(STREAMING_STATE_KEY, true);
     if (typeof method === 'string' && (legacy ? isV1JsonRpcMethod(method) : isLegacyJsonRpcMethod(method))) {
-      const hint = legacy ? 'a v1.0 method: send the header "A2A-Version: 1.0"' : 'a v0.3 method: send "A2A-Version: 0.3" or no A2A-Version header';
+      const hint = legacy
+        ? 'a v1.0 method: send the header "A2A-Version: 1.0"'
+        : 'a v0.3 method: send "A2A-Version: 0.3" or no A2A-Version header';
       return rpcError(c, -32601, `Method not found: ${method} (${hint})`, 200, id);
     }
     // Unknown methods are refused before their params are looked at (the SDK's handlers check the

@@ -92,7 +92,10 @@ export function legacyAgentCardJson(input: AgentCardInput): Record<string, unkno
     description: input.description ?? `The ${input.name} agent.`,
     url: urls.jsonRpc,
     preferredTransport: 'JSONRPC',
-    additionalInterfaces: [{ url: urls.jsonRpc, transport: 'JSONRPC' }, ...(input.legacyRest ? [{ url: urls.rest, transport: 'HTTP+JSON' }] : [])],
+    additionalInterfaces: [
+      { url: urls.jsonRpc, transport: 'JSONRPC' },
+      ...(input.legacyRest ? [{ url: urls.rest, transport: 'HTTP+JSON' }] : []),
+    ],
     version: input.version,
     capabilities: { streaming: true, pushNotifications: true, stateTransitionHistory: true },
     defaultInputModes: ['text/plain', 'application/json'],
@@ -120,11 +123,20 @@ function toV1Scheme(value: unknown): SecurityScheme {
   const description = typeof s.description === 'string' ? s.description : '';
   switch (s.type) {
     case 'http':
-      return { scheme: { $case: 'httpAuthSecurityScheme', value: { description, scheme: String(s.scheme ?? 'bearer'), bearerFormat: String(s.bearerFormat ?? '') } } };
+      return {
+        scheme: {
+          $case: 'httpAuthSecurityScheme',
+          value: { description, scheme: String(s.scheme ?? 'bearer'), bearerFormat: String(s.bearerFormat ?? '') },
+        },
+      };
     case 'apiKey':
-      return { scheme: { $case: 'apiKeySecurityScheme', value: { description, location: String(s.in ?? 'header'), name: String(s.name ?? '') } } };
+      return {
+        scheme: { $case: 'apiKeySecurityScheme', value: { description, location: String(s.in ?? 'header'), name: String(s.name ?? '') } },
+      };
     case 'openIdConnect':
-      return { scheme: { $case: 'openIdConnectSecurityScheme', value: { description, openIdConnectUrl: String(s.openIdConnectUrl ?? '') } } };
+      return {
+        scheme: { $case: 'openIdConnectSecurityScheme', value: { description, openIdConnectUrl: String(s.openIdConnectUrl ?? '') } },
+      };
     case 'mutualTLS':
       return { scheme: { $case: 'mtlsSecurityScheme', value: { description } } };
     default:
@@ -137,13 +149,15 @@ function toV1Scheme(value: unknown): SecurityScheme {
 function toOpenApiScheme(value: unknown): Record<string, unknown> {
   const s = (value ?? {}) as Record<string, Record<string, unknown> | undefined>;
   if (typeof (s as Record<string, unknown>).type === 'string') return s as Record<string, unknown>;
-  const pick = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((k) => o[k] !== undefined && o[k] !== '').map((k) => [k, o[k]]));
+  const pick = (o: Record<string, unknown>, keys: string[]) =>
+    Object.fromEntries(keys.filter((k) => o[k] !== undefined && o[k] !== '').map((k) => [k, o[k]]));
   if (s.httpAuthSecurityScheme) return { type: 'http', ...pick(s.httpAuthSecurityScheme, ['scheme', 'bearerFormat', 'description']) };
   if (s.apiKeySecurityScheme) {
     const a = s.apiKeySecurityScheme;
     return { type: 'apiKey', in: a.location ?? 'header', name: a.name, ...pick(a, ['description']) };
   }
-  if (s.openIdConnectSecurityScheme) return { type: 'openIdConnect', ...pick(s.openIdConnectSecurityScheme, ['openIdConnectUrl', 'description']) };
+  if (s.openIdConnectSecurityScheme)
+    return { type: 'openIdConnect', ...pick(s.openIdConnectSecurityScheme, ['openIdConnectUrl', 'description']) };
   if (s.oauth2SecurityScheme) return { type: 'oauth2', ...pick(s.oauth2SecurityScheme, ['flows', 'description']) };
   if (s.mtlsSecurityScheme) return { type: 'mutualTLS', ...pick(s.mtlsSecurityScheme, ['description']) };
   return s as Record<string, unknown>;

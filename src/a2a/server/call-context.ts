@@ -1,10 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Context } from 'hono';
+
 import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
-import { UnauthenticatedUser, defaultServerCallContextBuilder, type ServerCallContext } from '@a2a-js/sdk/server';
+import { defaultServerCallContextBuilder, type ServerCallContext, UnauthenticatedUser } from '@a2a-js/sdk/server';
+import type { Context } from 'hono';
+
 import { requestHeader } from '../../http/request-header.js';
-import { CLIENT_STATE_KEY } from './execution/corvid-agent-executor.js';
 import { OwnerUser } from './call-owner.js';
+import { CLIENT_STATE_KEY } from './execution/corvid-agent-executor.js';
 
 const VERSION_HEADER = A2A_VERSION_HEADER.toLowerCase();
 

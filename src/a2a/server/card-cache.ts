@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+
 import { A2A_VERSION_HEADER } from '@a2a-js/sdk';
 
 /** How long clients may use an agent card before asking again (seconds). */

@@ -22,7 +22,11 @@ export function checkLegacyParams(method: unknown, params: unknown): string | un
         const bad = historyLengthProblem(p.configuration, 'params.configuration');
         if (bad) return bad;
       }
-      if (isObj(p.configuration) && p.configuration.pushNotificationConfig !== undefined && !(isObj(p.configuration.pushNotificationConfig) && str(p.configuration.pushNotificationConfig, 'url'))) {
+      if (
+        isObj(p.configuration) &&
+        p.configuration.pushNotificationConfig !== undefined &&
+        !(isObj(p.configuration.pushNotificationConfig) && str(p.configuration.pushNotificationConfig, 'url'))
+      ) {
         return 'params.configuration.pushNotificationConfig needs a url';
       }
       return undefined;
@@ -36,13 +40,17 @@ export function checkLegacyParams(method: unknown, params: unknown): string | un
       return p && str(p, 'id') ? undefined : 'params.id (the task id) must be a non-empty string';
     case 'tasks/pushNotificationConfig/get':
       if (!p || !str(p, 'id')) return 'params.id (the task id) must be a non-empty string';
-      return p.pushNotificationConfigId === undefined || typeof p.pushNotificationConfigId === 'string' ? undefined : 'params.pushNotificationConfigId must be a string';
+      return p.pushNotificationConfigId === undefined || typeof p.pushNotificationConfigId === 'string'
+        ? undefined
+        : 'params.pushNotificationConfigId must be a string';
     case 'tasks/pushNotificationConfig/delete':
       if (!p || !str(p, 'id')) return 'params.id (the task id) must be a non-empty string';
       return str(p, 'pushNotificationConfigId') ? undefined : 'params.pushNotificationConfigId must be a non-empty string';
     case 'tasks/pushNotificationConfig/set':
       if (!p || !str(p, 'taskId')) return 'params.taskId must be a non-empty string';
-      return isObj(p.pushNotificationConfig) && str(p.pushNotificationConfig, 'url') ? undefined : 'params.pushNotificationConfig must be an object with a url';
+      return isObj(p.pushNotificationConfig) && str(p.pushNotificationConfig, 'url')
+        ? undefined
+        : 'params.pushNotificationConfig must be an object with a url';
     default:
       return undefined;
   }
@@ -92,7 +100,12 @@ export function checkV1SendParams(params: unknown, where = 'params'): string | u
     const bad = historyLengthProblem(config, `${where}.configuration`);
     if (bad) return bad;
   }
-  if (isObj(config) && config.taskPushNotificationConfig !== undefined && config.taskPushNotificationConfig !== null && !isObj(config.taskPushNotificationConfig)) {
+  if (
+    isObj(config) &&
+    config.taskPushNotificationConfig !== undefined &&
+    config.taskPushNotificationConfig !== null &&
+    !isObj(config.taskPushNotificationConfig)
+  ) {
     return `${where}.configuration.taskPushNotificationConfig must be an object`;
   }
   return undefined;

@@ -1,25 +1,32 @@
-import type { Context, Hono } from 'hono';
 import {
   A2A_CONTENT_TYPE,
   AgentCard,
   ListTaskPushNotificationConfigsResponse,
+  type ListTasksRequest,
   ListTasksResponse,
+  type Message,
   SendMessageRequest,
   SendMessageResponse,
   StreamResponse,
   Task,
   TaskPushNotificationConfig,
   taskStateFromJSON,
-  type ListTasksRequest,
-  type Message,
 } from '@a2a-js/sdk';
-import { validateVersion, type ServerCallContext } from '@a2a-js/sdk/server';
-import { ContentTypeNotSupportedError, PushNotificationNotSupportedError, RequestMalformedError, restStatusFor, toRestErrorBody } from '@a2a-js/sdk/errors';
+import {
+  ContentTypeNotSupportedError,
+  PushNotificationNotSupportedError,
+  RequestMalformedError,
+  restStatusFor,
+  toRestErrorBody,
+} from '@a2a-js/sdk/errors';
+import { type ServerCallContext, validateVersion } from '@a2a-js/sdk/server';
+import type { Context, Hono } from 'hono';
+
+import { bodyTypeProblem, readRequestBody } from '../../http/read-body.js';
 import type { A2AAgentEntry, A2AAgentRegistry } from './a2a-agent-registry.js';
 import { callContext } from './call-context.js';
 import { checkV1SendParams } from './check-params.js';
 import { STREAMING_STATE_KEY } from './execution/corvid-agent-executor.js';
-import { bodyTypeProblem, readRequestBody } from '../../http/read-body.js';
 import { sseResponse } from './sse-response.js';
 
 interface RestDeps {
@@ -31,7 +38,13 @@ interface RestDeps {
   owner?: (c: Context) => string | undefined;
 }
 
-type Handler = (c: Context, entry: A2AAgentEntry, ctx: ServerCallContext, match: RegExpMatchArray, body: () => Promise<unknown>) => Promise<Response>;
+type Handler = (
+  c: Context,
+  entry: A2AAgentEntry,
+  ctx: ServerCallContext,
+  match: RegExpMatchArray,
+  body: () => Promise<unknown>,
+) => Promise<Response>;
 
 class HttpError extends Error {
   constructor(
@@ -48,7 +61,11 @@ function json(body: unknown, status = 200): Response {
 
 /** An error as the HTTP+JSON binding answers it; `status` overrides the SDK's (415 for a body that is not JSON). */
 function errorResponse(err: unknown, status?: number): Response {
-  if (err instanceof HttpError) return json({ error: { code: err.status, status: err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'NOT_FOUND', message: err.message } }, err.status);
+  if (err instanceof HttpError)
+    return json(
+      { error: { code: err.status, status: err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'NOT_FOUND', message: err.message } },
+      err.status,
+    );
   const code = status ?? restStatusFor(err);
   return json(toRestErrorBody(err, code), code);
 }
@@ -85,12 +102,19 @@ async function stream(iterable: AsyncGenerator<StreamResponse, void, undefined>)
   } catch (err) {
     return errorResponse(err);
   }
-  return sseResponse(first, iterator, { encode: (e) => StreamResponse.toJSON(e), onError: (err) => toRestErrorBody(err, restStatusFor(err)) });
+  return sseResponse(first, iterator, {
+    encode: (e) => StreamResponse.toJSON(e),
+    onError: (err) => toRestErrorBody(err, restStatusFor(err)),
+  });
 }
 
 const TASK = '([^/:]+)';
 const routes: Array<[string, RegExp, Handler]> = [
-  ['GET', /^\/extendedAgentCard$/, async (_c, e, ctx) => json(AgentCard.toJSON(await e.handler.getAuthenticatedExtendedAgentCard({ tenant: '' }, ctx)))],
+  [
+    'GET',
+    /^\/extendedAgentCard$/,
+    async (_c, e, ctx) => json(AgentCard.toJSON(await e.handler.getAuthenticatedExtendedAgentCard({ tenant: '' }, ctx))),
+  ],
   [
     'POST',
     /^\/message:send$/,
@@ -99,11 +123,23 @@ const routes: Array<[string, RegExp, Handler]> = [
   ['POST', /^\/message:stream$/, async (_c, e, ctx, _m, body) => stream(e.handler.sendMessageStream(sendRequest(await body()), ctx))],
   ['GET', new RegExp(`^/tasks/${TASK}:subscribe$`), async (_c, e, ctx, m) => stream(e.handler.resubscribe({ id: m[1], tenant: '' }, ctx))],
   ['POST', new RegExp(`^/tasks/${TASK}:subscribe$`), async (_c, e, ctx, m) => stream(e.handler.resubscribe({ id: m[1], tenant: '' }, ctx))],
-  ['POST', new RegExp(`^/tasks/${TASK}:cancel$`), async (_c, e, ctx, m) => json(Task.toJSON(await e.handler.cancelTask({ id: m[1], tenant: '', metadata: {} }, ctx)))],
+  [
+    'POST',
+    new RegExp(`^/tasks/${TASK}:cancel$`),
+    async (_c, e, ctx, m) => json(Task.toJSON(await e.handler.cancelTask({ id: m[1], tenant: '', metadata: {} }, ctx))),
+  ],
   [
     'GET',
     new RegExp(`^/tasks/${TASK}$`),
-    async (c, e, ctx, m) => json(Task.toJSON(await e.handler.getTask({ id: m[1], tenant: '', historyLength: nonNegativeInt(c.req.query('historyLength'), 'historyLength') }, ctx))),
+    async (c, e, ctx, m) =>
+      json(
+        Task.toJSON(
+          await e.handler.getTask(
+            { id: m[1], tenant: '', historyLength: nonNegativeInt(c.req.query('historyLength'), 'historyLength') },
+            ctx,
+          ),
+        ),
+      ),
   ],
   [
     'GET',
@@ -131,7 +167,8 @@ const routes: Array<[string, RegExp, Handler]> = [
     async (_c, e, ctx, m, body) => {
       if (!e.card.capabilities?.pushNotifications) throw new PushNotificationNotSupportedError();
       const raw = (await body()) ?? {};
-      if (typeof raw !== 'object' || Array.isArray(raw)) throw new RequestMalformedError('The body must be a push notification config object');
+      if (typeof raw !== 'object' || Array.isArray(raw))
+        throw new RequestMalformedError('The body must be a push notification config object');
       const config = TaskPushNotificationConfig.fromJSON({ ...(raw as object), taskId: m[1] });
       if (!config.url) throw new RequestMalformedError('url is required');
       return json(TaskPushNotificationConfig.toJSON(await e.handler.createTaskPushNotificationConfig(config, ctx)), 201);
@@ -141,12 +178,17 @@ const routes: Array<[string, RegExp, Handler]> = [
     'GET',
     new RegExp(`^/tasks/${TASK}/pushNotificationConfigs$`),
     async (_c, e, ctx, m) =>
-      json(ListTaskPushNotificationConfigsResponse.toJSON(await e.handler.listTaskPushNotificationConfigs({ taskId: m[1], pageSize: 0, pageToken: '', tenant: '' }, ctx))),
+      json(
+        ListTaskPushNotificationConfigsResponse.toJSON(
+          await e.handler.listTaskPushNotificationConfigs({ taskId: m[1], pageSize: 0, pageToken: '', tenant: '' }, ctx),
+        ),
+      ),
   ],
   [
     'GET',
     new RegExp(`^/tasks/${TASK}/pushNotificationConfigs/([^/]+)$`),
-    async (_c, e, ctx, m) => json(TaskPushNotificationConfig.toJSON(await e.handler.getTaskPushNotificationConfig({ taskId: m[1], id: m[2], tenant: '' }, ctx))),
+    async (_c, e, ctx, m) =>
+      json(TaskPushNotificationConfig.toJSON(await e.handler.getTaskPushNotificationConfig({ taskId: m[1], id: m[2], tenant: '' }, ctx))),
   ],
   [
     'DELETE',
@@ -192,7 +234,11 @@ export function mountRestRoutes(app: Hono, deps: RestDeps): void {
     const candidates = routes.filter(([, re]) => re.test(path));
     if (candidates.length === 0) return errorResponse(new HttpError(404, `No A2A REST operation at ${path.slice(0, 200)}`));
     const route = candidates.find(([method]) => method === c.req.method);
-    if (!route) return json({ error: { code: 405, status: 'METHOD_NOT_ALLOWED', message: `${c.req.method} is not allowed on ${path.slice(0, 200)}` } }, 405);
+    if (!route)
+      return json(
+        { error: { code: 405, status: 'METHOD_NOT_ALLOWED', message: `${c.req.method} is not allowed on ${path.slice(0, 200)}` } },
+        405,
+      );
     // Every body must be JSON, on each method that changes state (cancel and subscribe too).
     const badType = c.req.method === 'GET' ? undefined : bodyTypeProblem(c.req.raw, c.env);
     if (badType) return errorResponse(new ContentTypeNotSupportedError(badType), 415);

@@ -1,4 +1,4 @@
-import { SSE_HEADERS, formatSSEErrorEvent, formatSSEEvent } from '@a2a-js/sdk';
+import { formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
 
 /**
  * Server-sent events from an async iterator whose first result was already taken (so errors

@@ -1,10 +1,10 @@
 import type { Runtime } from '../../runtime/load-runtime.js';
-import { EXIT, UsageError, type CliContext } from '../cli-context.js';
+import { type CliContext, EXIT, UsageError } from '../cli-context.js';
+import { type CliStore, openCliStore } from '../cli-store.js';
 import { colorsFor } from '../colors.js';
 import { compact } from '../format.js';
 import { formatError } from '../format-error.js';
 import { loadCliRuntime } from '../load-cli-runtime.js';
-import { openCliStore, type CliStore } from '../cli-store.js';
 import { resumeAndPrint } from './runs-command.js';
 
 /** `corvid approvals list|approve|deny`. */
@@ -13,12 +13,15 @@ export async function approvalsCommand(context: CliContext): Promise<number> {
   const [sub, id] = positionals;
   if (sub !== 'list' && sub !== 'approve' && sub !== 'deny') {
     throw new UsageError(
-      sub === undefined ? 'Missing the subcommand: corvid approvals list | approve <id> | deny <id> --reason <text>' : `Unknown subcommand "${sub}": use list, approve or deny`,
+      sub === undefined
+        ? 'Missing the subcommand: corvid approvals list | approve <id> | deny <id> --reason <text>'
+        : `Unknown subcommand "${sub}": use list, approve or deny`,
       'approvals',
     );
   }
   if (sub === 'list' && id !== undefined) throw new UsageError(`Unexpected argument "${id}" for "corvid approvals list"`, 'approvals');
-  if (sub !== 'list' && id === undefined) throw new UsageError(`Missing the approval id: corvid approvals ${sub} <id> (corvid approvals list shows them)`, 'approvals');
+  if (sub !== 'list' && id === undefined)
+    throw new UsageError(`Missing the approval id: corvid approvals ${sub} <id> (corvid approvals list shows them)`, 'approvals');
   const reason = typeof values.reason === 'string' ? values.reason.trim() : undefined;
   if (values.reason !== undefined && !reason) throw new UsageError('--reason needs a text', 'approvals');
   if (sub === 'deny' && reason === undefined) throw new UsageError('A denial needs --reason "<why>": the model sees it', 'approvals');
@@ -45,7 +48,9 @@ export async function approvalsCommand(context: CliContext): Promise<number> {
       }
       for (const a of pending) {
         stdout.write(`${colors.bold(a.id)}  ${colors.yellow(a.prompt ?? `Allow ${a.toolName}?`)}\n`);
-        stdout.write(`  ${colors.dim(`${a.toolName} ${compact(a.args, 160)} · run ${a.runId}${a.sessionId ? ` · session ${a.sessionId}` : ''} · ${a.createdAt.toISOString()}`)}\n`);
+        stdout.write(
+          `  ${colors.dim(`${a.toolName} ${compact(a.args, 160)} · run ${a.runId}${a.sessionId ? ` · session ${a.sessionId}` : ''} · ${a.createdAt.toISOString()}`)}\n`,
+        );
       }
       return EXIT.ok;
     }
@@ -53,7 +58,9 @@ export async function approvalsCommand(context: CliContext): Promise<number> {
     const store = await runtime.store();
     const approved = sub === 'approve';
     const answered = await store.approvals.answer(id!, reason !== undefined ? { approved, reason } : { approved });
-    stderr.write(`${errColors.dim(`${approved ? 'Approved' : 'Denied'} ${answered.id} (${answered.toolName}) of run ${answered.runId}.`)}\n`);
+    stderr.write(
+      `${errColors.dim(`${approved ? 'Approved' : 'Denied'} ${answered.id} (${answered.toolName}) of run ${answered.runId}.`)}\n`,
+    );
     if (values['no-resume'] === true) {
       stderr.write(`${errColors.dim(`Resume it with: corvid runs resume ${answered.runId}`)}\n`);
       return EXIT.ok;
@@ -61,7 +68,9 @@ export async function approvalsCommand(context: CliContext): Promise<number> {
     // Other calls of the run may still wait: resume only once none is pending.
     const waiting = await store.approvals.listPending({ runId: answered.runId });
     if (waiting.length > 0) {
-      stderr.write(`${errColors.dim(`The run still waits for ${waiting.map((w) => w.id).join(', ')}; it resumes once they are answered.`)}\n`);
+      stderr.write(
+        `${errColors.dim(`The run still waits for ${waiting.map((w) => w.id).join(', ')}; it resumes once they are answered.`)}\n`,
+      );
       return EXIT.ok;
     }
     const { agentForRun } = await import('../../durable/runtime-runs.js');

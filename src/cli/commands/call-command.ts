@@ -1,14 +1,27 @@
 import type { Part, StreamResponse, Task } from '@a2a-js/sdk';
-import { EXIT, UsageError, type CliContext } from '../cli-context.js';
+
+import { type CliContext, EXIT, UsageError } from '../cli-context.js';
 import { colorsFor } from '../colors.js';
 import { formatError } from '../format-error.js';
 import { readAll } from '../read-all.js';
 
-const STATES: Record<number, string> = { 0: 'unknown', 1: 'submitted', 2: 'working', 3: 'completed', 4: 'failed', 5: 'canceled', 6: 'input-required', 7: 'rejected', 8: 'auth-required' };
+const STATES: Record<number, string> = {
+  0: 'unknown',
+  1: 'submitted',
+  2: 'working',
+  3: 'completed',
+  4: 'failed',
+  5: 'canceled',
+  6: 'input-required',
+  7: 'rejected',
+  8: 'auth-required',
+};
 const FAILED = new Set([4, 5, 7]);
 
 function partsText(parts: readonly Part[]): string {
-  return parts.map((p) => (p.content?.$case === 'text' ? p.content.value : p.content?.$case === 'data' ? JSON.stringify(p.content.value) : '')).join('');
+  return parts
+    .map((p) => (p.content?.$case === 'text' ? p.content.value : p.content?.$case === 'data' ? JSON.stringify(p.content.value) : ''))
+    .join('');
 }
 
 function parseHeaders(value: unknown): Record<string, string> {
@@ -30,16 +43,29 @@ function parseTimeout(value: unknown): number | undefined {
 }
 
 /** The URL and headers for the target: a URL as given, or a `type: remote` agent of the config. */
-async function resolveTarget(context: CliContext, target: string, headers: Record<string, string>): Promise<{ url: string; headers: Record<string, string>; timeoutMs?: number }> {
+async function resolveTarget(
+  context: CliContext,
+  target: string,
+  headers: Record<string, string>,
+): Promise<{ url: string; headers: Record<string, string>; timeoutMs?: number }> {
   if (/^https?:\/\//i.test(target)) return { url: target, headers };
   const { loadConfig } = await import('../../config/load-config.js');
   const { config } = await loadConfig({ path: context.globals.config, cwd: context.cwd, env: context.env });
   const agent = config.agents[target];
   if (!agent) {
-    const remotes = Object.values(config.agents).filter((a) => a.type === 'remote').map((a) => a.name);
-    throw new UsageError(`"${target}" is neither an http(s) URL nor an agent of the config. Remote agents: ${remotes.join(', ') || '(none)'}`, 'call');
+    const remotes = Object.values(config.agents)
+      .filter((a) => a.type === 'remote')
+      .map((a) => a.name);
+    throw new UsageError(
+      `"${target}" is neither an http(s) URL nor an agent of the config. Remote agents: ${remotes.join(', ') || '(none)'}`,
+      'call',
+    );
   }
-  if (agent.type !== 'remote' || !agent.url) throw new UsageError(`The agent "${target}" is not a remote agent (type: remote with a url); corvid call talks to A2A servers — use corvid run for local agents`, 'call');
+  if (agent.type !== 'remote' || !agent.url)
+    throw new UsageError(
+      `The agent "${target}" is not a remote agent (type: remote with a url); corvid call talks to A2A servers — use corvid run for local agents`,
+      'call',
+    );
   return { url: agent.url, headers: { ...agent.headers, ...headers }, timeoutMs: agent.timeoutMs };
 }
 
@@ -77,7 +103,10 @@ export async function callCommand(context: CliContext): Promise<number> {
     const timeoutMs = timeoutArg ?? resolved.timeoutMs ?? 300_000;
     const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]);
     const { importA2ASdk } = await import('../../a2a/client/import-a2a-sdk.js');
-    const [{ connectA2A }, sdk] = await Promise.all([import('../../a2a/client/connect-a2a.js'), importA2ASdk(() => import('@a2a-js/sdk'), 'corvid call')]);
+    const [{ connectA2A }, sdk] = await Promise.all([
+      import('../../a2a/client/connect-a2a.js'),
+      importA2ASdk(() => import('@a2a-js/sdk'), 'corvid call'),
+    ]);
     client = (await connectA2A({ url: resolved.url, headers: resolved.headers, signal })).client;
     const request = {
       tenant: '',
@@ -97,7 +126,9 @@ export async function callCommand(context: CliContext): Promise<number> {
     if (!stream) {
       const result = await client.sendMessage(request, { signal });
       if (json) {
-        stdout.write(`${JSON.stringify(sdk.SendMessageResponse.toJSON({ payload: 'messageId' in result ? { $case: 'message', value: result } : { $case: 'task', value: result } } as never))}\n`);
+        stdout.write(
+          `${JSON.stringify(sdk.SendMessageResponse.toJSON({ payload: 'messageId' in result ? { $case: 'message', value: result } : { $case: 'task', value: result } } as never))}\n`,
+        );
         return 'messageId' in result || !FAILED.has(result.status?.state ?? 0) ? EXIT.ok : EXIT.failure;
       }
       if ('messageId' in result) {
@@ -149,7 +180,10 @@ export async function callCommand(context: CliContext): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) throw err;
     if (interrupted) {
-      if (taskId && client) await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
+      if (taskId && client)
+        await client
+          .cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal: AbortSignal.timeout(5000) })
+          .catch(() => undefined);
       stderr.write(`${colors.dim(`interrupted${taskId ? ` (task ${taskId} canceled)` : ''}`)}\n`);
       return EXIT.interrupted;
     }
@@ -167,7 +201,11 @@ function finishTask(task: Task, context: CliContext, colors: ReturnType<typeof c
     context.stderr.write(`${colors.red('error')}: the agent ${STATES[state]} the task${status ? `: ${status}` : ''}\n`);
     return EXIT.failure;
   }
-  const answer = task.artifacts.map((a) => partsText(a.parts)).filter(Boolean).join('\n') || status;
+  const answer =
+    task.artifacts
+      .map((a) => partsText(a.parts))
+      .filter(Boolean)
+      .join('\n') || status;
   context.stdout.write(`${answer}\n`);
   if (state !== 3) context.stderr.write(colors.dim(`[${STATES[state] ?? state}]\n`));
   return EXIT.ok;

@@ -1,13 +1,14 @@
 import { createInterface } from 'node:readline';
+
 import type { Runtime } from '../../runtime/load-runtime.js';
-import { EXIT, UsageError, type CliContext } from '../cli-context.js';
-import { colorsFor } from '../colors.js';
 import { historyFilePath } from '../chat-history.js';
-import { ChatSession, type ChatIo } from '../chat-session.js';
+import { type ChatIo, ChatSession } from '../chat-session.js';
+import { type CliContext, EXIT, UsageError } from '../cli-context.js';
+import { colorsFor } from '../colors.js';
 import { EventRenderer } from '../event-renderer.js';
 import { formatCount, formatUsage } from '../format.js';
-import { loadCliRuntime } from '../load-cli-runtime.js';
 import { formatError } from '../format-error.js';
+import { loadCliRuntime } from '../load-cli-runtime.js';
 import { cliMcpOptions } from '../mcp-cli-options.js';
 import { QuestionChannel } from '../question-channel.js';
 
@@ -128,10 +129,12 @@ export async function chatCommand(context: CliContext): Promise<number> {
     runtime = await loadCliRuntime(context, cliMcpOptions(context, questions && ((q) => questions.ask(q))));
     if (questions) io.ask = (q) => questions.ask(q);
     const sessionId = typeof values.session === 'string' ? values.session : undefined;
-    if (values.session !== undefined && (sessionId === undefined || sessionId.trim() === '')) throw new UsageError('--session needs a session id', 'chat');
+    if (values.session !== undefined && (sessionId === undefined || sessionId.trim() === ''))
+      throw new UsageError('--session needs a session id', 'chat');
     const session = new ChatSession(runtime, agentName, io, { sessionId });
     // Notes go where they do not mix with piped answers.
-    const note = (t: string): void => void (interactive ? stdout : stderr).write(`${colorsFor(interactive ? stdout : stderr, context.globals).dim(t)}\n`);
+    const note = (t: string): void =>
+      void (interactive ? stdout : stderr).write(`${colorsFor(interactive ? stdout : stderr, context.globals).dim(t)}\n`);
     if (sessionId !== undefined) await openSession(session, runtime, sessionId, note, interactive ? stdout : stderr, context);
     if (!interactive) return await runPiped(session, context);
     const { chatRepl } = await import('../chat-repl.js');

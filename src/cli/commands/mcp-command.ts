@@ -1,8 +1,9 @@
 import { dirname } from 'node:path';
+
 import type { Runnable } from '../../core/runnable.js';
 import type { McpHttpServerConfig } from '../../mcp/mcp-server-config.js';
 import type { Tool } from '../../types/tool.js';
-import { EXIT, UsageError, type CliContext } from '../cli-context.js';
+import { type CliContext, EXIT, UsageError } from '../cli-context.js';
 import { colorsFor } from '../colors.js';
 import { loadCliRuntime } from '../load-cli-runtime.js';
 
@@ -73,7 +74,9 @@ async function serve(context: CliContext): Promise<number> {
       authenticate: token ? (t) => t === token : undefined,
     });
     stderr.write(`corvid mcp: MCP at ${running.mcpUrl}; REST at ${running.url}/tools, ${running.url}/execute, ${running.url}/health\n`);
-    stderr.write(`corvid mcp: ${names.length} tool(s): ${names.join(', ') || '(none)'}; ${content}${token ? ' · bearer token required' : ''}\n`);
+    stderr.write(
+      `corvid mcp: ${names.length} tool(s): ${names.join(', ') || '(none)'}; ${content}${token ? ' · bearer token required' : ''}\n`,
+    );
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
@@ -148,7 +151,9 @@ async function login(context: CliContext, id: string): Promise<number> {
   const hub = new McpHub({ servers: { [id]: config }, interactiveAuth: false });
   try {
     const tools = await hub.listTools(id);
-    context.stdout.write(`${colorsFor(context.stdout, context.globals).green('✓')} Logged in to ${id} (${config.url}); ${tools.length} tool(s) available.\n`);
+    context.stdout.write(
+      `${colorsFor(context.stdout, context.globals).green('✓')} Logged in to ${id} (${config.url}); ${tools.length} tool(s) available.\n`,
+    );
   } finally {
     await hub.close();
   }

@@ -1,12 +1,12 @@
+import type { RunStream } from '../../core/run-stream.js';
 import type { Runtime } from '../../runtime/load-runtime.js';
 import type { AgentEvent } from '../../types/events.js';
-import type { RunStream } from '../../core/run-stream.js';
-import { EXIT, UsageError, type CliContext } from '../cli-context.js';
+import { type CliContext, EXIT, UsageError } from '../cli-context.js';
 import { colorsFor } from '../colors.js';
 import { EventRenderer } from '../event-renderer.js';
 import { formatDuration, formatUsage, safeJson } from '../format.js';
-import { loadCliRuntime } from '../load-cli-runtime.js';
 import { formatError } from '../format-error.js';
+import { loadCliRuntime } from '../load-cli-runtime.js';
 import { readAll } from '../read-all.js';
 import { WaitSpinner } from '../wait-spinner.js';
 
@@ -62,7 +62,8 @@ export async function runCommand(context: CliContext): Promise<number> {
     runtime = await loadCliRuntime(context);
     const agent = runtime.agent(agentName);
     const session = typeof values.session === 'string' ? values.session : undefined;
-    if (values.session !== undefined && (session === undefined || session.trim() === '')) throw new UsageError('--session needs a session id', 'run');
+    if (values.session !== undefined && (session === undefined || session.trim() === ''))
+      throw new UsageError('--session needs a session id', 'run');
     const run = session !== undefined ? agent.stream(question, { maxSteps, session }) : agent.stream(question, { maxSteps });
     stream = run;
     const renderer = verbose ? new EventRenderer({ out: stderr, colors, showInput: true, topLevelErrors: false }) : undefined;
@@ -98,7 +99,11 @@ export async function runCommand(context: CliContext): Promise<number> {
       // Failed before the run started (config, unknown agent): still end the NDJSON with error + run_end.
       const base = { runId: '', agent: agentName ?? '', path: agentName ? [agentName] : [] };
       const e = err as { name?: string; code?: string; message?: string };
-      emit({ ...base, type: 'error', error: { name: e?.name ?? 'Error', code: e?.code ?? 'internal', message: e?.message ?? String(err) } });
+      emit({
+        ...base,
+        type: 'error',
+        error: { name: e?.name ?? 'Error', code: e?.code ?? 'internal', message: e?.message ?? String(err) },
+      });
       emit({
         ...base,
         type: 'run_end',

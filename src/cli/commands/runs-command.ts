@@ -1,15 +1,15 @@
-import type { Runtime } from '../../runtime/load-runtime.js';
 import type { Agent } from '../../core/agent.js';
 import type { RunStream } from '../../core/run-stream.js';
+import type { Runtime } from '../../runtime/load-runtime.js';
 import type { RunStatus } from '../../storage/types/runs.js';
 import type { AgentEvent } from '../../types/events.js';
-import { EXIT, UsageError, type CliContext } from '../cli-context.js';
+import { type CliContext, EXIT, UsageError } from '../cli-context.js';
+import { type CliStore, openCliStore } from '../cli-store.js';
 import { colorsFor } from '../colors.js';
 import { EventRenderer } from '../event-renderer.js';
-import { formatError } from '../format-error.js';
 import { formatUsage, safeJson } from '../format.js';
+import { formatError } from '../format-error.js';
 import { loadCliRuntime } from '../load-cli-runtime.js';
-import { openCliStore, type CliStore } from '../cli-store.js';
 
 /** Exit code of a command whose run paused (again) for approval. */
 export const EXIT_PAUSED = 3;
@@ -20,7 +20,12 @@ const STATUSES: readonly RunStatus[] = ['running', 'paused', 'completed', 'faile
  * Resumes a run and prints like `corvid run`: the answer on stdout (or every event as NDJSON with
  * `json`), steps on stderr with `verbose`, the pending approvals when it pauses again.
  */
-export async function resumeAndPrint(agent: Agent, runId: string, context: CliContext, options: { json: boolean; verbose: boolean }): Promise<number> {
+export async function resumeAndPrint(
+  agent: Agent,
+  runId: string,
+  context: CliContext,
+  options: { json: boolean; verbose: boolean },
+): Promise<number> {
   const { stdout, stderr } = context;
   const colors = colorsFor(stderr, context.globals);
   let stream: RunStream | undefined;
@@ -53,15 +58,20 @@ export async function resumeAndPrint(agent: Agent, runId: string, context: CliCo
 /** `--status running,paused` checked. */
 function parseStatus(value: string | boolean | undefined): RunStatus[] | undefined {
   if (typeof value !== 'string') return undefined;
-  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = list.find((s) => !STATUSES.includes(s as RunStatus));
-  if (bad !== undefined || list.length === 0) throw new UsageError(`--status must be ${STATUSES.join(', ')} (comma-separated), got "${value}"`, 'runs');
+  if (bad !== undefined || list.length === 0)
+    throw new UsageError(`--status must be ${STATUSES.join(', ')} (comma-separated), got "${value}"`, 'runs');
   return list as RunStatus[];
 }
 
 function parseLimit(value: string | boolean | undefined): number | undefined {
   if (typeof value !== 'string') return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw new UsageError(`--limit must be a whole number from 1 to 1000, got "${value}"`, 'runs');
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000)
+    throw new UsageError(`--limit must be a whole number from 1 to 1000, got "${value}"`, 'runs');
   return Number(value);
 }
 
@@ -70,10 +80,14 @@ export async function runsCommand(context: CliContext): Promise<number> {
   const { stdout, stderr, values, positionals } = context;
   const [sub, id] = positionals;
   if (sub !== 'list' && sub !== 'resume') {
-    throw new UsageError(sub === undefined ? 'Missing the subcommand: corvid runs list | resume <run-id>' : `Unknown subcommand "${sub}": use list or resume`, 'runs');
+    throw new UsageError(
+      sub === undefined ? 'Missing the subcommand: corvid runs list | resume <run-id>' : `Unknown subcommand "${sub}": use list or resume`,
+      'runs',
+    );
   }
   if (sub === 'list' && id !== undefined) throw new UsageError(`Unexpected argument "${id}" for "corvid runs list"`, 'runs');
-  if (sub === 'resume' && id === undefined) throw new UsageError('Missing the run id: corvid runs resume <run-id> (corvid runs list shows them)', 'runs');
+  if (sub === 'resume' && id === undefined)
+    throw new UsageError('Missing the run id: corvid runs resume <run-id> (corvid runs list shows them)', 'runs');
   const status = parseStatus(values.status);
   const limit = parseLimit(values.limit);
   const colors = colorsFor(stdout, context.globals);
@@ -112,7 +126,14 @@ export async function runsCommand(context: CliContext): Promise<number> {
     const rows = runs.map((r) => [r.runId, r.status, r.agent, r.sessionId ?? '-', String(r.checkpoints), r.updatedAt.toISOString()]);
     const header = ['RUN', 'STATUS', 'AGENT', 'SESSION', 'CHECKPOINTS', 'UPDATED'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    stdout.write(`${colors.bold(header.map((h, i) => h.padEnd(widths[i])).join('  ').trimEnd())}\n`);
+    stdout.write(
+      `${colors.bold(
+        header
+          .map((h, i) => h.padEnd(widths[i]))
+          .join('  ')
+          .trimEnd(),
+      )}\n`,
+    );
     for (const [i, r] of rows.entries()) {
       const cells = r.map((c, j) => c.padEnd(widths[j]));
       cells[1] = paint(runs[i].status) + ' '.repeat(widths[1] - runs[i].status.length);

@@ -1,4 +1,4 @@
-import { EXIT, type CliContext } from '../cli-context.js';
+import { type CliContext, EXIT } from '../cli-context.js';
 
 /** `corvid schema`: the JSON Schema of corvid.yaml on stdout. */
 export async function schemaCommand(context: CliContext): Promise<number> {

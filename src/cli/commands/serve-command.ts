@@ -1,18 +1,20 @@
 import { ConfigError } from '../../errors/config-error.js';
-import { EXIT, UsageError, type CliContext } from '../cli-context.js';
+import { type CliContext, EXIT, UsageError } from '../cli-context.js';
 import { colorsFor } from '../colors.js';
 import { loadCliRuntime } from '../load-cli-runtime.js';
 
 function parsePort(value: string | boolean | undefined): number | undefined {
   if (value === undefined || typeof value === 'boolean') return undefined;
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new UsageError(`--port must be a port number (0-65535), got "${value}"`, 'serve');
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new UsageError(`--port must be a port number (0-65535), got "${value}"`, 'serve');
   return Number(value);
 }
 
 /** `$PORT` as a port number; `undefined` when unset or empty. */
 function portFromEnv(value: string | undefined): number | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) > 65535) throw new UsageError(`PORT must be a port number (0-65535), got "${value}"`, 'serve');
+  if (!/^\d+$/.test(value.trim()) || Number(value) > 65535)
+    throw new UsageError(`PORT must be a port number (0-65535), got "${value}"`, 'serve');
   return Number(value);
 }
 
@@ -25,11 +27,18 @@ async function importServer<T>(load: () => Promise<T>): Promise<T> {
     return await load();
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const specifier = e?.code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find (?:package|module) '([^']+)'/.exec(e.message ?? '')?.[1] : undefined;
+    const specifier =
+      e?.code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find (?:package|module) '([^']+)'/.exec(e.message ?? '')?.[1] : undefined;
     // The package, not the subpath that happened to be resolved first (`hono/cors` → `hono`).
-    const pkg = specifier?.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+    const pkg = specifier
+      ?.split('/')
+      .slice(0, specifier.startsWith('@') ? 2 : 1)
+      .join('/');
     if (pkg !== undefined && SERVER_PACKAGES.includes(pkg)) {
-      throw new ConfigError(`corvid serve needs the optional server packages (${pkg} is missing): npm install ${SERVER_PACKAGES.join(' ')} @a2a-js/sdk`, { cause: err });
+      throw new ConfigError(
+        `corvid serve needs the optional server packages (${pkg} is missing): npm install ${SERVER_PACKAGES.join(' ')} @a2a-js/sdk`,
+        { cause: err },
+      );
     }
     throw err;
   }
@@ -40,14 +49,17 @@ export async function serveCommand(context: CliContext): Promise<number> {
   const { values, stderr } = context;
   const port = parsePort(values.port);
   const host = typeof values.host === 'string' ? values.host : undefined;
-  if (host !== undefined && !/^[A-Za-z0-9.:[\]-]{1,253}$/.test(host)) throw new UsageError(`--host must be a host name or IP address, got "${host}"`, 'serve');
+  if (host !== undefined && !/^[A-Za-z0-9.:[\]-]{1,253}$/.test(host))
+    throw new UsageError(`--host must be a host name or IP address, got "${host}"`, 'serve');
   const runtime = await loadCliRuntime(context);
   const c = colorsFor(stderr, context.globals);
   try {
     // --port, else server.port, else $PORT (as hosting platforms set it), else 8080.
     const envPort = port === undefined && runtime.config.server?.port === undefined ? portFromEnv(context.env.PORT) : undefined;
     const { serve } = await importServer(() => import('../../server/serve.js'));
-    const server = await importServer(() => serve({ runtime, port: port ?? envPort, host, watch: values.watch === true, load: { cwd: context.cwd } }));
+    const server = await importServer(() =>
+      serve({ runtime, port: port ?? envPort, host, watch: values.watch === true, load: { cwd: context.cwd } }),
+    );
     const agents = [...runtime.agents.keys()].filter((n) => (runtime.config.agents[n]?.visibility ?? 'public') !== 'private');
     stderr.write(`${c.bold('corvid serve')}: listening on ${server.url}\n`);
     stderr.write(`  agents: ${agents.join(', ') || '(none)'}\n`);
@@ -79,6 +91,7 @@ export async function hashKeyCommand(context: CliContext): Promise<number> {
   key ??= generateApiKey();
   if (generated) context.stdout.write(`key:  ${key}\n`);
   context.stdout.write(`hash: ${hashApiKey(key)}\n`);
-  if (generated) context.stderr.write('Give the key to the client; put the hash in server.auth.api_keys (the key is not stored anywhere).\n');
+  if (generated)
+    context.stderr.write('Give the key to the client; put the hash in server.auth.api_keys (the key is not stored anywhere).\n');
   return EXIT.ok;
 }

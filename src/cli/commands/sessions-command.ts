@@ -1,15 +1,16 @@
 import { rename, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { dirname, resolve, basename, join } from 'node:path';
-import { colorsFor } from '../colors.js';
-import { EXIT, UsageError, type CliContext } from '../cli-context.js';
-import { formatTime, intFlag, openCliStore, stringFlag, type CliStore } from '../cli-store.js';
-import { renderTranscript } from '../session-transcript.js';
-import { truncate } from '../format.js';
+
 import { CorvidError } from '../../errors/corvid-error.js';
 import { StorageError } from '../../errors/storage-error.js';
 import type { Session, SessionEntry } from '../../storage/types/sessions.js';
 import type { Store } from '../../storage/types/store.js';
+import { type CliContext, EXIT, UsageError } from '../cli-context.js';
+import { type CliStore, formatTime, intFlag, openCliStore, stringFlag } from '../cli-store.js';
+import { colorsFor } from '../colors.js';
+import { truncate } from '../format.js';
+import { renderTranscript } from '../session-transcript.js';
 
 const SUBCOMMANDS = ['list', 'show', 'delete', 'export'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
@@ -35,7 +36,14 @@ async function messageCounts(store: Store, sessions: Session[]): Promise<number[
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 async function list(context: CliContext, cli: CliStore): Promise<number> {
@@ -56,11 +64,21 @@ async function list(context: CliContext, cli: CliStore): Promise<number> {
   }
   const rows = [
     ['ID', 'AGENT', 'ACTIVE', 'USER', 'MESSAGES', 'UPDATED (UTC)'],
-    ...page.sessions.map((s, i) => [truncate(s.id, 40), s.agent, s.activeAgent, s.userId ?? '-', String(counts[i]), formatTime(s.updatedAt)]),
+    ...page.sessions.map((s, i) => [
+      truncate(s.id, 40),
+      s.agent,
+      s.activeAgent,
+      s.userId ?? '-',
+      String(counts[i]),
+      formatTime(s.updatedAt),
+    ]),
   ];
   const [head, ...body] = table(rows).split('\n');
   context.stdout.write(`${c.bold(head!)}\n${body.join('\n')}\n`);
-  if (page.nextCursor) context.stderr.write(c.dim(`More sessions: corvid sessions list --cursor ${page.nextCursor}${limit !== 20 ? ` --limit ${limit}` : ''}\n`));
+  if (page.nextCursor)
+    context.stderr.write(
+      c.dim(`More sessions: corvid sessions list --cursor ${page.nextCursor}${limit !== 20 ? ` --limit ${limit}` : ''}\n`),
+    );
   return EXIT.ok;
 }
 
@@ -79,7 +97,13 @@ function entryJson(e: SessionEntry): Record<string, unknown> {
 export async function exportSessionJson(store: Store, session: Session): Promise<string> {
   const { encodeJson } = await import('../../storage/shared/json-codec.js');
   const entries = await store.sessions.entries(session.id);
-  const doc = { format: SESSION_EXPORT_FORMAT, version: 1, exportedAt: new Date().toISOString(), session: sessionJson(session), entries: entries.map(entryJson) };
+  const doc = {
+    format: SESSION_EXPORT_FORMAT,
+    version: 1,
+    exportedAt: new Date().toISOString(),
+    session: sessionJson(session),
+    entries: entries.map(entryJson),
+  };
   return `${JSON.stringify(JSON.parse(encodeJson(doc)), null, 2)}\n`;
 }
 
@@ -107,9 +131,13 @@ async function confirm(context: CliContext, question: string): Promise<boolean> 
 async function remove(context: CliContext, cli: CliStore, id: string): Promise<number> {
   const { store, session } = await requireSession(cli, id);
   if (!context.values.yes) {
-    if (!context.stdin.isTTY) throw new UsageError(`not deleting session "${id}" without confirmation: pass --yes (stdin is not a terminal)`, 'sessions');
+    if (!context.stdin.isTTY)
+      throw new UsageError(`not deleting session "${id}" without confirmation: pass --yes (stdin is not a terminal)`, 'sessions');
     const messages = (await store.sessions.entries(id, { types: ['message'] })).length;
-    const ok = await confirm(context, `Delete session "${id}" (agent ${session.agent}, ${messages} messages) with its state, artifacts and runs? [y/N] `);
+    const ok = await confirm(
+      context,
+      `Delete session "${id}" (agent ${session.agent}, ${messages} messages) with its state, artifacts and runs? [y/N] `,
+    );
     if (!ok) {
       context.stderr.write('Not deleted.\n');
       return EXIT.failure;
@@ -136,7 +164,8 @@ async function exportSession(context: CliContext, cli: CliStore, id: string): Pr
     await rename(tmp, file);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? `the directory ${dirname(file)} does not exist` : (err as Error).message;
+    const reason =
+      (err as NodeJS.ErrnoException).code === 'ENOENT' ? `the directory ${dirname(file)} does not exist` : (err as Error).message;
     throw new CorvidError(`Cannot write the export to ${out}: ${reason}`, { code: 'validation_failed', cause: err });
   }
   context.stderr.write(`Exported session "${id}" to ${out}\n`);
@@ -147,7 +176,8 @@ async function exportSession(context: CliContext, cli: CliStore, id: string): Pr
 export async function sessionsCommand(context: CliContext): Promise<number> {
   const [sub, id, ...extra] = context.positionals;
   if (sub === undefined) throw new UsageError(`missing subcommand: corvid sessions ${SUBCOMMANDS.join('|')}`, 'sessions');
-  if (!(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`unknown subcommand "${sub}": use ${SUBCOMMANDS.join(', ')}`, 'sessions');
+  if (!(SUBCOMMANDS as readonly string[]).includes(sub))
+    throw new UsageError(`unknown subcommand "${sub}": use ${SUBCOMMANDS.join(', ')}`, 'sessions');
   const command = sub as Subcommand;
   if (command === 'list') {
     if (id !== undefined) throw new UsageError(`Unexpected argument "${id}" for "corvid sessions list"`, 'sessions');

@@ -1,7 +1,8 @@
 import { isAbsolute, relative, resolve } from 'node:path';
+
 import type { ConfigFileValidation } from '../../config/load-config.js';
 import { formatConfigIssue } from '../../errors/config-error.js';
-import { EXIT, type CliContext } from '../cli-context.js';
+import { type CliContext, EXIT } from '../cli-context.js';
 import { colorsFor } from '../colors.js';
 
 /** The validation plus what loading would find in the tool modules (imports and `module.tool` names). */
@@ -43,7 +44,9 @@ export async function validateCommand(context: CliContext): Promise<number> {
   if (!result.ok || !result.config) {
     for (const issue of result.issues) stderr.write(`${formatConfigIssue(issue)}\n`);
     if (!allowUnknownTools && result.issues.some((i) => /^unknown tool "|is not known here/.test(i.message))) {
-      stderr.write(`${err.dim('A tool defined in code is registered by your program (loadRuntime({ tools })); validate such a config with --allow-unknown-tools. For corvid run / chat / serve, put it in a tool module (tools: in the config).')}\n`);
+      stderr.write(
+        `${err.dim('A tool defined in code is registered by your program (loadRuntime({ tools })); validate such a config with --allow-unknown-tools. For corvid run / chat / serve, put it in a tool module (tools: in the config).')}\n`,
+      );
     }
     const n = result.issues.length;
     stderr.write(`${err.red(`✗ ${name} is invalid: ${n} problem${n === 1 ? '' : 's'}`)}\n`);

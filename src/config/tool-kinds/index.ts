@@ -1,21 +1,28 @@
 import { z } from 'zod';
+
 import { filesToolEntrySchema } from './files-tool-entry.js';
-import { shellToolEntrySchema } from './shell-tool-entry.js';
 import { restToolEntrySchema } from './rest-tool-entry.js';
+import { shellToolEntrySchema } from './shell-tool-entry.js';
 import { slackToolEntrySchema } from './slack-tool-entry.js';
 import { webToolEntrySchema } from './web-tool-entry.js';
 
-export { filesToolEntrySchema, filesToolOptions, type FilesToolEntry } from './files-tool-entry.js';
-export { shellToolEntrySchema, shellToolOptions, type ShellToolEntry } from './shell-tool-entry.js';
-export { webToolEntrySchema, webToolOptions, type WebToolEntry } from './web-tool-entry.js';
-export { slackToolEntrySchema, slackToolOptions, type SlackToolEntry } from './slack-tool-entry.js';
-export { restToolEntrySchema, restToolOptions, type RestToolEntry } from './rest-tool-entry.js';
+export { type FilesToolEntry, filesToolEntrySchema, filesToolOptions } from './files-tool-entry.js';
+export { type RestToolEntry, restToolEntrySchema, restToolOptions } from './rest-tool-entry.js';
+export { type ShellToolEntry, shellToolEntrySchema, shellToolOptions } from './shell-tool-entry.js';
+export { type SlackToolEntry, slackToolEntrySchema, slackToolOptions } from './slack-tool-entry.js';
+export { type WebToolEntry, webToolEntrySchema, webToolOptions } from './web-tool-entry.js';
 
 /**
  * The schemas of the built-in tool families an entry of `tools:` can name with `type:`.
  * Each family adds its schema here (one line) and a loader in `src/runtime/tool-kinds.ts`.
  */
-export const toolKindEntrySchemas = [filesToolEntrySchema, shellToolEntrySchema, webToolEntrySchema, slackToolEntrySchema, restToolEntrySchema] as const;
+export const toolKindEntrySchemas = [
+  filesToolEntrySchema,
+  shellToolEntrySchema,
+  webToolEntrySchema,
+  slackToolEntrySchema,
+  restToolEntrySchema,
+] as const;
 
 /** The `type:` values of the built-in tool families. */
 export const TOOL_KIND_NAMES: readonly string[] = toolKindEntrySchemas.map((s) => s.shape.type.value);

@@ -1,5 +1,7 @@
 import nodePath from 'node:path';
+
 import { z } from 'zod';
+
 import type { ShellToolOptions } from '../../tools/shell/shell-tool.js';
 import { durationSchema, durationToMs } from '../duration-schema.js';
 
@@ -7,21 +9,57 @@ import { durationSchema, durationToMs } from '../duration-schema.js';
 export const shellToolEntrySchema = z
   .strictObject({
     type: z.literal('shell').describe('A `bash` tool: runs one command line per call, checked against allow/deny rules.'),
-    cwd: z.string().min(1).optional().describe('Folder commands run in, relative to this config file. Default: the config file\'s folder.'),
-    workspace: z.string().min(1).optional().describe('Folder commands may write to (redirections, the sandbox\'s writable folder), relative to this config file. Default: `cwd`.'),
-    allow: z.array(z.string().min(1)).optional().describe('Patterns every command of a line must match, e.g. "npm run *" (`*` matches anything, each simple command of a pipeline or list is matched on its own). Without it every command not denied runs: an allow list is the safe choice.'),
+    cwd: z.string().min(1).optional().describe("Folder commands run in, relative to this config file. Default: the config file's folder."),
+    workspace: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "Folder commands may write to (redirections, the sandbox's writable folder), relative to this config file. Default: `cwd`.",
+      ),
+    allow: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        'Patterns every command of a line must match, e.g. "npm run *" (`*` matches anything, each simple command of a pipeline or list is matched on its own). Without it every command not denied runs: an allow list is the safe choice.',
+      ),
     deny: z.array(z.string().min(1)).optional().describe('Patterns that refuse a command, e.g. "rm -rf *"; deny wins over allow.'),
     timeout: durationSchema.optional().describe('Time limit per command, e.g. 60s (default); then the whole process group is killed.'),
     kill_grace: durationSchema.optional().describe('Time between SIGTERM and SIGKILL at the time limit. Default 2s.'),
-    max_output_bytes: z.number().int().positive().optional().describe('Bytes of stdout and of stderr kept (head and tail, the middle elided). Default 30000.'),
-    env: z.record(z.string(), z.string()).optional().describe('Variables set for every command (use ${VAR} to take one from the environment).'),
-    pass_env: z.array(z.string().min(1)).optional().describe('More variables passed from the environment besides PATH, HOME, LANG, LC_*, TERM, TZ, USER…; names that look like secrets are refused.'),
-    isolation: z.enum(['auto', 'bwrap', 'none']).optional().describe('auto (default): a bubblewrap sandbox when bwrap is installed (read-only system, writable workspace, private /tmp, no network), else unconfined with a warning; bwrap: always (an error without bubblewrap); none: unconfined.'),
+    max_output_bytes: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Bytes of stdout and of stderr kept (head and tail, the middle elided). Default 30000.'),
+    env: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('Variables set for every command (use ${VAR} to take one from the environment).'),
+    pass_env: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        'More variables passed from the environment besides PATH, HOME, LANG, LC_*, TERM, TZ, USER…; names that look like secrets are refused.',
+      ),
+    isolation: z
+      .enum(['auto', 'bwrap', 'none'])
+      .optional()
+      .describe(
+        'auto (default): a bubblewrap sandbox when bwrap is installed (read-only system, writable workspace, private /tmp, no network), else unconfined with a warning; bwrap: always (an error without bubblewrap); none: unconfined.',
+      ),
     network: z.boolean().optional().describe('Let sandboxed commands use the network (and /dev/tcp redirections). Default false.'),
     allow_substitution: z.boolean().optional().describe('Allow $(…), backticks and <(…) (their commands are checked too). Default false.'),
     allow_background: z.boolean().optional().describe('Allow background jobs (&). Default false.'),
-    name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/).optional().describe('Tool name. Default bash.'),
-    description: z.string().optional().describe('Tool description for the model. Default: one naming the folder, the rules and the limits.'),
+    name: z
+      .string()
+      .regex(/^[a-zA-Z0-9_-]{1,64}$/)
+      .optional()
+      .describe('Tool name. Default bash.'),
+    description: z
+      .string()
+      .optional()
+      .describe('Tool description for the model. Default: one naming the folder, the rules and the limits.'),
   })
   .describe('The built-in `bash` tool.');
 

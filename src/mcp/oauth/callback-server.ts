@@ -54,10 +54,14 @@ export class OAuthCallbackServer {
         } else if (code) result = { code };
         else result = { error: 'invalid_callback', description: 'the callback carried neither a code nor an error' };
         if ('code' in result) {
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page('Authorization complete', 'Corvid is authorized. You can close this window and return to the terminal.'));
+          res
+            .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+            .end(page('Authorization complete', 'Corvid is authorized. You can close this window and return to the terminal.'));
         } else {
           const why = `${result.error}${result.description ? `: ${result.description}` : ''}`;
-          res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' }).end(page('Authorization failed', `Corvid was not authorized (${escape(why)}). You can close this window.`));
+          res
+            .writeHead(400, { 'content-type': 'text/html; charset=utf-8' })
+            .end(page('Authorization failed', `Corvid was not authorized (${escape(why)}). You can close this window.`));
         }
         const waiter = this.waiter;
         this.waiter = undefined;

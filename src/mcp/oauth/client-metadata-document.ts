@@ -1,4 +1,5 @@
 import type { OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+
 import { DEFAULT_CALLBACK_PORT } from './callback-server.js';
 
 /** Options of `clientMetadataDocument`: the same values as the server's `auth: { type: oauth }`. */
@@ -13,7 +14,12 @@ export interface ClientMetadataDocumentOptions {
 }
 
 /** The metadata Corvid's OAuth client registers with (dynamic registration) or publishes (CIMD). */
-export function corvidClientMetadata(options: { clientName?: string; redirectUrl: string; scopes?: string[]; confidential?: boolean }): OAuthClientMetadata {
+export function corvidClientMetadata(options: {
+  clientName?: string;
+  redirectUrl: string;
+  scopes?: string[];
+  confidential?: boolean;
+}): OAuthClientMetadata {
   const meta: OAuthClientMetadata = {
     client_name: options.clientName ?? 'Corvid',
     redirect_uris: [options.redirectUrl],

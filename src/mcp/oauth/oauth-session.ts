@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
+
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+
 import { McpError } from '../../errors/mcp-error.js';
 import type { McpAuthSession } from '../mcp-connection-options.js';
 import type { McpHttpServerConfig } from '../mcp-server-config.js';
 import { loadClientSdk } from '../sdk.js';
 import type { McpOpenUrl } from '../types.js';
-import { DEFAULT_CALLBACK_PORT, OAuthCallbackServer, type CallbackResult } from './callback-server.js';
+import { type CallbackResult, DEFAULT_CALLBACK_PORT, OAuthCallbackServer } from './callback-server.js';
 import { corvidClientMetadata } from './client-metadata-document.js';
 import { openInBrowser } from './open-browser.js';
 import { SecretTokenStore, type StoredOAuthState, type TokenStore } from './token-store.js';
@@ -56,7 +58,12 @@ class CorvidOAuthProvider implements OAuthClientProvider {
 
   get clientMetadata(): OAuthClientMetadata {
     const a = this.config.auth;
-    return corvidClientMetadata({ clientName: a.clientName, redirectUrl: this.redirectUrl, scopes: a.scopes, confidential: Boolean(a.clientSecret) });
+    return corvidClientMetadata({
+      clientName: a.clientName,
+      redirectUrl: this.redirectUrl,
+      scopes: a.scopes,
+      confidential: Boolean(a.clientSecret),
+    });
   }
 
   state(): string {
@@ -115,7 +122,11 @@ class CorvidOAuthProvider implements OAuthClientProvider {
   }
 
   codeVerifier(): string {
-    if (!this.verifier) throw new McpError(`MCP server "${this.server}": no authorization is in progress (missing PKCE verifier)`, { kind: 'auth', server: this.server });
+    if (!this.verifier)
+      throw new McpError(`MCP server "${this.server}": no authorization is in progress (missing PKCE verifier)`, {
+        kind: 'auth',
+        server: this.server,
+      });
     return this.verifier;
   }
 
@@ -163,7 +174,8 @@ export async function createOAuthSession(
   const timeoutMs = options.authorizationTimeoutMs ?? DEFAULT_AUTHORIZATION_TIMEOUT_MS;
   let pending: Promise<string> | undefined;
 
-  const authError = (message: string, cause?: unknown): McpError => new McpError(`MCP server "${server}": ${message}`, { kind: 'auth', server, cause });
+  const authError = (message: string, cause?: unknown): McpError =>
+    new McpError(`MCP server "${server}": ${message}`, { kind: 'auth', server, cause });
 
   const onRedirect = async (url: URL): Promise<void> => {
     if (options.interactive === false) {
@@ -173,7 +185,10 @@ export async function createOAuthSession(
     try {
       result = (await callback.listen()).next;
     } catch (err) {
-      throw authError(`cannot listen for the OAuth callback on 127.0.0.1:${callback.port} (${(err as Error).message}); set auth.callback_port to a free port`, err);
+      throw authError(
+        `cannot listen for the OAuth callback on 127.0.0.1:${callback.port} (${(err as Error).message}); set auth.callback_port to a free port`,
+        err,
+      );
     }
     pending = (async () => {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -247,6 +262,7 @@ export function describeOAuthError(err: unknown): string {
   if (e?.errorCode === 'invalid_grant') return `the authorization server refused the grant (invalid_grant: ${e.message})`;
   if (e?.errorCode) return `OAuth error ${e.errorCode}: ${e.message}`;
   const text = `${e?.message ?? ''} ${e?.cause?.code ?? ''}`;
-  if (/fetch failed|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH/i.test(text)) return `cannot reach the authorization server (${e?.cause?.code ?? e?.message})`;
+  if (/fetch failed|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH/i.test(text))
+    return `cannot reach the authorization server (${e?.cause?.code ?? e?.message})`;
   return `authorization failed: ${e?.message ?? String(err)}`;
 }

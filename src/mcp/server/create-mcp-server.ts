@@ -1,16 +1,17 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+
 import type { Runnable } from '../../core/runnable.js';
 import type { Tool } from '../../types/tool.js';
 import { CORVID_VERSION, importSdk } from '../sdk.js';
-import { PromptRegistry } from './prompt-registry.js';
 import { MAX_COMPLETIONS } from './complete-values.js';
+import { PromptRegistry } from './prompt-registry.js';
+import { type RequestOutcome, RPC_ERROR } from './request-outcome.js';
 import { ResourceRegistry } from './resource-registry.js';
-import { RPC_ERROR, type RequestOutcome } from './request-outcome.js';
 import { isMcpResult, type McpResultContent } from './served-context.js';
 import type { McpServedPrompt } from './served-prompt.js';
 import type { McpServedResource } from './served-resource.js';
-import { agentServedTool, ToolRunner, type ServedCallOptions, type ServedToolInfo, type ServedToolOutcome } from './tool-runner.js';
+import { agentServedTool, type ServedCallOptions, type ServedToolInfo, type ServedToolOutcome, ToolRunner } from './tool-runner.js';
 
 /** Options of `createMcpServer`. */
 export interface McpServerOptions {
@@ -38,7 +39,11 @@ const ELICITATION_TIMEOUT_MS = 600_000;
 const INVALID_PARAMS = -32602;
 
 /** A tool's return value as MCP content: text, plus `structuredContent` for plain objects; `mcpResult(…)` as is. */
-export function toCallToolResult(output: unknown): { content: McpResultContent[]; structuredContent?: Record<string, unknown>; isError?: boolean } {
+export function toCallToolResult(output: unknown): {
+  content: McpResultContent[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+} {
   if (isMcpResult(output)) return { ...output };
   if (typeof output === 'string') return { content: [{ type: 'text', text: output }] };
   if (output === undefined || output === null) return { content: [] };
@@ -103,7 +108,9 @@ export class CorvidMcpServer {
 
   /** A new SDK `Server` answering tools (and resources, prompts and completion when there are any) for one connection. */
   async createSdkServer(): Promise<Server> {
-    const [{ Server }, types] = await importSdk(() => Promise.all([import('@modelcontextprotocol/sdk/server/index.js'), import('@modelcontextprotocol/sdk/types.js')]));
+    const [{ Server }, types] = await importSdk(() =>
+      Promise.all([import('@modelcontextprotocol/sdk/server/index.js'), import('@modelcontextprotocol/sdk/types.js')]),
+    );
     const hasResources = this.resources.size > 0;
     const hasPrompts = this.prompts.size > 0;
     const capabilities = {
@@ -135,21 +142,30 @@ export class CorvidMcpServer {
             ? undefined
             : (p) => {
                 void extra
-                  .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: p.progress, total: p.total, message: p.message } })
+                  .sendNotification({
+                    method: 'notifications/progress',
+                    params: { progressToken: token, progress: p.progress, total: p.total, message: p.message },
+                  })
                   .catch(() => undefined);
               },
         onLog: (level, data, logger) => {
           // Sent on the call's own stream (relatedRequestId), honouring the level the client set.
-          const ignored = (server as unknown as { isMessageIgnored?(l: string, s?: string): boolean }).isMessageIgnored?.(level, extra.sessionId);
-          if (!ignored) void extra.sendNotification({ method: 'notifications/message', params: { level, data, logger } }).catch(() => undefined);
+          const ignored = (server as unknown as { isMessageIgnored?(l: string, s?: string): boolean }).isMessageIgnored?.(
+            level,
+            extra.sessionId,
+          );
+          if (!ignored)
+            void extra.sendNotification({ method: 'notifications/message', params: { level, data, logger } }).catch(() => undefined);
         },
         // Requests back to the client travel on the call's stream too (relatedRequestId).
         onSample: async (params) => {
-          if (!server.getClientCapabilities()?.sampling) throw new Error('the MCP client does not support sampling (it did not declare the "sampling" capability)');
+          if (!server.getClientCapabilities()?.sampling)
+            throw new Error('the MCP client does not support sampling (it did not declare the "sampling" capability)');
           return server.createMessage(params, { ...related, timeout: SAMPLING_TIMEOUT_MS });
         },
         onElicit: async (params) => {
-          if (!server.getClientCapabilities()?.elicitation) throw new Error('the MCP client does not support elicitation (it did not declare the "elicitation" capability)');
+          if (!server.getClientCapabilities()?.elicitation)
+            throw new Error('the MCP client does not support elicitation (it did not declare the "elicitation" capability)');
           return server.elicitInput({ ...params, mode: 'form' }, { ...related, timeout: ELICITATION_TIMEOUT_MS });
         },
       });
@@ -160,11 +176,16 @@ export class CorvidMcpServer {
 
     if (hasResources) {
       server.setRequestHandler(types.ListResourcesRequestSchema, async () => ({ resources: await this.resources.list() }));
-      server.setRequestHandler(types.ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: this.resources.listTemplates() }));
-      server.setRequestHandler(types.ReadResourceRequestSchema, async (request, extra) => answer(await this.resources.read(request.params.uri, extra.signal)));
+      server.setRequestHandler(types.ListResourceTemplatesRequestSchema, async () => ({
+        resourceTemplates: this.resources.listTemplates(),
+      }));
+      server.setRequestHandler(types.ReadResourceRequestSchema, async (request, extra) =>
+        answer(await this.resources.read(request.params.uri, extra.signal)),
+      );
       server.setRequestHandler(types.SubscribeRequestSchema, async (request) => {
         const { uri } = request.params;
-        if (!(await this.resources.has(uri))) throw new types.McpError(RPC_ERROR.resourceNotFound, `Cannot subscribe to "${uri}": no such resource on this server`);
+        if (!(await this.resources.has(uri)))
+          throw new types.McpError(RPC_ERROR.resourceNotFound, `Cannot subscribe to "${uri}": no such resource on this server`);
         connection.subscriptions.add(uri);
         return {};
       });
@@ -175,7 +196,9 @@ export class CorvidMcpServer {
     }
     if (hasPrompts) {
       server.setRequestHandler(types.ListPromptsRequestSchema, async () => ({ prompts: this.prompts.list() }));
-      server.setRequestHandler(types.GetPromptRequestSchema, async (request, extra) => answer(await this.prompts.get(request.params.name, request.params.arguments, extra.signal)));
+      server.setRequestHandler(types.GetPromptRequestSchema, async (request, extra) =>
+        answer(await this.prompts.get(request.params.name, request.params.arguments, extra.signal)),
+      );
     }
     if (hasResources || hasPrompts) {
       server.setRequestHandler(types.CompleteRequestSchema, async (request) => {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+
 import { importSdk } from '../sdk.js';
 import type { CorvidMcpServer } from './create-mcp-server.js';
 import { MemoryEventStore } from './memory-event-store.js';
@@ -12,7 +14,8 @@ export interface McpWebHandlerOptions {
   resumability?: false | { retryMs?: number; maxEventsPerStream?: number };
 }
 
-const json = (status: number, body: unknown): Response => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /**
  * A Corvid MCP server over Streamable HTTP for web-standard `Request`s (hono, `fetch` handlers),
@@ -47,7 +50,9 @@ export class McpWebHandler {
       const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => void this.sessions.set(id, transport),
-        ...(resumability ? { eventStore: new MemoryEventStore(resumability.maxEventsPerStream), retryInterval: resumability.retryMs ?? 1000 } : {}),
+        ...(resumability
+          ? { eventStore: new MemoryEventStore(resumability.maxEventsPerStream), retryInterval: resumability.retryMs ?? 1000 }
+          : {}),
       });
       transport.onclose = () => {
         if (transport.sessionId) this.sessions.delete(transport.sessionId);
@@ -55,7 +60,9 @@ export class McpWebHandler {
       await (await this.server()).connect(transport);
       return transport.handleRequest(request, { parsedBody: body });
     }
-    const message = sessionId ? `Unknown or expired session "${sessionId.slice(0, 100)}"` : 'Bad request: start with an initialize request (no session id given)';
+    const message = sessionId
+      ? `Unknown or expired session "${sessionId.slice(0, 100)}"`
+      : 'Bad request: start with an initialize request (no session id given)';
     return json(sessionId ? 404 : 400, { jsonrpc: '2.0', error: { code: -32000, message }, id: null });
   }
 
@@ -72,7 +79,9 @@ export class McpWebHandler {
     }
     const outcome = await (await this.server()).callTool(b.tool, b.arguments ?? {}, { signal });
     if (outcome.ok) return json(200, { result: outcome.output ?? null });
-    return json(outcome.kind === 'not_found' ? 404 : outcome.kind === 'validation' ? 400 : 500, { error: { type: outcome.kind, message: outcome.message } });
+    return json(outcome.kind === 'not_found' ? 404 : outcome.kind === 'validation' ? 400 : 500, {
+      error: { type: outcome.kind, message: outcome.message },
+    });
   }
 
   /** Ends every MCP session. */

@@ -29,7 +29,10 @@ export class MemoryEventStore implements EventStore {
     return this.streams.get(streamId)?.some((e) => e.id === eventId) ? streamId : undefined;
   }
 
-  async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
+  async replayEventsAfter(
+    lastEventId: string,
+    { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<string> {
     const streamId = await this.getStreamIdForEventId(lastEventId);
     if (streamId === undefined) return '';
     const events = this.streams.get(streamId) ?? [];

@@ -1,5 +1,5 @@
 import { completeValues } from './complete-values.js';
-import { failure, RPC_ERROR, type RequestOutcome } from './request-outcome.js';
+import { failure, type RequestOutcome, RPC_ERROR } from './request-outcome.js';
 import type { McpPromptMessage, McpPromptResult, McpServedPrompt } from './served-prompt.js';
 
 /** A prompt as `prompts/list` shows it. */
@@ -56,14 +56,21 @@ export class PromptRegistry {
     });
   }
 
-  async get(name: string, args: Record<string, string> | undefined, signal: AbortSignal): Promise<RequestOutcome<{ description?: string; messages: McpPromptMessage[] }>> {
+  async get(
+    name: string,
+    args: Record<string, string> | undefined,
+    signal: AbortSignal,
+  ): Promise<RequestOutcome<{ description?: string; messages: McpPromptMessage[] }>> {
     const prompt = this.byName.get(name);
-    if (!prompt) return failure(RPC_ERROR.invalidParams, `Unknown prompt "${name}". Prompts: ${[...this.byName.keys()].join(', ') || '(none)'}`);
+    if (!prompt)
+      return failure(RPC_ERROR.invalidParams, `Unknown prompt "${name}". Prompts: ${[...this.byName.keys()].join(', ') || '(none)'}`);
     let input: Record<string, string | undefined> = args ?? {};
     if (prompt.arguments) {
       const parsed = prompt.arguments.safeParse(input);
       if (!parsed.success) {
-        const problems = parsed.error.issues.map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message)).join('; ');
+        const problems = parsed.error.issues
+          .map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message))
+          .join('; ');
         return failure(RPC_ERROR.invalidParams, `Invalid arguments for prompt "${name}": ${problems}`);
       }
       input = parsed.data;
@@ -80,7 +87,8 @@ export class PromptRegistry {
   /** Suggestions for argument `arg` of prompt `name`. */
   async complete(name: string, arg: string, value: string, args: Record<string, string>): Promise<RequestOutcome<string[]>> {
     const prompt = this.byName.get(name);
-    if (!prompt) return failure(RPC_ERROR.invalidParams, `Unknown prompt "${name}". Prompts: ${[...this.byName.keys()].join(', ') || '(none)'}`);
+    if (!prompt)
+      return failure(RPC_ERROR.invalidParams, `Unknown prompt "${name}". Prompts: ${[...this.byName.keys()].join(', ') || '(none)'}`);
     try {
       return { ok: true, value: await completeValues((prompt.complete as Record<string, never> | undefined)?.[arg], value, args) };
     } catch (err) {

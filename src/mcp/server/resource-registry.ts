@@ -1,7 +1,8 @@
 import type { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+
 import { importSdk } from '../sdk.js';
 import { completeValues } from './complete-values.js';
-import { failure, RPC_ERROR, type RequestOutcome } from './request-outcome.js';
+import { failure, type RequestOutcome, RPC_ERROR } from './request-outcome.js';
 import type {
   McpResourceContents,
   McpResourceInfo,
@@ -51,7 +52,8 @@ export class ResourceRegistry {
         if (this.fixed.has(r.uri)) throw new Error(`Two resources have the URI "${r.uri}"; resource URIs must be unique on one server`);
         this.fixed.set(r.uri, r);
       } else if (r.kind === 'template') {
-        if (this.templates.some((t) => t.uriTemplate === r.uriTemplate)) throw new Error(`Two resource templates are "${r.uriTemplate}"; templates must be unique on one server`);
+        if (this.templates.some((t) => t.uriTemplate === r.uriTemplate))
+          throw new Error(`Two resource templates are "${r.uriTemplate}"; templates must be unique on one server`);
         this.templates.push(r);
       } else {
         const never: never = r;
@@ -79,7 +81,9 @@ export class ResourceRegistry {
   }
 
   listTemplates(): McpResourceTemplateInfo[] {
-    return this.templates.map((t) => info<McpResourceTemplateInfo>(t as never, ['uriTemplate', 'name', 'title', 'description', 'mimeType']));
+    return this.templates.map((t) =>
+      info<McpResourceTemplateInfo>(t as never, ['uriTemplate', 'name', 'title', 'description', 'mimeType']),
+    );
   }
 
   /** Whether `uri` names a resource of this server (a fixed one or one matching a template). */
@@ -108,7 +112,10 @@ export class ResourceRegistry {
     const template = this.templates.find((t) => t.uriTemplate === uriTemplate);
     if (!template) {
       if (this.fixed.has(uriTemplate)) return { ok: true, value: [] };
-      return failure(RPC_ERROR.invalidParams, `Unknown resource template "${uriTemplate}". Templates: ${this.templates.map((t) => t.uriTemplate).join(', ') || '(none)'}`);
+      return failure(
+        RPC_ERROR.invalidParams,
+        `Unknown resource template "${uriTemplate}". Templates: ${this.templates.map((t) => t.uriTemplate).join(', ') || '(none)'}`,
+      );
     }
     try {
       return { ok: true, value: await completeValues(template.complete?.[variable], value, args) };
@@ -119,7 +126,9 @@ export class ResourceRegistry {
 
   private async match(uri: string): Promise<{ template: McpResourceTemplateDefinition; variables: Record<string, string> } | undefined> {
     if (this.templates.length === 0) return undefined;
-    this.matchers ??= importSdk(() => import('@modelcontextprotocol/sdk/shared/uriTemplate.js')).then((m) => this.templates.map((t) => new m.UriTemplate(t.uriTemplate)));
+    this.matchers ??= importSdk(() => import('@modelcontextprotocol/sdk/shared/uriTemplate.js')).then((m) =>
+      this.templates.map((t) => new m.UriTemplate(t.uriTemplate)),
+    );
     const matchers = await this.matchers;
     for (let i = 0; i < matchers.length; i++) {
       const found = matchers[i].match(uri);

@@ -1,7 +1,9 @@
-import { importSdk } from '../sdk.js';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+import { importSdk } from '../sdk.js';
 import type { CorvidMcpServer } from './create-mcp-server.js';
 import { MemoryEventStore } from './memory-event-store.js';
 
@@ -105,7 +107,8 @@ export async function serveMcpHttp(corvid: CorvidMcpServer, options: McpHttpOpti
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const resumability = options.resumability === false ? undefined : (options.resumability ?? {});
 
-  const authorized = async (req: IncomingMessage): Promise<boolean> => (options.authenticate ? options.authenticate(bearer(req), req) : true);
+  const authorized = async (req: IncomingMessage): Promise<boolean> =>
+    options.authenticate ? options.authenticate(bearer(req), req) : true;
 
   const handleMcp = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const sessionId = req.headers['mcp-session-id'];
@@ -116,7 +119,9 @@ export async function serveMcpHttp(corvid: CorvidMcpServer, options: McpHttpOpti
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => void sessions.set(id, transport),
-        ...(resumability ? { eventStore: new MemoryEventStore(resumability.maxEventsPerStream), retryInterval: resumability.retryMs ?? 1000 } : {}),
+        ...(resumability
+          ? { eventStore: new MemoryEventStore(resumability.maxEventsPerStream), retryInterval: resumability.retryMs ?? 1000 }
+          : {}),
       });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -124,7 +129,9 @@ export async function serveMcpHttp(corvid: CorvidMcpServer, options: McpHttpOpti
       await corvid.connect(transport);
       return transport.handleRequest(req, res, body);
     }
-    const message = sessionId ? `Unknown or expired session "${String(sessionId)}"` : 'Bad request: start with an initialize request (no session id given)';
+    const message = sessionId
+      ? `Unknown or expired session "${String(sessionId)}"`
+      : 'Bad request: start with an initialize request (no session id given)';
     sendJson(res, sessionId ? 404 : 400, { jsonrpc: '2.0', error: { code: -32000, message }, id: null });
   };
 
@@ -144,7 +151,10 @@ export async function serveMcpHttp(corvid: CorvidMcpServer, options: McpHttpOpti
       });
       const outcome = await corvid.callTool(body.tool, body.arguments ?? {}, { signal: controller.signal });
       if (outcome.ok) sendJson(res, 200, { result: outcome.output ?? null });
-      else sendJson(res, outcome.kind === 'not_found' ? 404 : outcome.kind === 'validation' ? 400 : 500, { error: { type: outcome.kind, message: outcome.message } });
+      else
+        sendJson(res, outcome.kind === 'not_found' ? 404 : outcome.kind === 'validation' ? 400 : 500, {
+          error: { type: outcome.kind, message: outcome.message },
+        });
       return true;
     }
     return false;
@@ -163,13 +173,18 @@ export async function serveMcpHttp(corvid: CorvidMcpServer, options: McpHttpOpti
     void (async () => {
       const { pathname } = new URL(req.url ?? '/', 'http://localhost');
       try {
-        if (!hostAllowed(req)) throw new HttpError(403, 'forbidden', `Host "${req.headers.host ?? ''}" is not allowed (DNS rebinding protection)`);
+        if (!hostAllowed(req))
+          throw new HttpError(403, 'forbidden', `Host "${req.headers.host ?? ''}" is not allowed (DNS rebinding protection)`);
         if (pathname === '/health' && req.method === 'GET' && rest) {
           sendJson(res, 200, { status: 'ok', name: corvid.name, version: corvid.version, tools: corvid.listTools().length });
           return;
         }
         if (!(await authorized(req))) {
-          throw new HttpError(401, 'authentication', bearer(req) ? 'the bearer token was refused' : 'a bearer token is required (Authorization: Bearer <token>)');
+          throw new HttpError(
+            401,
+            'authentication',
+            bearer(req) ? 'the bearer token was refused' : 'a bearer token is required (Authorization: Bearer <token>)',
+          );
         }
         if (pathname === path) return await handleMcp(req, res);
         if (rest && (await handleRest(req, res, pathname))) return;

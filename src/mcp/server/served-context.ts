@@ -1,4 +1,10 @@
-import type { CreateMessageRequestParamsBase, CreateMessageResult, ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CreateMessageRequestParamsBase,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+
 import { McpError } from '../../errors/mcp-error.js';
 import type { ToolContext } from '../../types/tool.js';
 
@@ -56,10 +62,13 @@ export type McpElicitRequest = Omit<ElicitRequestFormParams, 'mode'>;
 export type McpElicitResult = ElicitResult;
 
 function notServed(ctx: ToolContext, what: string): McpError {
-  return new McpError(`${what} needs an MCP client; this call did not come over MCP (it came from "${ctx.agent}": an agent run or the REST gateway), so nobody can answer it`, {
-    kind: 'call',
-    server: ctx.agent,
-  });
+  return new McpError(
+    `${what} needs an MCP client; this call did not come over MCP (it came from "${ctx.agent}": an agent run or the REST gateway), so nobody can answer it`,
+    {
+      kind: 'call',
+      server: ctx.agent,
+    },
+  );
 }
 
 /**

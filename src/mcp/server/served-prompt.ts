@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+
 import type { McpResultContent } from './served-context.js';
 import type { McpCompleter } from './served-resource.js';
 

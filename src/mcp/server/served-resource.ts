@@ -34,7 +34,8 @@ export interface McpStaticResourceDefinition extends McpResourceInfo {
  * list (filtered by the typed prefix for you), or a function given the typed value and the other
  * arguments already filled in, returning the suggestions (it filters itself).
  */
-export type McpCompleter = readonly string[] | ((value: string, context: { arguments: Record<string, string> }) => string[] | Promise<string[]>);
+export type McpCompleter =
+  readonly string[] | ((value: string, context: { arguments: Record<string, string> }) => string[] | Promise<string[]>);
 
 /** Resources whose URIs follow an RFC 6570 template, e.g. `file:///logs/{date}.log`. */
 export interface McpResourceTemplateDefinition {
@@ -48,11 +49,16 @@ export interface McpResourceTemplateDefinition {
   /** Suggestions for the template's variables (`completion/complete` with `ref/resource`). */
   complete?: Record<string, McpCompleter>;
   /** Reads the resource at `uri`; `variables` are the template's values in it. */
-  read(uri: string, variables: Record<string, string>, context: McpResourceReadContext): McpResourceReadResult | Promise<McpResourceReadResult>;
+  read(
+    uri: string,
+    variables: Record<string, string>,
+    context: McpResourceReadContext,
+  ): McpResourceReadResult | Promise<McpResourceReadResult>;
 }
 
 /** A resource served by `createMcpServer`: made by `mcpResource` or `mcpResourceTemplate`. */
-export type McpServedResource = ({ kind: 'resource' } & McpStaticResourceDefinition) | ({ kind: 'template' } & McpResourceTemplateDefinition);
+export type McpServedResource =
+  ({ kind: 'resource' } & McpStaticResourceDefinition) | ({ kind: 'template' } & McpResourceTemplateDefinition);
 
 /**
  * A resource at a fixed URI, for `createMcpServer({ resources })`.

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+
 import type { JSONSchema7 } from '@ai-sdk/provider';
-import type { Runnable } from '../../core/runnable.js';
+
 import { RunState } from '../../core/run-state.js';
+import type { Runnable } from '../../core/runnable.js';
 import { tool, toolSpec, validateToolInput } from '../../core/tool.js';
 import type { AgentEvent } from '../../types/events.js';
 import type { Tool, ToolContext } from '../../types/tool.js';
@@ -28,8 +30,7 @@ export interface ServedProgress {
  * message written for the caller.
  */
 export type ServedToolOutcome =
-  | { ok: true; output: unknown }
-  | { ok: false; kind: 'not_found' | 'validation' | 'execution'; message: string; cause?: unknown };
+  { ok: true; output: unknown } | { ok: false; kind: 'not_found' | 'validation' | 'execution'; message: string; cause?: unknown };
 
 /** Options of one call. */
 export interface ServedCallOptions {
@@ -124,7 +125,8 @@ export class ToolRunner {
 
   async call(name: string, args: unknown, options: ServedCallOptions = {}): Promise<ServedToolOutcome> {
     const t = this.byName.get(name);
-    if (!t) return { ok: false, kind: 'not_found', message: `Unknown tool "${name}". Tools: ${[...this.byName.keys()].join(', ') || '(none)'}` };
+    if (!t)
+      return { ok: false, kind: 'not_found', message: `Unknown tool "${name}". Tools: ${[...this.byName.keys()].join(', ') || '(none)'}` };
     const checked = await validateToolInput(t, args ?? {});
     if (!checked.ok) return { ok: false, kind: 'validation', message: `Invalid arguments for tool "${name}": ${checked.message}` };
     const signal = options.signal ?? new AbortController().signal;

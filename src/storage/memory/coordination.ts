@@ -1,6 +1,6 @@
-import type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from '../types/coordination.js';
-import { checkId } from '../shared/validate.js';
 import { checkCounterAdd, checkLeaseAcquire, checkLeaseRelease, expiryAt, SWEEP_EVERY } from '../shared/coordination-checks.js';
+import { checkId } from '../shared/validate.js';
+import type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from '../types/coordination.js';
 import type { MemContext } from './sessions.js';
 
 /** Deletes the entries of `map` whose `expiresAt` has passed, once every SWEEP_EVERY calls. */
@@ -47,7 +47,11 @@ export class MemoryLeaseStore implements LeaseStore {
     const now = this.c.now();
     const leases = this.c.data.leases;
     const lease = leases.get(name);
-    const acquired = !lease || lease.expiresAt <= now || lease.holder === holder || (options.replacing !== undefined && lease.holder === options.replacing);
+    const acquired =
+      !lease ||
+      lease.expiresAt <= now ||
+      lease.holder === holder ||
+      (options.replacing !== undefined && lease.holder === options.replacing);
     if (acquired) leases.set(name, { holder, expiresAt: expiryAt(now, ms) });
     sweep(leases, ++this.calls, now);
     return acquired;

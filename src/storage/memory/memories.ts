@@ -1,3 +1,7 @@
+import { memorySearchText } from '../shared/entry-text.js';
+import { exportRecords, prepareImport } from '../shared/memory-import.js';
+import { bm25Scores, makeSnippet, queryTerms } from '../shared/text-search.js';
+import { checkLimit, checkMemoryScope, normalizeMemory } from '../shared/validate.js';
 import type {
   ConversationSearch,
   Memory,
@@ -10,15 +14,18 @@ import type {
   MessageSearchHit,
   MessageSearchOptions,
 } from '../types/memories.js';
-import { memorySearchText } from '../shared/entry-text.js';
-import { bm25Scores, makeSnippet, queryTerms } from '../shared/text-search.js';
-import { checkLimit, checkMemoryScope, normalizeMemory } from '../shared/validate.js';
-import { exportRecords, prepareImport } from '../shared/memory-import.js';
 import { k, type MemMemory } from './data.js';
 import type { MemContext } from './sessions.js';
 
 function toMemory(m: MemMemory): Memory {
-  const out: Memory = { key: m.key, value: m.value, tags: [...m.tags], importance: m.importance, createdAt: new Date(m.createdAt), updatedAt: new Date(m.updatedAt) };
+  const out: Memory = {
+    key: m.key,
+    value: m.value,
+    tags: [...m.tags],
+    importance: m.importance,
+    createdAt: new Date(m.createdAt),
+    updatedAt: new Date(m.updatedAt),
+  };
   if (m.category !== undefined) out.category = m.category;
   return out;
 }
@@ -80,12 +87,19 @@ export class MemoryMemoryStore implements MemoryStore {
     return this.filtered(scope, filter).sort(newestFirst).slice(0, limit).map(toMemory);
   }
 
-  async search(scope: MemoryScope, query: string, options: { limit?: number; category?: string; minImportance?: number } = {}): Promise<MemorySearchHit[]> {
+  async search(
+    scope: MemoryScope,
+    query: string,
+    options: { limit?: number; category?: string; minImportance?: number } = {},
+  ): Promise<MemorySearchHit[]> {
     const limit = checkLimit(options.limit, 10);
     const terms = queryTerms(query);
     const rows = this.filtered(scope, options);
     if (terms.length === 0 || rows.length === 0) return [];
-    const scores = bm25Scores(rows.map((m) => memorySearchText(m)), terms);
+    const scores = bm25Scores(
+      rows.map((m) => memorySearchText(m)),
+      terms,
+    );
     return rows
       .map((m, i) => ({ m, score: scores[i] }))
       .filter((h) => h.score > 0)
@@ -102,7 +116,11 @@ export class MemoryMemoryStore implements MemoryStore {
     return exportRecords([...this.scoped(scope).values()].sort(newestFirst).reverse().map(toMemory));
   }
 
-  async importJson(scope: MemoryScope, data: Record<string, Partial<MemoryRecord> & { value: string }>, options: { replace?: boolean } = {}): Promise<number> {
+  async importJson(
+    scope: MemoryScope,
+    data: Record<string, Partial<MemoryRecord> & { value: string }>,
+    options: { replace?: boolean } = {},
+  ): Promise<number> {
     const map = this.scoped(scope);
     const items = prepareImport(data);
     if (options.replace) map.clear();
@@ -129,14 +147,23 @@ export class MemoryConversationSearch implements ConversationSearch {
         docs.push({ sessionId, seq: e.seq, agent: e.agent, role: e.role, text: e.text, createdAt: e.createdAt });
       }
     }
-    const scores = bm25Scores(docs.map((d) => d.text), terms);
+    const scores = bm25Scores(
+      docs.map((d) => d.text),
+      terms,
+    );
     return docs
       .map((d, i) => ({ d, score: scores[i] }))
       .filter((h) => h.score > 0)
       .sort((a, b) => b.score - a.score || b.d.createdAt - a.d.createdAt)
       .slice(0, limit)
       .map(({ d, score }) => {
-        const hit: MessageSearchHit = { sessionId: d.sessionId, seq: d.seq, snippet: makeSnippet(d.text, terms), score, createdAt: new Date(d.createdAt) };
+        const hit: MessageSearchHit = {
+          sessionId: d.sessionId,
+          seq: d.seq,
+          snippet: makeSnippet(d.text, terms),
+          score,
+          createdAt: new Date(d.createdAt),
+        };
         if (d.agent !== undefined) hit.agent = d.agent;
         if (d.role !== undefined) hit.role = d.role;
         return hit;

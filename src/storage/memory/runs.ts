@@ -1,20 +1,44 @@
-import type { Approval, ApprovalInput, ApprovalStore, Checkpoint, CheckpointInput, CheckpointStore, RunListOptions, RunRecord } from '../types/runs.js';
 import { approvalIdTaken, approvalNotPending, unknownRun, unknownSession } from '../shared/errors.js';
 import { sortableId } from '../shared/ids.js';
 import { decodeJson, encodeJson } from '../shared/json-codec.js';
 import { checkAnswer, checkApproval, checkCheckpoint, checkLimit, checkStatus } from '../shared/validate.js';
+import type {
+  Approval,
+  ApprovalInput,
+  ApprovalStore,
+  Checkpoint,
+  CheckpointInput,
+  CheckpointStore,
+  RunListOptions,
+  RunRecord,
+} from '../types/runs.js';
 import type { MemApproval, MemRun } from './data.js';
 import { appendEntries, type MemContext } from './sessions.js';
 
 function toRun(r: MemRun): RunRecord {
-  const out: RunRecord = { runId: r.runId, agent: r.agent, status: r.status, checkpoints: r.checkpoints, createdAt: new Date(r.createdAt), updatedAt: new Date(r.updatedAt) };
+  const out: RunRecord = {
+    runId: r.runId,
+    agent: r.agent,
+    status: r.status,
+    checkpoints: r.checkpoints,
+    createdAt: new Date(r.createdAt),
+    updatedAt: new Date(r.updatedAt),
+  };
   if (r.sessionId !== undefined) out.sessionId = r.sessionId;
   if (r.expiresAt !== undefined) out.expiresAt = new Date(r.expiresAt);
   return out;
 }
 
 function toApproval(a: MemApproval): Approval {
-  const out: Approval = { id: a.id, runId: a.runId, toolCallId: a.toolCallId, toolName: a.toolName, args: decodeJson(a.args), status: a.status, createdAt: new Date(a.createdAt) };
+  const out: Approval = {
+    id: a.id,
+    runId: a.runId,
+    toolCallId: a.toolCallId,
+    toolName: a.toolName,
+    args: decodeJson(a.args),
+    status: a.status,
+    createdAt: new Date(a.createdAt),
+  };
   if (a.sessionId !== undefined) out.sessionId = a.sessionId;
   if (a.prompt !== undefined) out.prompt = a.prompt;
   if (a.reason !== undefined) out.reason = a.reason;
@@ -35,12 +59,21 @@ export class MemoryCheckpointStore implements CheckpointStore {
     if (input.sessionId !== undefined && !d.sessions.has(input.sessionId)) throw unknownSession(input.sessionId, this.c.location);
     const state = encodeJson(input.state);
     // Checked in full before it writes; the checkpoint below cannot fail: both or neither.
-    if (input.append !== undefined) appendEntries(this.c, input.sessionId!, input.append.entries, { expectedLastSeq: input.append.expectedLastSeq });
+    if (input.append !== undefined)
+      appendEntries(this.c, input.sessionId!, input.append.entries, { expectedLastSeq: input.append.expectedLastSeq });
     const now = this.c.now();
     const expiresAt = input.expiresAt?.getTime();
     let run = d.runs.get(input.runId);
     if (!run) {
-      run = { runId: input.runId, agent: input.agent, status: input.status, checkpoints: 0, createdAt: now, updatedAt: now, order: d.next() };
+      run = {
+        runId: input.runId,
+        agent: input.agent,
+        status: input.status,
+        checkpoints: 0,
+        createdAt: now,
+        updatedAt: now,
+        order: d.next(),
+      };
       d.runs.set(input.runId, run);
       d.checkpoints.set(input.runId, []);
     }
@@ -56,8 +89,18 @@ export class MemoryCheckpointStore implements CheckpointStore {
     return this.toCheckpoint(run, row);
   }
 
-  private toCheckpoint(run: MemRun, row: { seq: number; status: Checkpoint['status']; state: string; createdAt: number; expiresAt?: number }): Checkpoint {
-    const c: Checkpoint = { runId: run.runId, seq: row.seq, agent: run.agent, status: row.status, state: decodeJson(row.state), createdAt: new Date(row.createdAt) };
+  private toCheckpoint(
+    run: MemRun,
+    row: { seq: number; status: Checkpoint['status']; state: string; createdAt: number; expiresAt?: number },
+  ): Checkpoint {
+    const c: Checkpoint = {
+      runId: run.runId,
+      seq: row.seq,
+      agent: run.agent,
+      status: row.status,
+      state: decodeJson(row.state),
+      createdAt: new Date(row.createdAt),
+    };
     if (run.sessionId !== undefined) c.sessionId = run.sessionId;
     if (row.expiresAt !== undefined) c.expiresAt = new Date(row.expiresAt);
     return c;
@@ -81,7 +124,8 @@ export class MemoryCheckpointStore implements CheckpointStore {
   async listRuns(options: RunListOptions = {}): Promise<RunRecord[]> {
     this.c.check();
     const limit = checkLimit(options.limit, 100);
-    const statuses = options.status === undefined ? undefined : (Array.isArray(options.status) ? options.status : [options.status]).map(checkStatus);
+    const statuses =
+      options.status === undefined ? undefined : (Array.isArray(options.status) ? options.status : [options.status]).map(checkStatus);
     const now = this.c.now();
     return [...this.c.data.runs.values()]
       .filter(
@@ -161,7 +205,10 @@ export class MemoryApprovalStore implements ApprovalStore {
   async listPending(options: { runId?: string; sessionId?: string; limit?: number } = {}): Promise<Approval[]> {
     const limit = checkLimit(options.limit, 100);
     return this.sorted(
-      (a) => a.status === 'pending' && (options.runId === undefined || a.runId === options.runId) && (options.sessionId === undefined || a.sessionId === options.sessionId),
+      (a) =>
+        a.status === 'pending' &&
+        (options.runId === undefined || a.runId === options.runId) &&
+        (options.sessionId === undefined || a.sessionId === options.sessionId),
     )
       .slice(0, limit)
       .map(toApproval);

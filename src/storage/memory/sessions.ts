@@ -1,11 +1,21 @@
 import type { Message } from '../../types/message.js';
-import type { AppendOptions, EntryQuery, Session, SessionEntry, SessionEntryInput, SessionInput, SessionListOptions, SessionPage, SessionStore } from '../types/sessions.js';
-import { toEntry } from '../shared/rows.js';
-import { sortableId } from '../shared/ids.js';
-import { decodeJson, encodeJson } from '../shared/json-codec.js';
 import { messageSearchText } from '../shared/entry-text.js';
 import { seqConflict, sessionExists, unknownSession } from '../shared/errors.js';
+import { sortableId } from '../shared/ids.js';
+import { decodeJson, encodeJson } from '../shared/json-codec.js';
+import { toEntry } from '../shared/rows.js';
 import { checkEntry, checkId, checkLimit, checkSessionInput, decodeCursor, encodeCursor } from '../shared/validate.js';
+import type {
+  AppendOptions,
+  EntryQuery,
+  Session,
+  SessionEntry,
+  SessionEntryInput,
+  SessionInput,
+  SessionListOptions,
+  SessionPage,
+  SessionStore,
+} from '../types/sessions.js';
 import { k, type MemData, type MemEntry, type MemSession } from './data.js';
 
 /** Context shared by the in-memory services. */
@@ -78,7 +88,9 @@ export class MemorySessionStore implements SessionStore {
     const limit = checkLimit(options.limit, 50);
     const after = options.cursor ? decodeCursor(options.cursor) : undefined;
     const rows = [...this.c.data.sessions.values()]
-      .filter((s) => (options.agent === undefined || s.agent === options.agent) && (options.userId === undefined || s.userId === options.userId))
+      .filter(
+        (s) => (options.agent === undefined || s.agent === options.agent) && (options.userId === undefined || s.userId === options.userId),
+      )
       .sort((a, b) => b.createdAt - a.createdAt || (b.id < a.id ? -1 : b.id > a.id ? 1 : 0))
       .filter((s) => !after || s.createdAt < after.createdAt || (s.createdAt === after.createdAt && s.id < after.id));
     const page = rows.slice(0, limit);
@@ -157,7 +169,8 @@ export class MemorySessionStore implements SessionStore {
     this.need(sessionId);
     const after = options.afterSeq ?? 0;
     const out: Message[] = [];
-    for (const r of this.c.data.entries.get(sessionId)!) if (r.seq > after && r.type === 'message') out.push(decodeJson(r.message!) as Message);
+    for (const r of this.c.data.entries.get(sessionId)!)
+      if (r.seq > after && r.type === 'message') out.push(decodeJson(r.message!) as Message);
     return out;
   }
 

@@ -1,7 +1,7 @@
-import type { Artifact, ArtifactInfo, ArtifactStore, StateEntry, StateScope, StateStore } from '../types/state.js';
-import { decodeJson, encodeJson } from '../shared/json-codec.js';
 import { unknownSession } from '../shared/errors.js';
+import { decodeJson, encodeJson } from '../shared/json-codec.js';
 import { artifactBytes, checkId, stateOwner } from '../shared/validate.js';
+import type { Artifact, ArtifactInfo, ArtifactStore, StateEntry, StateScope, StateStore } from '../types/state.js';
 import { k } from './data.js';
 import type { MemContext } from './sessions.js';
 
@@ -38,7 +38,8 @@ export class MemoryStateStore implements StateStore {
     const prefix = base + (options.prefix ?? '');
     const out: StateEntry[] = [];
     for (const [key, row] of this.c.data.state) {
-      if (key.startsWith(prefix)) out.push({ key: key.slice(base.length), value: decodeJson(row.value), updatedAt: new Date(row.updatedAt) });
+      if (key.startsWith(prefix))
+        out.push({ key: key.slice(base.length), value: decodeJson(row.value), updatedAt: new Date(row.updatedAt) });
     }
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
@@ -48,7 +49,11 @@ export class MemoryStateStore implements StateStore {
 export class MemoryArtifactStore implements ArtifactStore {
   constructor(private readonly c: MemContext) {}
 
-  private info(sessionId: string, name: string, v: { version: number; mimeType: string; data: Uint8Array; createdAt: number }): ArtifactInfo {
+  private info(
+    sessionId: string,
+    name: string,
+    v: { version: number; mimeType: string; data: Uint8Array; createdAt: number },
+  ): ArtifactInfo {
     return { sessionId, name, version: v.version, mimeType: v.mimeType, size: v.data.byteLength, createdAt: new Date(v.createdAt) };
   }
 
@@ -59,7 +64,12 @@ export class MemoryArtifactStore implements ArtifactStore {
     const key = k(sessionId, input.name);
     const versions = this.c.data.artifacts.get(key) ?? [];
     const mimeType = input.mimeType ?? (typeof input.data === 'string' ? 'text/plain' : 'application/octet-stream');
-    const row = { version: (versions[versions.length - 1]?.version ?? 0) + 1, mimeType, data: new Uint8Array(bytes), createdAt: this.c.now() };
+    const row = {
+      version: (versions[versions.length - 1]?.version ?? 0) + 1,
+      mimeType,
+      data: new Uint8Array(bytes),
+      createdAt: this.c.now(),
+    };
     versions.push(row);
     this.c.data.artifacts.set(key, versions);
     return this.info(sessionId, input.name, row);
@@ -77,7 +87,8 @@ export class MemoryArtifactStore implements ArtifactStore {
     const out: ArtifactInfo[] = [];
     const prefix = k(sessionId, '');
     for (const [key, versions] of this.c.data.artifacts) {
-      if (key.startsWith(prefix) && versions.length > 0) out.push(this.info(sessionId, key.slice(prefix.length), versions[versions.length - 1]));
+      if (key.startsWith(prefix) && versions.length > 0)
+        out.push(this.info(sessionId, key.slice(prefix.length), versions[versions.length - 1]));
     }
     return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }

@@ -1,11 +1,11 @@
-import type { Store, StoreInfo, StoreOptions } from '../types/store.js';
 import { storeClosed } from '../shared/errors.js';
 import { SCHEMA_VERSION } from '../shared/schema.js';
+import type { Store, StoreInfo, StoreOptions } from '../types/store.js';
 import { MemoryCounterStore, MemoryLeaseStore } from './coordination.js';
 import { MemData } from './data.js';
 import { MemoryConversationSearch, MemoryMemoryStore } from './memories.js';
 import { MemoryApprovalStore, MemoryCheckpointStore } from './runs.js';
-import { MemorySessionStore, type MemContext } from './sessions.js';
+import { type MemContext, MemorySessionStore } from './sessions.js';
 import { MemoryArtifactStore, MemoryStateStore } from './state.js';
 
 /**

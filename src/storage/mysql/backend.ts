@@ -1,15 +1,18 @@
 import type { Pool } from 'mysql2/promise';
-import type { MessageSearchOptions } from '../types/memories.js';
+
 import type { MemoryRow } from '../shared/rows.js';
-import { AppendBatcher, type AppendRequest, type AppendResult } from '../sql/append-batcher.js';
 import { bm25Scores, escapeLike } from '../shared/text-search.js';
+import { AppendBatcher, type AppendRequest, type AppendResult } from '../sql/append-batcher.js';
 import type { EntryInsert, EntryTextRow, MemorySearchFilter, SqlBackend, SqlClient, SqlValue } from '../sql/sql-client.js';
 import { MEMORY_COLUMNS, memoryConditions } from '../sql/sql-memories.js';
+import type { MessageSearchOptions } from '../types/memories.js';
 import type { MysqlClient } from './driver.js';
 
 /** InnoDB's default full-text stop words: a query made only of these finds nothing in FULLTEXT. */
 const STOPWORDS = new Set(
-  'a about an are as at be by com de en for from how i in is it la of on or that the this to was what when where who will with und www'.split(' '),
+  'a about an are as at be by com de en for from how i in is it la of on or that the this to was what when where who will with und www'.split(
+    ' ',
+  ),
 );
 
 /** Rows fetched by the LIKE fallback before ranking them in process. */
@@ -58,7 +61,13 @@ export class MysqlBackend implements SqlBackend {
     return this.batcher.submit({ sessionId, rows, now, expectedLastSeq });
   }
 
-  async appendInTransaction(tx: SqlClient, sessionId: string, rows: EntryInsert[], now: number, expectedLastSeq?: number): Promise<number[] | undefined> {
+  async appendInTransaction(
+    tx: SqlClient,
+    sessionId: string,
+    rows: EntryInsert[],
+    now: number,
+    expectedLastSeq?: number,
+  ): Promise<number[] | undefined> {
     return (await this.appendIn(tx, [{ sessionId, rows, now, expectedLastSeq }]))[0];
   }
 
@@ -80,7 +89,19 @@ export class MysqlBackend implements SqlBackend {
       const current = last.get(r.sessionId);
       if (current === undefined || (r.expectedLastSeq !== undefined && r.expectedLastSeq !== current)) return undefined;
       const seqs = r.rows.map((row, i) => {
-        values.push([r.sessionId, current + 1 + i, row.type, row.agent, row.role, row.run_id, row.message, row.usage_json, row.data, row.search_text, r.now]);
+        values.push([
+          r.sessionId,
+          current + 1 + i,
+          row.type,
+          row.agent,
+          row.role,
+          row.run_id,
+          row.message,
+          row.usage_json,
+          row.data,
+          row.search_text,
+          r.now,
+        ]);
         return current + 1 + i;
       });
       last.set(r.sessionId, current + r.rows.length);
@@ -90,15 +111,17 @@ export class MysqlBackend implements SqlBackend {
     if (touched.size > 0) {
       const ids = [...touched.keys()];
       const cases = ids.map(() => 'WHEN ? THEN ?').join(' ');
-      await tx.run(`UPDATE corvid_sessions SET last_seq = CASE id ${cases} END, updated_at = CASE id ${cases} END WHERE id IN (${ids.map(() => '?').join(', ')})`, [
-        ...ids.flatMap((id) => [id, last.get(id)!]),
-        ...ids.flatMap((id) => [id, touched.get(id)!]),
-        ...ids,
-      ]);
+      await tx.run(
+        `UPDATE corvid_sessions SET last_seq = CASE id ${cases} END, updated_at = CASE id ${cases} END WHERE id IN (${ids.map(() => '?').join(', ')})`,
+        [...ids.flatMap((id) => [id, last.get(id)!]), ...ids.flatMap((id) => [id, touched.get(id)!]), ...ids],
+      );
     }
     for (let start = 0; start < values.length; start += INSERT_CHUNK) {
       const chunk = values.slice(start, start + INSERT_CHUNK);
-      await tx.run(`INSERT INTO corvid_entries (${ENTRY_COLUMNS}) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`, chunk.flat());
+      await tx.run(
+        `INSERT INTO corvid_entries (${ENTRY_COLUMNS}) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flat(),
+      );
     }
     return results;
   }
@@ -112,7 +135,12 @@ export class MysqlBackend implements SqlBackend {
     return { sql: `(${terms.map(() => `${column} LIKE ? ESCAPE '!'`).join(' OR ')})`, params: terms.map((t) => `%${escapeLike(t)}%`) };
   }
 
-  private rank<R extends { search_text?: string }>(rows: R[], terms: string[], text: (r: R) => string, limit: number): { row: R; score: number }[] {
+  private rank<R extends { search_text?: string }>(
+    rows: R[],
+    terms: string[],
+    text: (r: R) => string,
+    limit: number,
+  ): { row: R; score: number }[] {
     const scores = bm25Scores(rows.map(text), terms, { prefix: true });
     return rows
       .map((row, i) => ({ row, score: scores[i] }))
@@ -121,7 +149,12 @@ export class MysqlBackend implements SqlBackend {
       .slice(0, limit);
   }
 
-  async searchMemories(scope: { userId: string; agent: string }, terms: string[], filter: MemorySearchFilter, limit: number): Promise<{ row: MemoryRow; score: number }[]> {
+  async searchMemories(
+    scope: { userId: string; agent: string },
+    terms: string[],
+    filter: MemorySearchFilter,
+    limit: number,
+  ): Promise<{ row: MemoryRow; score: number }[]> {
     const { where, params } = memoryConditions(scope, filter);
     const words = this.indexable(terms);
     if (words.length > 0) {

@@ -1,4 +1,5 @@
 import type { Pool, PoolConnection, ResultSetHeader } from 'mysql2/promise';
+
 import { StorageError } from '../../errors/storage-error.js';
 import { maskSecrets } from '../shared/location.js';
 import type { SqlClient, SqlValue } from '../sql/sql-client.js';
@@ -18,8 +19,24 @@ export async function loadMysql(): Promise<Mysql> {
   }
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR']);
-const AUTH = new Set(['ER_ACCESS_DENIED_ERROR', 'ER_DBACCESS_DENIED_ERROR', 'ER_NOT_SUPPORTED_AUTH_MODE', 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR', 'AUTH_SWITCH_PLUGIN_ERROR']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_CON_COUNT_ERROR',
+]);
+const AUTH = new Set([
+  'ER_ACCESS_DENIED_ERROR',
+  'ER_DBACCESS_DENIED_ERROR',
+  'ER_NOT_SUPPORTED_AUTH_MODE',
+  'ER_ACCESS_DENIED_NO_PASSWORD_ERROR',
+  'AUTH_SWITCH_PLUGIN_ERROR',
+]);
 
 /** Turns a mysql2 error into a StorageError naming the (masked) URL. */
 export function mysqlError(err: unknown, location: string): unknown {
@@ -27,9 +44,12 @@ export function mysqlError(err: unknown, location: string): unknown {
   const e = err as { code?: string; message?: string };
   const code = String(e?.code ?? '');
   const message = maskSecrets(e?.message || code || String(err));
-  if (UNREACHABLE.has(code)) return new StorageError(`Cannot reach MySQL at ${location}: ${message}`, { kind: 'unavailable', location, cause: err });
-  if (AUTH.has(code)) return new StorageError(`MySQL at ${location} refused the credentials: ${message}`, { kind: 'auth_failed', location, cause: err });
-  if (code === 'ER_BAD_DB_ERROR') return new StorageError(`MySQL at ${location}: ${message} (create it first)`, { kind: 'unavailable', location, cause: err });
+  if (UNREACHABLE.has(code))
+    return new StorageError(`Cannot reach MySQL at ${location}: ${message}`, { kind: 'unavailable', location, cause: err });
+  if (AUTH.has(code))
+    return new StorageError(`MySQL at ${location} refused the credentials: ${message}`, { kind: 'auth_failed', location, cause: err });
+  if (code === 'ER_BAD_DB_ERROR')
+    return new StorageError(`MySQL at ${location}: ${message} (create it first)`, { kind: 'unavailable', location, cause: err });
   return new StorageError(`MySQL error at ${location}: ${message}`, { kind: 'failed', location, cause: err });
 }
 

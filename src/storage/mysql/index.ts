@@ -1,9 +1,9 @@
-import type { Store, StoreOptions } from '../types/store.js';
 import { StorageError } from '../../errors/storage-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import { maskUrl } from '../shared/location.js';
 import { applyMigrations } from '../sql/migrate.js';
 import { SqlStore } from '../sql/sql-store.js';
+import type { Store, StoreOptions } from '../types/store.js';
 import { MysqlBackend } from './backend.js';
 import { loadMysql, MysqlClient } from './driver.js';
 import { mysqlMigrations } from './migrations.js';
@@ -12,7 +12,11 @@ import { mysqlMigrations } from './migrations.js';
 async function binaryCollation(db: MysqlClient): Promise<string> {
   const rows = await db.all<{ Collation: string }>("SHOW COLLATION WHERE Collation IN ('utf8mb4_nopad_bin', 'utf8mb4_0900_bin')");
   const names = rows.map((r) => r.Collation);
-  return names.includes('utf8mb4_nopad_bin') ? 'utf8mb4_nopad_bin' : names.includes('utf8mb4_0900_bin') ? 'utf8mb4_0900_bin' : 'utf8mb4_bin';
+  return names.includes('utf8mb4_nopad_bin')
+    ? 'utf8mb4_nopad_bin'
+    : names.includes('utf8mb4_0900_bin')
+      ? 'utf8mb4_0900_bin'
+      : 'utf8mb4_bin';
 }
 
 /**
@@ -51,7 +55,10 @@ export async function openMysqlStore(options: StoreOptions = {}): Promise<Store>
         await conn.all("SELECT RELEASE_LOCK(CONCAT('corvid_schema:', DATABASE()))").catch(() => undefined);
       }
     });
-    return new SqlStore(new MysqlBackend(client, location, pool, minTokenSize, options.poolSize ?? 10), { schemaVersion: version, now: options.now });
+    return new SqlStore(new MysqlBackend(client, location, pool, minTokenSize, options.poolSize ?? 10), {
+      schemaVersion: version,
+      now: options.now,
+    });
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw err;

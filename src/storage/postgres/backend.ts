@@ -1,9 +1,10 @@
 import type { Pool } from 'pg';
-import type { MessageSearchOptions } from '../types/memories.js';
+
 import type { MemoryRow } from '../shared/rows.js';
 import { AppendBatcher, type AppendRequest, type AppendResult } from '../sql/append-batcher.js';
 import type { EntryInsert, EntryTextRow, MemorySearchFilter, SqlBackend, SqlClient, SqlValue } from '../sql/sql-client.js';
 import { MEMORY_COLUMNS, memoryConditions } from '../sql/sql-memories.js';
+import type { MessageSearchOptions } from '../types/memories.js';
 import type { PgClient } from './driver.js';
 
 const ENTRY_FIELDS = ['type', 'agent', 'role', 'run_id', 'message', 'usage_json', 'data', 'search_text'] as const;
@@ -89,7 +90,13 @@ export class PostgresBackend implements SqlBackend {
     return this.batcher.submit({ sessionId, rows, now, expectedLastSeq });
   }
 
-  appendInTransaction(tx: SqlClient, sessionId: string, rows: EntryInsert[], now: number, expectedLastSeq?: number): Promise<number[] | undefined> {
+  appendInTransaction(
+    tx: SqlClient,
+    sessionId: string,
+    rows: EntryInsert[],
+    now: number,
+    expectedLastSeq?: number,
+  ): Promise<number[] | undefined> {
     return this.appendOne({ sessionId, rows, now, expectedLastSeq }, tx as PgClient);
   }
 
@@ -164,7 +171,12 @@ export class PostgresBackend implements SqlBackend {
     return (result.rows as { seq: number }[]).map((row) => Number(row.seq)).sort((a, b) => a - b);
   }
 
-  async searchMemories(scope: { userId: string; agent: string }, terms: string[], filter: MemorySearchFilter, limit: number): Promise<{ row: MemoryRow; score: number }[]> {
+  async searchMemories(
+    scope: { userId: string; agent: string },
+    terms: string[],
+    filter: MemorySearchFilter,
+    limit: number,
+  ): Promise<{ row: MemoryRow; score: number }[]> {
     const { where, params } = memoryConditions(scope, filter);
     const rows = await this.db.all<MemoryRow & { score: number }>(
       `SELECT ${MEMORY_COLUMNS}, ts_rank(m.search_tsv, q) AS score

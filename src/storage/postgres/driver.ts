@@ -1,4 +1,5 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
+
 import { StorageError } from '../../errors/storage-error.js';
 import { maskSecrets } from '../shared/location.js';
 import type { SqlClient, SqlValue } from '../sql/sql-client.js';
@@ -11,7 +12,10 @@ export async function loadPg(): Promise<PgModule> {
     const mod = (await import('pg')) as PgModule & { default?: PgModule };
     return mod.default ?? mod;
   } catch (err) {
-    throw new StorageError('The Postgres storage driver needs the package "pg": install it with "npm install pg"', { kind: 'driver_missing', cause: err });
+    throw new StorageError('The Postgres storage driver needs the package "pg": install it with "npm install pg"', {
+      kind: 'driver_missing',
+      cause: err,
+    });
   }
 }
 

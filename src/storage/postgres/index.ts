@@ -1,8 +1,8 @@
-import type { Store, StoreOptions } from '../types/store.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import { maskUrl } from '../shared/location.js';
 import { applyMigrations } from '../sql/migrate.js';
 import { SqlStore } from '../sql/sql-store.js';
+import type { Store, StoreOptions } from '../types/store.js';
 import { PostgresBackend } from './backend.js';
 import { loadPg, PgClient } from './driver.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
@@ -29,7 +29,9 @@ export async function openPostgresStore(options: StoreOptions = {}): Promise<Sto
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     application_name: 'corvid',
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    types: { getTypeParser: ((oid: number, format?: string) => (oid === int8 ? Number : pg.types.getTypeParser(oid, format as 'text'))) as never },
+    types: {
+      getTypeParser: ((oid: number, format?: string) => (oid === int8 ? Number : pg.types.getTypeParser(oid, format as 'text'))) as never,
+    },
   });
   // An idle connection dropped by the server must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);

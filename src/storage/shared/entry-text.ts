@@ -15,7 +15,12 @@ export function messageSearchText(message: Message | undefined): string | undefi
       if (part.type === 'text') out += (out ? '\n' : '') + part.text;
       else if (part.type === 'tool-result') {
         const o = part.output;
-        const text = o.type === 'text' || o.type === 'error-text' ? o.value : o.type === 'json' || o.type === 'error-json' ? JSON.stringify(o.value) : '';
+        const text =
+          o.type === 'text' || o.type === 'error-text'
+            ? o.value
+            : o.type === 'json' || o.type === 'error-json'
+              ? JSON.stringify(o.value)
+              : '';
         if (text) out += (out ? '\n' : '') + text;
       }
     }

@@ -46,5 +46,8 @@ export function schemaTooNew(location: string, found: number, supported: number)
 
 /** `conflict`: an approval id used by another approval. */
 export function approvalIdTaken(id: string, location: string): StorageError {
-  return new StorageError(`An approval with id "${id}" already exists for another tool call in ${location}`, { kind: 'conflict', location });
+  return new StorageError(`An approval with id "${id}" already exists for another tool call in ${location}`, {
+    kind: 'conflict',
+    location,
+  });
 }

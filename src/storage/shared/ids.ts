@@ -10,6 +10,6 @@ let counter = 0;
 export function sortableId(prefix: string): string {
   const now = Date.now();
   if (now === lastTime) counter++;
-  else (lastTime = now), (counter = 0);
+  else ((lastTime = now), (counter = 0));
   return `${prefix}_${now.toString(36).padStart(9, '0')}${counter.toString(36).padStart(4, '0')}${randomBytes(5).toString('hex')}`;
 }

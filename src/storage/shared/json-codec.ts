@@ -9,7 +9,8 @@ type Tagged = { [TAG]: 'bytes'; base64: string } | { [TAG]: 'url'; href: string 
 
 function replacer(this: Record<string, unknown>, key: string, value: unknown): unknown {
   const raw = this[key];
-  if (raw instanceof Uint8Array) return { [TAG]: 'bytes', base64: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64') };
+  if (raw instanceof Uint8Array)
+    return { [TAG]: 'bytes', base64: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64') };
   if (raw instanceof URL) return { [TAG]: 'url', href: raw.href };
   if (raw instanceof Date) return { [TAG]: 'date', iso: raw.toISOString() };
   return value;

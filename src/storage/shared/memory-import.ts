@@ -6,7 +6,13 @@ import { normalizeMemory } from './validate.js';
 export function exportRecords(memories: Memory[]): Record<string, MemoryRecord> {
   const out: Record<string, MemoryRecord> = {};
   for (const m of memories) {
-    const r: MemoryRecord = { value: m.value, tags: m.tags, importance: m.importance, createdAt: m.createdAt.toISOString(), updatedAt: m.updatedAt.toISOString() };
+    const r: MemoryRecord = {
+      value: m.value,
+      tags: m.tags,
+      importance: m.importance,
+      createdAt: m.createdAt.toISOString(),
+      updatedAt: m.updatedAt.toISOString(),
+    };
     if (m.category !== undefined) r.category = m.category;
     out[m.key] = r;
   }
@@ -24,7 +30,8 @@ function time(key: string, field: string, v: unknown): number | undefined {
 export function prepareImport(
   data: Record<string, Partial<MemoryRecord> & { value: string }>,
 ): { memory: ReturnType<typeof normalizeMemory>; createdAt?: number; updatedAt?: number }[] {
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new ValidationError('Memories to import must be an object of key → memory record');
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new ValidationError('Memories to import must be an object of key → memory record');
   return Object.entries(data).map(([key, r]) => {
     if (!r || typeof r !== 'object') throw new ValidationError(`Memory "${key}": the record must be an object with a value`);
     const memory = normalizeMemory({ key, value: r.value, category: r.category ?? undefined, tags: r.tags, importance: r.importance });

@@ -20,7 +20,8 @@ function describe(value: unknown): string {
 /** A page size in 1..max, `fallback` when absent. */
 export function checkLimit(limit: number | undefined, fallback: number, max = 1000): number {
   if (limit === undefined) return fallback;
-  if (!Number.isInteger(limit) || limit < 1 || limit > max) throw new ValidationError(`limit must be an integer from 1 to ${max} (got ${limit})`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > max)
+    throw new ValidationError(`limit must be an integer from 1 to ${max} (got ${limit})`);
   return limit;
 }
 
@@ -96,8 +97,10 @@ export function checkCheckpoint(input: CheckpointInput): void {
   }
   const a = input.append;
   if (a !== undefined) {
-    if (input.sessionId === undefined) throw new ValidationError('Checkpoint append needs the checkpoint\'s sessionId (the session the entries go to)');
-    if (!a || typeof a !== 'object' || !Array.isArray(a.entries)) throw new ValidationError('Checkpoint append is { entries: [...], expectedLastSeq? }');
+    if (input.sessionId === undefined)
+      throw new ValidationError("Checkpoint append needs the checkpoint's sessionId (the session the entries go to)");
+    if (!a || typeof a !== 'object' || !Array.isArray(a.entries))
+      throw new ValidationError('Checkpoint append is { entries: [...], expectedLastSeq? }');
     if (a.expectedLastSeq !== undefined && !(Number.isInteger(a.expectedLastSeq) && a.expectedLastSeq >= 0)) {
       throw new ValidationError(`Checkpoint append expectedLastSeq must be a whole number >= 0 (got ${describe(a.expectedLastSeq)})`);
     }
@@ -105,7 +108,8 @@ export function checkCheckpoint(input: CheckpointInput): void {
 }
 
 export function checkStatus(status: unknown): RunStatus {
-  if (!STATUSES.includes(status as RunStatus)) throw new ValidationError(`Run status must be one of ${STATUSES.join(', ')} (got ${describe(status)})`);
+  if (!STATUSES.includes(status as RunStatus))
+    throw new ValidationError(`Run status must be one of ${STATUSES.join(', ')} (got ${describe(status)})`);
   return status as RunStatus;
 }
 

@@ -21,7 +21,9 @@ export async function schemaVersion(db: SqlClient): Promise<number> {
  */
 export async function applyMigrations(db: SqlClient, migrations: Migration[], location: string, now: number): Promise<number> {
   const latest = migrations[migrations.length - 1].version;
-  await db.run('CREATE TABLE IF NOT EXISTS corvid_schema (version INTEGER NOT NULL PRIMARY KEY, name VARCHAR(191) NOT NULL, applied_at BIGINT NOT NULL)');
+  await db.run(
+    'CREATE TABLE IF NOT EXISTS corvid_schema (version INTEGER NOT NULL PRIMARY KEY, name VARCHAR(191) NOT NULL, applied_at BIGINT NOT NULL)',
+  );
   const current = await schemaVersion(db);
   if (current > latest) throw schemaTooNew(location, current, latest);
   for (const m of migrations) {

@@ -1,5 +1,5 @@
-import type { MemoryFilter, MessageSearchOptions } from '../types/memories.js';
 import type { EntryRow, MemoryRow } from '../shared/rows.js';
+import type { MemoryFilter, MessageSearchOptions } from '../types/memories.js';
 
 /** A value bound to a `?` placeholder. */
 export type SqlValue = string | number | null | Uint8Array;
@@ -62,9 +62,20 @@ export interface SqlBackend {
    */
   appendEntries(sessionId: string, rows: EntryInsert[], now: number, expectedLastSeq?: number): Promise<number[] | undefined>;
   /** Like `appendEntries`, inside the caller's open transaction `tx` (committed or rolled back with it). */
-  appendInTransaction(tx: SqlClient, sessionId: string, rows: EntryInsert[], now: number, expectedLastSeq?: number): Promise<number[] | undefined>;
+  appendInTransaction(
+    tx: SqlClient,
+    sessionId: string,
+    rows: EntryInsert[],
+    now: number,
+    expectedLastSeq?: number,
+  ): Promise<number[] | undefined>;
   /** Memories of one scope matching any term, best first. */
-  searchMemories(scope: { userId: string; agent: string }, terms: string[], filter: MemorySearchFilter, limit: number): Promise<{ row: MemoryRow; score: number }[]>;
+  searchMemories(
+    scope: { userId: string; agent: string },
+    terms: string[],
+    filter: MemorySearchFilter,
+    limit: number,
+  ): Promise<{ row: MemoryRow; score: number }[]>;
   /** Messages matching any term, best first. */
   searchMessages(terms: string[], options: MessageSearchOptions, limit: number): Promise<{ row: EntryTextRow; score: number }[]>;
   close(): Promise<void>;

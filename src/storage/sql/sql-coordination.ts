@@ -1,6 +1,6 @@
-import type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from '../types/coordination.js';
-import { checkId } from '../shared/validate.js';
 import { checkCounterAdd, checkLeaseAcquire, checkLeaseRelease, expiryAt, SWEEP_EVERY } from '../shared/coordination-checks.js';
+import { checkId } from '../shared/validate.js';
+import type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from '../types/coordination.js';
 import type { SqlBackend, SqlClient } from './sql-client.js';
 import type { SqlContext } from './sql-sessions.js';
 
@@ -127,7 +127,10 @@ export class SqlLeaseStore implements LeaseStore {
   async get(name: string): Promise<LeaseInfo | undefined> {
     this.c.check();
     checkId('Lease name', name, 255);
-    const [row] = await this.c.backend.db.all<{ holder: string; expires_at: number | string }>('SELECT holder, expires_at FROM corvid_leases WHERE name = ?', [name]);
+    const [row] = await this.c.backend.db.all<{ holder: string; expires_at: number | string }>(
+      'SELECT holder, expires_at FROM corvid_leases WHERE name = ?',
+      [name],
+    );
     return row && Number(row.expires_at) > this.c.now() ? { holder: row.holder, expiresAt: new Date(Number(row.expires_at)) } : undefined;
   }
 

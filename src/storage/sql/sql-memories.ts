@@ -1,3 +1,8 @@
+import { memorySearchText } from '../shared/entry-text.js';
+import { exportRecords, prepareImport } from '../shared/memory-import.js';
+import { type MemoryRow, toMemory } from '../shared/rows.js';
+import { makeSnippet, queryTerms } from '../shared/text-search.js';
+import { checkLimit, checkMemoryScope, normalizeMemory } from '../shared/validate.js';
 import type {
   ConversationSearch,
   Memory,
@@ -10,11 +15,6 @@ import type {
   MessageSearchHit,
   MessageSearchOptions,
 } from '../types/memories.js';
-import { memorySearchText } from '../shared/entry-text.js';
-import { exportRecords, prepareImport } from '../shared/memory-import.js';
-import { toMemory, type MemoryRow } from '../shared/rows.js';
-import { makeSnippet, queryTerms } from '../shared/text-search.js';
-import { checkLimit, checkMemoryScope, normalizeMemory } from '../shared/validate.js';
 import type { SqlClient, SqlValue } from './sql-client.js';
 import type { SqlContext } from './sql-sessions.js';
 
@@ -52,10 +52,25 @@ export class SqlMemoryStore implements MemoryStore {
     return this.c.backend;
   }
 
-  private async write(tx: SqlClient, scope: MemoryScope, m: Normalized, now: number, createdAt?: number, updatedAt?: number): Promise<MemoryRow> {
+  private async write(
+    tx: SqlClient,
+    scope: MemoryScope,
+    m: Normalized,
+    now: number,
+    createdAt?: number,
+    updatedAt?: number,
+  ): Promise<MemoryRow> {
     const b = this.c.backend;
     const columns = ['user_id', 'agent', 'mem_key', 'value', 'category', 'tags', 'importance', 'search_text', 'created_at', 'updated_at'];
-    const update = ['value', 'category', 'tags', 'importance', 'search_text', 'updated_at', ...(createdAt !== undefined ? ['created_at'] : [])];
+    const update = [
+      'value',
+      'category',
+      'tags',
+      'importance',
+      'search_text',
+      'updated_at',
+      ...(createdAt !== undefined ? ['created_at'] : []),
+    ];
     await tx.run(b.upsert('corvid_memories', columns, ['user_id', 'agent', 'mem_key'], update), [
       scope.userId,
       scope.agent,
@@ -68,11 +83,17 @@ export class SqlMemoryStore implements MemoryStore {
       createdAt ?? now,
       updatedAt ?? now,
     ]);
-    const rows = await tx.all<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM corvid_memories m WHERE m.user_id = ? AND m.agent = ? AND m.mem_key = ?`, [scope.userId, scope.agent, m.key]);
+    const rows = await tx.all<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM corvid_memories m WHERE m.user_id = ? AND m.agent = ? AND m.mem_key = ?`,
+      [scope.userId, scope.agent, m.key],
+    );
     const row = rows[0];
     await tx.run('DELETE FROM corvid_memory_tags WHERE memory_id = ?', [row.id!]);
     if (m.tags.length > 0) {
-      await tx.run(`INSERT INTO corvid_memory_tags (memory_id, tag) VALUES ${m.tags.map(() => '(?, ?)').join(', ')}`, m.tags.flatMap((t) => [row.id!, t]));
+      await tx.run(
+        `INSERT INTO corvid_memory_tags (memory_id, tag) VALUES ${m.tags.map(() => '(?, ?)').join(', ')}`,
+        m.tags.flatMap((t) => [row.id!, t]),
+      );
     }
     return row;
   }
@@ -86,7 +107,10 @@ export class SqlMemoryStore implements MemoryStore {
 
   async get(scope: MemoryScope, key: string): Promise<Memory | undefined> {
     const b = this.scope(scope);
-    const rows = await b.db.all<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM corvid_memories m WHERE m.user_id = ? AND m.agent = ? AND m.mem_key = ?`, [scope.userId, scope.agent, key]);
+    const rows = await b.db.all<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM corvid_memories m WHERE m.user_id = ? AND m.agent = ? AND m.mem_key = ?`,
+      [scope.userId, scope.agent, key],
+    );
     return rows[0] ? toMemory(rows[0]) : undefined;
   }
 
@@ -94,11 +118,18 @@ export class SqlMemoryStore implements MemoryStore {
     const b = this.scope(scope);
     const limit = checkLimit(filter.limit, 100, 10_000);
     const { where, params } = memoryConditions(scope, filter);
-    const rows = await b.db.all<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM corvid_memories m WHERE ${where} ORDER BY m.updated_at DESC, m.id DESC LIMIT ${limit}`, params);
+    const rows = await b.db.all<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM corvid_memories m WHERE ${where} ORDER BY m.updated_at DESC, m.id DESC LIMIT ${limit}`,
+      params,
+    );
     return rows.map(toMemory);
   }
 
-  async search(scope: MemoryScope, query: string, options: { limit?: number; category?: string; minImportance?: number } = {}): Promise<MemorySearchHit[]> {
+  async search(
+    scope: MemoryScope,
+    query: string,
+    options: { limit?: number; category?: string; minImportance?: number } = {},
+  ): Promise<MemorySearchHit[]> {
     const b = this.scope(scope);
     const limit = checkLimit(options.limit, 10);
     const terms = queryTerms(query);
@@ -110,24 +141,39 @@ export class SqlMemoryStore implements MemoryStore {
   async delete(scope: MemoryScope, key: string): Promise<boolean> {
     const b = this.scope(scope);
     return b.db.transaction(async (tx) => {
-      await tx.run('DELETE FROM corvid_memory_tags WHERE memory_id IN (SELECT id FROM corvid_memories WHERE user_id = ? AND agent = ? AND mem_key = ?)', [scope.userId, scope.agent, key]);
-      return (await tx.run('DELETE FROM corvid_memories WHERE user_id = ? AND agent = ? AND mem_key = ?', [scope.userId, scope.agent, key])) > 0;
+      await tx.run(
+        'DELETE FROM corvid_memory_tags WHERE memory_id IN (SELECT id FROM corvid_memories WHERE user_id = ? AND agent = ? AND mem_key = ?)',
+        [scope.userId, scope.agent, key],
+      );
+      return (
+        (await tx.run('DELETE FROM corvid_memories WHERE user_id = ? AND agent = ? AND mem_key = ?', [scope.userId, scope.agent, key])) > 0
+      );
     });
   }
 
   async exportJson(scope: MemoryScope): Promise<Record<string, MemoryRecord>> {
     const b = this.scope(scope);
-    const rows = await b.db.all<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM corvid_memories m WHERE m.user_id = ? AND m.agent = ? ORDER BY m.updated_at, m.id`, [scope.userId, scope.agent]);
+    const rows = await b.db.all<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM corvid_memories m WHERE m.user_id = ? AND m.agent = ? ORDER BY m.updated_at, m.id`,
+      [scope.userId, scope.agent],
+    );
     return exportRecords(rows.map(toMemory));
   }
 
-  async importJson(scope: MemoryScope, data: Record<string, Partial<MemoryRecord> & { value: string }>, options: { replace?: boolean } = {}): Promise<number> {
+  async importJson(
+    scope: MemoryScope,
+    data: Record<string, Partial<MemoryRecord> & { value: string }>,
+    options: { replace?: boolean } = {},
+  ): Promise<number> {
     const b = this.scope(scope);
     const items = prepareImport(data);
     const now = this.c.now();
     await b.db.transaction(async (tx) => {
       if (options.replace) {
-        await tx.run('DELETE FROM corvid_memory_tags WHERE memory_id IN (SELECT id FROM corvid_memories WHERE user_id = ? AND agent = ?)', [scope.userId, scope.agent]);
+        await tx.run('DELETE FROM corvid_memory_tags WHERE memory_id IN (SELECT id FROM corvid_memories WHERE user_id = ? AND agent = ?)', [
+          scope.userId,
+          scope.agent,
+        ]);
         await tx.run('DELETE FROM corvid_memories WHERE user_id = ? AND agent = ?', [scope.userId, scope.agent]);
       }
       for (const it of items) await this.write(tx, scope, it.memory, now, it.createdAt, it.updatedAt ?? it.createdAt);

@@ -1,9 +1,18 @@
-import type { Approval, ApprovalInput, ApprovalStore, Checkpoint, CheckpointInput, CheckpointStore, RunListOptions, RunRecord } from '../types/runs.js';
 import { approvalIdTaken, approvalNotPending, seqConflict, unknownRun, unknownSession } from '../shared/errors.js';
 import { sortableId } from '../shared/ids.js';
 import { encodeJson } from '../shared/json-codec.js';
-import { toApproval, toCheckpoint, toRun, type ApprovalRow, type CheckpointRow, type RunRow } from '../shared/rows.js';
+import { type ApprovalRow, type CheckpointRow, type RunRow, toApproval, toCheckpoint, toRun } from '../shared/rows.js';
 import { checkAnswer, checkApproval, checkCheckpoint, checkEntry, checkLimit, checkStatus } from '../shared/validate.js';
+import type {
+  Approval,
+  ApprovalInput,
+  ApprovalStore,
+  Checkpoint,
+  CheckpointInput,
+  CheckpointStore,
+  RunListOptions,
+  RunRecord,
+} from '../types/runs.js';
 import type { SqlValue } from './sql-client.js';
 import { entryInsert, type SqlContext } from './sql-sessions.js';
 
@@ -32,7 +41,9 @@ export class SqlCheckpointStore implements CheckpointStore {
           const seqs = await b.appendInTransaction(tx, input.sessionId, entryRows, now, append!.expectedLastSeq);
           if (seqs === undefined) {
             const expected = append!.expectedLastSeq;
-            throw expected === undefined ? unknownSession(input.sessionId, b.location) : seqConflict(input.sessionId, expected, Number(found[0].last_seq), b.location);
+            throw expected === undefined
+              ? unknownSession(input.sessionId, b.location)
+              : seqConflict(input.sessionId, expected, Number(found[0].last_seq), b.location);
           }
         } else if (append?.expectedLastSeq !== undefined && append.expectedLastSeq !== Number(found[0].last_seq)) {
           throw seqConflict(input.sessionId, append.expectedLastSeq, Number(found[0].last_seq), b.location);
@@ -48,17 +59,14 @@ export class SqlCheckpointStore implements CheckpointStore {
         now,
         expiresAt,
       ]);
-      const rows = await tx.all<{ checkpoints: number }>(`SELECT checkpoints FROM corvid_runs WHERE run_id = ?${b.forUpdate}`, [input.runId]);
-      const next = Number(rows[0].checkpoints) + 1;
-      await tx.run('UPDATE corvid_runs SET checkpoints = ?, agent = ?, status = ?, updated_at = ?, expires_at = ?, session_id = COALESCE(?, session_id) WHERE run_id = ?', [
-        next,
-        input.agent,
-        input.status,
-        now,
-        expiresAt,
-        input.sessionId ?? null,
+      const rows = await tx.all<{ checkpoints: number }>(`SELECT checkpoints FROM corvid_runs WHERE run_id = ?${b.forUpdate}`, [
         input.runId,
       ]);
+      const next = Number(rows[0].checkpoints) + 1;
+      await tx.run(
+        'UPDATE corvid_runs SET checkpoints = ?, agent = ?, status = ?, updated_at = ?, expires_at = ?, session_id = COALESCE(?, session_id) WHERE run_id = ?',
+        [next, input.agent, input.status, now, expiresAt, input.sessionId ?? null, input.runId],
+      );
       await tx.run('INSERT INTO corvid_checkpoints (run_id, seq, status, state, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)', [
         input.runId,
         next,
@@ -76,8 +84,8 @@ export class SqlCheckpointStore implements CheckpointStore {
     const params: SqlValue[] = [runId];
     let sql = `SELECT c.run_id, c.seq, r.session_id, r.agent, c.status, c.state, c.created_at, c.expires_at
       FROM corvid_checkpoints c JOIN corvid_runs r ON r.run_id = c.run_id WHERE c.run_id = ?`;
-    if (seq !== undefined) (sql += ' AND c.seq = ?'), params.push(seq);
-    else (sql += ' AND (c.expires_at IS NULL OR c.expires_at > ?)'), params.push(this.c.now());
+    if (seq !== undefined) ((sql += ' AND c.seq = ?'), params.push(seq));
+    else ((sql += ' AND (c.expires_at IS NULL OR c.expires_at > ?)'), params.push(this.c.now()));
     const rows = await this.c.backend.db.all<CheckpointRow>(`${sql} ORDER BY c.seq DESC LIMIT 1`, params);
     return rows[0] ? toCheckpoint(rows[0]) : undefined;
   }
@@ -143,7 +151,10 @@ export class SqlApprovalStore implements ApprovalStore {
   constructor(private readonly c: SqlContext) {}
 
   private async byRunCall(runId: string, toolCallId: string): Promise<Approval | undefined> {
-    const rows = await this.c.backend.db.all<ApprovalRow>(`SELECT ${APPROVAL_COLUMNS} FROM corvid_approvals WHERE run_id = ? AND tool_call_id = ?`, [runId, toolCallId]);
+    const rows = await this.c.backend.db.all<ApprovalRow>(
+      `SELECT ${APPROVAL_COLUMNS} FROM corvid_approvals WHERE run_id = ? AND tool_call_id = ?`,
+      [runId, toolCallId],
+    );
     return rows[0] ? toApproval(rows[0]) : undefined;
   }
 
@@ -196,7 +207,10 @@ export class SqlApprovalStore implements ApprovalStore {
 
   async listForRun(runId: string): Promise<Approval[]> {
     this.c.check();
-    const rows = await this.c.backend.db.all<ApprovalRow>(`SELECT ${APPROVAL_COLUMNS} FROM corvid_approvals WHERE run_id = ? ORDER BY created_at, id`, [runId]);
+    const rows = await this.c.backend.db.all<ApprovalRow>(
+      `SELECT ${APPROVAL_COLUMNS} FROM corvid_approvals WHERE run_id = ? ORDER BY created_at, id`,
+      [runId],
+    );
     return rows.map(toApproval);
   }
 
@@ -204,12 +218,10 @@ export class SqlApprovalStore implements ApprovalStore {
     this.c.check();
     checkAnswer(answer);
     const b = this.c.backend;
-    const changed = await b.db.run("UPDATE corvid_approvals SET status = ?, reason = ?, answered_at = ? WHERE id = ? AND status = 'pending'", [
-      answer.approved ? 'approved' : 'denied',
-      answer.reason ?? null,
-      this.c.now(),
-      id,
-    ]);
+    const changed = await b.db.run(
+      "UPDATE corvid_approvals SET status = ?, reason = ?, answered_at = ? WHERE id = ? AND status = 'pending'",
+      [answer.approved ? 'approved' : 'denied', answer.reason ?? null, this.c.now(), id],
+    );
     const current = await this.get(id);
     if (changed === 0 || !current) throw approvalNotPending(id, current?.status, b.location);
     return current;

@@ -1,11 +1,21 @@
 import type { Message } from '../../types/message.js';
-import type { AppendOptions, EntryQuery, Session, SessionEntry, SessionEntryInput, SessionInput, SessionListOptions, SessionPage, SessionStore } from '../types/sessions.js';
 import { messageSearchText } from '../shared/entry-text.js';
 import { seqConflict, sessionExists, unknownSession } from '../shared/errors.js';
 import { sortableId } from '../shared/ids.js';
 import { decodeJson, encodeJson } from '../shared/json-codec.js';
-import { toEntry, toSession, type EntryRow, type SessionRow } from '../shared/rows.js';
+import { type EntryRow, type SessionRow, toEntry, toSession } from '../shared/rows.js';
 import { checkEntry, checkId, checkLimit, checkSessionInput, decodeCursor, encodeCursor } from '../shared/validate.js';
+import type {
+  AppendOptions,
+  EntryQuery,
+  Session,
+  SessionEntry,
+  SessionEntryInput,
+  SessionInput,
+  SessionListOptions,
+  SessionPage,
+  SessionStore,
+} from '../types/sessions.js';
 import type { EntryInsert, SqlBackend, SqlValue } from './sql-client.js';
 
 /** Shared by the SQL services. */
@@ -113,18 +123,19 @@ export class SqlSessionStore implements SessionStore {
     const rows = await this.b.db.all<SessionRow>(sql, params);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { sessions: page.map(toSession), ...(rows.length > limit && last ? { nextCursor: encodeCursor(Number(last.created_at), last.id) } : {}) };
+    return {
+      sessions: page.map(toSession),
+      ...(rows.length > limit && last ? { nextCursor: encodeCursor(Number(last.created_at), last.id) } : {}),
+    };
   }
 
   async update(id: string, patch: { metadata?: Record<string, unknown>; activeAgent?: string }): Promise<Session> {
     if (patch.activeAgent !== undefined) checkId('Session activeAgent', patch.activeAgent);
     const b = this.b;
-    const changed = await b.db.run('UPDATE corvid_sessions SET active_agent = COALESCE(?, active_agent), metadata = COALESCE(?, metadata), updated_at = ? WHERE id = ?', [
-      patch.activeAgent ?? null,
-      patch.metadata === undefined ? null : encodeJson(patch.metadata),
-      this.c.now(),
-      id,
-    ]);
+    const changed = await b.db.run(
+      'UPDATE corvid_sessions SET active_agent = COALESCE(?, active_agent), metadata = COALESCE(?, metadata), updated_at = ? WHERE id = ?',
+      [patch.activeAgent ?? null, patch.metadata === undefined ? null : encodeJson(patch.metadata), this.c.now(), id],
+    );
     const session = changed > 0 ? await this.get(id) : undefined;
     if (!session) throw unknownSession(id, b.location);
     return session;
@@ -163,7 +174,8 @@ export class SqlSessionStore implements SessionStore {
     if (rows.length === 0) {
       const s = await this.get(sessionId);
       if (!s) throw unknownSession(sessionId, b.location);
-      if (options.expectedLastSeq !== undefined && options.expectedLastSeq !== s.lastSeq) throw seqConflict(sessionId, options.expectedLastSeq, s.lastSeq, b.location);
+      if (options.expectedLastSeq !== undefined && options.expectedLastSeq !== s.lastSeq)
+        throw seqConflict(sessionId, options.expectedLastSeq, s.lastSeq, b.location);
       return [];
     }
     const seqs = await b.appendEntries(sessionId, rows, this.c.now(), options.expectedLastSeq);
@@ -192,10 +204,10 @@ export class SqlSessionStore implements SessionStore {
 
   async messages(sessionId: string, options: { afterSeq?: number } = {}): Promise<Message[]> {
     const b = this.b;
-    const texts = await b.db.column<string>("SELECT message FROM corvid_entries WHERE session_id = ? AND seq > ? AND type = 'message' ORDER BY seq", [
-      sessionId,
-      options.afterSeq ?? 0,
-    ]);
+    const texts = await b.db.column<string>(
+      "SELECT message FROM corvid_entries WHERE session_id = ? AND seq > ? AND type = 'message' ORDER BY seq",
+      [sessionId, options.afterSeq ?? 0],
+    );
     if (texts.length === 0 && !(await this.get(sessionId))) throw unknownSession(sessionId, b.location);
     const out = new Array<Message>(texts.length);
     for (let i = 0; i < texts.length; i++) out[i] = decodeJson(texts[i]) as Message;
@@ -204,7 +216,9 @@ export class SqlSessionStore implements SessionStore {
 
   async countMessages(sessionId: string): Promise<number> {
     const b = this.b;
-    const [n] = await b.db.column<number | string>("SELECT COUNT(*) FROM corvid_entries WHERE session_id = ? AND type = 'message'", [sessionId]);
+    const [n] = await b.db.column<number | string>("SELECT COUNT(*) FROM corvid_entries WHERE session_id = ? AND type = 'message'", [
+      sessionId,
+    ]);
     const count = Number(n ?? 0);
     if (count === 0 && !(await this.get(sessionId))) throw unknownSession(sessionId, b.location);
     return count;

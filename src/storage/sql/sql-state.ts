@@ -1,8 +1,8 @@
-import type { Artifact, ArtifactInfo, ArtifactStore, StateEntry, StateScope, StateStore } from '../types/state.js';
 import { unknownSession } from '../shared/errors.js';
 import { decodeJson, encodeJson } from '../shared/json-codec.js';
 import { escapeLike } from '../shared/text-search.js';
 import { artifactBytes, checkId, stateOwner } from '../shared/validate.js';
+import type { Artifact, ArtifactInfo, ArtifactStore, StateEntry, StateScope, StateStore } from '../types/state.js';
 import type { SqlValue } from './sql-client.js';
 import type { SqlContext } from './sql-sessions.js';
 
@@ -13,7 +13,10 @@ export class SqlStateStore implements StateStore {
   async get(scope: StateScope, key: string): Promise<unknown> {
     this.c.check();
     const { scope: s, owner } = stateOwner(scope);
-    const rows = await this.c.backend.db.all<{ value: string }>('SELECT value FROM corvid_state WHERE scope = ? AND owner = ? AND state_key = ?', [s, owner, key]);
+    const rows = await this.c.backend.db.all<{ value: string }>(
+      'SELECT value FROM corvid_state WHERE scope = ? AND owner = ? AND state_key = ?',
+      [s, owner, key],
+    );
     return rows[0] ? decodeJson(rows[0].value) : undefined;
   }
 
@@ -23,7 +26,12 @@ export class SqlStateStore implements StateStore {
     checkId('State key', key, 255);
     const b = this.c.backend;
     const params: SqlValue[] = [s, owner, key, encodeJson(value), this.c.now()];
-    const sql = b.upsert('corvid_state', ['scope', 'owner', 'state_key', 'value', 'updated_at'], ['scope', 'owner', 'state_key'], ['value', 'updated_at']);
+    const sql = b.upsert(
+      'corvid_state',
+      ['scope', 'owner', 'state_key', 'value', 'updated_at'],
+      ['scope', 'owner', 'state_key'],
+      ['value', 'updated_at'],
+    );
     if (s !== 'session') {
       await b.db.run(sql, params);
       return;
@@ -74,7 +82,14 @@ export class SqlArtifactStore implements ArtifactStore {
   constructor(private readonly c: SqlContext) {}
 
   private info(sessionId: string, r: ArtifactRow): ArtifactInfo {
-    return { sessionId, name: r.name, version: Number(r.version), mimeType: r.mime_type, size: Number(r.size), createdAt: new Date(Number(r.created_at)) };
+    return {
+      sessionId,
+      name: r.name,
+      version: Number(r.version),
+      mimeType: r.mime_type,
+      size: Number(r.size),
+      createdAt: new Date(Number(r.created_at)),
+    };
   }
 
   async save(sessionId: string, input: { name: string; mimeType?: string; data: Uint8Array | string }): Promise<ArtifactInfo> {
@@ -87,7 +102,10 @@ export class SqlArtifactStore implements ArtifactStore {
       // The session row lock serialises concurrent saves of the session's artifacts.
       const found = await tx.all(`SELECT id FROM corvid_sessions WHERE id = ?${b.forUpdate}`, [sessionId]);
       if (found.length === 0) throw unknownSession(sessionId, b.location);
-      const rows = await tx.all<{ v: number | null }>('SELECT MAX(version) AS v FROM corvid_artifacts WHERE session_id = ? AND name = ?', [sessionId, input.name]);
+      const rows = await tx.all<{ v: number | null }>('SELECT MAX(version) AS v FROM corvid_artifacts WHERE session_id = ? AND name = ?', [
+        sessionId,
+        input.name,
+      ]);
       const v = Number(rows[0]?.v ?? 0) + 1;
       await tx.run(`INSERT INTO corvid_artifacts (session_id, ${INFO_COLUMNS}, content) VALUES (?, ?, ?, ?, ?, ?, ?)`, [
         sessionId,
@@ -130,7 +148,10 @@ export class SqlArtifactStore implements ArtifactStore {
 
   async versions(sessionId: string, name: string): Promise<ArtifactInfo[]> {
     this.c.check();
-    const rows = await this.c.backend.db.all<ArtifactRow>(`SELECT ${INFO_COLUMNS} FROM corvid_artifacts WHERE session_id = ? AND name = ? ORDER BY version`, [sessionId, name]);
+    const rows = await this.c.backend.db.all<ArtifactRow>(
+      `SELECT ${INFO_COLUMNS} FROM corvid_artifacts WHERE session_id = ? AND name = ? ORDER BY version`,
+      [sessionId, name],
+    );
     return rows.map((r) => this.info(sessionId, r));
   }
 

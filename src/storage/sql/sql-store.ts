@@ -1,10 +1,10 @@
-import type { Store, StoreInfo } from '../types/store.js';
 import { storeClosed } from '../shared/errors.js';
+import type { Store, StoreInfo } from '../types/store.js';
 import type { SqlBackend } from './sql-client.js';
 import { SqlCounterStore, SqlLeaseStore } from './sql-coordination.js';
 import { SqlConversationSearch, SqlMemoryStore } from './sql-memories.js';
 import { SqlApprovalStore, SqlCheckpointStore } from './sql-runs.js';
-import { SqlSessionStore, type SqlContext } from './sql-sessions.js';
+import { type SqlContext, SqlSessionStore } from './sql-sessions.js';
 import { SqlArtifactStore, SqlStateStore } from './sql-state.js';
 
 /** A `Store` over any SQL backend: the services are shared SQL, the backend supplies the differences. */

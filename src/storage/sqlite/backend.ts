@@ -1,8 +1,8 @@
 import { StorageError } from '../../errors/storage-error.js';
-import type { MessageSearchOptions } from '../types/memories.js';
 import type { MemoryRow } from '../shared/rows.js';
 import type { EntryInsert, EntryTextRow, MemorySearchFilter, SqlBackend, SqlClient, SqlValue } from '../sql/sql-client.js';
 import { MEMORY_COLUMNS, memoryConditions } from '../sql/sql-memories.js';
+import type { MessageSearchOptions } from '../types/memories.js';
 import type { SqliteClient } from './driver.js';
 
 /** Indexes a batch of just-inserted entries (every insert path must run it, in the same transaction). */
@@ -45,8 +45,18 @@ export class SqliteBackend implements SqlBackend {
   }
 
   /** `tx` is this connection's open transaction (SQLite has one writer): the statements run in it. */
-  async appendInTransaction(_tx: SqlClient, sessionId: string, rows: EntryInsert[], now: number, expectedLastSeq?: number): Promise<number[] | undefined> {
-    if (!this.db.db.inTransaction) throw new StorageError(`${this.location}: appendInTransaction needs an open transaction`, { kind: 'failed', location: this.location });
+  async appendInTransaction(
+    _tx: SqlClient,
+    sessionId: string,
+    rows: EntryInsert[],
+    now: number,
+    expectedLastSeq?: number,
+  ): Promise<number[] | undefined> {
+    if (!this.db.db.inTransaction)
+      throw new StorageError(`${this.location}: appendInTransaction needs an open transaction`, {
+        kind: 'failed',
+        location: this.location,
+      });
     return this.appendSync(sessionId, rows, now, expectedLastSeq);
   }
 
@@ -54,13 +64,14 @@ export class SqliteBackend implements SqlBackend {
     const db = this.db;
     const bump =
       expectedLastSeq === undefined
-        ? db.allSync<{ last_seq: number }>('UPDATE corvid_sessions SET last_seq = last_seq + ?, updated_at = ? WHERE id = ? RETURNING last_seq', [rows.length, now, sessionId])
-        : db.allSync<{ last_seq: number }>('UPDATE corvid_sessions SET last_seq = last_seq + ?, updated_at = ? WHERE id = ? AND last_seq = ? RETURNING last_seq', [
-            rows.length,
-            now,
-            sessionId,
-            expectedLastSeq,
-          ]);
+        ? db.allSync<{ last_seq: number }>(
+            'UPDATE corvid_sessions SET last_seq = last_seq + ?, updated_at = ? WHERE id = ? RETURNING last_seq',
+            [rows.length, now, sessionId],
+          )
+        : db.allSync<{ last_seq: number }>(
+            'UPDATE corvid_sessions SET last_seq = last_seq + ?, updated_at = ? WHERE id = ? AND last_seq = ? RETURNING last_seq',
+            [rows.length, now, sessionId, expectedLastSeq],
+          );
     if (bump.length === 0) return undefined;
     const first = bump[0].last_seq - rows.length + 1;
     const insert = db.prepare(INSERT_ENTRY);
@@ -74,7 +85,12 @@ export class SqliteBackend implements SqlBackend {
     return seqs;
   }
 
-  async searchMemories(scope: { userId: string; agent: string }, terms: string[], filter: MemorySearchFilter, limit: number): Promise<{ row: MemoryRow; score: number }[]> {
+  async searchMemories(
+    scope: { userId: string; agent: string },
+    terms: string[],
+    filter: MemorySearchFilter,
+    limit: number,
+  ): Promise<{ row: MemoryRow; score: number }[]> {
     const { where, params } = memoryConditions(scope, filter);
     const rows = await this.db.all<MemoryRow & { rank_value: number }>(
       `SELECT ${MEMORY_COLUMNS}, bm25(corvid_memories_fts) AS rank_value

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+
 import { StorageError } from '../../errors/storage-error.js';
 import type { SqlClient, SqlValue } from '../sql/sql-client.js';
 
@@ -26,7 +27,9 @@ function isNativeModuleError(err: unknown): boolean {
   const code = String((err as { code?: unknown })?.code ?? '');
   const message = (err as Error)?.message ?? '';
   return (
-    /Could not locate the bindings file|NODE_MODULE_VERSION|compiled against a different Node\.js version|better_sqlite3\.node/.test(message) ||
+    /Could not locate the bindings file|NODE_MODULE_VERSION|compiled against a different Node\.js version|better_sqlite3\.node/.test(
+      message,
+    ) ||
     code === 'ERR_DLOPEN_FAILED' ||
     (code === 'MODULE_NOT_FOUND' && /\.node\b/.test(message))
   );
@@ -55,11 +58,14 @@ export function sqliteError(err: unknown, location: string, busyTimeoutMs: numbe
   const code = String((err as { code?: unknown })?.code ?? '');
   const message = (err as Error)?.message ?? String(err);
   if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT')) {
-    return new StorageError(`${location} is not a valid SQLite database (corrupted, or another kind of file): ${message}. It was not modified.`, {
-      kind: 'corrupt',
-      location,
-      cause: err,
-    });
+    return new StorageError(
+      `${location} is not a valid SQLite database (corrupted, or another kind of file): ${message}. It was not modified.`,
+      {
+        kind: 'corrupt',
+        location,
+        cause: err,
+      },
+    );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return new StorageError(
@@ -67,7 +73,12 @@ export function sqliteError(err: unknown, location: string, busyTimeoutMs: numbe
       { kind: 'locked', location, cause: err },
     );
   }
-  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_IOERR')) {
+  if (
+    code.startsWith('SQLITE_CANTOPEN') ||
+    code.startsWith('SQLITE_PERM') ||
+    code.startsWith('SQLITE_READONLY') ||
+    code.startsWith('SQLITE_IOERR')
+  ) {
     return new StorageError(`Cannot use the SQLite database ${location}: ${message}`, { kind: 'unavailable', location, cause: err });
   }
   return new StorageError(`SQLite error in ${location}: ${message}`, { kind: 'failed', location, cause: err });

@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Store, StoreOptions } from '../types/store.js';
+
 import { schemaTooNew } from '../shared/errors.js';
 import { sqlitePath } from '../shared/location.js';
 import { SCHEMA_VERSION } from '../shared/schema.js';
 import { applyMigrations } from '../sql/migrate.js';
 import { SqlStore } from '../sql/sql-store.js';
+import type { Store, StoreOptions } from '../types/store.js';
 import { SqliteBackend } from './backend.js';
 import { loadSqlite, SqliteClient, sqliteError } from './driver.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
@@ -40,7 +41,9 @@ export async function openSqliteStore(options: StoreOptions = {}): Promise<Store
   try {
     await client.serial(() => {
       // Read-only look first: a corrupt file or a newer schema is refused before any write.
-      const found = client.allSync<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'corvid_schema'");
+      const found = client.allSync<{ n: number }>(
+        "SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'corvid_schema'",
+      );
       if (found[0].n > 0) {
         const v = client.allSync<{ v: number | null }>('SELECT MAX(version) AS v FROM corvid_schema')[0].v ?? 0;
         if (v > SCHEMA_VERSION) throw schemaTooNew(location, v, SCHEMA_VERSION);

@@ -1,2 +1,13 @@
 /** The storage contracts live in the contracts layer (`src/types/storage/memories.ts`); re-exported here for the adapters. */
-export type { MemoryScope, MemoryInput, Memory, MemoryFilter, MemorySearchHit, MemoryRecord, MemoryStore, MessageSearchHit, MessageSearchOptions, ConversationSearch } from '../../types/storage/memories.js';
+export type {
+  ConversationSearch,
+  Memory,
+  MemoryFilter,
+  MemoryInput,
+  MemoryRecord,
+  MemoryScope,
+  MemorySearchHit,
+  MemoryStore,
+  MessageSearchHit,
+  MessageSearchOptions,
+} from '../../types/storage/memories.js';

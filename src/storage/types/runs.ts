@@ -1,2 +1,14 @@
 /** The storage contracts live in the contracts layer (`src/types/storage/runs.ts`); re-exported here for the adapters. */
-export type { RunStatus, CheckpointInput, CheckpointAppend, Checkpoint, RunRecord, RunListOptions, CheckpointStore, ApprovalStatus, ApprovalInput, Approval, ApprovalStore } from '../../types/storage/runs.js';
+export type {
+  Approval,
+  ApprovalInput,
+  ApprovalStatus,
+  ApprovalStore,
+  Checkpoint,
+  CheckpointAppend,
+  CheckpointInput,
+  CheckpointStore,
+  RunListOptions,
+  RunRecord,
+  RunStatus,
+} from '../../types/storage/runs.js';

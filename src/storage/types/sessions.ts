@@ -1,2 +1,12 @@
 /** The storage contracts live in the contracts layer (`src/types/storage/sessions.ts`); re-exported here for the adapters. */
-export type { Session, SessionInput, SessionListOptions, SessionPage, SessionEntryInput, SessionEntry, AppendOptions, EntryQuery, SessionStore } from '../../types/storage/sessions.js';
+export type {
+  AppendOptions,
+  EntryQuery,
+  Session,
+  SessionEntry,
+  SessionEntryInput,
+  SessionInput,
+  SessionListOptions,
+  SessionPage,
+  SessionStore,
+} from '../../types/storage/sessions.js';

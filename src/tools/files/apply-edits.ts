@@ -1,5 +1,5 @@
-import { FileToolError } from './text-file.js';
 import { nearestCandidates } from './nearest-candidates.js';
+import { FileToolError } from './text-file.js';
 
 /** One exact-text replacement. */
 export interface TextEdit {
@@ -19,12 +19,15 @@ export function applyEdits(text: string, edits: readonly TextEdit[], shown: stri
   let first = -1;
   edits.forEach((edit, i) => {
     const which = edits.length > 1 ? `edit ${i + 1} of ${edits.length}: ` : '';
-    if (edit.old_string === '') throw new FileToolError(`${which}old_string is empty; give the exact text to replace (use write_file to create a file).`);
+    if (edit.old_string === '')
+      throw new FileToolError(`${which}old_string is empty; give the exact text to replace (use write_file to create a file).`);
     if (edit.old_string === edit.new_string) throw new FileToolError(`${which}old_string and new_string are the same; nothing to change.`);
     const at = occurrences(current, edit.old_string);
     if (at.length === 0) {
       const hint = nearestCandidates(current, edit.old_string);
-      throw new FileToolError(`${which}old_string was not found in ${shown}.${hint}\nNo change was made. Re-read the file and copy the text exactly (with its indentation).`);
+      throw new FileToolError(
+        `${which}old_string was not found in ${shown}.${hint}\nNo change was made. Re-read the file and copy the text exactly (with its indentation).`,
+      );
     }
     if (at.length > 1 && !edit.replace_all) {
       const lines = at.slice(0, 10).map((index) => lineOf(current, index));
@@ -33,7 +36,10 @@ export function applyEdits(text: string, edits: readonly TextEdit[], shown: stri
           'No change was made. Include more surrounding text so it matches once, or set replace_all to replace every occurrence.',
       );
     }
-    current = at.length === 1 ? current.slice(0, at[0]) + edit.new_string + current.slice(at[0] + edit.old_string.length) : current.split(edit.old_string).join(edit.new_string);
+    current =
+      at.length === 1
+        ? current.slice(0, at[0]) + edit.new_string + current.slice(at[0] + edit.old_string.length)
+        : current.split(edit.old_string).join(edit.new_string);
     replacements += at.length;
     if (first === -1) first = at[0];
   });

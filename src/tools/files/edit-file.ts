@@ -1,8 +1,9 @@
 import { z } from 'zod';
+
 import { tool } from '../../core/tool.js';
 import type { Tool } from '../../types/tool.js';
 import type { FilesSetup } from './files-setup.js';
-import { previewEdits, runEdits, type EditOutput } from './run-edits.js';
+import { type EditOutput, previewEdits, runEdits } from './run-edits.js';
 
 const input = z.object({
   path: z.string().describe('File to edit.'),

@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import { z } from 'zod';
+
 import { tool } from '../../core/tool.js';
 import type { Tool } from '../../types/tool.js';
 import type { FilesSetup } from './files-setup.js';
@@ -27,7 +28,8 @@ export interface GlobOutput {
 export function createGlob(setup: FilesSetup): Tool<GlobArgs, GlobOutput> {
   return tool({
     name: 'glob',
-    description: 'Find files by glob pattern (e.g. "**/*.ts"), relative to `path`. Files ignored by .gitignore are left out. Returns sorted paths.',
+    description:
+      'Find files by glob pattern (e.g. "**/*.ts"), relative to `path`. Files ignored by .gitignore are left out. Returns sorted paths.',
     input,
     async execute({ pattern, path = '.' }) {
       const dir = await setup.policy.check(path, 'read');
@@ -41,7 +43,8 @@ export function createGlob(setup: FilesSetup): Tool<GlobArgs, GlobOutput> {
       });
       const files = walked.files.filter((f) => match(f));
       const out: GlobOutput = { pattern, path: shown, files: files.slice(0, setup.maxResults) };
-      if (files.length > setup.maxResults) out.truncated = `showing ${setup.maxResults} of ${files.length} files; use a narrower pattern or path.`;
+      if (files.length > setup.maxResults)
+        out.truncated = `showing ${setup.maxResults} of ${files.length} files; use a narrower pattern or path.`;
       return out;
     },
   });

@@ -1,6 +1,8 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+
 import picomatch from 'picomatch';
+
 import type { GrepFileHits, GrepLine, GrepQuery } from './grep-types.js';
 import { looksBinary } from './text-file.js';
 import { walkFiles } from './walk-files.js';

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { access, constants, stat } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import type { GrepFileHits, GrepQuery } from './grep-types.js';
+
 import { fileGlobMatcher } from './grep-js.js';
+import type { GrepFileHits, GrepQuery } from './grep-types.js';
 
 /** ripgrep could not run the query (not installed, or it does not accept the pattern): use the JS search. */
 export class RipgrepUnavailable extends Error {}
@@ -15,7 +16,13 @@ export function findRipgrep(): Promise<string | undefined> {
     for (const dir of (process.env.PATH ?? '').split(delimiter)) {
       if (!dir) continue;
       const candidate = join(dir, process.platform === 'win32' ? 'rg.exe' : 'rg');
-      if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+      if (
+        await access(candidate, constants.X_OK).then(
+          () => true,
+          () => false,
+        )
+      )
+        return candidate;
     }
     return undefined;
   })();
@@ -25,7 +32,11 @@ export function findRipgrep(): Promise<string | undefined> {
 /** ripgrep flags that make it walk like `walkFiles`: hidden files, .gitignore (only), no `.git`, no links. */
 function rgArgs(q: GrepQuery): string[] {
   const args = ['--no-config', '--null', '--line-number', '--no-heading', '--with-filename', '--color', 'never', '--hidden'];
-  args.push(...(q.gitignore ? ['--no-require-git', '--no-ignore-parent', '--no-ignore-global', '--no-ignore-exclude', '--no-ignore-dot'] : ['--no-ignore']));
+  args.push(
+    ...(q.gitignore
+      ? ['--no-require-git', '--no-ignore-parent', '--no-ignore-global', '--no-ignore-exclude', '--no-ignore-dot']
+      : ['--no-ignore']),
+  );
   args.push('--glob', '!.git', '--max-filesize', String(q.maxFileBytes), '--max-count', String(q.maxResults));
   if (q.context > 0) args.push('--context', String(q.context));
   if (q.ignoreCase) args.push('--ignore-case');
@@ -57,7 +68,14 @@ export async function grepRg(rg: string, q: GrepQuery): Promise<GrepFileHits[]> 
   }
   const hits = [...byFile.values()];
   if (!q.skipHardLinks) return hits;
-  const links = await Promise.all(hits.map((h) => stat(join(q.dir, h.path)).then((s) => s.nlink, () => 2)));
+  const links = await Promise.all(
+    hits.map((h) =>
+      stat(join(q.dir, h.path)).then(
+        (s) => s.nlink,
+        () => 2,
+      ),
+    ),
+  );
   return hits.filter((_, i) => links[i] <= 1);
 }
 
@@ -69,6 +87,8 @@ function run(cmd: string, args: string[], q: GrepQuery): Promise<{ code: number;
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', (e) => reject((e as NodeJS.ErrnoException).code === 'ENOENT' ? new RipgrepUnavailable('rg not found') : e));
-    child.on('close', (code) => resolve({ code: code ?? 2, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    child.on('close', (code) =>
+      resolve({ code: code ?? 2, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
   });
 }

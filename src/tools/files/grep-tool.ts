@@ -1,5 +1,7 @@
 import { basename, dirname } from 'node:path';
+
 import { z } from 'zod';
+
 import { tool } from '../../core/tool.js';
 import type { Tool } from '../../types/tool.js';
 import type { FilesSetup } from './files-setup.js';
@@ -15,7 +17,7 @@ const input = z.object({
   glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" (any depth) or "src/**/*.md".'),
   context: z.int().min(0).max(10).optional().describe('Lines of context shown before and after each match. Default 0.'),
   ignore_case: z.boolean().optional().describe('Match regardless of case. Default false.'),
-  max_results: z.int().min(1).optional().describe('Most matching lines returned (capped by the tool\'s limit).'),
+  max_results: z.int().min(1).optional().describe("Most matching lines returned (capped by the tool's limit)."),
 });
 
 /** Arguments of `grep`. */
@@ -78,7 +80,14 @@ async function grep(setup: FilesSetup, args: GrepArgs, signal?: AbortSignal): Pr
   const { hits, engine } = await search(setup, query);
   const shownPrefix = setup.policy.display(query.dir) === '.' ? '' : `${setup.policy.display(query.dir)}/`;
   const formatted = formatGrep(hits, { prefix: shownPrefix, maxResults });
-  const out: GrepOutput = { pattern: args.pattern, path: shown, matches: formatted.matches, files: formatted.files, output: formatted.text || '(no matches)', engine };
+  const out: GrepOutput = {
+    pattern: args.pattern,
+    path: shown,
+    matches: formatted.matches,
+    files: formatted.files,
+    output: formatted.text || '(no matches)',
+    engine,
+  };
   if (formatted.truncated) out.truncated = `stopped at ${maxResults} matching lines; narrow the pattern, path or glob to see the rest.`;
   return out;
 }

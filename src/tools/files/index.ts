@@ -6,6 +6,7 @@
  * const agent = new Agent({ name: 'coder', model, tools: fileTools({ root: './project', deny: ['.env'] }) });
  */
 import { stat } from 'node:fs/promises';
+
 import type { Tool } from '../../types/tool.js';
 import { createEditFile } from './edit-file.js';
 import type { FileToolOptions } from './file-tool-options.js';
@@ -17,16 +18,16 @@ import { createMultiEdit } from './multi-edit.js';
 import { createReadFile } from './read-file.js';
 import { createWriteFile } from './write-file.js';
 
-export type { FileToolOptions } from './file-tool-options.js';
-export type { ReadFileArgs, ReadFileOutput } from './read-file.js';
-export type { WriteFileArgs, WriteFileOutput } from './write-file.js';
 export type { EditFileArgs } from './edit-file.js';
-export type { MultiEditArgs } from './multi-edit.js';
-export type { EditOutput } from './run-edits.js';
-export type { ListDirArgs, ListDirOutput } from './list-dir.js';
+export type { FileToolOptions } from './file-tool-options.js';
 export type { GlobArgs, GlobOutput } from './glob-tool.js';
 export type { GrepArgs, GrepOutput } from './grep-tool.js';
+export type { ListDirArgs, ListDirOutput } from './list-dir.js';
+export type { MultiEditArgs } from './multi-edit.js';
+export type { ReadFileArgs, ReadFileOutput } from './read-file.js';
+export type { EditOutput } from './run-edits.js';
 export { unifiedDiff, type UnifiedDiffOptions } from './unified-diff.js';
+export type { WriteFileArgs, WriteFileOutput } from './write-file.js';
 
 /**
  * Checks that the folders of `options` exist (config loading calls it, so a wrong `root` is

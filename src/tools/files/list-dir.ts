@@ -1,5 +1,7 @@
 import { readdir } from 'node:fs/promises';
+
 import { z } from 'zod';
+
 import { tool } from '../../core/tool.js';
 import type { Tool } from '../../types/tool.js';
 import type { FilesSetup } from './files-setup.js';
@@ -42,9 +44,9 @@ export function createListDir(setup: FilesSetup): Tool<ListDirArgs, ListDirOutpu
         .map((e) => (e.isDirectory() ? `${e.name}/` : e.isSymbolicLink() ? `${e.name}@` : e.name))
         .sort(comparePaths);
       const out: ListDirOutput = { path: shown, entries: names.slice(0, setup.maxResults) };
-      if (names.length > setup.maxResults) out.truncated = `showing ${setup.maxResults} of ${names.length} entries; use glob to narrow down.`;
+      if (names.length > setup.maxResults)
+        out.truncated = `showing ${setup.maxResults} of ${names.length} entries; use glob to narrow down.`;
       return out;
     },
   });
 }
-

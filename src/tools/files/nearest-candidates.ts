@@ -29,7 +29,12 @@ export function nearestCandidates(text: string, needle: string): string {
   }
   if (scored.length === 0) return '';
   scored.sort((a, b) => b.score - a.score || a.line - b.line);
-  const blocks = scored.slice(0, SHOWN).map((s) => `lines ${s.line + 1}-${Math.min(lines.length, s.line + want.length)} (${Math.round(s.score * 100)}% similar):\n${excerpt(lines, s.line, want.length)}`);
+  const blocks = scored
+    .slice(0, SHOWN)
+    .map(
+      (s) =>
+        `lines ${s.line + 1}-${Math.min(lines.length, s.line + want.length)} (${Math.round(s.score * 100)}% similar):\n${excerpt(lines, s.line, want.length)}`,
+    );
   return `\nNearest candidates:\n${blocks.join('\n')}`;
 }
 

@@ -1,5 +1,5 @@
-import type { FilesSetup } from './files-setup.js';
 import { applyEdits, type TextEdit } from './apply-edits.js';
+import type { FilesSetup } from './files-setup.js';
 import { FileToolError, readTextBytes, writeFileAtomic } from './text-file.js';
 import { unifiedDiff } from './unified-diff.js';
 

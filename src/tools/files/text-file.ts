@@ -78,7 +78,7 @@ export async function writeFileAtomic(path: string, content: string | readonly U
     const fd = openSync(temp, 'wx', mode ?? 0o644);
     try {
       for (const piece of pieces) {
-        for (let done = 0; done < piece.length; ) done += writeSync(fd, piece, done, piece.length - done);
+        for (let done = 0; done < piece.length;) done += writeSync(fd, piece, done, piece.length - done);
       }
       if (mode !== undefined) fchmodSync(fd, mode);
     } finally {

@@ -35,7 +35,12 @@ export function unifiedDiff(before: string, after: string, options: UnifiedDiffO
   const tailLines = linesAfter(before, endOld, CONTEXT);
   const newFirst = firstLine; // same line number before the first change
   const all: Op[] = [
-    ...headLines.map((line, i) => ({ kind: ' ' as const, line, oldNo: firstLine - headLines.length + i, newNo: newFirst - headLines.length + i })),
+    ...headLines.map((line, i) => ({
+      kind: ' ' as const,
+      line,
+      oldNo: firstLine - headLines.length + i,
+      newNo: newFirst - headLines.length + i,
+    })),
     ...ops,
   ];
   const last = all.length > 0 ? all[all.length - 1] : { oldNo: firstLine - 1, newNo: firstLine - 1 };

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import ignore, { type Ignore } from 'ignore';
 
 /** Options for `walkFiles`. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { tool } from '../../core/tool.js';
 import type { Tool } from '../../types/tool.js';
 import type { FilesSetup } from './files-setup.js';
@@ -35,14 +36,18 @@ export function createWriteFile(setup: FilesSetup): Tool<WriteFileArgs, WriteFil
   };
   return tool({
     name: 'write_file',
-    description: 'Create a file or replace its whole content (atomically; parent folders are created). Prefer edit_file to change part of an existing file.',
+    description:
+      'Create a file or replace its whole content (atomically; parent folders are created). Prefer edit_file to change part of an existing file.',
     input,
     async preview(args) {
       try {
         const { file, shown, diff } = await plan(args);
         if (file.stats) return diff ?? `(replaces ${shown}, ${file.stats.size} bytes, not shown)`;
         const lines = args.content.split('\n');
-        const body = lines.slice(0, 40).map((l) => `+${l}`).join('\n');
+        const body = lines
+          .slice(0, 40)
+          .map((l) => `+${l}`)
+          .join('\n');
         return `--- /dev/null\n+++ b/${shown}\n${body}${lines.length > 40 ? `\n… (${lines.length - 40} more lines)` : ''}`;
       } catch (err) {
         return `(this write would fail: ${err instanceof Error ? err.message : String(err)})`;

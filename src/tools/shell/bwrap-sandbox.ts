@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import nodePath from 'node:path';
+
 import { runProcess } from './run-process.js';
 
 /** The `bwrap` program on `PATH`, or `undefined` when bubblewrap is not installed. */
@@ -10,7 +11,9 @@ export function findBwrap(path = process.env.PATH ?? '/usr/local/bin:/usr/bin:/b
     try {
       accessSync(file, constants.X_OK);
       return file;
-    } catch { /* next */ }
+    } catch {
+      /* next */
+    }
   }
   return undefined;
 }
@@ -32,16 +35,24 @@ export interface SandboxOptions {
  */
 export function bwrapArgs(options: SandboxOptions): string[] {
   return [
-    '--ro-bind', '/', '/',
-    '--dev', '/dev',
-    '--proc', '/proc',
-    '--tmpfs', '/tmp',
-    '--bind', options.workspace, options.workspace,
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    '--bind',
+    options.workspace,
+    options.workspace,
     '--unshare-all',
     ...(options.network ? ['--share-net'] : []),
     '--die-with-parent',
     '--new-session',
-    '--chdir', options.cwd,
+    '--chdir',
+    options.cwd,
     '--',
   ];
 }
@@ -50,10 +61,16 @@ export function bwrapArgs(options: SandboxOptions): string[] {
 export async function probeBwrap(bwrap: string, options: SandboxOptions): Promise<string | undefined> {
   try {
     const r = await runProcess({
-      file: bwrap, args: [...bwrapArgs(options), 'true'], cwd: options.cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      timeoutMs: 10_000, killGraceMs: 500, maxOutputBytes: 4096, stopReadingAtBytes: 65_536,
+      file: bwrap,
+      args: [...bwrapArgs(options), 'true'],
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      timeoutMs: 10_000,
+      killGraceMs: 500,
+      maxOutputBytes: 4096,
+      stopReadingAtBytes: 65_536,
     });
-    return r.exitCode === 0 ? undefined : (r.stderr.trim() || `bwrap exited with ${r.exitCode ?? r.signal}`);
+    return r.exitCode === 0 ? undefined : r.stderr.trim() || `bwrap exited with ${r.exitCode ?? r.signal}`;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }

@@ -1,8 +1,9 @@
 import nodePath from 'node:path';
+
 import { CommandRefusedError } from '../../errors/command-refused-error.js';
 import { PathPolicy } from '../path-policy.js';
 import { CommandPattern, commandText, unknownWord } from './command-pattern.js';
-import { envAssignments, findExecCommands, SHELLS, shellInvocation, TRANSPARENT_WRAPPERS, xargsCommand } from './command-wrappers.js';
+import { envAssignments, findExecCommands, shellInvocation, SHELLS, TRANSPARENT_WRAPPERS, xargsCommand } from './command-wrappers.js';
 import { parseCommandLine, type SimpleCommand } from './parse-command-line.js';
 import { checkRealParse } from './real-parse.js';
 import { ShellSyntaxRefusal, type ShellWord } from './shell-words.js';
@@ -27,16 +28,29 @@ export interface CommandPolicyOptions {
 
 /** Commands the tool never runs, with why. */
 const REFUSED: Record<string, string> = {
-  sudo: 'runs commands as another user', doas: 'runs commands as another user', su: 'runs commands as another user',
-  pkexec: 'runs commands as another user', runuser: 'runs commands as another user', setpriv: 'changes privileges',
-  chroot: 'changes the root folder', nsenter: 'enters other namespaces', unshare: 'changes namespaces',
-  source: 'runs a file whose commands cannot be checked', '.': 'runs a file whose commands cannot be checked',
-  alias: 'defines aliases', unalias: 'changes aliases', trap: 'runs a command given as text later',
-  enable: 'loads shell builtins', hash: 'changes which program a name runs', shopt: 'changes how the shell parses',
-  set: 'changes how the shell runs the rest of the line', coproc: 'starts a coprocess',
+  sudo: 'runs commands as another user',
+  doas: 'runs commands as another user',
+  su: 'runs commands as another user',
+  pkexec: 'runs commands as another user',
+  runuser: 'runs commands as another user',
+  setpriv: 'changes privileges',
+  chroot: 'changes the root folder',
+  nsenter: 'enters other namespaces',
+  unshare: 'changes namespaces',
+  source: 'runs a file whose commands cannot be checked',
+  '.': 'runs a file whose commands cannot be checked',
+  alias: 'defines aliases',
+  unalias: 'changes aliases',
+  trap: 'runs a command given as text later',
+  enable: 'loads shell builtins',
+  hash: 'changes which program a name runs',
+  shopt: 'changes how the shell parses',
+  set: 'changes how the shell runs the rest of the line',
+  coproc: 'starts a coprocess',
 };
 /** Variables whose value changes which code runs; setting them in the line is refused. */
-const DANGEROUS_VARIABLE = /^(PATH|IFS|ENV|BASH\w*|SHELLOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|HOME|EDITOR|VISUAL|PAGER|BROWSER|GCONV_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|NODE_OPTIONS|NODE_PATH|XDG_\w+|GIT_\w+|LD_\w+|DYLD_\w+|npm_config_\w+|PYTHON\w*|PERL\w*|RUBY\w*)$/i;
+const DANGEROUS_VARIABLE =
+  /^(PATH|IFS|ENV|BASH\w*|SHELLOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|HOME|EDITOR|VISUAL|PAGER|BROWSER|GCONV_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|NODE_OPTIONS|NODE_PATH|XDG_\w+|GIT_\w+|LD_\w+|DYLD_\w+|npm_config_\w+|PYTHON\w*|PERL\w*|RUBY\w*)$/i;
 const DECLARE = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 const CHANGES_DIR = new Set(['cd', 'pushd', 'popd']);
 const WRITES = new Set(['>', '>>', '>|', '<>', '&>', '&>>']);
@@ -45,7 +59,10 @@ const MAX_DEPTH = 6;
 /** Longest command line checked (the checker's worst case grows with the square of a word's length). */
 const MAX_LINE = 16_384;
 
-interface CheckState { depth: number; changedDir: boolean }
+interface CheckState {
+  depth: number;
+  changedDir: boolean;
+}
 
 /**
  * Decides whether a command line may run. `check` throws a `CommandRefusedError` whose message
@@ -122,7 +139,9 @@ export class CommandPolicy {
     try {
       await this.#options.paths.resolve(nodePath.resolve(this.#options.cwd, target.value), 'write');
     } catch (err) {
-      throw new Refusal(`the redirection ${op} ${target.value} writes outside the workspace: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Refusal(
+        `the redirection ${op} ${target.value} writes outside the workspace: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 
@@ -188,7 +207,9 @@ export class CommandPolicy {
     if (this.#allow.length === 0) return;
     const text = commandText(words);
     if (this.#allow.some((rule) => rule.matches(text))) return;
-    throw new Refusal(`\`${shortText(words)}\` is not an allowed command (allowed: ${this.#allow.map((r) => JSON.stringify(r.source)).join(', ')})`);
+    throw new Refusal(
+      `\`${shortText(words)}\` is not an allowed command (allowed: ${this.#allow.map((r) => JSON.stringify(r.source)).join(', ')})`,
+    );
   }
 }
 

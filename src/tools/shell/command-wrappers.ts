@@ -17,7 +17,12 @@ export const TRANSPARENT_WRAPPERS: Record<string, (args: ShellWord[]) => ShellWo
   time: (args) => skipFlags(args, 'time', /^-p$/),
   nice: (args) => skipFlags(args, 'nice', /^(-\d+|-n\d+|--adjustment=.*)$/, /^-n$/),
   timeout: (args) => {
-    const rest = skipFlags(args, 'timeout', /^(--preserve-status|--foreground|-v|--verbose|-s\w+|-k.+|--signal=.*|--kill-after=.*)$/, /^-[sk]$/);
+    const rest = skipFlags(
+      args,
+      'timeout',
+      /^(--preserve-status|--foreground|-v|--verbose|-s\w+|-k.+|--signal=.*|--kill-after=.*)$/,
+      /^-[sk]$/,
+    );
     if (rest === undefined || rest.length === 0) return undefined;
     return rest.slice(1);
   },
@@ -75,7 +80,10 @@ export function shellInvocation(args: ShellWord[]): { script: ShellWord } | { fi
       if (script === undefined) throw new ShellSyntaxRefusal('-c needs a script');
       return { script };
     }
-    if (a.value === '-o' || a.value === '+o' || a.value === '-O' || a.value === '+O') { i++; continue; }
+    if (a.value === '-o' || a.value === '+o' || a.value === '-O' || a.value === '+O') {
+      i++;
+      continue;
+    }
     if (a.value.startsWith('-') || a.value.startsWith('+')) continue;
     return { file: a };
   }
@@ -100,11 +108,15 @@ export function findExecCommands(args: ShellWord[]): ShellWord[][] {
 /** The command `xargs` runs (its default is `echo`), or throws for options it does not know. */
 export function xargsCommand(args: ShellWord[]): ShellWord[] {
   let i = 0;
-  const flag = /^(-0|-r|-t|-x|-p|--null|--no-run-if-empty|--verbose|--exit|--interactive|-[nLPsdEIa].+|--(max-args|max-lines|max-procs|max-chars|delimiter|eof|replace|arg-file)=.*)$/;
+  const flag =
+    /^(-0|-r|-t|-x|-p|--null|--no-run-if-empty|--verbose|--exit|--interactive|-[nLPsdEIa].+|--(max-args|max-lines|max-procs|max-chars|delimiter|eof|replace|arg-file)=.*)$/;
   while (i < args.length && args[i]!.value.startsWith('-')) {
     const a = args[i]!;
     if (a.dynamic) throw new ShellSyntaxRefusal(`an option of xargs must be written literally, not "${a.raw}"`);
-    if (a.value === '--') { i++; break; }
+    if (a.value === '--') {
+      i++;
+      break;
+    }
     if (/^-[nLPsdEIa]$/.test(a.value)) i += 2;
     else if (flag.test(a.value)) i += 1;
     else throw new ShellSyntaxRefusal(`xargs option "${a.value}" is not supported by this tool`);

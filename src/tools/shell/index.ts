@@ -5,7 +5,7 @@
  * import { shellTool } from 'corvid/tools';
  * const sh = shellTool({ cwd: './project', allow: ['npm test', 'npm run *'], deny: ['rm -rf *'] });
  */
-export { shellTool, type ShellToolOptions, type ShellToolInput, type ShellToolResult } from './shell-tool.js';
-export { CommandPolicy, type CommandPolicyOptions } from './command-policy.js';
 export { CommandPattern } from './command-pattern.js';
+export { CommandPolicy, type CommandPolicyOptions } from './command-policy.js';
 export { DEFAULT_PASSED_ENV } from './scrub-env.js';
+export { shellTool, type ShellToolInput, type ShellToolOptions, type ShellToolResult } from './shell-tool.js';

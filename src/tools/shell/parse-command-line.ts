@@ -57,9 +57,13 @@ export function parseCommandLine(line: string): ParsedCommandLine {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.kind === 'op') {
-      if (t.op === '(' ) {
+      if (t.op === '(') {
         if (current && current.words.length > 0) {
-          throw new ShellSyntaxRefusal(tokens[i + 1]?.kind === 'op' && (tokens[i + 1] as { op: string }).op === ')' ? 'defining functions is refused' : `unexpected "(" after "${current.words.at(-1)!.raw}"`);
+          throw new ShellSyntaxRefusal(
+            tokens[i + 1]?.kind === 'op' && (tokens[i + 1] as { op: string }).op === ')'
+              ? 'defining functions is refused'
+              : `unexpected "(" after "${current.words.at(-1)!.raw}"`,
+          );
         }
         finish();
         if (tokens[i + 1]?.kind === 'op' && (tokens[i + 1] as { op: string }).op === '(') throw new ShellSyntaxRefusal(UNSUPPORTED['((']!);
@@ -68,7 +72,10 @@ export function parseCommandLine(line: string): ParsedCommandLine {
         continue;
       }
       finish();
-      if (t.op === ')') { depth--; continue; }
+      if (t.op === ')') {
+        depth--;
+        continue;
+      }
       if (t.op === ';;' || t.op === ';&' || t.op === ';;&') throw new ShellSyntaxRefusal(UNSUPPORTED.case!);
       if (t.op === '&') out.background = true;
       if ((t.op === ';' || t.op === '&' || t.op === '\n') && depth === 0 && statementOpen) {
@@ -78,7 +85,8 @@ export function parseCommandLine(line: string): ParsedCommandLine {
       continue;
     }
     if (t.kind === 'redirect') {
-      if (t.op === '<<' || t.op === '<<-') throw new ShellSyntaxRefusal('here-documents (<<) are not supported by this tool; use a here-string (<<<) or a file');
+      if (t.op === '<<' || t.op === '<<-')
+        throw new ShellSyntaxRefusal('here-documents (<<) are not supported by this tool; use a here-string (<<<) or a file');
       const target = tokens[i + 1];
       if (target?.kind !== 'word') throw new ShellSyntaxRefusal(`redirection ${t.op} has no target`);
       current ??= { assignments: [], words: [], redirects: [] };

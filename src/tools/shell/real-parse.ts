@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+
 import { ShellSyntaxRefusal } from './shell-words.js';
 
 interface ParseResult {

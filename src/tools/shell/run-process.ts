@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+
 import { OutputCapture } from './output-capture.js';
 
 /** Options for `runProcess`. */
@@ -60,7 +61,11 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> 
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     const killGroup = (sig: NodeJS.Signals) => {
       if (child.pid === undefined) return;
-      try { process.kill(-child.pid, sig); } catch { /* the group is gone */ }
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+        /* the group is gone */
+      }
     };
     const terminate = () => {
       if (state.terminating) return;
@@ -69,8 +74,14 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> 
       graceTimer = setTimeout(() => killGroup('SIGKILL'), options.killGraceMs);
       graceTimer.unref();
     };
-    const timer = setTimeout(() => { state.timedOut = true; terminate(); }, options.timeoutMs);
-    const onAbort = () => { state.aborted = true; terminate(); };
+    const timer = setTimeout(() => {
+      state.timedOut = true;
+      terminate();
+    }, options.timeoutMs);
+    const onAbort = () => {
+      state.aborted = true;
+      terminate();
+    };
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) onAbort();
     const onData = (capture: OutputCapture) => (chunk: Buffer) => {

@@ -1,6 +1,8 @@
 import { realpathSync } from 'node:fs';
 import nodePath from 'node:path';
+
 import { z } from 'zod';
+
 import { tool } from '../../core/tool.js';
 import { ValidationError } from '../../errors/validation-error.js';
 import type { RequireApproval, Tool } from '../../types/tool.js';
@@ -100,15 +102,22 @@ export function shellTool(options: ShellToolOptions = {}): Tool<ShellToolInput, 
   const cwd = realDir(options.cwd ?? process.cwd(), 'cwd');
   const workspace = realDir(options.workspace ?? cwd, 'workspace');
   const isolation = options.isolation ?? 'auto';
-  if (!['auto', 'bwrap', 'none'].includes(isolation)) throw new ValidationError(`shell tool isolation must be auto, bwrap or none, not ${JSON.stringify(isolation)}`);
+  if (!['auto', 'bwrap', 'none'].includes(isolation))
+    throw new ValidationError(`shell tool isolation must be auto, bwrap or none, not ${JSON.stringify(isolation)}`);
   checkPassEnv(options.passEnv ?? []);
   const bwrap = isolation === 'none' ? undefined : findBwrap();
   if (isolation === 'bwrap' && bwrap === undefined) {
-    throw new ValidationError('shell tool isolation "bwrap" needs bubblewrap, and the bwrap program is not installed (apt-get install bubblewrap); use isolation "auto" or "none" to run unconfined');
+    throw new ValidationError(
+      'shell tool isolation "bwrap" needs bubblewrap, and the bwrap program is not installed (apt-get install bubblewrap); use isolation "auto" or "none" to run unconfined',
+    );
   }
   const policy = new CommandPolicy({
-    allow: options.allow, deny: options.deny, cwd,
-    allowSubstitution: options.allowSubstitution, allowBackground: options.allowBackground, network: options.network,
+    allow: options.allow,
+    deny: options.deny,
+    cwd,
+    allowSubstitution: options.allowSubstitution,
+    allowBackground: options.allowBackground,
+    network: options.network,
     paths: new PathPolicy({ roots: [{ path: workspace, mode: 'read-write' }] }),
   });
   warmUpShellParser();
@@ -119,7 +128,8 @@ export function shellTool(options: ShellToolOptions = {}): Tool<ShellToolInput, 
     if (bwrap === undefined) return undefined;
     const problem = await (sandboxReady ??= probeBwrap(bwrap, sandbox));
     if (problem === undefined) return bwrap;
-    if (isolation === 'bwrap') throw new ValidationError(`shell tool isolation "bwrap": bubblewrap cannot start a sandbox here: ${problem}`);
+    if (isolation === 'bwrap')
+      throw new ValidationError(`shell tool isolation "bwrap": bubblewrap cannot start a sandbox here: ${problem}`);
     return undefined;
   };
   let warned = false;
@@ -131,7 +141,10 @@ export function shellTool(options: ShellToolOptions = {}): Tool<ShellToolInput, 
     input: z.object({ command: z.string().min(1).describe('One bash command line, run in the working folder') }),
     ...(options.requireApproval !== undefined ? { requireApproval: options.requireApproval } : {}),
     preview: async ({ command }) => {
-      const verdict = await policy.check(command).then(() => undefined, (err: Error) => err.message);
+      const verdict = await policy.check(command).then(
+        () => undefined,
+        (err: Error) => err.message,
+      );
       return `$ ${command}\n(in ${cwd}${isolation === 'none' ? ', unconfined' : ''})${verdict !== undefined ? `\n${verdict}` : ''}`;
     },
     execute: async ({ command }, ctx) => {
@@ -139,7 +152,9 @@ export function shellTool(options: ShellToolOptions = {}): Tool<ShellToolInput, 
       const sandboxed = isolation === 'none' ? undefined : await useSandbox();
       if (sandboxed === undefined && isolation === 'auto' && !warned) {
         warned = true;
-        warn(`shell tool "${options.name ?? 'bash'}": bubblewrap is not available, commands run unconfined (install bubblewrap or set isolation: none to silence this)`);
+        warn(
+          `shell tool "${options.name ?? 'bash'}": bubblewrap is not available, commands run unconfined (install bubblewrap or set isolation: none to silence this)`,
+        );
       }
       const bash = ['bash', '--noprofile', '--norc', '-c', command];
       const outcome = await runProcess({
@@ -154,10 +169,15 @@ export function shellTool(options: ShellToolOptions = {}): Tool<ShellToolInput, 
         signal: ctx.signal,
       });
       return {
-        command, cwd,
-        exitCode: outcome.exitCode, signal: outcome.signal,
-        stdout: outcome.stdout, stderr: outcome.stderr,
-        truncated: outcome.truncated, timedOut: outcome.timedOut, outputLimitExceeded: outcome.outputLimitExceeded,
+        command,
+        cwd,
+        exitCode: outcome.exitCode,
+        signal: outcome.signal,
+        stdout: outcome.stdout,
+        stderr: outcome.stderr,
+        truncated: outcome.truncated,
+        timedOut: outcome.timedOut,
+        outputLimitExceeded: outcome.outputLimitExceeded,
         sandbox: sandboxed !== undefined ? 'bwrap' : 'none',
         durationMs: outcome.durationMs,
       };
@@ -175,8 +195,11 @@ function realDir(path: string, field: string): string {
 
 function describe(options: ShellToolOptions, cwd: string, timeoutMs: number): string {
   const parts = [`Run one bash command line in ${cwd} and get its exit code, stdout and stderr.`];
-  if (options.allow !== undefined && options.allow.length > 0) parts.push(`Allowed commands (each command of the line must match; * matches anything): ${options.allow.join(', ')}.`);
+  if (options.allow !== undefined && options.allow.length > 0)
+    parts.push(`Allowed commands (each command of the line must match; * matches anything): ${options.allow.join(', ')}.`);
   if (options.deny !== undefined && options.deny.length > 0) parts.push(`Denied: ${options.deny.join(', ')}.`);
-  parts.push(`Time limit ${Math.round(timeoutMs / 1000)} s; no background jobs${options.allowSubstitution === true ? '' : ', no command substitution'}; redirections may only write inside the working folder.`);
+  parts.push(
+    `Time limit ${Math.round(timeoutMs / 1000)} s; no background jobs${options.allowSubstitution === true ? '' : ', no command substitution'}; redirections may only write inside the working folder.`,
+  );
   return parts.join(' ');
 }

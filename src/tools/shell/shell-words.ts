@@ -50,9 +50,18 @@ export function readShellTokens(line: string): ShellToken[] {
   let i = 0;
   while (i < line.length) {
     const c = line[i]!;
-    if (c === ' ' || c === '\t') { i++; continue; }
-    if (c === '\\' && line[i + 1] === '\n') { i += 2; continue; }
-    if (c === '#') { while (i < line.length && line[i] !== '\n') i++; continue; }
+    if (c === ' ' || c === '\t') {
+      i++;
+      continue;
+    }
+    if (c === '\\' && line[i + 1] === '\n') {
+      i += 2;
+      continue;
+    }
+    if (c === '#') {
+      while (i < line.length && line[i] !== '\n') i++;
+      continue;
+    }
     const fd = /^(\d+)(?=[<>])/.exec(line.slice(i))?.[1];
     const at = fd !== undefined ? i + fd.length : i;
     if (line[at] === '{' && /^\{[A-Za-z_]\w*\}[<>]/.test(line.slice(at))) {
@@ -98,7 +107,10 @@ function readWord(line: string, start: number): ShellWord {
       break;
     }
     if (c === '\\') {
-      if (line[i + 1] === '\n') { i += 2; continue; }
+      if (line[i + 1] === '\n') {
+        i += 2;
+        continue;
+      }
       if (i + 1 >= line.length) throw new ShellSyntaxRefusal('the line ends with a lone backslash');
       value += line[i + 1];
       i += 2;
@@ -120,7 +132,11 @@ function readWord(line: string, start: number): ShellWord {
     }
     if (c === '$' || c === '`') {
       const r = readExpansion(line, i, substitutions);
-      if (r === undefined) { value += c; i++; continue; }
+      if (r === undefined) {
+        value += c;
+        i++;
+        continue;
+      }
       value += line.slice(i, r.end);
       dynamic = true;
       i = r.end;
@@ -172,7 +188,11 @@ function readExpansion(line: string, i: number, substitutions: string[]): { end:
     let j = i + 1;
     let inner = '';
     while (j < line.length && line[j] !== '`') {
-      if (line[j] === '\\' && j + 1 < line.length) { inner += '$`\\'.includes(line[j + 1]!) ? line[j + 1] : line.slice(j, j + 2); j += 2; continue; }
+      if (line[j] === '\\' && j + 1 < line.length) {
+        inner += '$`\\'.includes(line[j + 1]!) ? line[j + 1] : line.slice(j, j + 2);
+        j += 2;
+        continue;
+      }
       inner += line[j];
       j++;
     }
@@ -216,11 +236,26 @@ function matchParen(line: string, open: number): number {
   let depth = 0;
   for (let i = open; i < line.length; i++) {
     const c = line[i];
-    if (c === '\\') { i++; continue; }
-    if (c === "'") { i = skipTo(line, i + 1, "'"); continue; }
-    if (c === '"') { i = skipDouble(line, i + 1); continue; }
-    if (c === '`') { i = skipTo(line, i + 1, '`'); continue; }
-    if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) { i = skipTo(line, i + 1, '\n'); continue; }
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === "'") {
+      i = skipTo(line, i + 1, "'");
+      continue;
+    }
+    if (c === '"') {
+      i = skipDouble(line, i + 1);
+      continue;
+    }
+    if (c === '`') {
+      i = skipTo(line, i + 1, '`');
+      continue;
+    }
+    if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) {
+      i = skipTo(line, i + 1, '\n');
+      continue;
+    }
     if (c === '(') depth++;
     if (c === ')' && --depth === 0) return i;
   }
@@ -231,9 +266,18 @@ function matchBrace(line: string, open: number): number {
   let depth = 0;
   for (let i = open; i < line.length; i++) {
     const c = line[i];
-    if (c === '\\') { i++; continue; }
-    if (c === "'") { i = skipTo(line, i + 1, "'"); continue; }
-    if (c === '"') { i = skipDouble(line, i + 1); continue; }
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === "'") {
+      i = skipTo(line, i + 1, "'");
+      continue;
+    }
+    if (c === '"') {
+      i = skipDouble(line, i + 1);
+      continue;
+    }
     if (c === '{') depth++;
     if (c === '}' && --depth === 0) return i;
   }
@@ -248,9 +292,15 @@ function skipTo(line: string, from: number, ch: string): number {
 
 function skipDouble(line: string, from: number): number {
   for (let i = from; i < line.length; i++) {
-    if (line[i] === '\\') { i++; continue; }
+    if (line[i] === '\\') {
+      i++;
+      continue;
+    }
     if (line[i] === '"') return i;
-    if (line[i] === '$' && line[i + 1] === '(') { i = matchParen(line, i + 1); continue; }
+    if (line[i] === '$' && line[i + 1] === '(') {
+      i = matchParen(line, i + 1);
+      continue;
+    }
   }
   throw new ShellSyntaxRefusal('unterminated double quote');
 }

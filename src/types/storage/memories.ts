@@ -67,7 +67,11 @@ export interface MemoryStore {
    * Keyword search over key, value, category and tags, most relevant first (any word may match;
    * more matching and rarer words rank higher). Default limit 10.
    */
-  search(scope: MemoryScope, query: string, options?: { limit?: number; category?: string; minImportance?: number }): Promise<MemorySearchHit[]>;
+  search(
+    scope: MemoryScope,
+    query: string,
+    options?: { limit?: number; category?: string; minImportance?: number },
+  ): Promise<MemorySearchHit[]>;
   delete(scope: MemoryScope, key: string): Promise<boolean>;
   /** Every memory of the scope as `{ [key]: record }`. */
   exportJson(scope: MemoryScope): Promise<Record<string, MemoryRecord>>;
@@ -75,7 +79,11 @@ export interface MemoryStore {
    * Saves every record (timestamps kept when given); `replace: true` first deletes the scope's
    * other memories. Validates everything before writing anything. Resolves with the count saved.
    */
-  importJson(scope: MemoryScope, data: Record<string, Partial<MemoryRecord> & { value: string }>, options?: { replace?: boolean }): Promise<number>;
+  importJson(
+    scope: MemoryScope,
+    data: Record<string, Partial<MemoryRecord> & { value: string }>,
+    options?: { replace?: boolean },
+  ): Promise<number>;
 }
 
 /** A conversation search hit. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { openStore, type Store } from '../../../src/storage/index.js';
 import type { SuiteContext } from '../store-conformance.js';
 import { unique } from '../support/targets.js';
@@ -73,16 +74,17 @@ export function coordinationCases(ctx: SuiteContext): void {
       expect((await counters.add(key, 0, 60_000)).total).toBe(40);
     });
 
-    if (shared) it('sums interleaved adds from two stores on the same database exactly', async () => {
-      await withSecondStore(async (other) => {
-        const stores = [ctx.store(), other];
-        const key = unique('shared');
-        const windows = await Promise.all(range(60).map((i) => stores[i % 2].counters.add(key, 1, 60_000)));
-        expect(windows.map((w) => w.total).sort(ascending)).toEqual(range(60));
-        expect((await other.counters.add(key, 0, 60_000)).total).toBe(60);
-        expect((await ctx.store().counters.add(key, 0, 60_000)).total).toBe(60);
+    if (shared)
+      it('sums interleaved adds from two stores on the same database exactly', async () => {
+        await withSecondStore(async (other) => {
+          const stores = [ctx.store(), other];
+          const key = unique('shared');
+          const windows = await Promise.all(range(60).map((i) => stores[i % 2].counters.add(key, 1, 60_000)));
+          expect(windows.map((w) => w.total).sort(ascending)).toEqual(range(60));
+          expect((await other.counters.add(key, 0, 60_000)).total).toBe(60);
+          expect((await ctx.store().counters.add(key, 0, 60_000)).total).toBe(60);
+        });
       });
-    });
 
     it('refuses bad keys, amounts and windows', async () => {
       const { counters } = ctx.store();
@@ -167,21 +169,22 @@ export function coordinationCases(ctx: SuiteContext): void {
       for (const h of holders) expect(await leases.acquire(name, h, 60_000)).toBe(h === winner);
     });
 
-    if (shared) it('goes to exactly one of 10 concurrent holders across two stores, also once it expired', async () => {
-      await withSecondStore(async (other) => {
-        const stores = [ctx.store(), other];
-        const name = unique('race2');
-        const holders = range(10).map((i) => `h${i}`);
-        for (const round of [1, 2]) {
-          const results = await Promise.all(holders.map((h, i) => stores[i % 2].leases.acquire(name, h, 1000)));
-          expect(results.filter(Boolean), `round ${round}`).toHaveLength(1);
-          const winner = holders[results.indexOf(true)];
-          expect(await other.leases.acquire(name, winner, 1000)).toBe(true);
-          expect(await ctx.store().leases.acquire(name, winner === 'h0' ? 'h1' : 'h0', 1000)).toBe(false);
-          ctx.clock.tick(1000);
-        }
+    if (shared)
+      it('goes to exactly one of 10 concurrent holders across two stores, also once it expired', async () => {
+        await withSecondStore(async (other) => {
+          const stores = [ctx.store(), other];
+          const name = unique('race2');
+          const holders = range(10).map((i) => `h${i}`);
+          for (const round of [1, 2]) {
+            const results = await Promise.all(holders.map((h, i) => stores[i % 2].leases.acquire(name, h, 1000)));
+            expect(results.filter(Boolean), `round ${round}`).toHaveLength(1);
+            const winner = holders[results.indexOf(true)];
+            expect(await other.leases.acquire(name, winner, 1000)).toBe(true);
+            expect(await ctx.store().leases.acquire(name, winner === 'h0' ? 'h1' : 'h0', 1000)).toBe(false);
+            ctx.clock.tick(1000);
+          }
+        });
       });
-    });
 
     it('refuses bad names, holders and ttls', async () => {
       const { leases } = ctx.store();
@@ -190,7 +193,8 @@ export function coordinationCases(ctx: SuiteContext): void {
       await expectCode(leases.acquire('x'.repeat(256), 'a', 1000), 'validation_failed', '255');
       await expectCode(leases.acquire(name, '', 1000), 'validation_failed', 'holder');
       await expectCode(leases.acquire(name, 'h'.repeat(256), 1000), 'validation_failed', 'holder');
-      for (const ttl of [0, -1, NaN, Infinity, undefined as never]) await expectCode(leases.acquire(name, 'a', ttl), 'validation_failed', 'ttlMs');
+      for (const ttl of [0, -1, NaN, Infinity, undefined as never])
+        await expectCode(leases.acquire(name, 'a', ttl), 'validation_failed', 'ttlMs');
       await expectCode(leases.release('', 'a'), 'validation_failed', 'Lease name');
       await expectCode(leases.release(name, ''), 'validation_failed', 'holder');
       const holder = 'h'.repeat(255);

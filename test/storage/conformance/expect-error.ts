@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+
 import { CorvidError } from '../../../src/errors/index.js';
 
 /** Awaits a rejection and checks it is a CorvidError with `code` (and, optionally, words in its message). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import type { MemoryScope } from '../../../src/storage/index.js';
 import type { SuiteContext } from '../store-conformance.js';
 import { unique } from '../support/targets.js';
@@ -11,7 +12,13 @@ export function memoryCases(ctx: SuiteContext): void {
     it('saves and gets; saving a key again keeps createdAt and moves updatedAt', async () => {
       const { memories } = ctx.store();
       const s = scope();
-      const first = await memories.save(s, { key: 'diet', value: 'vegetarian', category: 'food', tags: ['diet', 'diet', 'health'], importance: 8 });
+      const first = await memories.save(s, {
+        key: 'diet',
+        value: 'vegetarian',
+        category: 'food',
+        tags: ['diet', 'diet', 'health'],
+        importance: 8,
+      });
       expect(first).toMatchObject({ key: 'diet', value: 'vegetarian', category: 'food', tags: ['diet', 'health'], importance: 8 });
       expect(first.updatedAt).toEqual(first.createdAt);
       ctx.clock.tick(1000);
@@ -66,7 +73,11 @@ export function memoryCases(ctx: SuiteContext): void {
     it('ranks keyword search by relevance and honours filters', async () => {
       const { memories } = ctx.store();
       const s = scope();
-      await memories.save(s, { key: 'drinks', value: 'Drinks espresso every morning; espresso with oat milk, a double espresso on Fridays', importance: 6 });
+      await memories.save(s, {
+        key: 'drinks',
+        value: 'Drinks espresso every morning; espresso with oat milk, a double espresso on Fridays',
+        importance: 6,
+      });
       await memories.save(s, { key: 'travel', value: 'Visited Rome and tried an espresso once', category: 'trips' });
       await memories.save(s, { key: 'pets', value: 'Has a cat named Miso', importance: 9 });
       await memories.save(scope(), { key: 'drinks', value: 'espresso espresso espresso' });
@@ -143,7 +154,9 @@ export function memoryCases(ctx: SuiteContext): void {
       await sessions.append(a.id, { agent: 'chef', message: msg('assistant', `${word} jam: boil ${word} with sugar, then ${word} zest.`) });
       await sessions.append(b.id, { message: msg('user', 'Unrelated question about bread') });
       await sessions.append(b.id, { type: 'note', data: { text: word } });
-      await sessions.append(c.id, { message: msg('user', `${'Lorem ipsum dolor. '.repeat(40)}${word} for someone else.${' Sit amet.'.repeat(40)}`) });
+      await sessions.append(c.id, {
+        message: msg('user', `${'Lorem ipsum dolor. '.repeat(40)}${word} for someone else.${' Sit amet.'.repeat(40)}`),
+      });
       const hits = await conversations.search(`${word} sugar`, { userId });
       expect(hits.map((h) => [h.sessionId, h.seq])).toEqual([
         [a.id, 2],

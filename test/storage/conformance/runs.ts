@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import type { SuiteContext } from '../store-conformance.js';
 import { unique } from '../support/targets.js';
 import { expectCode } from './expect-error.js';
@@ -30,7 +31,11 @@ export function runCases(ctx: SuiteContext): void {
     it('refuses an unknown session and a bad status', async () => {
       const { checkpoints } = ctx.store();
       const missing = unique('missing');
-      await expectCode(checkpoints.save({ runId: unique('run'), sessionId: missing, agent: 'a', status: 'running', state: {} }), 'not_found', missing);
+      await expectCode(
+        checkpoints.save({ runId: unique('run'), sessionId: missing, agent: 'a', status: 'running', state: {} }),
+        'not_found',
+        missing,
+      );
       await expectCode(checkpoints.save({ runId: unique('run'), agent: 'a', status: 'sleeping' as never, state: {} }), 'validation_failed');
     });
 
@@ -41,7 +46,14 @@ export function runCases(ctx: SuiteContext): void {
       const runId = unique('run');
       const word = unique('word').replace(/[^a-z0-9]/gi, '');
       const hello = { role: 'user' as const, content: [{ type: 'text' as const, text: `hello ${word}` }] };
-      const saved = await checkpoints.save({ runId, sessionId, agent: 'a', status: 'running', state: { step: 0 }, append: { entries: [{ message: hello, agent: 'a', runId }], expectedLastSeq: 1 } });
+      const saved = await checkpoints.save({
+        runId,
+        sessionId,
+        agent: 'a',
+        status: 'running',
+        state: { step: 0 },
+        append: { entries: [{ message: hello, agent: 'a', runId }], expectedLastSeq: 1 },
+      });
       expect(saved).toMatchObject({ runId, seq: 1, status: 'running' });
       expect((await sessions.entries(sessionId)).map((e) => [e.seq, e.runId, e.message])).toEqual([
         [1, undefined, { role: 'user', content: [{ type: 'text', text: 'earlier' }] }],
@@ -53,14 +65,49 @@ export function runCases(ctx: SuiteContext): void {
 
       // A session that moved on: a conflict, and neither the run nor the entries are written.
       const late = unique('run');
-      await expectCode(checkpoints.save({ runId: late, sessionId, agent: 'a', status: 'running', state: {}, append: { entries: [{ message: hello }], expectedLastSeq: 1 } }), 'storage_conflict', sessionId);
+      await expectCode(
+        checkpoints.save({
+          runId: late,
+          sessionId,
+          agent: 'a',
+          status: 'running',
+          state: {},
+          append: { entries: [{ message: hello }], expectedLastSeq: 1 },
+        }),
+        'storage_conflict',
+        sessionId,
+      );
       expect(await checkpoints.getRun(late)).toBeUndefined();
       expect((await sessions.get(sessionId))?.lastSeq).toBe(2);
       // A bad entry or a missing session: nothing written either.
-      await expectCode(checkpoints.save({ runId: late, sessionId, agent: 'a', status: 'running', state: {}, append: { entries: [{ message: { role: 'nobody' } as never }] } }), 'validation_failed');
-      await expectCode(checkpoints.save({ runId: late, agent: 'a', status: 'running', state: {}, append: { entries: [{ message: hello }] } }), 'validation_failed');
+      await expectCode(
+        checkpoints.save({
+          runId: late,
+          sessionId,
+          agent: 'a',
+          status: 'running',
+          state: {},
+          append: { entries: [{ message: { role: 'nobody' } as never }] },
+        }),
+        'validation_failed',
+      );
+      await expectCode(
+        checkpoints.save({ runId: late, agent: 'a', status: 'running', state: {}, append: { entries: [{ message: hello }] } }),
+        'validation_failed',
+      );
       const missing = unique('missing');
-      await expectCode(checkpoints.save({ runId: late, sessionId: missing, agent: 'a', status: 'running', state: {}, append: { entries: [{ message: hello }] } }), 'not_found', missing);
+      await expectCode(
+        checkpoints.save({
+          runId: late,
+          sessionId: missing,
+          agent: 'a',
+          status: 'running',
+          state: {},
+          append: { entries: [{ message: hello }] },
+        }),
+        'not_found',
+        missing,
+      );
       expect(await checkpoints.getRun(late)).toBeUndefined();
       expect(await sessions.countMessages(sessionId)).toBe(2);
     });
@@ -78,7 +125,8 @@ export function runCases(ctx: SuiteContext): void {
       await save(r2, 'paused', true);
       await save(r3, 'running');
       await save(r1, 'completed');
-      const ids = async (o: Parameters<typeof checkpoints.listRuns>[0]) => (await checkpoints.listRuns({ agent, ...o })).map((r) => r.runId);
+      const ids = async (o: Parameters<typeof checkpoints.listRuns>[0]) =>
+        (await checkpoints.listRuns({ agent, ...o })).map((r) => r.runId);
       expect(await ids({})).toEqual([r1, r3, r2]);
       expect(await ids({ status: 'running' })).toEqual([r3]);
       expect(await ids({ status: ['running', 'paused'] })).toEqual([r3, r2]);
@@ -128,8 +176,22 @@ export function runCases(ctx: SuiteContext): void {
       const { id: sessionId } = await sessions.create({ agent: 'a' });
       const runId = unique('run');
       await checkpoints.save({ runId, sessionId, agent: 'a', status: 'paused', state: {} });
-      const a1 = await approvals.create({ runId, toolCallId: 'call_1', toolName: 'delete_file', args: { path: '/tmp/x' }, prompt: 'Delete /tmp/x?' });
-      expect(a1).toMatchObject({ runId, sessionId, toolCallId: 'call_1', toolName: 'delete_file', args: { path: '/tmp/x' }, prompt: 'Delete /tmp/x?', status: 'pending' });
+      const a1 = await approvals.create({
+        runId,
+        toolCallId: 'call_1',
+        toolName: 'delete_file',
+        args: { path: '/tmp/x' },
+        prompt: 'Delete /tmp/x?',
+      });
+      expect(a1).toMatchObject({
+        runId,
+        sessionId,
+        toolCallId: 'call_1',
+        toolName: 'delete_file',
+        args: { path: '/tmp/x' },
+        prompt: 'Delete /tmp/x?',
+        status: 'pending',
+      });
       expect(a1.id).toMatch(/^apr_/);
       expect(a1.answeredAt).toBeUndefined();
       ctx.clock.tick(1);
@@ -160,7 +222,10 @@ export function runCases(ctx: SuiteContext): void {
       await expectCode(approvals.answer(a.id, { approved: 'yes' } as never), 'validation_failed');
 
       const b = await approvals.create({ runId, toolCallId: 'c2', toolName: 'pay', args: {} });
-      const results = await Promise.allSettled([approvals.answer(b.id, { approved: true }), approvals.answer(b.id, { approved: false, reason: 'no' })]);
+      const results = await Promise.allSettled([
+        approvals.answer(b.id, { approved: true }),
+        approvals.answer(b.id, { approved: false, reason: 'no' }),
+      ]);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const winner = results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ status: string }>;
       expect((await approvals.get(b.id))!.status).toBe(winner.value.status);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../../src/types/message.js';
+
 import type { SessionEntryInput } from '../../../src/storage/index.js';
+import type { Message } from '../../../src/types/message.js';
 import type { SuiteContext } from '../store-conformance.js';
 import { unique } from '../support/targets.js';
 import { expectCode } from './expect-error.js';
@@ -26,7 +27,12 @@ export const richMessages: Message[] = [
       { type: 'tool-call', toolCallId: 'call_1', toolName: 'lookup', input: { q: 'x', n: [1, 2.5, null, true] } },
     ],
   },
-  { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'lookup', output: { type: 'json', value: { ok: true, nested: { a: [] } } } }] },
+  {
+    role: 'tool',
+    content: [
+      { type: 'tool-result', toolCallId: 'call_1', toolName: 'lookup', output: { type: 'json', value: { ok: true, nested: { a: [] } } } },
+    ],
+  },
   { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
 ];
 
@@ -102,10 +108,17 @@ export function sessionCases(ctx: SuiteContext): void {
       const s = ctx.store().sessions;
       const { id } = await s.create({ agent: 'helper' });
       const usage = { inputTokens: 10, outputTokens: 5, reasoningTokens: 1, cachedInputTokens: 2, totalTokens: 15 };
-      const entries: SessionEntryInput[] = richMessages.map((message, i) => ({ message, agent: i === 4 ? 'helper' : undefined, runId: 'run_1', usage: i === 2 ? usage : undefined }));
+      const entries: SessionEntryInput[] = richMessages.map((message, i) => ({
+        message,
+        agent: i === 4 ? 'helper' : undefined,
+        runId: 'run_1',
+        usage: i === 2 ? usage : undefined,
+      }));
       expect(await s.append(id, entries[0])).toBe(1);
       expect(await s.appendMany(id, entries.slice(1))).toEqual([2, 3, 4, 5]);
-      expect(await s.append(id, { type: 'handoff', agent: 'helper', data: { to: 'billing', at: new Date(0), bytes: new Uint8Array([1, 2]) } })).toBe(6);
+      expect(
+        await s.append(id, { type: 'handoff', agent: 'helper', data: { to: 'billing', at: new Date(0), bytes: new Uint8Array([1, 2]) } }),
+      ).toBe(6);
       expect(await s.appendMany(id, [])).toEqual([]);
       expect(await s.messages(id)).toEqual(richMessages);
       const all = await s.entries(id);
@@ -113,7 +126,11 @@ export function sessionCases(ctx: SuiteContext): void {
       expect(all[2]).toMatchObject({ sessionId: id, seq: 3, type: 'message', role: 'assistant', runId: 'run_1', usage });
       expect(all[4].agent).toBe('helper');
       expect(all[0].agent).toBeUndefined();
-      expect(all[5]).toMatchObject({ type: 'handoff', agent: 'helper', data: { to: 'billing', at: new Date(0), bytes: new Uint8Array([1, 2]) } });
+      expect(all[5]).toMatchObject({
+        type: 'handoff',
+        agent: 'helper',
+        data: { to: 'billing', at: new Date(0), bytes: new Uint8Array([1, 2]) },
+      });
       expect(all[5].message).toBeUndefined();
       expect(all[5].createdAt).toBeInstanceOf(Date);
       expect((await s.entries(id, { afterSeq: 4 })).map((e) => e.seq)).toEqual([5, 6]);
@@ -130,7 +147,14 @@ export function sessionCases(ctx: SuiteContext): void {
       const pending: Promise<number | number[]>[] = [];
       for (let i = 0; i < 30; i++) {
         const target = i % 3 === 0 ? b.id : a.id;
-        pending.push(i % 4 === 0 ? s.appendMany(target, [{ type: 'n', data: i }, { type: 'n', data: i + 0.5 }]) : s.append(target, { type: 'n', data: i }));
+        pending.push(
+          i % 4 === 0
+            ? s.appendMany(target, [
+                { type: 'n', data: i },
+                { type: 'n', data: i + 0.5 },
+              ])
+            : s.append(target, { type: 'n', data: i }),
+        );
       }
       await Promise.all(pending);
       for (const id of [a.id, b.id]) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import type { SuiteContext } from '../store-conformance.js';
 import { unique } from '../support/targets.js';
 import { expectCode } from './expect-error.js';

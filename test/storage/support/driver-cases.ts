@@ -4,9 +4,10 @@
  * and concurrent appends from several connections.
  */
 import { describe, expect, it } from 'vitest';
+
 import { openStore, SCHEMA_VERSION, type Store, type StoreOptions } from '../../../src/storage/index.js';
 import { expectCode } from '../conformance/expect-error.js';
-import { TestClock, type StoreTarget } from './targets.js';
+import { type StoreTarget, TestClock } from './targets.js';
 
 /** Schema-version behaviour; `snapshot` returns something that must not change when a newer schema is refused. */
 export function schemaCases(target: StoreTarget, snapshot?: (options: StoreOptions) => Promise<unknown>): void {
@@ -38,7 +39,9 @@ export function schemaCases(target: StoreTarget, snapshot?: (options: StoreOptio
         const migrated = await openStore(location.options);
         try {
           expect(migrated.info.schemaVersion).toBe(SCHEMA_VERSION);
-          expect((await location.rows('SELECT version, name FROM corvid_schema ORDER BY version')).map((r) => [Number(r.version), r.name])).toEqual([
+          expect(
+            (await location.rows('SELECT version, name FROM corvid_schema ORDER BY version')).map((r) => [Number(r.version), r.name]),
+          ).toEqual([
             [1, 'initial'],
             [2, 'counters and leases'],
           ]);
@@ -61,7 +64,13 @@ export function schemaCases(target: StoreTarget, snapshot?: (options: StoreOptio
         await store.close();
         await location.exec("INSERT INTO corvid_schema (version, name, applied_at) VALUES (99, 'from the future', 0)");
         const before = await snapshot?.(location.options);
-        const error = await expectCode(openStore(location.options), 'storage_schema_too_new', 'schema version 99', `(${SCHEMA_VERSION})`, 'untouched');
+        const error = await expectCode(
+          openStore(location.options),
+          'storage_schema_too_new',
+          'schema version 99',
+          `(${SCHEMA_VERSION})`,
+          'untouched',
+        );
         expect(error.message).toContain(location.options.path ? location.options.path : new URL(location.options.url!).host);
         if (snapshot) expect(await snapshot(location.options)).toEqual(before);
       } finally {
@@ -79,7 +88,7 @@ export function schemaCases(target: StoreTarget, snapshot?: (options: StoreOptio
 export async function parallelAppends(stores: Store[], sessionId: string, perWriter: number): Promise<void> {
   await Promise.all(
     stores.map(async (store, w) => {
-      for (let i = 0; i < perWriter; ) {
+      for (let i = 0; i < perWriter;) {
         const entry = (n: number) => ({ type: 'probe', agent: `w${w}`, data: { w, i: n } });
         if (i % 3 === 2 && i + 1 < perWriter) {
           await store.sessions.appendMany(sessionId, [entry(i), entry(i + 1)]);

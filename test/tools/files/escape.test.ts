@@ -2,11 +2,13 @@
  * The file tools attacked as a model might: every case must be refused with a clear message
  * (a tool error the run survives), and nothing outside the root may be read, listed or changed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { link, mkdir, mkdtemp, readFile, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { fileTools } from '../../../src/tools/files/index.js';
 import type { Tool, ToolContext } from '../../../src/types/tool.js';
 
@@ -40,7 +42,12 @@ beforeAll(async () => {
   await link(join(outside, 'secret.txt'), join(root, 'hard-link.txt'));
   execFileSync('mkfifo', [join(root, 'fifo')]);
   tools = new Map(
-    fileTools({ root, roots: [{ path: join(root, 'docs'), mode: 'read-only' }], deny: ['.env', '**/*.pem', '.git/**'], refuseHardLinkedReads: true }).map((t) => [t.name, t]),
+    fileTools({
+      root,
+      roots: [{ path: join(root, 'docs'), mode: 'read-only' }],
+      deny: ['.env', '**/*.pem', '.git/**'],
+      refuseHardLinkedReads: true,
+    }).map((t) => [t.name, t]),
   );
 });
 
@@ -124,8 +131,15 @@ describe('file tools under attack', () => {
   }
 
   it('search tools never show denied or outside content', async () => {
-    for (const [tool, engine] of [['grep', 'ripgrep'], ['search_files', 'ripgrep'], ['grep', 'js']]) {
-      if (engine === 'js') tools = new Map(fileTools({ root, deny: ['.env', '**/*.pem', '.git/**'], refuseHardLinkedReads: true, ripgrep: 'js' }).map((t) => [t.name, t]));
+    for (const [tool, engine] of [
+      ['grep', 'ripgrep'],
+      ['search_files', 'ripgrep'],
+      ['grep', 'js'],
+    ]) {
+      if (engine === 'js')
+        tools = new Map(
+          fileTools({ root, deny: ['.env', '**/*.pem', '.git/**'], refuseHardLinkedReads: true, ripgrep: 'js' }).map((t) => [t.name, t]),
+        );
       const r = await attempt(tool, { pattern: 'SECRET', context: 2 });
       expect(JSON.parse(r.text).engine).toBe(engine);
       expect(r.ok).toBe(true);

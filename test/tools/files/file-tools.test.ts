@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, mkdir, readFile, readdir, rm, writeFile, stat, chmod } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { findRipgrep } from '../../../src/tools/files/grep-rg.js';
 import { fileTools } from '../../../src/tools/files/index.js';
 import type { Tool, ToolContext } from '../../../src/types/tool.js';
-import { findRipgrep } from '../../../src/tools/files/grep-rg.js';
 
 let root: string;
 const ctx = { signal: new AbortController().signal } as ToolContext;
@@ -36,7 +38,10 @@ async function call(name: string, args: unknown, extra: Record<string, unknown> 
 }
 
 async function fails(name: string, args: unknown, extra: Record<string, unknown> = {}): Promise<string> {
-  const err = await call(name, args, extra).then(() => undefined, (e: Error) => e);
+  const err = await call(name, args, extra).then(
+    () => undefined,
+    (e: Error) => e,
+  );
   expect(err, `${name} should fail`).toBeInstanceOf(Error);
   return (err as Error).message;
 }
@@ -96,7 +101,9 @@ describe('edit_file and multi_edit', () => {
 
   it('refuses several matches unless replace_all, naming the lines', async () => {
     await writeFile(join(root, 'dup.ts'), 'foo();\nbar();\nfoo();\n');
-    expect(await fails('edit_file', { path: 'dup.ts', old_string: 'foo();', new_string: 'baz();' })).toMatch(/occurs 2 times .*lines 1, 3.*replace_all/);
+    expect(await fails('edit_file', { path: 'dup.ts', old_string: 'foo();', new_string: 'baz();' })).toMatch(
+      /occurs 2 times .*lines 1, 3.*replace_all/,
+    );
     const out = await call('edit_file', { path: 'dup.ts', old_string: 'foo();', new_string: 'baz();', replace_all: true });
     expect(out.replacements).toBe(2);
     expect(await readFile(join(root, 'dup.ts'), 'utf8')).toBe('baz();\nbar();\nbaz();\n');
@@ -108,16 +115,28 @@ describe('edit_file and multi_edit', () => {
     expect(ws).toMatch(/not found.*\n.*whitespace is ignored/);
     expect(ws).toContain('2\t    return `hi ${name}`;');
     const similar = await fails('edit_file', { path: 'near.ts', old_string: 'function greets(names) {', new_string: 'x' });
-    expect(similar).toMatch(/Nearest candidates:\nlines 1-1 \(\d+% similar\):\n  1\tfunction greet\(name\) \{/);
+    expect(similar).toMatch(/Nearest candidates:\nlines 1-1 \(\d+% similar\):\n {2}1\tfunction greet\(name\) \{/);
     expect(await readFile(join(root, 'near.ts'), 'utf8')).toContain('function greet(name)');
   });
 
   it('applies several edits all-or-nothing', async () => {
     await writeFile(join(root, 'multi.ts'), 'a = 1\nb = 2\nc = 3\n');
-    const bad = await fails('multi_edit', { path: 'multi.ts', edits: [{ old_string: 'a = 1', new_string: 'a = 10' }, { old_string: 'nope', new_string: 'x' }] });
+    const bad = await fails('multi_edit', {
+      path: 'multi.ts',
+      edits: [
+        { old_string: 'a = 1', new_string: 'a = 10' },
+        { old_string: 'nope', new_string: 'x' },
+      ],
+    });
     expect(bad).toMatch(/^edit 2 of 2: old_string was not found/);
     expect(await readFile(join(root, 'multi.ts'), 'utf8')).toBe('a = 1\nb = 2\nc = 3\n');
-    const ok = await call('multi_edit', { path: 'multi.ts', edits: [{ old_string: 'a = 1', new_string: 'a = 10' }, { old_string: 'a = 10\nb', new_string: 'a = 10\nbb' }] });
+    const ok = await call('multi_edit', {
+      path: 'multi.ts',
+      edits: [
+        { old_string: 'a = 1', new_string: 'a = 10' },
+        { old_string: 'a = 10\nb', new_string: 'a = 10\nbb' },
+      ],
+    });
     expect(ok.replacements).toBe(2);
     expect(await readFile(join(root, 'multi.ts'), 'utf8')).toBe('a = 10\nbb = 2\nc = 3\n');
   });
@@ -184,7 +203,9 @@ describe('grep', () => {
 
     it(`filters by glob, searches a sub-folder, caps results (${engine})`, async () => {
       const byGlob = await call('grep', { pattern: 'export', glob: '*.ts', path: 'src' }, { ripgrep: engine });
-      expect(byGlob.output).toBe('src/a.ts:1:export const a = 1;\nsrc/a.ts:2:export function hello() {\n--\nsrc/lib/b.ts:3:export const b = a + 1;');
+      expect(byGlob.output).toBe(
+        'src/a.ts:1:export const a = 1;\nsrc/a.ts:2:export function hello() {\n--\nsrc/lib/b.ts:3:export const b = a + 1;',
+      );
       const capped = await call('search_files', { pattern: 'export', max_results: 2 }, { ripgrep: engine });
       expect(capped.matches).toBe(2);
       expect(capped.truncated).toMatch(/stopped at 2/);

@@ -1,8 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from '../../support/fake-llm-server.js';
+
 import { assertBuilt, cliEnv, fakeModel, runCli, tempDir, writeConfig } from '../../cli/cli-harness.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../../support/fake-llm-server.js';
 
 let server: FakeLlmServer | undefined;
 let tmp: { dir: string; cleanup(): void } | undefined;
@@ -54,7 +56,10 @@ describe('corvid run with a files tool entry', () => {
   it('corvid validate reports a files entry whose root is missing', async () => {
     server = await startFakeLlmServer([]);
     const { dir, opts } = project(server.url);
-    writeConfig(dir, `tools:\n  workspace:\n    type: files\n    root: ./nope\nagents:\n  coder:\n    model: openai:gpt-4.1-mini\n    tools: [workspace]\n`);
+    writeConfig(
+      dir,
+      `tools:\n  workspace:\n    type: files\n    root: ./nope\nagents:\n  coder:\n    model: openai:gpt-4.1-mini\n    tools: [workspace]\n`,
+    );
     const r = await runCli(['validate'], { ...opts, env: { ...opts.env, OPENAI_API_KEY: 'test' } });
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toMatch(/tools\.workspace: cannot set up the files tools: the root folder .*nope does not exist/);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { unifiedDiff } from '../../../src/tools/files/unified-diff.js';
 
 const lines = (n: number, f = (i: number) => `line ${i}`) => Array.from({ length: n }, (_, i) => f(i + 1)).join('\n') + '\n';
@@ -20,9 +21,22 @@ describe('unifiedDiff', () => {
         '--- a/f',
         '+++ b/f',
         '@@ -17,7 +17,7 @@',
-        ' line 17', ' line 18', ' line 19', '-line 20', '+line twenty', ' line 21', ' line 22', ' line 23',
+        ' line 17',
+        ' line 18',
+        ' line 19',
+        '-line 20',
+        '+line twenty',
+        ' line 21',
+        ' line 22',
+        ' line 23',
         '@@ -78,6 +78,7 @@',
-        ' line 78', ' line 79', ' line 80', '+extra', ' line 81', ' line 82', ' line 83',
+        ' line 78',
+        ' line 79',
+        ' line 80',
+        '+extra',
+        ' line 81',
+        ' line 82',
+        ' line 83',
       ].join('\n'),
     );
   });

@@ -1,7 +1,9 @@
-import { createServer, type Server } from 'node:net';
 import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { Agent } from '../../../src/index.js';
 import { ScriptedModel } from '../../../src/testing/index.js';
 import { shellTool } from '../../../src/tools/shell/index.js';
@@ -36,7 +38,7 @@ const REFUSED_LINES: Array<[string, string, RegExp]> = [
   ['alias', 'alias ls=rm; ls -rf ../outside', /defines aliases/],
   ['function', 'f() { rm -rf ../outside; }; f', /defining functions is refused/],
   ['fork bomb', ':(){ :|:& };:', /defining functions is refused/],
-  ['quote removal r\'\'m', "r''m -rf ../outside", /denied/],
+  ["quote removal r''m", "r''m -rf ../outside", /denied/],
   ['backslash \\rm', '\\rm -rf ../outside', /denied/],
   ['quoted "rm"', '"rm" -rf ../outside', /denied/],
   ['path /bin/rm', '/bin/rm -rf ../outside', /denied/],
@@ -74,7 +76,9 @@ describe('shell tool escapes: refused before anything runs', () => {
   it('an allow list is matched command by command: "npm run *" lets `npm run build` through, not what is chained to it', async () => {
     const p = playground();
     const sh = shellTool({ cwd: p.ws, allow: ['ls*', 'echo *'], isolation: 'none' });
-    expect((await attempt(sh, 'ls; rm -rf ../outside')).refused).toMatch(/`rm -rf \.\.\/outside` is not an allowed command \(allowed: "ls\*", "echo \*"\)/);
+    expect((await attempt(sh, 'ls; rm -rf ../outside')).refused).toMatch(
+      /`rm -rf \.\.\/outside` is not an allowed command \(allowed: "ls\*", "echo \*"\)/,
+    );
     expect((await attempt(sh, 'echo ok # ; rm -rf ../outside')).result?.stdout).toBe('ok\n');
     expect((await attempt(sh, '"ls -la"')).refused).toMatch(/not an allowed command/);
     expect(canaryIntact(p)).toBe(true);
@@ -83,7 +87,12 @@ describe('shell tool escapes: refused before anything runs', () => {
   it('a refusal reaches the model as an error result and the run goes on', async () => {
     const p = playground();
     const model = new ScriptedModel([
-      { toolCalls: [{ toolName: 'bash', input: { command: 'ls && rm -rf ../outside' } }, { toolName: 'bash', input: { command: 'echo $(id)' } }] },
+      {
+        toolCalls: [
+          { toolName: 'bash', input: { command: 'ls && rm -rf ../outside' } },
+          { toolName: 'bash', input: { command: 'echo $(id)' } },
+        ],
+      },
       { text: 'understood' },
     ]);
     const agent = new Agent({ name: 'dev', model, tools: [shellTool({ cwd: p.ws, deny: DENY, isolation: 'none' })] });
@@ -110,22 +119,28 @@ describe('shell tool escapes: at run time', () => {
   it('a command that ignores SIGTERM is killed after the grace', async () => {
     const p = playground();
     const sh = shellTool({ cwd: p.ws, isolation: 'none', timeoutMs: 500, killGraceMs: 300 });
-    const { result } = await attempt(sh, `node -e 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000); console.log("corvid-stubborn")'`);
+    const { result } = await attempt(
+      sh,
+      `node -e 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000); console.log("corvid-stubborn")'`,
+    );
     expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGKILL' });
     expect(await processesGone('corvid-stubborn')).toBe(0);
   });
 
   for (const isolation of ['none', 'bwrap'] as const) {
-    it.skipIf(isolation === 'bwrap' && !bwrapInstalled)(`a process swarm dies with its group at the time limit (isolation ${isolation})`, async () => {
-      const p = playground();
-      const sh = shellTool({ cwd: p.ws, isolation, timeoutMs: 1000, killGraceMs: 200, allowBackground: true });
-      const { result } = await attempt(sh, 'i=0; while [ $i -lt 100 ]; do sleep 41.517 & i=$((i+1)); done; wait');
-      expect(result).toMatchObject({ timedOut: true });
-      expect(await processesGone('41.517')).toBe(0);
-    });
+    it.skipIf(isolation === 'bwrap' && !bwrapInstalled)(
+      `a process swarm dies with its group at the time limit (isolation ${isolation})`,
+      async () => {
+        const p = playground();
+        const sh = shellTool({ cwd: p.ws, isolation, timeoutMs: 1000, killGraceMs: 200, allowBackground: true });
+        const { result } = await attempt(sh, 'i=0; while [ $i -lt 100 ]; do sleep 41.517 & i=$((i+1)); done; wait');
+        expect(result).toMatchObject({ timedOut: true });
+        expect(await processesGone('41.517')).toBe(0);
+      },
+    );
   }
 
-  it('the parent\'s secrets are not in the environment', async () => {
+  it("the parent's secrets are not in the environment", async () => {
     const p = playground();
     process.env.OPENAI_API_KEY = 'sk-corvid-test-secret';
     process.env.GITHUB_TOKEN = 'ghp-corvid-test-secret';
@@ -170,7 +185,7 @@ describe.skipIf(!bwrapInstalled)('shell tool escapes: inside the bubblewrap sand
     expect(existsSync(join(p.ws, 'made.txt'))).toBe(true);
   });
 
-  it('writes to /tmp stay in the sandbox\'s private /tmp', async () => {
+  it("writes to /tmp stay in the sandbox's private /tmp", async () => {
     const p = playground();
     const sh = shellTool({ cwd: p.ws, isolation: 'bwrap' });
     const marker = join('/tmp', `corvid-private-${process.pid}`);

@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer } from '../../support/fake-llm-server.js';
+
 import { assertBuilt, cliEnv, fakeModel, runCli, tempDir, writeConfig } from '../../cli/cli-harness.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../../support/fake-llm-server.js';
 
 let server: FakeLlmServer | undefined;
 let tmp: { dir: string; cleanup(): void } | undefined;

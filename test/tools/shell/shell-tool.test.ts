@@ -1,23 +1,32 @@
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../../../src/index.js';
-import { ScriptedModel } from '../../../src/testing/index.js';
-import { CommandPattern, CommandPolicy, shellTool } from '../../../src/tools/shell/index.js';
-import { PathPolicy } from '../../../src/tools/path-policy.js';
+
 import { shellToolEntrySchema, shellToolOptions } from '../../../src/config/tool-kinds/shell-tool-entry.js';
+import { Agent } from '../../../src/index.js';
 import { loadRuntime } from '../../../src/runtime/index.js';
+import { ScriptedModel } from '../../../src/testing/index.js';
+import { PathPolicy } from '../../../src/tools/path-policy.js';
+import { CommandPattern, CommandPolicy, shellTool } from '../../../src/tools/shell/index.js';
 import { lines, writeFiles } from '../../config/temp-dir.js';
 import { attempt, bwrapInstalled, context, playground } from './support.js';
 
 function policy(ws: string, rules: { allow?: string[]; deny?: string[]; allowSubstitution?: boolean }) {
   const p = new CommandPolicy({ cwd: ws, paths: new PathPolicy({ roots: [{ path: ws, mode: 'read-write' }] }), ...rules });
-  return async (line: string) => p.check(line).then(() => 'ok', (e: Error) => e.message);
+  return async (line: string) =>
+    p.check(line).then(
+      () => 'ok',
+      (e: Error) => e.message,
+    );
 }
 
 describe('shell tool: rules on the parsed line', () => {
   it('"npm run *" matches `npm run build`, not `npm run build; rm -rf /`; each simple command is matched on its own', async () => {
-    const check = policy(playground().ws, { allow: ['npm test', 'npm run *', 'git status', 'git diff*', 'ls*', 'cat *'], deny: ['rm -rf *'] });
+    const check = policy(playground().ws, {
+      allow: ['npm test', 'npm run *', 'git status', 'git diff*', 'ls*', 'cat *'],
+      deny: ['rm -rf *'],
+    });
     expect(await check('npm run build')).toBe('ok');
     expect(await check('npm run build; rm -rf /')).toMatch(/`rm -rf \/` is denied by the rule "rm -rf \*"/);
     expect(await check('npm test && git status | cat notes.txt')).toBe('ok');
@@ -67,7 +76,16 @@ describe('shell tool: running', () => {
     const p = playground();
     const sh = shellTool({ cwd: p.ws, isolation: 'none' });
     const { result } = await attempt(sh, 'cat notes.txt; echo oops >&2; exit 3');
-    expect(result).toMatchObject({ command: 'cat notes.txt; echo oops >&2; exit 3', cwd: p.ws, exitCode: 3, signal: null, stdout: 'hello\n', stderr: 'oops\n', timedOut: false, sandbox: 'none' });
+    expect(result).toMatchObject({
+      command: 'cat notes.txt; echo oops >&2; exit 3',
+      cwd: p.ws,
+      exitCode: 3,
+      signal: null,
+      stdout: 'hello\n',
+      stderr: 'oops\n',
+      timedOut: false,
+      sandbox: 'none',
+    });
   });
 
   it('the environment is scrubbed: only the allowed variables, plus env and passEnv', async () => {
@@ -145,7 +163,10 @@ describe('shell tool: running', () => {
     const asked: string[] = [];
     const run = await agent.run('go', { onApproval: (req) => (asked.push(req.prompt), { approved: req.prompt.includes('cat') }) });
     expect(run.status).toBe('completed');
-    expect(asked).toEqual([`Allow bash({"command":"echo ran > ran.txt"})?\n$ echo ran > ran.txt\n(in ${p.ws}, unconfined)`, `Allow bash({"command":"cat notes.txt"})?\n$ cat notes.txt\n(in ${p.ws}, unconfined)`]);
+    expect(asked).toEqual([
+      `Allow bash({"command":"echo ran > ran.txt"})?\n$ echo ran > ran.txt\n(in ${p.ws}, unconfined)`,
+      `Allow bash({"command":"cat notes.txt"})?\n$ cat notes.txt\n(in ${p.ws}, unconfined)`,
+    ]);
     expect(existsSync(join(p.ws, 'ran.txt'))).toBe(false);
     expect(run.steps[1]!.toolResults[0]!.output).toMatchObject({ stdout: 'hello\n', exitCode: 0 });
   });
@@ -154,8 +175,27 @@ describe('shell tool: running', () => {
 describe('shell tool: YAML entry', () => {
   it('maps snake_case options, resolves cwd against the config folder and parses durations', () => {
     const p = playground();
-    const entry = shellToolEntrySchema.parse({ type: 'shell', cwd: './ws', allow: ['npm test'], deny: ['rm *'], timeout: '60s', kill_grace: '500ms', isolation: 'none', allow_substitution: true, pass_env: ['CI'] });
-    expect(shellToolOptions(entry, { baseDir: p.root })).toEqual({ cwd: p.ws, allow: ['npm test'], deny: ['rm *'], timeoutMs: 60_000, killGraceMs: 500, isolation: 'none', allowSubstitution: true, passEnv: ['CI'] });
+    const entry = shellToolEntrySchema.parse({
+      type: 'shell',
+      cwd: './ws',
+      allow: ['npm test'],
+      deny: ['rm *'],
+      timeout: '60s',
+      kill_grace: '500ms',
+      isolation: 'none',
+      allow_substitution: true,
+      pass_env: ['CI'],
+    });
+    expect(shellToolOptions(entry, { baseDir: p.root })).toEqual({
+      cwd: p.ws,
+      allow: ['npm test'],
+      deny: ['rm *'],
+      timeoutMs: 60_000,
+      killGraceMs: 500,
+      isolation: 'none',
+      allowSubstitution: true,
+      passEnv: ['CI'],
+    });
     expect(shellToolEntrySchema.safeParse({ type: 'shell', isolation: 'docker' }).success).toBe(false);
     expect(shellToolEntrySchema.safeParse({ type: 'shell', alow: [] }).success).toBe(false);
   });
@@ -182,10 +222,17 @@ describe('shell tool: YAML entry', () => {
     const runtime = await loadRuntime({ cwd: p.root, env: { OPENAI_API_KEY: 'sk-test' }, dotenv: false });
     const agent = runtime.agent('dev');
     expect(agent.tools.map((t) => t.name)).toEqual(['bash']);
-    agent.setModel(new ScriptedModel([
-      { toolCalls: [{ toolName: 'bash', input: { command: 'cat notes.txt' } }, { toolName: 'bash', input: { command: 'rm -rf notes.txt' } }] },
-      { text: 'done' },
-    ]));
+    agent.setModel(
+      new ScriptedModel([
+        {
+          toolCalls: [
+            { toolName: 'bash', input: { command: 'cat notes.txt' } },
+            { toolName: 'bash', input: { command: 'rm -rf notes.txt' } },
+          ],
+        },
+        { text: 'done' },
+      ]),
+    );
     const asked: string[] = [];
     const run = await agent.run('go', { onApproval: (req) => (asked.push(req.prompt), { approved: true }) });
     expect(asked[0]).toContain('cat notes.txt');
@@ -199,13 +246,31 @@ describe('shell tool: YAML entry', () => {
 
   it('a shell entry with a bad option is a config error at load time', async () => {
     const p = playground();
-    writeFiles(p.root, { 'corvid.yaml': lines('tools:', '  sh: { type: shell, isolation: docker }', 'agents:', '  dev: { model: "openai:gpt-4.1-mini", tools: [sh] }') });
-    await expect(loadRuntime({ cwd: p.root, env: { OPENAI_API_KEY: 'sk-test' }, dotenv: false })).rejects.toThrow(/corvid\.yaml:2:\d+ +tools\.sh\.isolation: .*auto/);
+    writeFiles(p.root, {
+      'corvid.yaml': lines(
+        'tools:',
+        '  sh: { type: shell, isolation: docker }',
+        'agents:',
+        '  dev: { model: "openai:gpt-4.1-mini", tools: [sh] }',
+      ),
+    });
+    await expect(loadRuntime({ cwd: p.root, env: { OPENAI_API_KEY: 'sk-test' }, dotenv: false })).rejects.toThrow(
+      /corvid\.yaml:2:\d+ +tools\.sh\.isolation: .*auto/,
+    );
   });
 
   it('a shell entry whose cwd does not exist fails to load, naming the folder', async () => {
     const p = playground();
-    writeFiles(p.root, { 'corvid.yaml': lines('tools:', '  sh: { type: shell, cwd: ./nope }', 'agents:', '  dev: { model: "openai:gpt-4.1-mini", tools: [sh] }') });
-    await expect(loadRuntime({ cwd: p.root, env: { OPENAI_API_KEY: 'sk-test' }, dotenv: false })).rejects.toThrow(/shell tool cwd: folder ".*nope" does not exist/);
+    writeFiles(p.root, {
+      'corvid.yaml': lines(
+        'tools:',
+        '  sh: { type: shell, cwd: ./nope }',
+        'agents:',
+        '  dev: { model: "openai:gpt-4.1-mini", tools: [sh] }',
+      ),
+    });
+    await expect(loadRuntime({ cwd: p.root, env: { OPENAI_API_KEY: 'sk-test' }, dotenv: false })).rejects.toThrow(
+      /shell tool cwd: folder ".*nope" does not exist/,
+    );
   });
 });

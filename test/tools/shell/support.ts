@@ -1,10 +1,12 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterEach } from 'vitest';
-import type { Tool, ToolContext } from '../../../src/types/tool.js';
-import type { ShellToolResult } from '../../../src/tools/shell/index.js';
+
 import { findBwrap } from '../../../src/tools/shell/bwrap-sandbox.js';
+import type { ShellToolResult } from '../../../src/tools/shell/index.js';
+import type { Tool, ToolContext } from '../../../src/types/tool.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -37,7 +39,16 @@ export function canaryIntact(p: { outside: string; secret: string }): boolean {
 
 /** A tool context for direct calls. */
 export function context(signal: AbortSignal = new AbortController().signal): ToolContext {
-  return { signal, agent: 'test', path: ['test'], runId: 'r1', toolCallId: 'c1', idempotencyKey: 'r1:c1', messages: [], state: {} as ToolContext['state'] };
+  return {
+    signal,
+    agent: 'test',
+    path: ['test'],
+    runId: 'r1',
+    toolCallId: 'c1',
+    idempotencyKey: 'r1:c1',
+    messages: [],
+    state: {} as ToolContext['state'],
+  };
 }
 
 /** Runs a command: the result, or the refusal's message. */
@@ -50,7 +61,8 @@ export async function attempt(tool: Tool, command: string): Promise<{ result?: S
 }
 
 export const bwrapInstalled = findBwrap() !== undefined;
-if (!bwrapInstalled) console.warn('[shell tests] bubblewrap (bwrap) is not installed: the sandbox tests are skipped; apt-get install bubblewrap');
+if (!bwrapInstalled)
+  console.warn('[shell tests] bubblewrap (bwrap) is not installed: the sandbox tests are skipped; apt-get install bubblewrap');
 
 /** Live processes whose command line contains `marker`. */
 export function processesWith(marker: string): number {
@@ -59,7 +71,9 @@ export function processesWith(marker: string): number {
     if (!/^\d+$/.test(pid)) continue;
     try {
       if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) n++;
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return n;
 }

@@ -1,14 +1,18 @@
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
-import { RecentMap } from '../recent-map.js';
-import { resumeRun, startRun } from '../../../core/start-run.js';
+
 import type { Runnable } from '../../../core/runnable.js';
+import { resumeRun, startRun } from '../../../core/start-run.js';
 import type { Store } from '../../../storage/types/store.js';
 import type { EventSink } from '../../../types/events.js';
 import type { Message } from '../../../types/message.js';
 import type { PendingApproval, RunResult } from '../../../types/result.js';
+import { RecentMap } from '../recent-map.js';
 
 /** How a turn ended: with an answer, with a question for the user (`ask_user`), or paused until tool calls are approved. */
-export type TurnOutcome = { kind: 'answer'; text: string } | { kind: 'question'; question: string } | { kind: 'approval'; runId: string; approvals: PendingApproval[] };
+export type TurnOutcome =
+  | { kind: 'answer'; text: string }
+  | { kind: 'question'; question: string }
+  | { kind: 'approval'; runId: string; approvals: PendingApproval[] };
 
 /** One turn of a context's conversation. */
 export interface TurnRequest {
@@ -71,7 +75,10 @@ export class ContextRunner {
       if (!this.options.store) return outcome(await this.memoryTurn(req));
       const store = this.options.store;
       const session = req.owner ? { id: req.contextId, userId: req.owner } : req.contextId;
-      const result = await startRun(req.agent, req.input, { options: { signal: req.signal, onEvent: req.onEvent, session, store }, stream: req.streaming });
+      const result = await startRun(req.agent, req.input, {
+        options: { signal: req.signal, onEvent: req.onEvent, session, store },
+        stream: req.streaming,
+      });
       return outcome(result);
     });
   }
@@ -81,7 +88,11 @@ export class ContextRunner {
     return this.exclusive(req.contextId, async () => {
       const store = await this.options.store!();
       for (const a of await store.approvals.listPending({ runId: req.runId })) await store.approvals.answer(a.id, req.decision);
-      const result = await resumeRun(req.agent, req.runId, { options: { signal: req.signal, onEvent: req.onEvent }, stream: req.streaming, defaults: { store: this.options.store } });
+      const result = await resumeRun(req.agent, req.runId, {
+        options: { signal: req.signal, onEvent: req.onEvent },
+        stream: req.streaming,
+        defaults: { store: this.options.store },
+      });
       return outcome(result);
     });
   }
@@ -91,7 +102,12 @@ export class ContextRunner {
     // A copy: the run appends to it, and kept messages are never changed through it.
     const history: Message[] = kept === undefined ? [] : kept[1].map((m) => ({ ...m }) as Message);
     // The agent appends the turn to `history` when it succeeds (and leaves it as it was if not).
-    const result = await req.agent.execute({ history, input: req.input, options: { signal: req.signal, onEvent: req.onEvent }, stream: req.streaming });
+    const result = await req.agent.execute({
+      history,
+      input: req.input,
+      options: { signal: req.signal, onEvent: req.onEvent },
+      stream: req.streaming,
+    });
     this.memory.set(req.contextId, [req.owner, [...history]]);
     return result;
   }

@@ -1,15 +1,26 @@
-import { TaskState, type Message as A2AMessage, type Task } from '@a2a-js/sdk';
+import { type Message as A2AMessage, type Task, TaskState } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext, type ServerCallContext } from '@a2a-js/sdk/server';
+
 import type { Runnable } from '../../../core/runnable.js';
 import { RunAbortedError } from '../../../errors/run-aborted-error.js';
 import type { Store } from '../../../storage/types/store.js';
 import type { AgentEvent as CorvidEvent } from '../../../types/events.js';
-import type { CancelMarks } from '../store/cancel-marks.js';
-import { callerOf } from '../call-owner.js';
-import { ContextRunner, type TurnOutcome } from './context-runner.js';
-import { agentMessage, approvalMessage, errorText, messageToText, parseDecision, pausedRunOf, progressMetadata, questionMessage, textPart } from './task-messages.js';
-import { BusSink, type TaskSink } from './task-sink.js';
 import { artifactFromToolOutput } from '../../tool-artifact.js';
+import { callerOf } from '../call-owner.js';
+import type { CancelMarks } from '../store/cancel-marks.js';
+import { ContextRunner, type TurnOutcome } from './context-runner.js';
+import {
+  agentMessage,
+  approvalMessage,
+  errorText,
+  messageToText,
+  parseDecision,
+  pausedRunOf,
+  progressMetadata,
+  questionMessage,
+  textPart,
+} from './task-messages.js';
+import { BusSink, type TaskSink } from './task-sink.js';
 
 export { messageToText, parseDecision } from './task-messages.js';
 
@@ -115,13 +126,25 @@ export class CorvidAgentExecutor implements AgentExecutor {
 
   /** The SDK's entry point: runs the task with its changes published on `bus`. */
   execute = (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> =>
-    this.run({ taskId: ctx.taskId, contextId: ctx.contextId, userMessage: ctx.userMessage, task: ctx.task, context: ctx.context }, new BusSink(bus, ctx.taskId, ctx.contextId));
+    this.run(
+      { taskId: ctx.taskId, contextId: ctx.contextId, userMessage: ctx.userMessage, task: ctx.task, context: ctx.context },
+      new BusSink(bus, ctx.taskId, ctx.contextId),
+    );
 
   /** Runs a task, writing its changes to `sink`. Never throws: a failed run fails the task. */
   async run(start: TaskRunStart, sink: TaskSink): Promise<void> {
     const { taskId, contextId, userMessage } = start;
     const stored = start.task;
-    sink.start(stored ?? { id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() }, artifacts: [], history: [userMessage], metadata: undefined });
+    sink.start(
+      stored ?? {
+        id: taskId,
+        contextId,
+        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
+        artifacts: [],
+        history: [userMessage],
+        metadata: undefined,
+      },
+    );
     const cancel = new AbortController();
     this.running.set(taskId, cancel);
     this.watchCancels();
@@ -153,7 +176,10 @@ export class CorvidAgentExecutor implements AgentExecutor {
       } else if (event.type === 'step_end') flush();
       else {
         // A top-level tool's file or data result (`toolArtifact`) is an artifact of the task.
-        const artifact = event.type === 'tool_result' && event.path.length === 1 && !event.isError ? artifactFromToolOutput(event.output, `${taskId}-${event.toolCallId}`) : undefined;
+        const artifact =
+          event.type === 'tool_result' && event.path.length === 1 && !event.isError
+            ? artifactFromToolOutput(event.output, `${taskId}-${event.toolCallId}`)
+            : undefined;
         if (artifact) sink.artifact({ taskId, contextId, artifact, append: false, lastChunk: true, metadata: undefined });
         const meta = progressMetadata(event);
         if (meta) sink.status(TaskState.TASK_STATE_WORKING, undefined, { corvid: meta });
@@ -163,7 +189,8 @@ export class CorvidAgentExecutor implements AgentExecutor {
     try {
       const agent = this.options.agent();
       if (!agent) throw new Error(`Agent "${this.options.name}" is no longer configured`);
-      if (this.options.observe) watch = this.options.observe({ agent, taskId, contextId, client: start.context.state.get(CLIENT_STATE_KEY) as string | undefined });
+      if (this.options.observe)
+        watch = this.options.observe({ agent, taskId, contextId, client: start.context.state.get(CLIENT_STATE_KEY) as string | undefined });
       const input = messageToText(userMessage);
       const streaming = start.context.state.get(STREAMING_STATE_KEY) === true;
       const waiting = stored?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED ? pausedRunOf(stored) : undefined;
@@ -173,15 +200,37 @@ export class CorvidAgentExecutor implements AgentExecutor {
         const decision = parseDecision(input);
         if (!decision) {
           paused = true;
-          sink.status(TaskState.TASK_STATE_INPUT_REQUIRED, approvalMessage(waiting.runId, waiting.approvals, taskId, contextId, 'Please answer "approve" or "deny".'));
+          sink.status(
+            TaskState.TASK_STATE_INPUT_REQUIRED,
+            approvalMessage(waiting.runId, waiting.approvals, taskId, contextId, 'Please answer "approve" or "deny".'),
+          );
           return;
         }
         sink.status(TaskState.TASK_STATE_WORKING);
-        result = await this.runner.resume({ agent, contextId, signal: cancel.signal, onEvent, streaming, runId: waiting.runId, decision, owner: callerOf(start.context) });
+        result = await this.runner.resume({
+          agent,
+          contextId,
+          signal: cancel.signal,
+          onEvent,
+          streaming,
+          runId: waiting.runId,
+          decision,
+          owner: callerOf(start.context),
+        });
       } else {
         sink.status(TaskState.TASK_STATE_WORKING);
-        if (this.options.beforeTask) await this.options.beforeTask({ agent: this.options.name, taskId, contextId, message: userMessage, signal: cancel.signal });
-        result = await this.runner.turn({ agent, contextId, input, signal: cancel.signal, onEvent, streaming, newContext: start.newContext, owner: callerOf(start.context) });
+        if (this.options.beforeTask)
+          await this.options.beforeTask({ agent: this.options.name, taskId, contextId, message: userMessage, signal: cancel.signal });
+        result = await this.runner.turn({
+          agent,
+          contextId,
+          input,
+          signal: cancel.signal,
+          onEvent,
+          streaming,
+          newContext: start.newContext,
+          owner: callerOf(start.context),
+        });
       }
       flush();
       if (result.kind === 'approval') {
@@ -206,7 +255,8 @@ export class CorvidAgentExecutor implements AgentExecutor {
       sink.status(TaskState.TASK_STATE_COMPLETED, agentMessage(result.text, taskId, contextId));
     } catch (err) {
       if (timer) clearTimeout(timer);
-      if (cancel.signal.aborted || err instanceof RunAbortedError) sink.status(TaskState.TASK_STATE_CANCELED, agentMessage('The task was canceled.', taskId, contextId));
+      if (cancel.signal.aborted || err instanceof RunAbortedError)
+        sink.status(TaskState.TASK_STATE_CANCELED, agentMessage('The task was canceled.', taskId, contextId));
       else sink.status(TaskState.TASK_STATE_FAILED, agentMessage(errorText(err), taskId, contextId));
     } finally {
       watch?.end();
@@ -233,7 +283,8 @@ export class CorvidAgentExecutor implements AgentExecutor {
       void marks
         .take(new Set(this.running.keys()))
         .then((canceled) => {
-          for (const taskId of canceled) this.running.get(taskId)?.abort(new RunAbortedError('The task was canceled through another server instance'));
+          for (const taskId of canceled)
+            this.running.get(taskId)?.abort(new RunAbortedError('The task was canceled through another server instance'));
         })
         .catch(() => undefined)
         .finally(() => (busy = false));
@@ -259,4 +310,3 @@ export class CorvidAgentExecutor implements AgentExecutor {
     bus.finished();
   };
 }
-

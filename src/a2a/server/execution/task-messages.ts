@@ -1,5 +1,6 @@
+import { type Message as A2AMessage, type Part, Role, type Task } from '@a2a-js/sdk';
+
 import { newId } from '../../../http/new-id.js';
-import { Role, type Message as A2AMessage, type Part, type Task } from '@a2a-js/sdk';
 import type { AgentEvent as CorvidEvent } from '../../../types/events.js';
 import type { PendingApproval } from '../../../types/result.js';
 
@@ -10,7 +11,16 @@ export function textPart(text: string): Part {
 
 /** A message from the agent in a task. */
 export function agentMessage(text: string, taskId: string, contextId: string): A2AMessage {
-  return { messageId: newId(), contextId, taskId, role: Role.ROLE_AGENT, parts: [textPart(text)], metadata: undefined, extensions: [], referenceTaskIds: [] };
+  return {
+    messageId: newId(),
+    contextId,
+    taskId,
+    role: Role.ROLE_AGENT,
+    parts: [textPart(text)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
 }
 
 /** The text a run gets from an A2A message: text parts, data parts as JSON, files as references. */
@@ -33,7 +43,9 @@ export function messageToText(message: A2AMessage): string {
         out.push(`[file${part.filename ? ` ${part.filename}` : ''}: ${c.value}]`);
         break;
       case 'raw':
-        out.push(`[file${part.filename ? ` ${part.filename}` : ''} (${part.mediaType || 'application/octet-stream'}, ${c.value.length} bytes)]`);
+        out.push(
+          `[file${part.filename ? ` ${part.filename}` : ''} (${part.mediaType || 'application/octet-stream'}, ${c.value.length} bytes)]`,
+        );
         break;
       default: {
         const never: never = c;
@@ -63,7 +75,14 @@ export function progressMetadata(event: CorvidEvent): Record<string, unknown> | 
     case 'route':
       return { type: event.type, route: event.route, target: event.target };
     case 'warning':
-      return { type: event.type, agent: event.agent, model: event.model, kind: event.kind, ...(event.feature ? { feature: event.feature } : {}), message: event.message };
+      return {
+        type: event.type,
+        agent: event.agent,
+        model: event.model,
+        kind: event.kind,
+        ...(event.feature ? { feature: event.feature } : {}),
+        message: event.message,
+      };
     default:
       return undefined;
   }
@@ -88,11 +107,31 @@ export function parseDecision(text: string): { approved: boolean; reason?: strin
 }
 
 /** The input-required question: the tool calls waiting for approval, and how to answer. */
-export function approvalMessage(runId: string, approvals: PendingApproval[], taskId: string, contextId: string, prefix?: string): A2AMessage {
+export function approvalMessage(
+  runId: string,
+  approvals: PendingApproval[],
+  taskId: string,
+  contextId: string,
+  prefix?: string,
+): A2AMessage {
   const lines = approvals.map((a) => `- ${a.prompt}`);
-  const text = [prefix, `Approval needed before the agent continues:`, ...lines, 'Reply "approve" or "deny" (optionally with a reason).'].filter(Boolean).join('\n');
+  const text = [prefix, `Approval needed before the agent continues:`, ...lines, 'Reply "approve" or "deny" (optionally with a reason).']
+    .filter(Boolean)
+    .join('\n');
   const message = agentMessage(text, taskId, contextId);
-  message.metadata = { corvid: { type: 'approval_required', runId, approvals: approvals.map((a) => ({ approvalId: a.approvalId, toolCallId: a.toolCallId, toolName: a.toolName, input: a.input, prompt: a.prompt })) } };
+  message.metadata = {
+    corvid: {
+      type: 'approval_required',
+      runId,
+      approvals: approvals.map((a) => ({
+        approvalId: a.approvalId,
+        toolCallId: a.toolCallId,
+        toolName: a.toolName,
+        input: a.input,
+        prompt: a.prompt,
+      })),
+    },
+  };
   return message;
 }
 

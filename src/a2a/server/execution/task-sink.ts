@@ -29,7 +29,14 @@ export class BusSink implements TaskSink {
   }
 
   status(state: TaskState, message?: A2AMessage, metadata?: Record<string, unknown>): void {
-    this.bus.publish(AgentEvent.statusUpdate({ taskId: this.taskId, contextId: this.contextId, status: { state, message, timestamp: new Date().toISOString() }, metadata }));
+    this.bus.publish(
+      AgentEvent.statusUpdate({
+        taskId: this.taskId,
+        contextId: this.contextId,
+        status: { state, message, timestamp: new Date().toISOString() },
+        metadata,
+      }),
+    );
   }
 
   artifact(update: TaskArtifactUpdateEvent): void {

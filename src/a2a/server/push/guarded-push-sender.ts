@@ -1,6 +1,13 @@
 import type { StreamResponse, Task } from '@a2a-js/sdk';
-import { V1PushNotificationSerializer, type PushNotificationSender, type PushNotificationSerializer, type PushNotificationStore, type ServerCallContext } from '@a2a-js/sdk/server';
 import { V03PushNotificationSerializer } from '@a2a-js/sdk/compat/v0_3/server';
+import {
+  type PushNotificationSender,
+  type PushNotificationSerializer,
+  type PushNotificationStore,
+  type ServerCallContext,
+  V1PushNotificationSerializer,
+} from '@a2a-js/sdk/server';
+
 import { redactedErrorMessage, redactUrl, redactUrls } from '../../../core/redact-urls.js';
 import { LOOPBACK_HOSTS, pushUrlProblem } from './push-url-policy.js';
 
@@ -91,7 +98,8 @@ export class GuardedPushSender implements PushNotificationSender {
           const serializer = this.serializers[wireVersion.startsWith('0.') ? '0.3' : '1.0'];
           const { body, contentType } = serializer.serialize(streamResponse, task);
           const headers: Record<string, string> = { 'content-type': contentType };
-          if (config.authentication?.scheme) headers.authorization = `${config.authentication.scheme} ${config.authentication.credentials}`.trim();
+          if (config.authentication?.scheme)
+            headers.authorization = `${config.authentication.scheme} ${config.authentication.credentials}`.trim();
           else if (config.token) headers['x-a2a-notification-token'] = config.token;
           await this.deliver(config.url, body, headers, taskId);
         }),
@@ -110,7 +118,13 @@ export class GuardedPushSender implements PushNotificationSender {
     let lastProblem = '';
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
-        const res = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000), redirect: 'manual' });
+        const res = await fetch(url, {
+          method: 'POST',
+          body,
+          headers,
+          signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000),
+          redirect: 'manual',
+        });
         await res.arrayBuffer().catch(() => undefined);
         if (res.ok) return;
         lastProblem = `HTTP ${res.status}`;

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { InMemoryPushNotificationStore, type ServerCallContext, type StoredPushNotificationConfig } from '@a2a-js/sdk/server';
+
 import type { TaskPushNotificationConfig } from '@a2a-js/sdk';
+import { InMemoryPushNotificationStore, type ServerCallContext, type StoredPushNotificationConfig } from '@a2a-js/sdk/server';
+
 import { callerOf } from '../call-owner.js';
 import { pushConfigFor } from './push-config-view.js';
 

@@ -1,5 +1,6 @@
 import type { TaskPushNotificationConfig } from '@a2a-js/sdk';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
+
 import { callerOf } from '../call-owner.js';
 
 /** The config without its `token` and `authentication.credentials` (emptied). */

@@ -18,8 +18,10 @@ export function pushUrlProblem(url: string, allowedHosts: readonly string[] = LO
   } catch {
     return `url "${redactUrl(url).slice(0, 200)}" is not an absolute URL`;
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `url must be http or https (got ${JSON.stringify(u.protocol.slice(0, 30))})`;
-  if (u.username !== '' || u.password !== '') return 'url must not contain credentials (user:password@); send them as the config\'s token or authentication';
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    return `url must be http or https (got ${JSON.stringify(u.protocol.slice(0, 30))})`;
+  if (u.username !== '' || u.password !== '')
+    return "url must not contain credentials (user:password@); send them as the config's token or authentication";
   if (allowedHosts.includes('*') || allowedHosts.includes(u.hostname) || allowedHosts.includes(u.host)) return undefined;
   return `host ${JSON.stringify(u.host)} is not in the server's allowed push hosts`;
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+
 import { TaskPushNotificationConfig } from '@a2a-js/sdk';
 import type { PushNotificationStore, ServerCallContext, StoredPushNotificationConfig } from '@a2a-js/sdk/server';
+
 import { CorvidError } from '../../../errors/corvid-error.js';
 import type { TextSealer } from '../../../secrets/sealed-text.js';
 import type { StateStore } from '../../../storage/types/state.js';
@@ -94,7 +96,11 @@ export class StorePushNotificationStore implements PushNotificationStore {
     if (config.token) secrets.token = config.token;
     if (config.authentication?.credentials) secrets.credentials = config.authentication.credentials;
     const open = withoutPushSecrets({ ...config, taskId });
-    const entry: StoredEntry = { config: TaskPushNotificationConfig.toJSON(open), wireVersion: context.requestedVersion, owner: callerOf(context) };
+    const entry: StoredEntry = {
+      config: TaskPushNotificationConfig.toJSON(open),
+      wireVersion: context.requestedVersion,
+      owner: callerOf(context),
+    };
     if (secrets.token !== undefined || secrets.credentials !== undefined) {
       entry.sealed = (await this.sealer()).sealText(JSON.stringify(secrets), this.sealContext(taskId, config.id));
     }
@@ -137,7 +143,8 @@ export class StorePushNotificationStore implements PushNotificationStore {
     if (entry.sealed === undefined) return config;
     const secrets = JSON.parse((await this.sealer()).unsealText(entry.sealed, this.sealContext(taskId, config.id))) as Secrets;
     if (secrets.token !== undefined) config.token = secrets.token;
-    if (secrets.credentials !== undefined) config.authentication = { scheme: config.authentication?.scheme ?? '', credentials: secrets.credentials };
+    if (secrets.credentials !== undefined)
+      config.authentication = { scheme: config.authentication?.scheme ?? '', credentials: secrets.credentials };
     return config;
   }
 

@@ -1,5 +1,4 @@
 import {
-  TaskState,
   type AgentCard,
   type CancelTaskRequest,
   type DeleteTaskPushNotificationConfigRequest,
@@ -10,16 +9,18 @@ import {
   type SubscribeToTaskRequest,
   type Task,
   type TaskPushNotificationConfig,
+  TaskState,
 } from '@a2a-js/sdk';
-import { DefaultRequestHandler, type PushNotificationStore, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
+import { DefaultRequestHandler, type PushNotificationStore, type ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
+
 import { callerOf } from '../call-owner.js';
 import { contextNotFound } from '../execution/context-runner.js';
-import type { CancelMarks } from '../store/cancel-marks.js';
 import type { CorvidAgentExecutor } from '../execution/corvid-agent-executor.js';
 import type { GuardedPushSender } from '../push/guarded-push-sender.js';
-import type { WaitingBusManager } from './waiting-bus-manager.js';
+import type { CancelMarks } from '../store/cancel-marks.js';
 import { withStateNames } from './state-names.js';
+import type { WaitingBusManager } from './waiting-bus-manager.js';
 
 /** The config id the v0.3 TCK reads a config set without an id by (see `configIdFor`). */
 const DEFAULT_CONFIG_ID = 'default';
@@ -48,7 +49,15 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
   private readonly parts: CorvidRequestHandlerParts;
 
   constructor(parts: CorvidRequestHandlerParts) {
-    super(parts.card, parts.taskStore, parts.executor, parts.buses, parts.pushStore, parts.sender, parts.card.capabilities?.extendedAgentCard ? parts.card : undefined);
+    super(
+      parts.card,
+      parts.taskStore,
+      parts.executor,
+      parts.buses,
+      parts.pushStore,
+      parts.sender,
+      parts.card.capabilities?.extendedAgentCard ? parts.card : undefined,
+    );
     this.parts = parts;
   }
 
@@ -71,17 +80,25 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
    */
   private async checkContext(message: Message | undefined, context: ServerCallContext): Promise<void> {
     const contextId = message?.contextId;
-    if (contextId && !message.taskId && (await this.parts.executor.contextOwnedByOther(contextId, callerOf(context)))) throw contextNotFound(contextId);
+    if (contextId && !message.taskId && (await this.parts.executor.contextOwnedByOther(contextId, callerOf(context))))
+      throw contextNotFound(contextId);
   }
 
-  override async createTaskPushNotificationConfig(params: TaskPushNotificationConfig, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+  override async createTaskPushNotificationConfig(
+    params: TaskPushNotificationConfig,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
     // An unknown task is reported as such before the webhook URL is looked at.
-    if (this.parts.card.capabilities?.pushNotifications && params.taskId && !(await this.parts.taskStore.load(params.taskId, context))) throw new TaskNotFoundError(`Task not found: ${params.taskId.slice(0, 150)}`);
+    if (this.parts.card.capabilities?.pushNotifications && params.taskId && !(await this.parts.taskStore.load(params.taskId, context)))
+      throw new TaskNotFoundError(`Task not found: ${params.taskId.slice(0, 150)}`);
     this.checkPushConfig(params, context, 'set');
     return super.createTaskPushNotificationConfig(params, context);
   }
 
-  override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+  override async *sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
     this.checkPushConfig(params.configuration?.taskPushNotificationConfig, context, 'inline');
     await this.checkContext(params.message, context);
     try {
@@ -99,11 +116,17 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
     }
   }
 
-  override async getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<TaskPushNotificationConfig> {
+  override async getTaskPushNotificationConfig(
+    params: GetTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
     return super.getTaskPushNotificationConfig({ ...params, id: await this.configIdFor(params.taskId, params.id, context) }, context);
   }
 
-  override async deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest, context: ServerCallContext): Promise<void> {
+  override async deleteTaskPushNotificationConfig(
+    params: DeleteTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<void> {
     return super.deleteTaskPushNotificationConfig({ ...params, id: await this.configIdFor(params.taskId, params.id, context) }, context);
   }
 
@@ -122,7 +145,12 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
     if (!config || !this.parts.card.capabilities?.pushNotifications) return;
     const problem = this.parts.sender.problem(config.url);
     if (problem === undefined) return;
-    const what = how === 'set' ? 'push notification config' : context.requestedVersion.startsWith('0.') ? 'configuration.pushNotificationConfig' : 'configuration.taskPushNotificationConfig';
+    const what =
+      how === 'set'
+        ? 'push notification config'
+        : context.requestedVersion.startsWith('0.')
+          ? 'configuration.pushNotificationConfig'
+          : 'configuration.taskPushNotificationConfig';
     throw new RequestMalformedError(`Invalid ${what}: ${problem}`);
   }
 

@@ -1,9 +1,10 @@
-import { Task, TaskState, type ListTasksRequest, type ListTasksResponse } from '@a2a-js/sdk';
-import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import { RecentMap } from '../recent-map.js';
+import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+
 import type { StateStore } from '../../../storage/types/state.js';
 import { callerOf } from '../call-owner.js';
+import { RecentMap } from '../recent-map.js';
 
 const DEFAULT_PAGE_SIZE = 50;
 
