@@ -1,10 +1,12 @@
 import { context, trace, SpanStatusCode, type Span, type Tracer } from '@opentelemetry/api';
 import type { AgentEvent } from '../types/events.js';
+import { toolSpanAttributes } from './tool-span-attributes.js';
 
 /**
  * Turns one run's events into OpenTelemetry spans: `agent.run` for each (nested) agent run,
  * `model.call` for each model step (model, tokens, latency; provider warnings as `corvid.warning`
- * span events), `tool.call` for each tool call.
+ * span events), `tool.call` for each tool call (with what it touched: path, command, exit code,
+ * URL — see `toolSpanAttributes`).
  * One tracer per run; spans still open when the run ends are ended with it.
  */
 export class RunTracer {
@@ -22,7 +24,7 @@ export class RunTracer {
     return path.length > 1 ? this.runs.get(path.slice(0, -1).join('/')) : undefined;
   }
 
-  private start(name: string, parent: Span | undefined, attributes: Record<string, string | number>): Span {
+  private start(name: string, parent: Span | undefined, attributes: Record<string, string | number | string[]>): Span {
     const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
     return this.tracer.startSpan(name, { attributes }, ctx);
   }
@@ -52,14 +54,14 @@ export class RunTracer {
         return;
       }
       case 'tool_call':
-        this.tools.set(e.toolCallId, this.start(`tool.call ${e.toolName}`, this.runs.get(runKey), { 'corvid.tool': e.toolName, 'corvid.agent': e.agent, 'corvid.tool_call_id': e.toolCallId }));
+        this.tools.set(e.toolCallId, this.start(`tool.call ${e.toolName}`, this.runs.get(runKey), { 'corvid.tool': e.toolName, 'corvid.agent': e.agent, 'corvid.tool_call_id': e.toolCallId, ...toolSpanAttributes(e.input) }));
         return;
       case 'tool_result': {
         const span = this.tools.get(e.toolCallId);
         if (!span) return;
         this.tools.delete(e.toolCallId);
         if (e.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: typeof e.output === 'string' ? e.output : 'tool failed' });
-        span.setAttribute('corvid.duration_ms', e.durationMs);
+        span.setAttributes({ ...toolSpanAttributes(e.output), 'corvid.duration_ms': e.durationMs });
         span.end();
         return;
       }
