@@ -1,6 +1,6 @@
 import { context, trace, SpanStatusCode, type Span, type Tracer } from '@opentelemetry/api';
 import type { AgentEvent } from '../types/events.js';
-import { toolSpanAttributes } from './tool-span-attributes.js';
+import { toolErrorMessage, toolSpanAttributes } from './tool-span-attributes.js';
 
 /**
  * Turns one run's events into OpenTelemetry spans: `agent.run` for each (nested) agent run,
@@ -60,7 +60,7 @@ export class RunTracer {
         const span = this.tools.get(e.toolCallId);
         if (!span) return;
         this.tools.delete(e.toolCallId);
-        if (e.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: typeof e.output === 'string' ? e.output : 'tool failed' });
+        if (e.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: typeof e.output === 'string' ? toolErrorMessage(e.output) : 'tool failed' });
         span.setAttributes({ ...toolSpanAttributes(e.output), 'corvid.duration_ms': e.durationMs });
         span.end();
         return;

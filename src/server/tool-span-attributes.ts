@@ -39,6 +39,11 @@ export function toolSpanAttributes(value: unknown): ToolSpanAttributes {
   return out;
 }
 
+/** A failed call's message for the span status: URLs in it made safe as in `corvid.tool.url`, cut to 1024 characters. */
+export function toolErrorMessage(text: string): string {
+  return bounded(text.replace(/\bhttps?:\/\/[^\s"'<>`]+/gi, (url) => safeUrl(url) ?? url));
+}
+
 function bounded(text: string): string {
   return text.length > MAX_CHARS ? `${text.slice(0, MAX_CHARS - 1)}…` : text;
 }

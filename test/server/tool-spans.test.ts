@@ -29,7 +29,7 @@ let webUrl = '';
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'corvid-tool-spans-'));
   slack = await startFakeSlack(SLACK_TOKEN);
-  web = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(`you asked ${req.url}`));
+  web = createServer((req, res) => res.writeHead(req.url?.startsWith('/missing') ? 404 : 200, { 'content-type': 'text/plain' }).end(`you asked ${req.url}`));
   await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
   webUrl = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
 });
@@ -96,7 +96,7 @@ describe('tool spans', () => {
     for (const secret of [SLACK_TOKEN, 'sekrit', QUERY_TOKEN]) expect(recorded).not.toContain(secret);
   });
 
-  it('hide user info of a URL, and cut long commands to 1024 characters', async () => {
+  it('hide user info and tokens of URLs (also in error messages), and cut long commands to 1024 characters', async () => {
     const t = spans();
     const long = `echo ${'x'.repeat(3000)}`;
     const model = new ScriptedModel([
@@ -104,19 +104,22 @@ describe('tool spans', () => {
         toolCalls: [
           { toolName: 'web_fetch', input: { url: `http://user:hunter2@127.0.0.1:1/x#access_token=${QUERY_TOKEN}` }, toolCallId: 'c_fetch' },
           { toolName: 'bash', input: { command: long }, toolCallId: 'c_long' },
+          { toolName: 'web_fetch', input: { url: `${webUrl}/missing?token=${QUERY_TOKEN}` }, toolCallId: 'c_404' },
         ],
       },
       { text: 'Done.' },
     ]);
     await new Agent({ name: 'ops', model, tools: tools() }).run('Go', { onEvent: t.onEvent() });
-    const [fetchSpan] = t.tool('web_fetch');
+    const [fetchSpan, missing] = t.tool('web_fetch');
     expect(fetchSpan.attributes['corvid.tool.url']).toBe('http://127.0.0.1:1/x');
+    // The error the model reads names the URL; the span's status names it without the token.
+    expect(missing.status.message).toBe(`Tool "web_fetch" failed: ${webUrl}/missing?token=REDACTED answered HTTP 404 Not Found`);
     const [bash] = t.tool('bash');
     const command = bash.attributes['corvid.tool.command'] as string;
     expect(command).toHaveLength(1024);
     expect(command.endsWith('…')).toBe(true);
     expect(bash.attributes['corvid.tool.exit_code']).toBe(0);
-    expect(JSON.stringify(t.all().map((s) => s.attributes))).not.toMatch(/hunter2|query-token/);
+    expect(JSON.stringify(t.all().map((s) => [s.attributes, s.status]))).not.toMatch(/hunter2|query-token/);
   });
 
   it('an approved call is traced by the resumed run, with its result', async () => {
