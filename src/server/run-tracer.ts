@@ -1,11 +1,13 @@
 import { context, type Span, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 
 import type { AgentEvent } from '../types/events.js';
+import { toolErrorMessage, toolSpanAttributes } from './tool-span-attributes.js';
 
 /**
  * Turns one run's events into OpenTelemetry spans: `agent.run` for each (nested) agent run,
  * `model.call` for each model step (model, tokens, latency; provider warnings as `corvid.warning`
- * span events), `tool.call` for each tool call.
+ * span events), `tool.call` for each tool call (with what it touched: path, command, exit code,
+ * URL — see `toolSpanAttributes`).
  * One tracer per run; spans still open when the run ends are ended with it.
  */
 export class RunTracer {
@@ -23,7 +25,7 @@ export class RunTracer {
     return path.length > 1 ? this.runs.get(path.slice(0, -1).join('/')) : undefined;
   }
 
-  private start(name: string, parent: Span | undefined, attributes: Record<string, string | number>): Span {
+  private start(name: string, parent: Span | undefined, attributes: Record<string, string | number | string[]>): Span {
     const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
     return this.tracer.startSpan(name, { attributes }, ctx);
   }
@@ -73,6 +75,7 @@ export class RunTracer {
             'corvid.tool': e.toolName,
             'corvid.agent': e.agent,
             'corvid.tool_call_id': e.toolCallId,
+            ...toolSpanAttributes(e.input),
           }),
         );
         return;
@@ -80,8 +83,12 @@ export class RunTracer {
         const span = this.tools.get(e.toolCallId);
         if (!span) return;
         this.tools.delete(e.toolCallId);
-        if (e.isError) span.setStatus({ code: SpanStatusCode.ERROR, message: typeof e.output === 'string' ? e.output : 'tool failed' });
-        span.setAttribute('corvid.duration_ms', e.durationMs);
+        if (e.isError)
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: typeof e.output === 'string' ? toolErrorMessage(e.output) : 'tool failed',
+          });
+        span.setAttributes({ ...toolSpanAttributes(e.output), 'corvid.duration_ms': e.durationMs });
         span.end();
         return;
       }
