@@ -17,19 +17,10 @@ export { estimateTokens } from './core/context-budget.js';
 export { Conversation, type ConversationOptions } from './core/conversation.js';
 export { transferToolName } from './core/handoff.js';
 export type { RunOptions } from './core/run-options.js';
-export { KeyValueState, RunState, type RunStateInit } from './core/run-state.js';
 export type { RunStream } from './core/run-stream.js';
 export { DEFAULT_MAX_DEPTH, type RunLimits } from './core/run-tree.js';
 export { type AgentKind, findAgent, type Runnable } from './core/runnable.js';
 export { tool, type ToolDefinition, toolSpec } from './core/tool.js';
-export type {
-  ApprovalDecision,
-  ApprovalHandler,
-  ApprovalRequest,
-  CheckpointOptions,
-  SessionRef,
-  StoreSource,
-} from './durable/durable-types.js';
 export type { ResumeOptions } from './durable/resume-run.js';
 export type { CompletedCall, InFlightStep, RunStateV1 } from './durable/run-state-v1.js';
 export { agentForRun, interruptedRuns, type RunsRuntime } from './durable/runtime-runs.js';
@@ -57,9 +48,18 @@ export {
   searchMemories,
   type SearchMemoriesOutput,
 } from './tools/index.js';
+export type {
+  ApprovalDecision,
+  ApprovalHandler,
+  ApprovalRequest,
+  CheckpointOptions,
+  SessionRef,
+  StoreSource,
+} from './types/durable-options.js';
 export * from './types/events.js';
 export * from './types/message.js';
 export type * from './types/model.js';
 export type * from './types/result.js';
+export { KeyValueState, RunState, type RunStateInit } from './types/run-state.js';
 export type * from './types/tool.js';
 export { addUsage, emptyUsage, type Usage } from './types/usage.js';

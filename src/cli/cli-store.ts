@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 
-import type { Store, StoreOptions } from '../storage/types/store.js';
+import type { Store, StoreOptions } from '../types/storage/store.js';
 import type { CliContext } from './cli-context.js';
 import { UsageError } from './cli-context.js';
 

@@ -1,5 +1,5 @@
-import type { Session, SessionEntry } from '../storage/types/sessions.js';
 import type { Message } from '../types/message.js';
+import type { Session, SessionEntry } from '../types/storage/sessions.js';
 import { formatTime } from './cli-store.js';
 import type { Colors } from './colors.js';
 import { compact, formatUsage } from './format.js';

@@ -1,10 +1,10 @@
 import type { ApprovalVerdict, ResumePoint, RunJournal } from '../core/run-journal.js';
-import type { CheckpointAppend, CheckpointInput, RunStatus } from '../storage/types/runs.js';
-import type { SessionEntryInput } from '../storage/types/sessions.js';
 import type { CheckpointOptions } from '../types/durable-options.js';
 import type { Message } from '../types/message.js';
 import type { PendingApproval, ToolCallRecord } from '../types/result.js';
 import type { RunState } from '../types/run-state.js';
+import type { CheckpointAppend, CheckpointInput, RunStatus } from '../types/storage/runs.js';
+import type { SessionEntryInput } from '../types/storage/sessions.js';
 import type { Store } from '../types/storage/store.js';
 import { emptyUsage, type Usage } from '../types/usage.js';
 import type { CompletedCall, InFlightStep, RunStateV1 } from './run-state-v1.js';

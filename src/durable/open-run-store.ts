@@ -1,6 +1,6 @@
 import { DurableRunError } from '../errors/durable-run-error.js';
-import type { Store } from '../storage/types/store.js';
 import type { DurableDefaults, SessionRef, StoreSource } from '../types/durable-options.js';
+import type { Store } from '../types/storage/store.js';
 
 export type { DurableDefaults };
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 
 import { RunLeaseHeldError } from '../errors/run-lease-held-error.js';
-import type { Store } from '../storage/types/store.js';
+import type { Store } from '../types/storage/store.js';
 
 /** How long a run's lease lasts without renewal: a crashed process's runs are free again after it. */
 export const RUN_LEASE_TTL_MS = 30_000;

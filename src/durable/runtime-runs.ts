@@ -1,8 +1,8 @@
 import type { Agent } from '../core/agent.js';
 import type { Runnable } from '../core/runnable.js';
 import { DurableRunError } from '../errors/durable-run-error.js';
-import type { RunRecord } from '../storage/types/runs.js';
-import type { Store } from '../storage/types/store.js';
+import type { RunRecord } from '../types/storage/runs.js';
+import type { Store } from '../types/storage/store.js';
 
 /** What the run helpers need of a runtime (`loadRuntime()`'s `Runtime` fits). */
 export interface RunsRuntime {

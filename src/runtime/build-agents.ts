@@ -14,11 +14,11 @@ import type { AgentConfig, CorvidConfig, LimitsConfig, UntilConfig } from '../co
 import { Agent, type AgentOptions, type ContextOptions } from '../core/agent.js';
 import type { RunLimits } from '../core/run-tree.js';
 import type { Runnable } from '../core/runnable.js';
-import type { CheckpointOptions } from '../durable/durable-types.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
-import type { Store } from '../storage/types/store.js';
 import { ASK_USER_TOOL, askUser } from '../tools/ask-user.js';
+import type { CheckpointOptions } from '../types/durable-options.js';
 import type { ModelConfig } from '../types/model.js';
+import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 import { resolveToolRef, type ToolModules } from './load-tool-modules.js';
 import { defaultModelFromEnv, resolveConfigModel } from './resolve-config-model.js';

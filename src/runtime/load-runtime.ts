@@ -9,7 +9,7 @@ import type { Runnable } from '../core/runnable.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { McpHub } from '../mcp/mcp-hub.js';
 import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
-import type { Store } from '../storage/types/store.js';
+import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 import { buildAgents } from './build-agents.js';
 import { loadToolModules, usedToolEntryIds } from './load-tool-modules.js';

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 
 import type { StorageConfig } from '../config/corvid-config.js';
-import type { StoreOptions } from '../storage/types/store.js';
+import type { StoreOptions } from '../types/storage/store.js';
 
 /** The default SQLite file, relative to the runtime's working directory. */
 export const DEFAULT_SQLITE_PATH = './.corvid/corvid.db';

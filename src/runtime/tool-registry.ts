@@ -1,7 +1,7 @@
 import type { CorvidConfig } from '../config/corvid-config.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
-import type { Store } from '../storage/types/store.js';
 import { isMemoryToolName, type MemoryToolName } from '../tools/builtin-tool-names.js';
+import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 
 /**

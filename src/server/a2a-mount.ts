@@ -1,8 +1,8 @@
 import { type Context, Hono } from 'hono';
 
 import type { A2ARunStart, A2ATaskStart } from '../a2a/server/execution/corvid-agent-executor.js';
-import type { Store } from '../storage/types/store.js';
 import type { AgentEvent } from '../types/events.js';
+import type { Store } from '../types/storage/store.js';
 import type { RunTracing } from './chat-service.js';
 import { logRunWarning } from './log-run-warning.js';
 import { modelLabels } from './model-label.js';

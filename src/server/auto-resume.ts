@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 
 import { RUN_LEASE_TTL_MS } from '../durable/run-lease.js';
 import { RunLeaseHeldError } from '../errors/run-lease-held-error.js';
-import type { RunRecord } from '../storage/types/runs.js';
-import type { Store } from '../storage/types/store.js';
+import type { RunRecord } from '../types/storage/runs.js';
+import type { Store } from '../types/storage/store.js';
 import type { ChatService } from './chat-service.js';
 
 /** Options of `resumeInterruptedRuns`. */

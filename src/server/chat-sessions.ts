@@ -1,7 +1,7 @@
-import { RunState } from '../core/run-state.js';
 import { HttpError } from '../http/http-error.js';
 import { newId } from '../http/new-id.js';
 import type { Message } from '../types/message.js';
+import { RunState } from '../types/run-state.js';
 import { emptyUsage, type Usage } from '../types/usage.js';
 
 /** One chat session of the HTTP API: the history of a conversation with one agent. */

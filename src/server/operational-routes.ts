@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 
-import type { Store } from '../storage/types/store.js';
+import type { Store } from '../types/storage/store.js';
 import { openApiDocument } from './openapi.js';
 import type { ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';

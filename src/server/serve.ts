@@ -5,9 +5,9 @@ import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 
 import type { ServerConfig } from '../config/corvid-config.js';
-import type { StoreSource } from '../durable/durable-types.js';
 import { ConfigError } from '../errors/config-error.js';
-import type { Store } from '../storage/types/store.js';
+import type { StoreSource } from '../types/durable-options.js';
+import type { Store } from '../types/storage/store.js';
 import { createA2AMount, loadA2A } from './a2a-mount.js';
 import type { RunTracing } from './chat-service.js';
 import { configReloader, watchAndReload } from './config-reload.js';

@@ -1,6 +1,6 @@
 import type { CorvidConfig } from '../config/corvid-config.js';
 import type { Runnable } from '../core/runnable.js';
-import type { Store } from '../storage/types/store.js';
+import type { Store } from '../types/storage/store.js';
 
 /**
  * What the server needs of a runtime: agents and config (visibility, server settings). A config

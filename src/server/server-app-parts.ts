@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 
 import type { ServerConfig } from '../config/corvid-config.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/read-incoming.js';
-import type { Store } from '../storage/types/store.js';
+import type { Store } from '../types/storage/store.js';
 import { AgentAccess } from './agent-access.js';
 import { Authenticator } from './authenticator.js';
 import { type ChatBackend, ChatService, type RunTracing } from './chat-service.js';

@@ -1,6 +1,6 @@
-import { RunState } from '../core/run-state.js';
-import type { Session } from '../storage/types/sessions.js';
-import type { Store } from '../storage/types/store.js';
+import { RunState } from '../types/run-state.js';
+import type { Session } from '../types/storage/sessions.js';
+import type { Store } from '../types/storage/store.js';
 import { addUsage, emptyUsage } from '../types/usage.js';
 import type { ChatSession, ChatSessionSummary, ListSessionsQuery, SessionDirectory } from './chat-sessions.js';
 

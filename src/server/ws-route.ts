@@ -5,8 +5,8 @@ import type { UpgradeWebSocket, WSContext } from 'hono/ws';
 import type { Logger } from 'pino';
 
 import type { RunStream } from '../core/run-stream.js';
-import type { ApprovalDecision } from '../durable/durable-types.js';
 import { HttpError } from '../http/http-error.js';
+import type { ApprovalDecision } from '../types/durable-options.js';
 import { answerApproval } from './approval-routes.js';
 import type { ChatTurn } from './chat-turn.js';
 import type { ServerAppParts } from './create-server-app.js';

@@ -5,10 +5,7 @@
  * Only contracts and `openStore` load here; each driver loads when it is opened.
  */
 export { StorageError, type StorageErrorKind } from '../errors/storage-error.js';
-export { openStore } from './open-store.js';
-export { maskUrl } from './shared/location.js';
-export { SCHEMA_VERSION } from './shared/schema.js';
-export type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from './types/coordination.js';
+export type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from '../types/storage/coordination.js';
 export type {
   ConversationSearch,
   Memory,
@@ -20,7 +17,7 @@ export type {
   MemoryStore,
   MessageSearchHit,
   MessageSearchOptions,
-} from './types/memories.js';
+} from '../types/storage/memories.js';
 export type {
   Approval,
   ApprovalInput,
@@ -33,7 +30,7 @@ export type {
   RunListOptions,
   RunRecord,
   RunStatus,
-} from './types/runs.js';
+} from '../types/storage/runs.js';
 export type {
   AppendOptions,
   EntryQuery,
@@ -44,6 +41,9 @@ export type {
   SessionListOptions,
   SessionPage,
   SessionStore,
-} from './types/sessions.js';
-export type { Artifact, ArtifactInfo, ArtifactStore, StateEntry, StateScope, StateStore } from './types/state.js';
-export type { StorageDriver, Store, StoreInfo, StoreOptions } from './types/store.js';
+} from '../types/storage/sessions.js';
+export type { Artifact, ArtifactInfo, ArtifactStore, StateEntry, StateScope, StateStore } from '../types/storage/state.js';
+export type { StorageDriver, Store, StoreInfo, StoreOptions } from '../types/storage/store.js';
+export { openStore } from './open-store.js';
+export { maskUrl } from './shared/location.js';
+export { SCHEMA_VERSION } from './shared/schema.js';

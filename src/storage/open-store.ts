@@ -1,5 +1,5 @@
+import type { Store, StoreOptions } from '../types/storage/store.js';
 import { resolveDriver } from './shared/location.js';
-import type { Store, StoreOptions } from './types/store.js';
 
 /**
  * Opens a store; the driver's code (and its database package) is loaded only now. Connects,

@@ -5,8 +5,8 @@ import { serve, type ServerType } from '@hono/node-server';
 import { type A2ARoutesOptions, createA2ARoutes } from '../../src/a2a/index.js';
 import { Agent, type Runnable } from '../../src/index.js';
 import type { Runtime } from '../../src/runtime/load-runtime.js';
-import type { Store } from '../../src/storage/types/store.js';
 import { type Script, ScriptedModel } from '../../src/testing/index.js';
+import type { Store } from '../../src/types/storage/store.js';
 
 /** A model that echoes the last user message, word by word; "slow" makes it wait until aborted. */
 export function echoModel(): ScriptedModel {

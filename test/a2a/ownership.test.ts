@@ -10,7 +10,7 @@ import { Agent } from '../../src/index.js';
 import { hashApiKey } from '../../src/server/api-keys.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { openStore } from '../../src/storage/open-store.js';
-import type { Store } from '../../src/storage/types/store.js';
+import type { Store } from '../../src/types/storage/store.js';
 import { startServer } from '../server/helpers.js';
 import { announceSkip, type Location, postgresTarget, sqliteTarget, type StoreTarget } from '../storage/support/targets.js';
 import { echoModel } from './harness.js';

@@ -10,7 +10,7 @@ import { GuardedPushSender } from '../../src/a2a/server/push/guarded-push-sender
 import { MemoryPushNotificationStore } from '../../src/a2a/server/push/memory-push-store.js';
 import { SecretStore } from '../../src/secrets/index.js';
 import { openStore } from '../../src/storage/index.js';
-import type { Store } from '../../src/storage/types/store.js';
+import type { Store } from '../../src/types/storage/store.js';
 import { announceSkip, mysqlTarget, postgresTarget, sqliteTarget } from '../storage/support/targets.js';
 import { echoAgent, fakeRuntime, startServer, type TestServer } from './harness.js';
 

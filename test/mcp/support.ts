@@ -61,8 +61,8 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
   }
 }
 
-import { RunState } from '../../src/core/run-state.js';
 import type { AgentEvent } from '../../src/types/events.js';
+import { RunState } from '../../src/types/run-state.js';
 import type { Tool, ToolContext } from '../../src/types/tool.js';
 
 /** Calls a Corvid tool as the run loop would, collecting the events it emits. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askUser } from '../../src/index.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { openStore } from '../../src/storage/open-store.js';
-import type { Store } from '../../src/storage/types/store.js';
+import type { Store } from '../../src/types/storage/store.js';
 import { chat, parseSse, scriptedAgent, startServer } from './helpers.js';
 
 // A chat turn that ends with ask_user answers with the question (`status: "input_required"`);

@@ -16,8 +16,8 @@ import { Agent } from '../../src/index.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { runtimeOf } from '../../src/server/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
-import type { Store } from '../../src/storage/types/store.js';
 import { ScriptedModel } from '../../src/testing/index.js';
+import type { Store } from '../../src/types/storage/store.js';
 import { chat, scriptedAgent, startServer } from './helpers.js';
 
 const ALLOWED = 'https://app.example.com';

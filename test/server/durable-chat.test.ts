@@ -18,8 +18,8 @@ import { resumeInterruptedRuns } from '../../src/server/auto-resume.js';
 import type { RunningServer, ServeOptions } from '../../src/server/serve.js';
 import { runtimeOf } from '../../src/server/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
-import type { Store } from '../../src/storage/types/store.js';
 import { ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
+import type { Store } from '../../src/types/storage/store.js';
 import { chat, gate, type LogSink, metricValue, parseSse, scriptedAgent, startServer } from './helpers.js';
 
 type Prompt = LanguageModelV3CallOptions['prompt'];

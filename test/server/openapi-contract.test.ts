@@ -18,8 +18,8 @@ import { tool } from '../../src/core/tool.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { runtimeOf } from '../../src/server/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
-import type { Store } from '../../src/storage/types/store.js';
 import { ScriptedModel, type ScriptedTurn } from '../../src/testing/scripted-model.js';
+import type { Store } from '../../src/types/storage/store.js';
 import { startServer } from './helpers.js';
 
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> };

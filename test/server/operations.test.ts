@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 import { StorageError } from '../../src/errors/storage-error.js';
 import { runtimeOf } from '../../src/server/served-runtime.js';
-import type { Store } from '../../src/storage/types/store.js';
+import type { Store } from '../../src/types/storage/store.js';
 import { chat, scriptedAgent, startServer } from './helpers.js';
 
 function hasOpenssl(): boolean {

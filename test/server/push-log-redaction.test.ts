@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { RunningServer } from '../../src/server/serve.js';
 import { openStore } from '../../src/storage/index.js';
-import type { Store } from '../../src/storage/types/store.js';
+import type { Store } from '../../src/types/storage/store.js';
 import { type LogSink, scriptedAgent, startServer } from './helpers.js';
 
 // A real `corvid serve` (serve()) with its pino logs captured and a SQLite store: secrets planted

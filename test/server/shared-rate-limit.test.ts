@@ -12,7 +12,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RunningServer, ServeOptions } from '../../src/server/serve.js';
 import { runtimeOf } from '../../src/server/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
-import type { Store } from '../../src/storage/types/store.js';
+import type { Store } from '../../src/types/storage/store.js';
 import { chat, scriptedAgent, startServer } from './helpers.js';
 
 type RateLimit = NonNullable<NonNullable<ServeOptions['server']>['rateLimit']>;

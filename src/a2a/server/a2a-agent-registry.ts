@@ -5,7 +5,7 @@ import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { JsonRpcTransportHandler, type PushNotificationStore, type TaskStore } from '@a2a-js/sdk/server';
 
 import type { TextSealer } from '../../secrets/sealed-text.js';
-import type { Store } from '../../storage/types/store.js';
+import type { Store } from '../../types/storage/store.js';
 import type { A2ARuntime } from './a2a-runtime.js';
 import { type A2ASkill, type AgentCardInput, buildAgentCard } from './agent-card.js';
 import { type A2ARunObserver, type A2ATaskHook, CorvidAgentExecutor } from './execution/corvid-agent-executor.js';

@@ -9,7 +9,7 @@ import { bodyTypeProblem, readRequestBody } from '../../http/read-body.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../http/read-incoming.js';
 import { requestHeader } from '../../http/request-header.js';
 import type { TextSealer } from '../../secrets/sealed-text.js';
-import type { Store } from '../../storage/types/store.js';
+import type { Store } from '../../types/storage/store.js';
 import { legacyRestAvailable, mountLegacyRest } from '../compat/legacy-rest-bridge.js';
 import { A2AAgentRegistry } from './a2a-agent-registry.js';
 import type { A2ARuntime } from './a2a-runtime.js';

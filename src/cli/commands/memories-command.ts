@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 
 import { CorvidError } from '../../errors/corvid-error.js';
-import type { Memory, MemoryScope } from '../../storage/types/memories.js';
+import type { Memory, MemoryScope } from '../../types/storage/memories.js';
 import { type CliContext, EXIT, UsageError } from '../cli-context.js';
 import { type CliStore, formatTime, intFlag, openCliStore, stringFlag } from '../cli-store.js';
 import { colorsFor } from '../colors.js';

@@ -1,8 +1,8 @@
 import type { Agent } from '../../core/agent.js';
 import type { RunStream } from '../../core/run-stream.js';
 import type { Runtime } from '../../runtime/load-runtime.js';
-import type { RunStatus } from '../../storage/types/runs.js';
 import type { AgentEvent } from '../../types/events.js';
+import type { RunStatus } from '../../types/storage/runs.js';
 import { type CliContext, EXIT, UsageError } from '../cli-context.js';
 import { type CliStore, openCliStore } from '../cli-store.js';
 import { colorsFor } from '../colors.js';

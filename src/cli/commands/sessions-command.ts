@@ -4,8 +4,8 @@ import { createInterface } from 'node:readline/promises';
 
 import { CorvidError } from '../../errors/corvid-error.js';
 import { StorageError } from '../../errors/storage-error.js';
-import type { Session, SessionEntry } from '../../storage/types/sessions.js';
-import type { Store } from '../../storage/types/store.js';
+import type { Session, SessionEntry } from '../../types/storage/sessions.js';
+import type { Store } from '../../types/storage/store.js';
 import { type CliContext, EXIT, UsageError } from '../cli-context.js';
 import { type CliStore, formatTime, intFlag, openCliStore, stringFlag } from '../cli-store.js';
 import { colorsFor } from '../colors.js';

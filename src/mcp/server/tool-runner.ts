@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 
 import type { JSONSchema7 } from '@ai-sdk/provider';
 
-import { RunState } from '../../core/run-state.js';
 import type { Runnable } from '../../core/runnable.js';
 import { tool, toolSpec, validateToolInput } from '../../core/tool.js';
 import type { AgentEvent } from '../../types/events.js';
+import { RunState } from '../../types/run-state.js';
 import type { Tool, ToolContext } from '../../types/tool.js';
 import type { ServedHooks } from './served-context.js';
 

@@ -1,6 +1,6 @@
+import type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from '../../types/storage/coordination.js';
 import { checkCounterAdd, checkLeaseAcquire, checkLeaseRelease, expiryAt, SWEEP_EVERY } from '../shared/coordination-checks.js';
 import { checkId } from '../shared/validate.js';
-import type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from '../types/coordination.js';
 import type { MemContext } from './sessions.js';
 
 /** Deletes the entries of `map` whose `expiresAt` has passed, once every SWEEP_EVERY calls. */

@@ -1,4 +1,4 @@
-import type { ApprovalStatus, RunStatus } from '../types/runs.js';
+import type { ApprovalStatus, RunStatus } from '../../types/storage/runs.js';
 
 /** Rows of the in-memory store; JSON values are kept encoded so callers never share objects with it. */
 export interface MemSession {

@@ -1,4 +1,4 @@
-import type { Store, StoreOptions } from '../types/store.js';
+import type { Store, StoreOptions } from '../../types/storage/store.js';
 import { InMemoryStore } from './store.js';
 
 /** Opens an in-memory store (nothing to connect to; data is lost when the process exits). */

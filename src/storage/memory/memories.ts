@@ -1,7 +1,3 @@
-import { memorySearchText } from '../shared/entry-text.js';
-import { exportRecords, prepareImport } from '../shared/memory-import.js';
-import { bm25Scores, makeSnippet, queryTerms } from '../shared/text-search.js';
-import { checkLimit, checkMemoryScope, normalizeMemory } from '../shared/validate.js';
 import type {
   ConversationSearch,
   Memory,
@@ -13,7 +9,11 @@ import type {
   MemoryStore,
   MessageSearchHit,
   MessageSearchOptions,
-} from '../types/memories.js';
+} from '../../types/storage/memories.js';
+import { memorySearchText } from '../shared/entry-text.js';
+import { exportRecords, prepareImport } from '../shared/memory-import.js';
+import { bm25Scores, makeSnippet, queryTerms } from '../shared/text-search.js';
+import { checkLimit, checkMemoryScope, normalizeMemory } from '../shared/validate.js';
 import { k, type MemMemory } from './data.js';
 import type { MemContext } from './sessions.js';
 

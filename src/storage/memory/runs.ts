@@ -1,7 +1,3 @@
-import { approvalIdTaken, approvalNotPending, unknownRun, unknownSession } from '../shared/errors.js';
-import { sortableId } from '../shared/ids.js';
-import { decodeJson, encodeJson } from '../shared/json-codec.js';
-import { checkAnswer, checkApproval, checkCheckpoint, checkLimit, checkStatus } from '../shared/validate.js';
 import type {
   Approval,
   ApprovalInput,
@@ -11,7 +7,11 @@ import type {
   CheckpointStore,
   RunListOptions,
   RunRecord,
-} from '../types/runs.js';
+} from '../../types/storage/runs.js';
+import { approvalIdTaken, approvalNotPending, unknownRun, unknownSession } from '../shared/errors.js';
+import { sortableId } from '../shared/ids.js';
+import { decodeJson, encodeJson } from '../shared/json-codec.js';
+import { checkAnswer, checkApproval, checkCheckpoint, checkLimit, checkStatus } from '../shared/validate.js';
 import type { MemApproval, MemRun } from './data.js';
 import { appendEntries, type MemContext } from './sessions.js';
 

@@ -1,7 +1,7 @@
+import type { Artifact, ArtifactInfo, ArtifactStore, StateEntry, StateScope, StateStore } from '../../types/storage/state.js';
 import { unknownSession } from '../shared/errors.js';
 import { decodeJson, encodeJson } from '../shared/json-codec.js';
 import { artifactBytes, checkId, stateOwner } from '../shared/validate.js';
-import type { Artifact, ArtifactInfo, ArtifactStore, StateEntry, StateScope, StateStore } from '../types/state.js';
 import { k } from './data.js';
 import type { MemContext } from './sessions.js';
 

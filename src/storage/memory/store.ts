@@ -1,6 +1,6 @@
+import type { Store, StoreInfo, StoreOptions } from '../../types/storage/store.js';
 import { storeClosed } from '../shared/errors.js';
 import { SCHEMA_VERSION } from '../shared/schema.js';
-import type { Store, StoreInfo, StoreOptions } from '../types/store.js';
 import { MemoryCounterStore, MemoryLeaseStore } from './coordination.js';
 import { MemData } from './data.js';
 import { MemoryConversationSearch, MemoryMemoryStore } from './memories.js';

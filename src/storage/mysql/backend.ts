@@ -1,11 +1,11 @@
 import type { Pool } from 'mysql2/promise';
 
+import type { MessageSearchOptions } from '../../types/storage/memories.js';
 import type { MemoryRow } from '../shared/rows.js';
 import { bm25Scores, escapeLike } from '../shared/text-search.js';
 import { AppendBatcher, type AppendRequest, type AppendResult } from '../sql/append-batcher.js';
 import type { EntryInsert, EntryTextRow, MemorySearchFilter, SqlBackend, SqlClient, SqlValue } from '../sql/sql-client.js';
 import { MEMORY_COLUMNS, memoryConditions } from '../sql/sql-memories.js';
-import type { MessageSearchOptions } from '../types/memories.js';
 import type { MysqlClient } from './driver.js';
 
 /** InnoDB's default full-text stop words: a query made only of these finds nothing in FULLTEXT. */

@@ -1,9 +1,9 @@
 import { StorageError } from '../../errors/storage-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
+import type { Store, StoreOptions } from '../../types/storage/store.js';
 import { maskUrl } from '../shared/location.js';
 import { applyMigrations } from '../sql/migrate.js';
 import { SqlStore } from '../sql/sql-store.js';
-import type { Store, StoreOptions } from '../types/store.js';
 import { MysqlBackend } from './backend.js';
 import { loadMysql, MysqlClient } from './driver.js';
 import { mysqlMigrations } from './migrations.js';

@@ -1,10 +1,10 @@
 import type { Pool } from 'pg';
 
+import type { MessageSearchOptions } from '../../types/storage/memories.js';
 import type { MemoryRow } from '../shared/rows.js';
 import { AppendBatcher, type AppendRequest, type AppendResult } from '../sql/append-batcher.js';
 import type { EntryInsert, EntryTextRow, MemorySearchFilter, SqlBackend, SqlClient, SqlValue } from '../sql/sql-client.js';
 import { MEMORY_COLUMNS, memoryConditions } from '../sql/sql-memories.js';
-import type { MessageSearchOptions } from '../types/memories.js';
 import type { PgClient } from './driver.js';
 
 const ENTRY_FIELDS = ['type', 'agent', 'role', 'run_id', 'message', 'usage_json', 'data', 'search_text'] as const;

@@ -1,8 +1,8 @@
 import { ValidationError } from '../../errors/validation-error.js';
+import type { Store, StoreOptions } from '../../types/storage/store.js';
 import { maskUrl } from '../shared/location.js';
 import { applyMigrations } from '../sql/migrate.js';
 import { SqlStore } from '../sql/sql-store.js';
-import type { Store, StoreOptions } from '../types/store.js';
 import { PostgresBackend } from './backend.js';
 import { loadPg, PgClient } from './driver.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../errors/validation-error.js';
-import type { StorageDriver, StoreOptions } from '../types/store.js';
+import type { StorageDriver, StoreOptions } from '../../types/storage/store.js';
 
 /** The URL with its password replaced by `***` (also for URLs `new URL` cannot parse). */
 export function maskUrl(url: string): string {

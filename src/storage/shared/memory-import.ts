@@ -1,5 +1,5 @@
 import { ValidationError } from '../../errors/validation-error.js';
-import type { Memory, MemoryRecord } from '../types/memories.js';
+import type { Memory, MemoryRecord } from '../../types/storage/memories.js';
 import { normalizeMemory } from './validate.js';
 
 /** Memories as `{ [key]: record }` (the export format). */

@@ -1,8 +1,8 @@
 import type { Message } from '../../types/message.js';
+import type { Memory } from '../../types/storage/memories.js';
+import type { Approval, ApprovalStatus, Checkpoint, RunRecord, RunStatus } from '../../types/storage/runs.js';
+import type { Session, SessionEntry } from '../../types/storage/sessions.js';
 import type { Usage } from '../../types/usage.js';
-import type { Memory } from '../types/memories.js';
-import type { Approval, ApprovalStatus, Checkpoint, RunRecord, RunStatus } from '../types/runs.js';
-import type { Session, SessionEntry } from '../types/sessions.js';
 import { decodeJson, decodeOptional } from './json-codec.js';
 
 /** Database rows as the SQL backends return them (snake_case columns, ms timestamps). */

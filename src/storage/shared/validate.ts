@@ -1,8 +1,8 @@
 import { ValidationError } from '../../errors/validation-error.js';
-import type { MemoryInput, MemoryScope } from '../types/memories.js';
-import type { ApprovalInput, CheckpointInput, RunStatus } from '../types/runs.js';
-import type { SessionEntryInput, SessionInput } from '../types/sessions.js';
-import type { StateScope } from '../types/state.js';
+import type { MemoryInput, MemoryScope } from '../../types/storage/memories.js';
+import type { ApprovalInput, CheckpointInput, RunStatus } from '../../types/storage/runs.js';
+import type { SessionEntryInput, SessionInput } from '../../types/storage/sessions.js';
+import type { StateScope } from '../../types/storage/state.js';
 
 /** A non-empty string of at most `max` characters, or a ValidationError naming `what`. */
 export function checkId(what: string, value: unknown, max = 191): string {

@@ -1,5 +1,5 @@
+import type { MemoryFilter, MessageSearchOptions } from '../../types/storage/memories.js';
 import type { EntryRow, MemoryRow } from '../shared/rows.js';
-import type { MemoryFilter, MessageSearchOptions } from '../types/memories.js';
 
 /** A value bound to a `?` placeholder. */
 export type SqlValue = string | number | null | Uint8Array;

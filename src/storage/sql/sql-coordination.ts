@@ -1,6 +1,6 @@
+import type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from '../../types/storage/coordination.js';
 import { checkCounterAdd, checkLeaseAcquire, checkLeaseRelease, expiryAt, SWEEP_EVERY } from '../shared/coordination-checks.js';
 import { checkId } from '../shared/validate.js';
-import type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from '../types/coordination.js';
 import type { SqlBackend, SqlClient } from './sql-client.js';
 import type { SqlContext } from './sql-sessions.js';
 

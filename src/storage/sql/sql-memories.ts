@@ -1,8 +1,3 @@
-import { memorySearchText } from '../shared/entry-text.js';
-import { exportRecords, prepareImport } from '../shared/memory-import.js';
-import { type MemoryRow, toMemory } from '../shared/rows.js';
-import { makeSnippet, queryTerms } from '../shared/text-search.js';
-import { checkLimit, checkMemoryScope, normalizeMemory } from '../shared/validate.js';
 import type {
   ConversationSearch,
   Memory,
@@ -14,7 +9,12 @@ import type {
   MemoryStore,
   MessageSearchHit,
   MessageSearchOptions,
-} from '../types/memories.js';
+} from '../../types/storage/memories.js';
+import { memorySearchText } from '../shared/entry-text.js';
+import { exportRecords, prepareImport } from '../shared/memory-import.js';
+import { type MemoryRow, toMemory } from '../shared/rows.js';
+import { makeSnippet, queryTerms } from '../shared/text-search.js';
+import { checkLimit, checkMemoryScope, normalizeMemory } from '../shared/validate.js';
 import type { SqlClient, SqlValue } from './sql-client.js';
 import type { SqlContext } from './sql-sessions.js';
 

@@ -1,8 +1,3 @@
-import { approvalIdTaken, approvalNotPending, seqConflict, unknownRun, unknownSession } from '../shared/errors.js';
-import { sortableId } from '../shared/ids.js';
-import { encodeJson } from '../shared/json-codec.js';
-import { type ApprovalRow, type CheckpointRow, type RunRow, toApproval, toCheckpoint, toRun } from '../shared/rows.js';
-import { checkAnswer, checkApproval, checkCheckpoint, checkEntry, checkLimit, checkStatus } from '../shared/validate.js';
 import type {
   Approval,
   ApprovalInput,
@@ -12,7 +7,12 @@ import type {
   CheckpointStore,
   RunListOptions,
   RunRecord,
-} from '../types/runs.js';
+} from '../../types/storage/runs.js';
+import { approvalIdTaken, approvalNotPending, seqConflict, unknownRun, unknownSession } from '../shared/errors.js';
+import { sortableId } from '../shared/ids.js';
+import { encodeJson } from '../shared/json-codec.js';
+import { type ApprovalRow, type CheckpointRow, type RunRow, toApproval, toCheckpoint, toRun } from '../shared/rows.js';
+import { checkAnswer, checkApproval, checkCheckpoint, checkEntry, checkLimit, checkStatus } from '../shared/validate.js';
 import type { SqlValue } from './sql-client.js';
 import { entryInsert, type SqlContext } from './sql-sessions.js';
 

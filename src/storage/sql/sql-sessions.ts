@@ -1,10 +1,4 @@
 import type { Message } from '../../types/message.js';
-import { messageSearchText } from '../shared/entry-text.js';
-import { seqConflict, sessionExists, unknownSession } from '../shared/errors.js';
-import { sortableId } from '../shared/ids.js';
-import { decodeJson, encodeJson } from '../shared/json-codec.js';
-import { type EntryRow, type SessionRow, toEntry, toSession } from '../shared/rows.js';
-import { checkEntry, checkId, checkLimit, checkSessionInput, decodeCursor, encodeCursor } from '../shared/validate.js';
 import type {
   AppendOptions,
   EntryQuery,
@@ -15,7 +9,13 @@ import type {
   SessionListOptions,
   SessionPage,
   SessionStore,
-} from '../types/sessions.js';
+} from '../../types/storage/sessions.js';
+import { messageSearchText } from '../shared/entry-text.js';
+import { seqConflict, sessionExists, unknownSession } from '../shared/errors.js';
+import { sortableId } from '../shared/ids.js';
+import { decodeJson, encodeJson } from '../shared/json-codec.js';
+import { type EntryRow, type SessionRow, toEntry, toSession } from '../shared/rows.js';
+import { checkEntry, checkId, checkLimit, checkSessionInput, decodeCursor, encodeCursor } from '../shared/validate.js';
 import type { EntryInsert, SqlBackend, SqlValue } from './sql-client.js';
 
 /** Shared by the SQL services. */

@@ -1,8 +1,8 @@
+import type { Artifact, ArtifactInfo, ArtifactStore, StateEntry, StateScope, StateStore } from '../../types/storage/state.js';
 import { unknownSession } from '../shared/errors.js';
 import { decodeJson, encodeJson } from '../shared/json-codec.js';
 import { escapeLike } from '../shared/text-search.js';
 import { artifactBytes, checkId, stateOwner } from '../shared/validate.js';
-import type { Artifact, ArtifactInfo, ArtifactStore, StateEntry, StateScope, StateStore } from '../types/state.js';
 import type { SqlValue } from './sql-client.js';
 import type { SqlContext } from './sql-sessions.js';
 

@@ -1,5 +1,5 @@
+import type { Store, StoreInfo } from '../../types/storage/store.js';
 import { storeClosed } from '../shared/errors.js';
-import type { Store, StoreInfo } from '../types/store.js';
 import type { SqlBackend } from './sql-client.js';
 import { SqlCounterStore, SqlLeaseStore } from './sql-coordination.js';
 import { SqlConversationSearch, SqlMemoryStore } from './sql-memories.js';

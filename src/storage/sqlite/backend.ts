@@ -1,8 +1,8 @@
 import { StorageError } from '../../errors/storage-error.js';
+import type { MessageSearchOptions } from '../../types/storage/memories.js';
 import type { MemoryRow } from '../shared/rows.js';
 import type { EntryInsert, EntryTextRow, MemorySearchFilter, SqlBackend, SqlClient, SqlValue } from '../sql/sql-client.js';
 import { MEMORY_COLUMNS, memoryConditions } from '../sql/sql-memories.js';
-import type { MessageSearchOptions } from '../types/memories.js';
 import type { SqliteClient } from './driver.js';
 
 /** Indexes a batch of just-inserted entries (every insert path must run it, in the same transaction). */

@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
+import type { Store, StoreOptions } from '../../types/storage/store.js';
 import { schemaTooNew } from '../shared/errors.js';
 import { sqlitePath } from '../shared/location.js';
 import { SCHEMA_VERSION } from '../shared/schema.js';
 import { applyMigrations } from '../sql/migrate.js';
 import { SqlStore } from '../sql/sql-store.js';
-import type { Store, StoreOptions } from '../types/store.js';
 import { SqliteBackend } from './backend.js';
 import { loadSqlite, SqliteClient, sqliteError } from './driver.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';

@@ -2,10 +2,10 @@ import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 
 import type { Runnable } from '../../../core/runnable.js';
 import { resumeRun, startRun } from '../../../core/start-run.js';
-import type { Store } from '../../../storage/types/store.js';
 import type { EventSink } from '../../../types/events.js';
 import type { Message } from '../../../types/message.js';
 import type { PendingApproval, RunResult } from '../../../types/result.js';
+import type { Store } from '../../../types/storage/store.js';
 import { RecentMap } from '../recent-map.js';
 
 /** How a turn ended: with an answer, with a question for the user (`ask_user`), or paused until tool calls are approved. */

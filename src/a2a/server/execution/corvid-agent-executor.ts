@@ -3,8 +3,8 @@ import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestCon
 
 import type { Runnable } from '../../../core/runnable.js';
 import { RunAbortedError } from '../../../errors/run-aborted-error.js';
-import type { Store } from '../../../storage/types/store.js';
 import type { AgentEvent as CorvidEvent } from '../../../types/events.js';
+import type { Store } from '../../../types/storage/store.js';
 import { artifactFromToolOutput } from '../../tool-artifact.js';
 import { callerOf } from '../call-owner.js';
 import type { CancelMarks } from '../store/cancel-marks.js';

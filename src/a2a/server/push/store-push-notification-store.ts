@@ -5,7 +5,7 @@ import type { PushNotificationStore, ServerCallContext, StoredPushNotificationCo
 
 import { CorvidError } from '../../../errors/corvid-error.js';
 import type { TextSealer } from '../../../secrets/sealed-text.js';
-import type { StateStore } from '../../../storage/types/state.js';
+import type { StateStore } from '../../../types/storage/state.js';
 import { callerOf } from '../call-owner.js';
 import { pushConfigFor, withoutPushSecrets } from './push-config-view.js';
 

@@ -1,4 +1,4 @@
-import type { StateStore } from '../../../storage/types/state.js';
+import type { StateStore } from '../../../types/storage/state.js';
 
 /**
  * Cancellations passed between server instances that share a store: the instance that receives

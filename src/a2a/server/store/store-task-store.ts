@@ -2,7 +2,7 @@ import { type ListTasksRequest, type ListTasksResponse, Task, TaskState } from '
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 
-import type { StateStore } from '../../../storage/types/state.js';
+import type { StateStore } from '../../../types/storage/state.js';
 import { callerOf } from '../call-owner.js';
 import { RecentMap } from '../recent-map.js';
 
