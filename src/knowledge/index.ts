@@ -28,15 +28,13 @@ export { modelEmbedder, type Embedder, type ModelEmbedderOptions } from './embed
 export { sha256 } from './hash.js';
 export {
   createKnowledgeBase,
-  type IngestProgress,
-  type IngestReport,
-  type IngestStatus,
   type KnowledgeBase,
   type KnowledgeBaseOptions,
   type KnowledgeHit,
   type KnowledgeSearchOptions,
   type SearchMode,
 } from './knowledge-base.js';
+export type { IngestProgress, IngestReport, IngestStatus } from './ingest-documents.js';
 export type { KnowledgeSource, SourceListContext } from './knowledge-source.js';
 export type { KnowledgeToolHit, KnowledgeToolOptions } from './knowledge-tool.js';
 export { DEFAULT_MAX_FILE_BYTES, loadFile, type LoadFileOptions } from './loaders/load-file.js';

@@ -2,10 +2,10 @@ import { KnowledgeError } from '../errors/knowledge-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { Tool } from '../types/tool.js';
 import type { KnowledgeChunk, KnowledgeFilter, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore, ScoredChunk } from '../types/knowledge.js';
-import { chunkDocument, chunkSizing, type ChunkingOptions } from './chunkers/chunk-document.js';
+import { chunkSizing, type ChunkingOptions } from './chunkers/chunk-document.js';
 import { citation } from './citation.js';
-import { embedChunks, type VectorCache } from './embed-chunks.js';
 import type { Embedder } from './embedder.js';
+import { ingestDocuments, type IngestProgress, type IngestReport } from './ingest-documents.js';
 import type { KnowledgeSource } from './knowledge-source.js';
 import { knowledgeTool, type KnowledgeToolOptions } from './knowledge-tool.js';
 import { MemoryKnowledgeStore } from './memory-knowledge-store.js';
@@ -26,32 +26,6 @@ export interface KnowledgeBaseOptions {
   store?: KnowledgeStore;
   /** Search defaults: `topK` 5, `mode` hybrid with an embedder (keyword without), RRF `rrfK` 60. */
   search?: { topK?: number; mode?: SearchMode; rrfK?: number };
-}
-
-/** What happened to one document during an ingest. */
-export type IngestStatus = 'added' | 'updated' | 'unchanged' | 'deleted' | 'failed';
-
-/** Progress of an ingest, once per document. */
-export interface IngestProgress {
-  uri: string;
-  status: IngestStatus;
-  /** Documents handled so far. */
-  done: number;
-  error?: KnowledgeError;
-}
-
-/** What an ingest did. */
-export interface IngestReport {
-  added: string[];
-  updated: string[];
-  deleted: string[];
-  unchanged: number;
-  /** Documents that could not be loaded (their previously indexed version, if any, stays). */
-  failed: KnowledgeError[];
-  /** Chunks written. */
-  chunks: number;
-  /** Chunk texts sent to the embedder; the others came from the cache. */
-  embedded: number;
 }
 
 /** One search result: the chunk, its score (BM25, cosine, or RRF for hybrid) and how to cite it. */
@@ -99,61 +73,33 @@ export function createKnowledgeBase(options: KnowledgeBaseOptions): KnowledgeBas
   const rrfK = options.search?.rrfK ?? 60;
   const defaultMode: SearchMode = options.search?.mode ?? (embedder ? 'hybrid' : 'keyword');
 
-  /** The index, with the embedder recorded (its dimension found from the index or a one-text probe). */
-  async function openIndex(signal?: AbortSignal): Promise<KnowledgeIndex> {
-    if (!embedder) return store.openIndex(name);
-    const recorded = (await (await store.openIndex(name)).stats()).embedder;
+  /**
+   * The index, with the embedder recorded (its dimension from the embedder, the index or a one-text
+   * probe); `gainsEmbedder` when an index without embeddings gets its first embedder.
+   */
+  async function openIndex(signal?: AbortSignal): Promise<{ index: KnowledgeIndex; gainsEmbedder: boolean }> {
+    const plain = await store.openIndex(name);
+    if (!embedder) return { index: plain, gainsEmbedder: false };
+    const recorded = (await plain.stats()).embedder;
     let dimensions = embedder.dimensions ?? (recorded?.model === embedder.model ? recorded.dimensions : undefined);
     dimensions ??= (await embedder.embed(['dimension probe'], { signal }))[0]?.length;
     if (!dimensions) throw new KnowledgeError(`Embedder ${embedder.model} returned an empty vector`, { kind: 'embed', index: name });
-    return store.openIndex(name, { embedder: { model: embedder.model, dimensions } });
+    const index = await store.openIndex(name, { embedder: { model: embedder.model, dimensions } });
+    return { index, gainsEmbedder: recorded === undefined };
   }
 
   async function ingest(ingestOptions: { onProgress?: (p: IngestProgress) => void; signal?: AbortSignal } = {}): Promise<IngestReport> {
-    const { signal, onProgress } = ingestOptions;
-    const index = await openIndex(signal);
-    const known = await index.documentHashes();
-    const report: IngestReport = { added: [], updated: [], deleted: [], unchanged: 0, failed: [], chunks: 0, embedded: 0 };
-    const seen = new Set<string>();
-    const cache: VectorCache = new Map();
-    let done = 0;
-    const progress = (uri: string, status: IngestStatus, error?: KnowledgeError): void => onProgress?.({ uri, status, done: ++done, ...(error ? { error } : {}) });
-    const fail = (error: KnowledgeError): void => {
-      report.failed.push(error);
-      if (error.uri) seen.add(error.uri); // keep what was indexed before
-      progress(error.uri ?? '', 'failed', error);
-    };
-    for (const source of options.sources) {
-      for await (const document of source.list({ signal, report: fail })) {
-        signal?.throwIfAborted();
-        if (seen.has(document.uri)) {
-          fail(new KnowledgeError(`Two documents have the URI ${document.uri} (the second from source "${source.name}"); give sources distinct folders or names`, { kind: 'load', index: name, uri: document.uri }));
-          continue;
-        }
-        seen.add(document.uri);
-        const previous = known.get(document.uri);
-        if (previous === document.contentHash) {
-          report.unchanged++;
-          progress(document.uri, 'unchanged');
-          continue;
-        }
-        const chunks = chunkDocument(document, options.chunking);
-        const embedded = embedder ? await embedChunks({ chunks, index, embedder, cache, signal }) : { chunks, embedded: 0 };
-        await index.putDocument(document, embedded.chunks);
-        report.chunks += chunks.length;
-        report.embedded += embedded.embedded;
-        const status = previous === undefined ? 'added' : 'updated';
-        report[status].push(document.uri);
-        progress(document.uri, status);
-      }
-    }
-    const gone = [...known.keys()].filter((uri) => !seen.has(uri));
-    if (gone.length) await index.deleteDocuments(gone);
-    for (const uri of gone) {
-      report.deleted.push(uri);
-      progress(uri, 'deleted');
-    }
-    return report;
+    const { index, gainsEmbedder } = await openIndex(ingestOptions.signal);
+    return ingestDocuments({
+      indexName: name,
+      index,
+      sources: options.sources,
+      chunking: options.chunking,
+      embedder,
+      reindexAll: gainsEmbedder,
+      signal: ingestOptions.signal,
+      onProgress: ingestOptions.onProgress,
+    });
   }
 
   async function search(query: string, searchOptions: KnowledgeSearchOptions = {}): Promise<KnowledgeHit[]> {

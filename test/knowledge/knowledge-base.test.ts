@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../src/index.js';
 import { KnowledgeError } from '../../src/errors/knowledge-error.js';
-import { createKnowledgeBase, type IngestProgress } from '../../src/knowledge/knowledge-base.js';
+import type { IngestProgress } from '../../src/knowledge/ingest-documents.js';
+import { createKnowledgeBase } from '../../src/knowledge/knowledge-base.js';
 import { directorySource } from '../../src/knowledge/directory-source.js';
 import { modelEmbedder } from '../../src/knowledge/embedder.js';
 import { MemoryKnowledgeStore } from '../../src/knowledge/memory-knowledge-store.js';
@@ -45,6 +46,8 @@ describe('knowledge base', () => {
     const first = await kb.ingest({ onProgress: (p) => progress.push(p) });
     expect(first.added.sort()).toEqual(['billing.md', 'deploy.md', 'security.md', 'src/keys.ts']);
     expect(first.embedded).toBe(first.chunks);
+    // Chunks of several documents go out together: a dimension probe, then one request for all.
+    expect(server.requests.map((r) => r.input.length)).toEqual([1, first.chunks]);
     expect(progress.map((p) => p.done)).toEqual([1, 2, 3, 4]);
     expect(await kb.stats()).toMatchObject({ documents: 4, embedder: { model: 'text-embedding-3-small', dimensions: 64 } });
 
@@ -120,5 +123,25 @@ describe('knowledge base', () => {
     expect(output.results[0]).toMatchObject({ citation: 'security.md:3-5', headings: ['Security', 'Rotating API keys'] });
     expect(model.calls[0].tools?.[0]).toMatchObject({ name: 'search_knowledge' });
     expect(JSON.stringify(model.calls[1].prompt)).toContain('security.md:3-5');
+  });
+
+  it('fails an ingest whose folder is missing without deleting anything', async () => {
+    const store = new MemoryKnowledgeStore();
+    await createKnowledgeBase({ name: 'docs', sources: [directorySource({ path: root })], store }).ingest();
+    const gone = createKnowledgeBase({ name: 'docs', sources: [directorySource({ path: join(root, 'missing') })], store });
+    const err = await gone.ingest().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(KnowledgeError);
+    expect((err as KnowledgeError).message).toMatch(/Cannot read the folder .*missing/);
+    expect((await gone.stats()).documents).toBe(4);
+  });
+
+  it('embeds every document when a keyword-only index gets an embedder', async () => {
+    const store = new MemoryKnowledgeStore();
+    await createKnowledgeBase({ name: 'docs', sources: [directorySource({ path: root })], store }).ingest();
+    const kb = createKnowledgeBase({ name: 'docs', sources: [directorySource({ path: root })], store, embedder: embedder() });
+    const report = await kb.ingest();
+    expect(report.updated).toHaveLength(4);
+    expect(report.embedded).toBe(report.chunks);
+    expect((await kb.search('rotate an API key', { mode: 'vector' }))[0].citation).toBe('security.md:3-5');
   });
 });
