@@ -31,7 +31,7 @@ export interface IngestReport {
   embedded: number;
 }
 
-/** Chunks gathered from several documents before they are embedded together (fewer, fuller requests). */
+/** Chunks gathered from several documents before they are embedded together (fewer, fuller requests); without an embedder each document is written at once. */
 const EMBED_BATCH_CHUNKS = 256;
 
 interface Pending {
@@ -78,6 +78,7 @@ export async function ingestDocuments(options: {
     const vectors = embedder && all.length ? await embedChunks({ chunks: all, index, embedder, cache, signal }) : undefined;
     report.embedded += vectors?.embedded ?? 0;
     for (const p of batch) {
+      signal?.throwIfAborted();
       await index.putDocument(p.document, vectors ? p.chunks.map((c) => ({ ...c, vector: cache.get(c.hash) })) : p.chunks);
       report.chunks += p.chunks.length;
       report[p.status].push(p.document.uri);
@@ -101,7 +102,7 @@ export async function ingestDocuments(options: {
       const chunks = chunkDocument(document, options.chunking);
       pending.push({ document, chunks, status: previous === undefined ? 'added' : 'updated' });
       pendingChunks += chunks.length;
-      if (pendingChunks >= EMBED_BATCH_CHUNKS) await flush();
+      if (!embedder || pendingChunks >= EMBED_BATCH_CHUNKS) await flush();
     }
   }
   await flush();

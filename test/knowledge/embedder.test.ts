@@ -53,4 +53,16 @@ describe('modelEmbedder over the OpenAI wire format', () => {
     expect((denied as KnowledgeError).message).toMatch(/after 1 attempt:/);
     expect(server.received - before).toBe(1);
   });
+
+  it('keeps at most `concurrency` requests in flight', async () => {
+    server.latencyMs = 20;
+    server.maxInFlight = 0;
+    try {
+      const vectors = await modelEmbedder(model(), { batchSize: 1, concurrency: 3 }).embed(Array.from({ length: 9 }, (_, i) => `t${i}`));
+      expect(vectors).toHaveLength(9);
+      expect(server.maxInFlight).toBe(3);
+    } finally {
+      server.latencyMs = 0;
+    }
+  });
 });

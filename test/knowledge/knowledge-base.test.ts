@@ -9,6 +9,8 @@ import type { IngestProgress } from '../../src/knowledge/ingest-documents.js';
 import { createKnowledgeBase } from '../../src/knowledge/knowledge-base.js';
 import { directorySource } from '../../src/knowledge/directory-source.js';
 import { modelEmbedder } from '../../src/knowledge/embedder.js';
+import { sha256 } from '../../src/knowledge/hash.js';
+import type { KnowledgeSource } from '../../src/knowledge/knowledge-source.js';
 import { MemoryKnowledgeStore } from '../../src/knowledge/memory-knowledge-store.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from './support/fake-embeddings-server.js';
@@ -143,5 +145,27 @@ describe('knowledge base', () => {
     expect(report.updated).toHaveLength(4);
     expect(report.embedded).toBe(report.chunks);
     expect((await kb.search('rotate an API key', { mode: 'vector' }))[0].citation).toBe('security.md:3-5');
+  });
+
+  it('indexes documents from a custom source and cites URL documents by heading', async () => {
+    const text = '# Guide\n\nIntro.\n\n## Install\n\nRun npm install corvid.\n';
+    const web: KnowledgeSource = {
+      name: 'web',
+      async *list() {
+        yield { uri: 'https://docs.example.com/guide', source: 'web', title: 'Guide', text, contentHash: sha256(text), metadata: { format: 'markdown' } };
+      },
+    };
+    const kb = createKnowledgeBase({ name: 'web', sources: [web] });
+    expect((await kb.ingest()).added).toEqual(['https://docs.example.com/guide']);
+    expect((await kb.search('npm install'))[0].citation).toBe('https://docs.example.com/guide#Install');
+  });
+
+  it('stops an ingest when its signal is aborted', async () => {
+    const controller = new AbortController();
+    const kb = createKnowledgeBase({ name: 'docs', sources: [directorySource({ path: root })] });
+    const err = await kb
+      .ingest({ onProgress: (p) => p.done === 1 && controller.abort(new Error('stop now')), signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect((err as Error).message).toBe('stop now');
   });
 });

@@ -28,15 +28,23 @@ export interface FakeEmbeddingsServer {
   failNext: number[];
   /** Every request received, failed ones included. */
   received: number;
+  /** Most requests in progress at once. */
+  maxInFlight: number;
+  /** Time each answer takes, in ms (to observe concurrency). */
+  latencyMs: number;
   close(): Promise<void>;
 }
 
 export async function startFakeEmbeddingsServer(): Promise<FakeEmbeddingsServer> {
-  const state = { requests: [] as FakeEmbeddingsServer['requests'], failNext: [] as number[], received: 0 };
+  const state = { requests: [] as FakeEmbeddingsServer['requests'], failNext: [] as number[], received: 0, inFlight: 0, maxInFlight: 0, latencyMs: 0 };
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-    req.on('end', () => {
+    state.inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    res.on('finish', () => state.inFlight--);
+    req.on('end', () => setTimeout(() => answer(), state.latencyMs));
+    const answer = (): void => {
       state.received++;
       const fail = state.failNext.shift();
       if (req.method !== 'POST' || req.url !== '/v1/embeddings') {
@@ -54,7 +62,7 @@ export async function startFakeEmbeddingsServer(): Promise<FakeEmbeddingsServer>
       const tokens = input.reduce((n, t) => n + t.split(/\s+/).length, 0);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ object: 'list', data, model: parsed.model, usage: { prompt_tokens: tokens, total_tokens: tokens } }));
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -69,6 +77,18 @@ export async function startFakeEmbeddingsServer(): Promise<FakeEmbeddingsServer>
     },
     get received() {
       return state.received;
+    },
+    get maxInFlight() {
+      return state.maxInFlight;
+    },
+    set maxInFlight(v: number) {
+      state.maxInFlight = v;
+    },
+    get latencyMs() {
+      return state.latencyMs;
+    },
+    set latencyMs(v: number) {
+      state.latencyMs = v;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
