@@ -1,6 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
+
 import picomatch from 'picomatch';
+
 import { KnowledgeError } from '../errors/knowledge-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { KnowledgeDocument } from '../types/knowledge.js';
@@ -44,7 +46,11 @@ export function directorySource(options: DirectorySourceOptions): KnowledgeSourc
         try {
           yield await loadFile({ path: file, uri, source: name, maxBytes: options.maxBytes });
         } catch (err) {
-          context.report(err instanceof KnowledgeError ? err : new KnowledgeError(`Cannot load ${uri}: ${(err as Error).message}`, { kind: 'load', uri, cause: err }));
+          context.report(
+            err instanceof KnowledgeError
+              ? err
+              : new KnowledgeError(`Cannot load ${uri}: ${(err as Error).message}`, { kind: 'load', uri, cause: err }),
+          );
         }
       }
     },

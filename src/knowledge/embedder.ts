@@ -1,4 +1,5 @@
 import { APICallError, type EmbeddingModelV3 } from '@ai-sdk/provider';
+
 import { KnowledgeError } from '../errors/knowledge-error.js';
 
 /** Turns texts into vectors. An index records the `model` and dimension it was built with. */
@@ -78,7 +79,9 @@ async function embedBatch(
     try {
       const { embeddings } = await model.doEmbed({ values, abortSignal: options.signal });
       if (embeddings.length !== values.length) {
-        throw new KnowledgeError(`Embedder ${options.name} returned ${embeddings.length} vectors for ${values.length} texts`, { kind: 'embed' });
+        throw new KnowledgeError(`Embedder ${options.name} returned ${embeddings.length} vectors for ${values.length} texts`, {
+          kind: 'embed',
+        });
       }
       return embeddings.map((e) => Float32Array.from(e));
     } catch (err) {
@@ -86,10 +89,13 @@ async function embedBatch(
       const retryable = !APICallError.isInstance(err) || err.isRetryable;
       if (!retryable || attempt >= options.maxRetries) {
         const tries = attempt + 1;
-        throw new KnowledgeError(`Embedder ${options.name} failed after ${tries} attempt${tries > 1 ? 's' : ''}: ${(err as Error).message}`, {
-          kind: 'embed',
-          cause: err,
-        });
+        throw new KnowledgeError(
+          `Embedder ${options.name} failed after ${tries} attempt${tries > 1 ? 's' : ''}: ${(err as Error).message}`,
+          {
+            kind: 'embed',
+            cause: err,
+          },
+        );
       }
       await sleep(options.retryDelayMs * 2 ** attempt, options.signal);
     }

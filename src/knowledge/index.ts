@@ -8,6 +8,7 @@
  * await kb.ingest();
  * const agent = new Agent({ name: 'helper', model, tools: [kb.asTool()] });
  */
+export { KnowledgeError, type KnowledgeErrorKind } from '../errors/knowledge-error.js';
 export type {
   ChunkLocation,
   EmbeddedChunk,
@@ -20,12 +21,12 @@ export type {
   KnowledgeStore,
   ScoredChunk,
 } from '../types/knowledge.js';
-export { KnowledgeError, type KnowledgeErrorKind } from '../errors/knowledge-error.js';
 export { chunkDocument, type ChunkingOptions } from './chunkers/chunk-document.js';
 export { citation } from './citation.js';
 export { directorySource, type DirectorySourceOptions } from './directory-source.js';
-export { modelEmbedder, type Embedder, type ModelEmbedderOptions } from './embedder.js';
+export { type Embedder, modelEmbedder, type ModelEmbedderOptions } from './embedder.js';
 export { sha256 } from './hash.js';
+export type { IngestProgress, IngestReport, IngestStatus } from './ingest-documents.js';
 export {
   createKnowledgeBase,
   type KnowledgeBase,
@@ -34,10 +35,9 @@ export {
   type KnowledgeSearchOptions,
   type SearchMode,
 } from './knowledge-base.js';
-export type { IngestProgress, IngestReport, IngestStatus } from './ingest-documents.js';
 export type { KnowledgeSource, SourceListContext } from './knowledge-source.js';
 export type { KnowledgeToolHit, KnowledgeToolOptions } from './knowledge-tool.js';
 export { DEFAULT_MAX_FILE_BYTES, loadFile, type LoadFileOptions } from './loaders/load-file.js';
-export { MemoryKnowledgeStore, cosine } from './memory-knowledge-store.js';
+export { cosine, MemoryKnowledgeStore } from './memory-knowledge-store.js';
 export { reciprocalRankFusion } from './rrf.js';
 export { estimateTokens, type TokenCounter } from './token-counter.js';

@@ -116,9 +116,12 @@ export async function ingestDocuments(options: {
 }
 
 function duplicate(index: string, uri: string, source: string): KnowledgeError {
-  return new KnowledgeError(`Two documents have the URI ${uri} (the second from source "${source}"); give sources distinct folders or names`, {
-    kind: 'load',
-    index,
-    uri,
-  });
+  return new KnowledgeError(
+    `Two documents have the URI ${uri} (the second from source "${source}"); give sources distinct folders or names`,
+    {
+      kind: 'load',
+      index,
+      uri,
+    },
+  );
 }

@@ -1,8 +1,15 @@
 import { KnowledgeError } from '../errors/knowledge-error.js';
 import { ValidationError } from '../errors/validation-error.js';
+import type {
+  KnowledgeChunk,
+  KnowledgeFilter,
+  KnowledgeIndex,
+  KnowledgeIndexInfo,
+  KnowledgeStore,
+  ScoredChunk,
+} from '../types/knowledge.js';
 import type { Tool } from '../types/tool.js';
-import type { KnowledgeChunk, KnowledgeFilter, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore, ScoredChunk } from '../types/knowledge.js';
-import { chunkSizing, type ChunkingOptions } from './chunkers/chunk-document.js';
+import { type ChunkingOptions, chunkSizing } from './chunkers/chunk-document.js';
 import { citation } from './citation.js';
 import type { Embedder } from './embedder.js';
 import { ingestDocuments, type IngestProgress, type IngestReport } from './ingest-documents.js';
@@ -111,7 +118,10 @@ export function createKnowledgeBase(options: KnowledgeBaseOptions): KnowledgeBas
     const index = await store.openIndex(name);
     const vectorHits = async (k: number): Promise<ScoredChunk[]> => {
       if (!embedder) {
-        throw new KnowledgeError(`Knowledge base "${name}" has no embedder; use keyword search or give it an embedder`, { kind: 'no_embedder', index: name });
+        throw new KnowledgeError(`Knowledge base "${name}" has no embedder; use keyword search or give it an embedder`, {
+          kind: 'no_embedder',
+          index: name,
+        });
       }
       const [vector] = await embedder.embed([query], { signal });
       return index.vectorSearch({ vector, topK: k, filter });

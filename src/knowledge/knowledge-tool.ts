@@ -1,4 +1,5 @@
 import { z } from 'zod';
+
 import { tool } from '../core/tool.js';
 import type { Tool } from '../types/tool.js';
 import type { KnowledgeBase, SearchMode } from './knowledge-base.js';

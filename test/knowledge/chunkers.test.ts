@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { chunkDocument } from '../../src/knowledge/chunkers/chunk-document.js';
 import { sha256 } from '../../src/knowledge/hash.js';
 import { estimateTokens } from '../../src/knowledge/token-counter.js';
@@ -8,7 +9,11 @@ function doc(uri: string, text: string, format: string): KnowledgeDocument {
   return { uri, source: 'test', text, contentHash: sha256(text), metadata: { path: uri, format } };
 }
 
-const linesOf = (text: string, [a, b]: [number, number]): string => text.split('\n').slice(a - 1, b).join('\n');
+const linesOf = (text: string, [a, b]: [number, number]): string =>
+  text
+    .split('\n')
+    .slice(a - 1, b)
+    .join('\n');
 
 describe('chunkers', () => {
   it('estimates tokens word by word', () => {
@@ -63,7 +68,12 @@ describe('chunkers', () => {
       'Call the tool.',
     ].join('\n');
     const chunks = chunkDocument(doc('guide.md', text, 'markdown'), { maxTokens: 200 });
-    expect(chunks.map((c) => c.location.headings)).toEqual([['Guide'], ['Guide', 'Install'], ['Guide', 'Install', 'Linux'], ['Guide', 'Usage']]);
+    expect(chunks.map((c) => c.location.headings)).toEqual([
+      ['Guide'],
+      ['Guide', 'Install'],
+      ['Guide', 'Install', 'Linux'],
+      ['Guide', 'Usage'],
+    ]);
     expect(chunks[1].text).toContain('# not a heading');
     expect(chunks[2].location.lines).toEqual([10, 11]);
     expect(linesOf(text, chunks[3].location.lines!)).toBe(chunks[3].text);

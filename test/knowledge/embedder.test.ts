@@ -1,9 +1,10 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { KnowledgeError } from '../../src/errors/knowledge-error.js';
 import { modelEmbedder } from '../../src/knowledge/embedder.js';
 import { cosine } from '../../src/knowledge/memory-knowledge-store.js';
-import { FAKE_DIMENSIONS, startFakeEmbeddingsServer, type FakeEmbeddingsServer } from './support/fake-embeddings-server.js';
+import { FAKE_DIMENSIONS, type FakeEmbeddingsServer, startFakeEmbeddingsServer } from './support/fake-embeddings-server.js';
 
 let server: FakeEmbeddingsServer;
 const model = () => createOpenAI({ baseURL: server.baseURL, apiKey: 'test-key' }).embedding('text-embedding-3-small');
@@ -43,13 +44,17 @@ describe('modelEmbedder over the OpenAI wire format', () => {
 
   it('gives up with a KnowledgeError naming the model after the last retry, and at once on a client error', async () => {
     server.failNext = [500, 500, 500];
-    const err = await modelEmbedder(model(), { retryDelayMs: 1, maxRetries: 2 }).embed(['x']).catch((e: unknown) => e);
+    const err = await modelEmbedder(model(), { retryDelayMs: 1, maxRetries: 2 })
+      .embed(['x'])
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KnowledgeError);
     expect((err as KnowledgeError).kind).toBe('embed');
     expect((err as KnowledgeError).message).toMatch(/text-embedding-3-small failed after 3 attempts/);
     server.failNext = [401];
     const before = server.received;
-    const denied = await modelEmbedder(model(), { retryDelayMs: 1 }).embed(['x']).catch((e: unknown) => e);
+    const denied = await modelEmbedder(model(), { retryDelayMs: 1 })
+      .embed(['x'])
+      .catch((e: unknown) => e);
     expect((denied as KnowledgeError).message).toMatch(/after 1 attempt:/);
     expect(server.received - before).toBe(1);
   });

@@ -1,19 +1,21 @@
-import { createOpenAI } from '@ai-sdk/openai';
 import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { createOpenAI } from '@ai-sdk/openai';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Agent } from '../../src/index.js';
+
 import { KnowledgeError } from '../../src/errors/knowledge-error.js';
-import type { IngestProgress } from '../../src/knowledge/ingest-documents.js';
-import { createKnowledgeBase } from '../../src/knowledge/knowledge-base.js';
+import { Agent } from '../../src/index.js';
 import { directorySource } from '../../src/knowledge/directory-source.js';
 import { modelEmbedder } from '../../src/knowledge/embedder.js';
 import { sha256 } from '../../src/knowledge/hash.js';
+import type { IngestProgress } from '../../src/knowledge/ingest-documents.js';
+import { createKnowledgeBase } from '../../src/knowledge/knowledge-base.js';
 import type { KnowledgeSource } from '../../src/knowledge/knowledge-source.js';
 import { MemoryKnowledgeStore } from '../../src/knowledge/memory-knowledge-store.js';
 import { ScriptedModel } from '../../src/testing/index.js';
-import { startFakeEmbeddingsServer, type FakeEmbeddingsServer } from './support/fake-embeddings-server.js';
+import { type FakeEmbeddingsServer, startFakeEmbeddingsServer } from './support/fake-embeddings-server.js';
 
 const FILES: Record<string, string> = {
   'security.md': '# Security\n\n## Rotating API keys\n\nTo rotate an API key, create a new key, deploy it, then revoke the old key.\n',
@@ -104,7 +106,12 @@ describe('knowledge base', () => {
     const report = await kb.ingest();
     expect(report.added).toHaveLength(4);
     expect(report.failed.map((e) => e.uri)).toEqual(['broken.json']);
-    const other = createKnowledgeBase({ name: 'docs', sources: [directorySource({ path: root })], embedder: embedder('another-model'), store });
+    const other = createKnowledgeBase({
+      name: 'docs',
+      sources: [directorySource({ path: root })],
+      embedder: embedder('another-model'),
+      store,
+    });
     const err = await other.ingest().catch((e: unknown) => e);
     expect((err as KnowledgeError).kind).toBe('embedder_mismatch');
     expect((err as KnowledgeError).message).toContain('re-index');
@@ -152,7 +159,14 @@ describe('knowledge base', () => {
     const web: KnowledgeSource = {
       name: 'web',
       async *list() {
-        yield { uri: 'https://docs.example.com/guide', source: 'web', title: 'Guide', text, contentHash: sha256(text), metadata: { format: 'markdown' } };
+        yield {
+          uri: 'https://docs.example.com/guide',
+          source: 'web',
+          title: 'Guide',
+          text,
+          contentHash: sha256(text),
+          metadata: { format: 'markdown' },
+        };
       },
     };
     const kb = createKnowledgeBase({ name: 'web', sources: [web] });

@@ -1,7 +1,9 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { KnowledgeError } from '../../src/errors/knowledge-error.js';
 import { chunkDocument } from '../../src/knowledge/chunkers/chunk-document.js';
 import { directorySource } from '../../src/knowledge/directory-source.js';
@@ -15,10 +17,14 @@ beforeAll(async () => {
   const files: Record<string, string | Buffer> = {
     'guide.md': '# User guide\n\nWelcome.\n\n## Install\n\nRun the installer.\n',
     'notes.txt': 'plain notes\nsecond line\n',
-    'page.html': '<html><head><title>Pricing page</title></head><body><h1>Pricing</h1><p>The <b>team</b> plan costs 20 euros a seat per month and includes support.</p><script>alert(1)</script></body></html>',
+    'page.html':
+      '<html><head><title>Pricing page</title></head><body><h1>Pricing</h1><p>The <b>team</b> plan costs 20 euros a seat per month and includes support.</p><script>alert(1)</script></body></html>',
     'src/util.py': 'def add(a, b):\n    return a + b\n',
     'data/people.csv': 'name,role\nAda,"engineer, lead"\nGrace,admiral\n',
-    'data/items.json': JSON.stringify([{ sku: 'A1', name: 'anvil' }, { sku: 'B2', name: 'bucket' }]),
+    'data/items.json': JSON.stringify([
+      { sku: 'A1', name: 'anvil' },
+      { sku: 'B2', name: 'bucket' },
+    ]),
     'manual.pdf': tinyPdf(['Alpha page one text', 'Beta page two text'], 'The Manual'),
     'broken.pdf': '%PDF-1.4\nthis is not really a pdf\n',
     'bad.json': '{ "unterminated": ',
@@ -33,7 +39,9 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-async function list(options: Partial<Parameters<typeof directorySource>[0]> = {}): Promise<{ docs: Map<string, KnowledgeDocument>; errors: KnowledgeError[] }> {
+async function list(
+  options: Partial<Parameters<typeof directorySource>[0]> = {},
+): Promise<{ docs: Map<string, KnowledgeDocument>; errors: KnowledgeError[] }> {
   const errors: KnowledgeError[] = [];
   const docs = new Map<string, KnowledgeDocument>();
   for await (const d of directorySource({ path: root, ...options }).list({ report: (e) => errors.push(e) })) docs.set(d.uri, d);
@@ -43,8 +51,20 @@ async function list(options: Partial<Parameters<typeof directorySource>[0]> = {}
 describe('directory source and loaders', () => {
   it('loads each format with its metadata, skipping node_modules and excluded globs', async () => {
     const { docs, errors } = await list({ exclude: ['drafts/**'] });
-    expect([...docs.keys()].sort()).toEqual(['data/items.json', 'data/people.csv', 'guide.md', 'manual.pdf', 'notes.txt', 'page.html', 'src/util.py']);
-    expect(docs.get('guide.md')).toMatchObject({ source: 'directory', title: 'User guide', metadata: { path: 'guide.md', format: 'markdown' } });
+    expect([...docs.keys()].sort()).toEqual([
+      'data/items.json',
+      'data/people.csv',
+      'guide.md',
+      'manual.pdf',
+      'notes.txt',
+      'page.html',
+      'src/util.py',
+    ]);
+    expect(docs.get('guide.md')).toMatchObject({
+      source: 'directory',
+      title: 'User guide',
+      metadata: { path: 'guide.md', format: 'markdown' },
+    });
     expect(docs.get('src/util.py')!.metadata).toMatchObject({ format: 'code', language: 'python' });
     const html = docs.get('page.html')!;
     expect(html.title).toBe('Pricing page');

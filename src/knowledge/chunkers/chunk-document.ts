@@ -26,7 +26,8 @@ export interface ChunkingOptions {
 export function chunkSizing(options: ChunkingOptions = {}): ChunkSizing {
   const maxTokens = options.maxTokens ?? 400;
   const overlapTokens = options.overlapTokens ?? 40;
-  if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new ValidationError(`chunking.maxTokens must be a positive integer, got ${maxTokens}`);
+  if (!Number.isInteger(maxTokens) || maxTokens < 1)
+    throw new ValidationError(`chunking.maxTokens must be a positive integer, got ${maxTokens}`);
   if (!Number.isInteger(overlapTokens) || overlapTokens < 0 || overlapTokens >= maxTokens) {
     throw new ValidationError(`chunking.overlapTokens must be an integer from 0 to maxTokens - 1 (${maxTokens - 1}), got ${overlapTokens}`);
   }

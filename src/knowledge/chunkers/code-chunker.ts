@@ -1,4 +1,4 @@
-import { fitUnits, packUnits, type ChunkSizing, type TextPiece, type TextUnit } from './text-units.js';
+import { type ChunkSizing, fitUnits, packUnits, type TextPiece, type TextUnit } from './text-units.js';
 
 /** A line that starts a top-level definition in common languages (TS/JS, Python, Go, Rust, Java, C#, Ruby, …). */
 const DEFINITION =

@@ -1,4 +1,4 @@
-import { fitUnits, packUnits, paragraphs, type ChunkSizing, type TextPiece } from './text-units.js';
+import { type ChunkSizing, fitUnits, packUnits, paragraphs, type TextPiece } from './text-units.js';
 
 /**
  * Plain text: paragraphs packed into chunks of at most `maxTokens`, a paragraph too big cut at

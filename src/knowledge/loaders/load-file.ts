@@ -1,10 +1,11 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+
 import { KnowledgeError } from '../../errors/knowledge-error.js';
 import { htmlToMarkdown } from '../../tools/web/html-to-markdown.js';
 import type { KnowledgeDocument } from '../../types/knowledge.js';
 import { sha256 } from '../hash.js';
-import { fileFormat, type FileFormat } from './file-formats.js';
+import { type FileFormat, fileFormat } from './file-formats.js';
 import { pdfPages } from './pdf-text.js';
 import { csvText, jsonLinesText, jsonText } from './structured-text.js';
 
@@ -67,7 +68,10 @@ async function readAs(format: FileFormat, data: Buffer, uri: string): Promise<Re
     return { text: pdf.text, title: pdf.title, metadata: { pages: pdf.pageLines.length, pageLines: pdf.pageLines.join(',') } };
   }
   if (data.subarray(0, 8192).includes(0)) throw new Error('it looks binary');
-  const raw = data.toString('utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const raw = data
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n');
   switch (format) {
     case 'text':
     case 'code':

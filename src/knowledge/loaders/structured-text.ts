@@ -24,7 +24,10 @@ export function jsonText(raw: string): { text: string; rows?: number } {
 
 /** JSON Lines: one row per line. */
 export function jsonLinesText(raw: string): { text: string; rows: number } {
-  const rows = raw.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+  const rows = raw
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as unknown);
   return { text: rowsToText(rows), rows: rows.length };
 }
 
@@ -45,11 +48,11 @@ function parseCsv(raw: string): string[][] {
   for (let i = 0; i < raw.length; i++) {
     const ch = raw[i];
     if (quoted) {
-      if (ch === '"' && raw[i + 1] === '"') (field += '"'), i++;
+      if (ch === '"' && raw[i + 1] === '"') ((field += '"'), i++);
       else if (ch === '"') quoted = false;
       else field += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') record.push(field), (field = '');
+    else if (ch === ',') (record.push(field), (field = ''));
     else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && raw[i + 1] === '\n') i++;
       record.push(field);

@@ -36,7 +36,14 @@ export interface FakeEmbeddingsServer {
 }
 
 export async function startFakeEmbeddingsServer(): Promise<FakeEmbeddingsServer> {
-  const state = { requests: [] as FakeEmbeddingsServer['requests'], failNext: [] as number[], received: 0, inFlight: 0, maxInFlight: 0, latencyMs: 0 };
+  const state = {
+    requests: [] as FakeEmbeddingsServer['requests'],
+    failNext: [] as number[],
+    received: 0,
+    inFlight: 0,
+    maxInFlight: 0,
+    latencyMs: 0,
+  };
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
@@ -52,7 +59,9 @@ export async function startFakeEmbeddingsServer(): Promise<FakeEmbeddingsServer>
         return;
       }
       if (fail) {
-        res.writeHead(fail, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `scripted ${fail}`, type: 'server_error' } }));
+        res
+          .writeHead(fail, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `scripted ${fail}`, type: 'server_error' } }));
         return;
       }
       const parsed = JSON.parse(body) as { model: string; input: string | string[] };

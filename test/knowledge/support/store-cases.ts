@@ -7,7 +7,9 @@
  * knowledgeStoreCases('memory', async () => new MemoryKnowledgeStore());
  */
 import { createHash } from 'node:crypto';
+
 import { describe, expect, it } from 'vitest';
+
 import { KnowledgeError } from '../../../src/errors/knowledge-error.js';
 import type { EmbeddedChunk, KnowledgeDocument, KnowledgeStore } from '../../../src/types/knowledge.js';
 
@@ -65,8 +67,8 @@ export function knowledgeStoreCases(name: string, open: () => Promise<KnowledgeS
         const b = await store.openIndex('b');
         const doc = sampleDocument('one.md', ['alpha beta gamma']);
         await a.putDocument(doc.document, doc.chunks);
-        expect((await a.stats())).toMatchObject({ name: 'a', documents: 1, chunks: 1 });
-        expect((await b.stats())).toMatchObject({ name: 'b', documents: 0, chunks: 0 });
+        expect(await a.stats()).toMatchObject({ name: 'a', documents: 1, chunks: 1 });
+        expect(await b.stats()).toMatchObject({ name: 'b', documents: 0, chunks: 0 });
         expect(await b.keywordSearch({ text: 'alpha', topK: 5 })).toEqual([]);
         expect((await store.listIndexes()).map((i) => i.name).sort()).toEqual(['a', 'b']);
         expect(await store.dropIndex('a')).toBe(true);
@@ -88,7 +90,7 @@ export function knowledgeStoreCases(name: string, open: () => Promise<KnowledgeS
         expect(await index.keywordSearch({ text: 'walrus', topK: 5 })).toEqual([]);
         const hits = await index.keywordSearch({ text: 'penguin', topK: 5 });
         expect(hits.map((h) => h.chunk.id)).toEqual(['guide.md#0']);
-        expect((await index.stats())).toMatchObject({ documents: 1, chunks: 1 });
+        expect(await index.stats()).toMatchObject({ documents: 1, chunks: 1 });
         expect((await index.stats()).updatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
       }));
 
@@ -106,7 +108,10 @@ export function knowledgeStoreCases(name: string, open: () => Promise<KnowledgeS
     it('deletes documents by URI and ignores unknown URIs', () =>
       withStore(open, async (store) => {
         const index = await store.openIndex('docs');
-        for (const [uri, text] of [['a.md', 'apples grow on trees'], ['b.md', 'bananas grow in bunches']]) {
+        for (const [uri, text] of [
+          ['a.md', 'apples grow on trees'],
+          ['b.md', 'bananas grow in bunches'],
+        ]) {
           const d = sampleDocument(uri, [text]);
           await index.putDocument(d.document, d.chunks);
         }
@@ -150,7 +155,13 @@ export function knowledgeStoreCases(name: string, open: () => Promise<KnowledgeS
     it('finds nearest chunks by cosine similarity, with topK and filters', () =>
       withStore(open, async (store) => {
         const index = await store.openIndex('vec', { embedder: EMBEDDER });
-        const x = sampleDocument('x.md', ['points along x', 'mostly x'], { vectors: [[1, 0, 0], [0.9, 0.1, 0]], metadata: { axis: 'x' } });
+        const x = sampleDocument('x.md', ['points along x', 'mostly x'], {
+          vectors: [
+            [1, 0, 0],
+            [0.9, 0.1, 0],
+          ],
+          metadata: { axis: 'x' },
+        });
         const y = sampleDocument('y.md', ['points along y'], { vectors: [[0, 1, 0]], metadata: { axis: 'y' } });
         await index.putDocument(x.document, x.chunks);
         await index.putDocument(y.document, y.chunks);
@@ -174,7 +185,12 @@ export function knowledgeStoreCases(name: string, open: () => Promise<KnowledgeS
     it('serves stored vectors by chunk hash (the embedding cache)', () =>
       withStore(open, async (store) => {
         const index = await store.openIndex('vec', { embedder: EMBEDDER });
-        const d = sampleDocument('c.md', ['cached one', 'cached two'], { vectors: [[1, 2, 3], [4, 5, 6]] });
+        const d = sampleDocument('c.md', ['cached one', 'cached two'], {
+          vectors: [
+            [1, 2, 3],
+            [4, 5, 6],
+          ],
+        });
         await index.putDocument(d.document, d.chunks);
         const found = await index.vectorsByHash([d.chunks[1].hash, sha('never stored')]);
         expect([...found.keys()]).toEqual([d.chunks[1].hash]);
