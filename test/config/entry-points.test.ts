@@ -29,4 +29,15 @@ describe('entry points', () => {
     ]);
     expect(typeof api.PathPolicy).toBe('function');
   });
+
+  it('exposes corvid/knowledge without loading the optional document parsers', async () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(pkg.exports['./knowledge']).toEqual({ types: './dist/knowledge/index.d.ts', import: './dist/knowledge/index.js' });
+    const api = await import('../../src/knowledge/index.js');
+    for (const name of ['createKnowledgeBase', 'directorySource', 'modelEmbedder', 'MemoryKnowledgeStore', 'chunkDocument', 'loadFile', 'KnowledgeError']) {
+      expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
+    }
+    const sources = ['knowledge/loaders/load-file.ts', 'knowledge/loaders/pdf-text.ts', 'tools/web/html-to-markdown.ts'].map((f) => readFileSync(join(root, 'src', f), 'utf8'));
+    for (const text of sources) expect(text).not.toMatch(/^import .* from '(unpdf|linkedom|turndown|@mozilla\/readability)'/m);
+  });
 });

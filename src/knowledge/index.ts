@@ -1,0 +1,45 @@
+/**
+ * `corvid/knowledge`: documents from sources (a folder, your own), cut into chunks, optionally
+ * embedded, indexed in a store, searched by keyword (BM25), vector (cosine) or both (reciprocal
+ * rank fusion), and offered to agents as the `search_knowledge` tool.
+ * @example
+ * import { createKnowledgeBase, directorySource } from 'corvid/knowledge';
+ * const kb = createKnowledgeBase({ name: 'docs', sources: [directorySource({ path: './docs', include: ['**\/*.md'] })] });
+ * await kb.ingest();
+ * const agent = new Agent({ name: 'helper', model, tools: [kb.asTool()] });
+ */
+export type {
+  ChunkLocation,
+  EmbeddedChunk,
+  IndexEmbedder,
+  KnowledgeChunk,
+  KnowledgeDocument,
+  KnowledgeFilter,
+  KnowledgeIndex,
+  KnowledgeIndexInfo,
+  KnowledgeStore,
+  ScoredChunk,
+} from '../types/knowledge.js';
+export { KnowledgeError, type KnowledgeErrorKind } from '../errors/knowledge-error.js';
+export { chunkDocument, type ChunkingOptions } from './chunkers/chunk-document.js';
+export { citation } from './citation.js';
+export { directorySource, type DirectorySourceOptions } from './directory-source.js';
+export { modelEmbedder, type Embedder, type ModelEmbedderOptions } from './embedder.js';
+export { sha256 } from './hash.js';
+export {
+  createKnowledgeBase,
+  type IngestProgress,
+  type IngestReport,
+  type IngestStatus,
+  type KnowledgeBase,
+  type KnowledgeBaseOptions,
+  type KnowledgeHit,
+  type KnowledgeSearchOptions,
+  type SearchMode,
+} from './knowledge-base.js';
+export type { KnowledgeSource, SourceListContext } from './knowledge-source.js';
+export type { KnowledgeToolHit, KnowledgeToolOptions } from './knowledge-tool.js';
+export { DEFAULT_MAX_FILE_BYTES, loadFile, type LoadFileOptions } from './loaders/load-file.js';
+export { MemoryKnowledgeStore, cosine } from './memory-knowledge-store.js';
+export { reciprocalRankFusion } from './rrf.js';
+export { estimateTokens, type TokenCounter } from './token-counter.js';
