@@ -176,12 +176,15 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     if (!match || query.topK <= 0) return Promise.resolve([]);
     const fts = ftsTable(this.id);
     const where = filterSql(query.filter, 'c.metadata');
+    // Unfiltered, the best rowids are ranked inside FTS5 first and only those chunk rows are read;
+    // filtered, the filter joins the chunk rows of every match.
+    const sql =
+      where.sql === ''
+        ? `WITH hits AS (SELECT rowid, rank FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rank LIMIT ?) ` +
+          `SELECT ${CHUNK_COLUMNS}, -hits.rank AS score FROM hits JOIN knowledge_chunks c ON c.id = hits.rowid ORDER BY hits.rank`
+        : `SELECT ${CHUNK_COLUMNS}, -${fts}.rank AS score FROM ${fts} JOIN knowledge_chunks c ON c.id = ${fts}.rowid WHERE ${fts} MATCH ?${where.sql} ORDER BY ${fts}.rank LIMIT ?`;
     return this.ctx.read(() => {
-      const rows = this.ctx
-        .prepare(
-          `SELECT ${CHUNK_COLUMNS}, -bm25(${fts}) AS score FROM ${fts} JOIN knowledge_chunks c ON c.id = ${fts}.rowid WHERE ${fts} MATCH ?${where.sql} ORDER BY bm25(${fts}) LIMIT ?`,
-        )
-        .all(match, ...where.params, Math.floor(query.topK)) as (ChunkRow & { score: number })[];
+      const rows = this.ctx.prepare(sql).all(match, ...where.params, Math.floor(query.topK)) as (ChunkRow & { score: number })[];
       return rows.map((r) => ({ chunk: toChunk(r), score: r.score }));
     });
   }
