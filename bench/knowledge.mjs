@@ -6,7 +6,9 @@
 // Measures the ingest rate (chunks/s through putDocument, one transaction per document; generating
 // the text and vectors is excluded, no embedder runs), peak RSS while ingesting, and the p50/p99
 // latency of a keyword search (3 words), a vector search (a noisy centroid) and a hybrid query
-// (both with topK 50, fused by reciprocal rank fusion, k = 60, top 10).
+// (both with topK 50, fused by reciprocal rank fusion, k = 60, top 10), first with exact vector
+// search, then with `vectorSearch: 'binary'` (sign-bit prefilter, exact re-scoring) and its recall@10
+// against the exact search.
 // Targets: ingest ≥ 2,000 chunks/s, RSS < 400 MB, hybrid p50 ≤ 30 ms and p99 ≤ 100 ms.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +22,7 @@ if (!existsSync(ENTRY)) {
   process.exit(1);
 }
 const { openSqliteKnowledgeStore } = await import(pathToFileURL(ENTRY).href);
+const { reciprocalRankFusion } = await import(pathToFileURL(join(ROOT, 'dist', 'knowledge', 'rrf.js')).href);
 
 const args = process.argv.slice(2);
 const arg = (name, def) => Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
@@ -129,25 +132,36 @@ try {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
   const stats = await index.stats();
 
+  const queries = Array.from({ length: QUERIES }, () => ({
+    text: [word(), words[Math.floor(rand() * 2000)], words[Math.floor(rand() * 2000)]].join(' '),
+    vector: near(Math.floor(rand() * CENTROIDS), 0.1),
+  }));
+  const binaryStore = await openSqliteKnowledgeStore({ path: join(dir, 'corvid.db'), vectorSearch: 'binary' });
+  const binaryIndex = await binaryStore.openIndex('bench', { embedder: { model: 'synthetic', dimensions: DIMS } });
+  const time = async (list, fn) => {
+    const t = performance.now();
+    const out = await fn();
+    list.push(performance.now() - t);
+    return out;
+  };
+  const hybridOf = async (idx, q) =>
+    reciprocalRankFusion([await idx.keywordSearch({ text: q.text, topK: 50 }), await idx.vectorSearch({ vector: q.vector, topK: 50 })], 60).slice(0, 10);
   const keyword = [];
   const vector = [];
   const hybrid = [];
-  for (let q = 0; q < QUERIES; q++) {
-    const text = [word(), words[Math.floor(rand() * 2000)], words[Math.floor(rand() * 2000)]].join(' ');
-    const v = near(Math.floor(rand() * CENTROIDS), 0.1);
-    let t = performance.now();
-    await index.keywordSearch({ text, topK: 10 });
-    keyword.push(performance.now() - t);
-    t = performance.now();
-    await index.vectorSearch({ vector: v, topK: 10 });
-    vector.push(performance.now() - t);
-    t = performance.now();
-    const [kw, vec] = await Promise.all([index.keywordSearch({ text, topK: 50 }), index.vectorSearch({ vector: v, topK: 50 })]);
-    const fused = new Map();
-    for (const list of [kw, vec]) list.forEach((hit, rank) => fused.set(hit.chunk.id, (fused.get(hit.chunk.id) ?? 0) + 1 / (60 + rank + 1)));
-    [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10);
-    hybrid.push(performance.now() - t);
+  const vectorBinary = [];
+  const hybridBinary = [];
+  let recalled = 0;
+  for (const q of queries) {
+    await time(keyword, () => index.keywordSearch({ text: q.text, topK: 10 }));
+    const exact = await time(vector, () => index.vectorSearch({ vector: q.vector, topK: 10 }));
+    await time(hybrid, () => hybridOf(index, q));
+    const approx = await time(vectorBinary, () => binaryIndex.vectorSearch({ vector: q.vector, topK: 10 }));
+    await time(hybridBinary, () => hybridOf(binaryIndex, q));
+    const ids = new Set(exact.map((h) => h.chunk.id));
+    recalled += approx.filter((h) => ids.has(h.chunk.id)).length / Math.max(1, exact.length);
   }
+  await binaryStore.close();
   await store.close();
 
   const result = {
@@ -158,13 +172,17 @@ try {
     keyword: { p50: ms(pct(keyword, 50)), p99: ms(pct(keyword, 99)) },
     vector: { p50: ms(pct(vector, 50)), p99: ms(pct(vector, 99)) },
     hybrid: { p50: ms(pct(hybrid, 50)), p99: ms(pct(hybrid, 99)) },
+    vectorBinary: { p50: ms(pct(vectorBinary, 50)), p99: ms(pct(vectorBinary, 99)) },
+    hybridBinary: { p50: ms(pct(hybridBinary, 50)), p99: ms(pct(hybridBinary, 99)) },
+    binaryRecallAt10: Math.round((recalled / QUERIES) * 1000) / 1000,
     queries: QUERIES,
   };
   if (json) console.log(JSON.stringify(result));
   else {
     console.log(`Knowledge store (SQLite, ${result.chunks} chunks, ${DIMS} dimensions, ${QUERIES} queries)`);
     console.log(`  ingest   ${result.ingestChunksPerSecond} chunks/s (target ≥ 2,000), peak RSS ${result.peakRssMb} MB (target < 400)`);
-    for (const k of ['keyword', 'vector', 'hybrid']) console.log(`  ${k.padEnd(8)} p50 ${result[k].p50} ms, p99 ${result[k].p99} ms`);
+    for (const k of ['keyword', 'vector', 'hybrid', 'vectorBinary', 'hybridBinary']) console.log(`  ${k.padEnd(12)} p50 ${result[k].p50} ms, p99 ${result[k].p99} ms`);
+    console.log(`  binary prefilter recall@10 against exact search: ${result.binaryRecallAt10}`);
     console.log('  targets: hybrid p50 ≤ 30 ms, p99 ≤ 100 ms');
   }
 } finally {

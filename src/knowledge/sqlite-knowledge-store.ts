@@ -4,9 +4,9 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { KnowledgeError } from '../errors/knowledge-error.js';
 import { loadSqlite, sqliteError } from '../storage/sqlite/driver.js';
 import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
-import { createFtsSql, createVecSql, ftsTable, migrateKnowledgeSchema, vecTable } from './sqlite/schema.js';
+import { bitsTable, createBitsSql, createFtsSql, createVecSql, ftsTable, migrateKnowledgeSchema, vecTable } from './sqlite/schema.js';
 import { SqliteKnowledgeContext } from './sqlite/sqlite-knowledge-context.js';
-import { indexInfo, SqliteKnowledgeIndex } from './sqlite/sqlite-knowledge-index.js';
+import { indexInfo, SqliteKnowledgeIndex, type SqliteVectorSearchMode } from './sqlite/sqlite-knowledge-index.js';
 import { loadSqliteVec, vecUnsupported } from './sqlite/sqlite-vec-loader.js';
 
 /** Where a SQLite knowledge store lives: a file (created with its folder when missing) or an open connection. */
@@ -15,6 +15,12 @@ export type SqliteKnowledgeStoreOptions = ({ path: string; db?: undefined } | { 
   busyTimeoutMs?: number;
   /** `false` skips loading sqlite-vec: keyword search only (default `true`). */
   vectors?: boolean;
+  /**
+   * `exact` (default) compares the query with every vector; `binary` prefilters unfiltered searches
+   * by Hamming distance of sign bits and re-scores `10 × topK` candidates exactly: several times
+   * faster on large indexes, at the price of approximate recall (see BENCHMARKS.md).
+   */
+  vectorSearch?: SqliteVectorSearchMode;
 };
 
 interface IndexRow {
@@ -55,7 +61,7 @@ export async function openSqliteKnowledgeStore(options: SqliteKnowledgeStoreOpti
     const vec = options.vectors === false ? { ok: false as const, reason: 'vectors were turned off for this store' } : await loadSqliteVec(db);
     const ctx = new SqliteKnowledgeContext(db, location, busyTimeoutMs, vec);
     await ctx.write(() => migrateKnowledgeSchema(db, location));
-    return new SqliteKnowledgeStore(ctx, owned);
+    return new SqliteKnowledgeStore(ctx, owned, options.vectorSearch ?? 'exact');
   } catch (err) {
     if (owned) db.close();
     if (KnowledgeError.isInstance(err)) throw err;
@@ -73,6 +79,7 @@ class SqliteKnowledgeStore implements KnowledgeStore {
   constructor(
     private readonly ctx: SqliteKnowledgeContext,
     private readonly owned: boolean,
+    private readonly mode: SqliteVectorSearchMode,
   ) {}
 
   private check(): void {
@@ -107,9 +114,18 @@ class SqliteKnowledgeStore implements KnowledgeStore {
         row = { ...row, embedder_model: wanted.model, dimensions: wanted.dimensions };
       }
       this.ctx.db.exec(createFtsSql(row.id));
-      if (row.dimensions !== null && this.ctx.vec.ok) this.ctx.db.exec(createVecSql(row.id, row.dimensions));
+      let bits = false;
+      if (row.dimensions !== null && this.ctx.vec.ok) {
+        this.ctx.db.exec(createVecSql(row.id, row.dimensions));
+        // The bit table is created with the index (an existing index without one keeps exact search).
+        bits = this.ctx.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(bitsTable(row.id)) !== undefined;
+        if (!bits && row.dimensions % 8 === 0 && indexInfo(this.ctx, row.id)!.chunks === 0) {
+          this.ctx.db.exec(createBitsSql(row.id, row.dimensions));
+          bits = true;
+        }
+      }
       const embedder = row.embedder_model !== null && row.dimensions !== null ? { model: row.embedder_model, dimensions: row.dimensions } : undefined;
-      return new SqliteKnowledgeIndex(this.ctx, name, row.id, embedder);
+      return new SqliteKnowledgeIndex(this.ctx, name, row.id, embedder, { bits, mode: this.mode });
     });
   }
 
@@ -129,6 +145,7 @@ class SqliteKnowledgeStore implements KnowledgeStore {
       const hasVec = this.ctx.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(vecTable(id)) !== undefined;
       if (hasVec && !this.ctx.vec.ok) throw vecUnsupported(this.ctx.vec, name, 'Dropping the vectors');
       if (hasVec) this.ctx.db.exec(`DROP TABLE ${vecTable(id)}`);
+      if (hasVec) this.ctx.db.exec(`DROP TABLE IF EXISTS ${bitsTable(id)}`);
       this.ctx.db.exec(`DROP TABLE IF EXISTS ${ftsTable(id)}`);
       this.ctx.prepare('DELETE FROM knowledge_chunks WHERE index_id = ?').run(id);
       this.ctx.prepare('DELETE FROM knowledge_documents WHERE index_id = ?').run(id);

@@ -118,6 +118,33 @@ describe('SQLite knowledge store', () => {
     expect(hits[0]!.score).toBeCloseTo(0, 5);
   });
 
+  it('with vectorSearch binary, prefilters by sign bits and scores the candidates exactly by cosine', async () => {
+    const s = await openSqliteKnowledgeStore({ path, vectorSearch: 'binary' });
+    open.push(s);
+    const e8 = { model: 'e8', dimensions: 8 };
+    const idx = await s.openIndex('bits', { embedder: e8 });
+    const vectors = [
+      [1, 1, 1, 1, -1, -1, -1, -1],
+      [1, 1, 1, 0.5, -1, -1, -1, -0.5],
+      [-1, -1, -1, -1, 1, 1, 1, 1],
+    ];
+    const a = doc('a.md', ['same side', 'close by', 'opposite'], { vectors });
+    await idx.putDocument(a.document, a.chunks);
+    const hits = await idx.vectorSearch({ vector: new Float32Array([1, 1, 1, 1, -1, -1, -1, -1]), topK: 2 });
+    expect(hits.map((h) => h.chunk.text)).toEqual(['same side', 'close by']);
+    expect(hits[0]!.score).toBeCloseTo(1, 5);
+    const exact = await (await store()).openIndex('bits', { embedder: e8 });
+    const reference = await exact.vectorSearch({ vector: new Float32Array([1, 1, 1, 1, -1, -1, -1, -1]), topK: 2 });
+    expect(reference.map((h) => [h.chunk.text, h.score.toFixed(5)])).toEqual(hits.map((h) => [h.chunk.text, h.score.toFixed(5)]));
+    const raw = new Database(path, { readonly: true });
+    const bitTables = raw.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'knowledge_vecbits_%' AND sql IS NOT NULL AND sql LIKE '%vec0%'").pluck().all();
+    raw.close();
+    expect(bitTables).toHaveLength(1);
+    await idx.deleteDocuments(['a.md']);
+    expect(await idx.vectorSearch({ vector: new Float32Array(8).fill(1), topK: 2 })).toEqual([]);
+    expect(await s.dropIndex('bits')).toBe(true);
+  });
+
   it('replaces a document with all its chunks, FTS entries and vectors; deletes likewise', async () => {
     const idx = await (await store()).openIndex('r', { embedder });
     const v1 = doc('a.md', ['old alpha', 'old beta'], { vectors: [[1, 0, 0], [0, 1, 0]] });

@@ -5,7 +5,10 @@ import { KnowledgeError } from '../../errors/knowledge-error.js';
  * The knowledge tables of a SQLite file. They carry the prefix `knowledge_` and their own version
  * table, so they can live in the storage database (`.corvid/corvid.db`) without touching its schema.
  * Per index, two virtual tables are added at `openIndex`: `knowledge_fts_<id>` (FTS5 over chunk text,
- * external content `knowledge_chunks`) and, with an embedder, `knowledge_vec_<id>` (sqlite-vec vec0).
+ * external content `knowledge_chunks`) and, with an embedder, `knowledge_vec_<id>` (sqlite-vec vec0,
+ * float32, cosine) and `knowledge_vecbits_<id>` (vec0, one bit per dimension, for the binary
+ * prefilter; only when the dimension is a multiple of 8). `knowledge_chunks.vector` keeps the float32
+ * vector too, for the prefilter's exact re-scoring.
  */
 export const KNOWLEDGE_SCHEMA_VERSION = 1;
 
@@ -34,7 +37,8 @@ const MIGRATIONS: Record<number, string> = {
       tokens INTEGER NOT NULL,
       hash TEXT NOT NULL,
       location TEXT NOT NULL,
-      metadata TEXT NOT NULL
+      metadata TEXT NOT NULL,
+      vector BLOB
     );
     CREATE INDEX knowledge_chunks_document ON knowledge_chunks (index_id, document_uri);
     CREATE INDEX knowledge_chunks_hash ON knowledge_chunks (index_id, hash);
@@ -45,6 +49,13 @@ const MIGRATIONS: Record<number, string> = {
 export const ftsTable = (id: number): string => `knowledge_fts_${id}`;
 /** The vec0 table of index `id`. */
 export const vecTable = (id: number): string => `knowledge_vec_${id}`;
+
+/** The binary-quantised vec0 table of index `id`. */
+export const bitsTable = (id: number): string => `knowledge_vecbits_${id}`;
+
+/** SQL creating the binary-quantised vec0 table of an index (Hamming distance). */
+export const createBitsSql = (id: number, dimensions: number): string =>
+  `CREATE VIRTUAL TABLE IF NOT EXISTS ${bitsTable(id)} USING vec0(embedding bit[${dimensions}])`;
 
 /** SQL creating the FTS5 table of an index (BM25 ranking, Porter stemming over unicode61 tokens). */
 export const createFtsSql = (id: number): string =>
