@@ -120,7 +120,7 @@ class SqliteKnowledgeStore implements KnowledgeStore {
         // The bit table is created with the index (an existing index without one keeps exact search).
         bits = this.ctx.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(bitsTable(row.id)) !== undefined;
         if (!bits && row.dimensions % 8 === 0 && indexInfo(this.ctx, row.id)!.chunks === 0) {
-          this.ctx.db.exec(createBitsSql(row.id, row.dimensions));
+          this.ctx.db.exec(createBitsSql(row.id));
           bits = true;
         }
       }
@@ -145,7 +145,7 @@ class SqliteKnowledgeStore implements KnowledgeStore {
       const hasVec = this.ctx.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(vecTable(id)) !== undefined;
       if (hasVec && !this.ctx.vec.ok) throw vecUnsupported(this.ctx.vec, name, 'Dropping the vectors');
       if (hasVec) this.ctx.db.exec(`DROP TABLE ${vecTable(id)}`);
-      if (hasVec) this.ctx.db.exec(`DROP TABLE IF EXISTS ${bitsTable(id)}`);
+      this.ctx.db.exec(`DROP TABLE IF EXISTS ${bitsTable(id)}`);
       this.ctx.db.exec(`DROP TABLE IF EXISTS ${ftsTable(id)}`);
       this.ctx.prepare('DELETE FROM knowledge_chunks WHERE index_id = ?').run(id);
       this.ctx.prepare('DELETE FROM knowledge_documents WHERE index_id = ?').run(id);

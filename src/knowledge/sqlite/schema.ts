@@ -6,8 +6,8 @@ import { KnowledgeError } from '../../errors/knowledge-error.js';
  * table, so they can live in the storage database (`.corvid/corvid.db`) without touching its schema.
  * Per index, two virtual tables are added at `openIndex`: `knowledge_fts_<id>` (FTS5 over chunk text,
  * external content `knowledge_chunks`) and, with an embedder, `knowledge_vec_<id>` (sqlite-vec vec0,
- * float32, cosine) and `knowledge_vecbits_<id>` (vec0, one bit per dimension, for the binary
- * prefilter; only when the dimension is a multiple of 8). `knowledge_chunks.vector` keeps the float32
+ * float32, cosine) and `knowledge_vecbits_<id>` (a plain table of sign bits, one per dimension, for
+ * the binary prefilter; only when the dimension is a multiple of 8). `knowledge_chunks.vector` keeps the float32
  * vector too, for the prefilter's exact re-scoring.
  */
 export const KNOWLEDGE_SCHEMA_VERSION = 1;
@@ -50,12 +50,14 @@ export const ftsTable = (id: number): string => `knowledge_fts_${id}`;
 /** The vec0 table of index `id`. */
 export const vecTable = (id: number): string => `knowledge_vec_${id}`;
 
-/** The binary-quantised vec0 table of index `id`. */
+/** The sign-bit table of index `id`. */
 export const bitsTable = (id: number): string => `knowledge_vecbits_${id}`;
 
-/** SQL creating the binary-quantised vec0 table of an index (Hamming distance). */
-export const createBitsSql = (id: number, dimensions: number): string =>
-  `CREATE VIRTUAL TABLE IF NOT EXISTS ${bitsTable(id)} USING vec0(embedding bit[${dimensions}])`;
+/**
+ * SQL creating the sign-bit table of an index. A plain table, scanned with `vec_distance_hamming`:
+ * its cost does not grow with the number of candidates, unlike a vec0 `bit[]` KNN query.
+ */
+export const createBitsSql = (id: number): string => `CREATE TABLE IF NOT EXISTS ${bitsTable(id)} (id INTEGER PRIMARY KEY, bits BLOB NOT NULL)`;
 
 /** SQL creating the FTS5 table of an index (BM25 ranking, Porter stemming over unicode61 tokens). */
 export const createFtsSql = (id: number): string =>

@@ -62,8 +62,8 @@ const blobVector = (b: Buffer): Float32Array => new Float32Array(b.buffer.slice(
  * more neighbours exist, it falls back to an exact scan of the filtered chunks, so results are exact.
  *
  * With `vectorSearch: 'binary'` (and a dimension that is a multiple of 8), an unfiltered search first
- * takes the `10 × topK` nearest chunks by Hamming distance of the sign bits (a vec0 `bit[]` table, a
- * 32× smaller scan), then scores those exactly by cosine: scores are exact, recall is approximate.
+ * takes the `10 × topK` nearest chunks by Hamming distance of the sign bits (a plain table, a 32×
+ * smaller scan), then scores those exactly by cosine: scores are exact, recall is approximate.
  */
 export class SqliteKnowledgeIndex implements KnowledgeIndex {
   constructor(
@@ -131,7 +131,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     }
     const blob = vectorBlob(vector);
     this.ctx.prepare(`INSERT INTO ${vecTable(this.id)} (rowid, embedding) VALUES (?, ?)`).run(rowid, blob);
-    if (this.options.bits) this.ctx.prepare(`INSERT INTO ${bitsTable(this.id)} (rowid, embedding) VALUES (?, vec_quantize_binary(?))`).run(rowid, blob);
+    if (this.options.bits) this.ctx.prepare(`INSERT INTO ${bitsTable(this.id)} (id, bits) VALUES (?, vec_quantize_binary(?))`).run(rowid, blob);
   }
 
   /** Deletes a document's rows, FTS entries and vectors (inside the caller's transaction). */
@@ -146,7 +146,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
       if (this.embedder && this.hasVecTable()) {
         if (!this.ctx.vec.ok) throw vecUnsupported(this.ctx.vec, this.name, 'Changing a document');
         const del = this.ctx.prepare(`DELETE FROM ${vecTable(this.id)} WHERE rowid = ?`);
-        const delBits = this.options.bits ? this.ctx.prepare(`DELETE FROM ${bitsTable(this.id)} WHERE rowid = ?`) : undefined;
+        const delBits = this.options.bits ? this.ctx.prepare(`DELETE FROM ${bitsTable(this.id)} WHERE id = ?`) : undefined;
         for (const id of ids) {
           del.run(BigInt(id));
           delBits?.run(BigInt(id));
@@ -257,7 +257,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   private binaryKnn(vector: Float32Array, topK: number): ScoredChunk[] {
     const blob = vectorBlob(vector);
     const candidates = this.ctx
-      .prepare(`SELECT rowid FROM ${bitsTable(this.id)} WHERE embedding MATCH vec_quantize_binary(?) AND k = ?`)
+      .prepare(`SELECT id FROM ${bitsTable(this.id)} ORDER BY vec_distance_hamming(vec_bit(bits), vec_quantize_binary(?)) LIMIT ?`)
       .pluck()
       .all(blob, Math.min(VEC_MAX_K, topK * BINARY_OVERSAMPLE)) as number[];
     const rows = this.ctx
