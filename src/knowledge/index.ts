@@ -40,4 +40,6 @@ export type { KnowledgeToolHit, KnowledgeToolOptions } from './knowledge-tool.js
 export { DEFAULT_MAX_FILE_BYTES, loadFile, type LoadFileOptions } from './loaders/load-file.js';
 export { cosine, MemoryKnowledgeStore } from './memory-knowledge-store.js';
 export { reciprocalRankFusion } from './rrf.js';
+export type { SqliteVectorSearchMode } from './sqlite/sqlite-knowledge-index.js';
+export { openSqliteKnowledgeStore, type SqliteKnowledgeStoreOptions } from './sqlite-knowledge-store.js';
 export { estimateTokens, type TokenCounter } from './token-counter.js';

@@ -1,0 +1,93 @@
+import type BetterSqlite3 from 'better-sqlite3';
+
+import { KnowledgeError } from '../../errors/knowledge-error.js';
+
+/**
+ * The knowledge tables of a SQLite file. They carry the prefix `knowledge_` and their own version
+ * table, so they can live in the storage database (`.corvid/corvid.db`) without touching its schema.
+ * Per index, two virtual tables are added at `openIndex`: `knowledge_fts_<id>` (FTS5 over chunk text,
+ * external content `knowledge_chunks`) and, with an embedder, `knowledge_vec_<id>` (sqlite-vec vec0,
+ * float32, cosine) and `knowledge_vecbits_<id>` (a plain table of sign bits, one per dimension, for
+ * the binary prefilter; only when the dimension is a multiple of 8). `knowledge_chunks.vector` keeps the float32
+ * vector too, for the prefilter's exact re-scoring.
+ */
+export const KNOWLEDGE_SCHEMA_VERSION = 1;
+
+const MIGRATIONS: Record<number, string> = {
+  1: `
+    CREATE TABLE knowledge_indexes (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      name TEXT NOT NULL UNIQUE,
+      embedder_model TEXT,
+      dimensions INTEGER,
+      updated_at TEXT NOT NULL
+    );
+    CREATE TABLE knowledge_documents (
+      index_id INTEGER NOT NULL REFERENCES knowledge_indexes(id) ON DELETE CASCADE,
+      uri TEXT NOT NULL,
+      content_hash TEXT NOT NULL,
+      metadata TEXT NOT NULL,
+      PRIMARY KEY (index_id, uri)
+    );
+    CREATE TABLE knowledge_chunks (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      index_id INTEGER NOT NULL,
+      document_uri TEXT NOT NULL,
+      idx INTEGER NOT NULL,
+      text TEXT NOT NULL,
+      tokens INTEGER NOT NULL,
+      hash TEXT NOT NULL,
+      location TEXT NOT NULL,
+      metadata TEXT NOT NULL,
+      vector BLOB
+    );
+    CREATE INDEX knowledge_chunks_document ON knowledge_chunks (index_id, document_uri);
+    CREATE INDEX knowledge_chunks_hash ON knowledge_chunks (index_id, hash);
+  `,
+};
+
+/** The FTS5 table of index `id`. */
+export const ftsTable = (id: number): string => `knowledge_fts_${id}`;
+/** The vec0 table of index `id`. */
+export const vecTable = (id: number): string => `knowledge_vec_${id}`;
+
+/** The sign-bit table of index `id`. */
+export const bitsTable = (id: number): string => `knowledge_vecbits_${id}`;
+
+/**
+ * SQL creating the sign-bit table of an index. A plain table, scanned with `vec_distance_hamming`:
+ * its cost does not grow with the number of candidates, unlike a vec0 `bit[]` KNN query.
+ */
+export const createBitsSql = (id: number): string =>
+  `CREATE TABLE IF NOT EXISTS ${bitsTable(id)} (id INTEGER PRIMARY KEY, bits BLOB NOT NULL)`;
+
+/** SQL creating the FTS5 table of an index (BM25 ranking, Porter stemming over unicode61 tokens). */
+export const createFtsSql = (id: number): string =>
+  `CREATE VIRTUAL TABLE IF NOT EXISTS ${ftsTable(id)} USING fts5(text, content='knowledge_chunks', content_rowid='id', tokenize='porter unicode61')`;
+
+/** SQL creating the vec0 table of an index (cosine distance). */
+export const createVecSql = (id: number, dimensions: number): string =>
+  `CREATE VIRTUAL TABLE IF NOT EXISTS ${vecTable(id)} USING vec0(embedding float[${dimensions}] distance_metric=cosine)`;
+
+/**
+ * Brings the knowledge tables to the current version in one transaction; a file written by a newer
+ * version is refused before anything is written.
+ */
+export function migrateKnowledgeSchema(db: BetterSqlite3.Database, location: string): number {
+  const run = db.transaction(() => {
+    db.exec('CREATE TABLE IF NOT EXISTS knowledge_schema (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+    const current = (db.prepare('SELECT MAX(version) AS v FROM knowledge_schema').get() as { v: number | null }).v ?? 0;
+    if (current > KNOWLEDGE_SCHEMA_VERSION) {
+      throw new KnowledgeError(
+        `The knowledge tables of ${location} were written by a newer Corvid (schema ${current}; this one knows ${KNOWLEDGE_SCHEMA_VERSION}): upgrade Corvid. Nothing was changed.`,
+        { kind: 'unsupported' },
+      );
+    }
+    for (let v = current + 1; v <= KNOWLEDGE_SCHEMA_VERSION; v++) {
+      db.exec(MIGRATIONS[v]!);
+      db.prepare('INSERT INTO knowledge_schema (version, applied_at) VALUES (?, ?)').run(v, new Date().toISOString());
+    }
+    return KNOWLEDGE_SCHEMA_VERSION;
+  });
+  return run.immediate();
+}
