@@ -134,3 +134,14 @@ describe('BoundedMemoryTaskStore, what a loader may change', () => {
     expect(again.metadata).toEqual({ a: 1, b: 2 });
   });
 });
+
+describe('BoundedMemoryTaskStore, unusual metadata', () => {
+  it('keeps an own "__proto__" key of metadata as data, not as a prototype', async () => {
+    const store = new BoundedMemoryTaskStore();
+    const metadata = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Record<string, unknown>;
+    await store.save({ ...completed(), metadata });
+    const loaded = (await store.load('t1'))!;
+    expect(Object.keys(loaded.metadata!)).toEqual(['__proto__', 'a']);
+    expect((loaded.metadata as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+});
