@@ -108,3 +108,40 @@ describe('BoundedMemoryTaskStore, a task resting, running again, and resting aga
     expect((await list()).tasks.map((t) => [t.id, t.status!.state])).toEqual([['t1', TaskState.TASK_STATE_COMPLETED]]);
   });
 });
+
+describe('BoundedMemoryTaskStore, what a loader may change', () => {
+  it('gives each load its own task, status, history, artifacts and metadata; messages and parts are read-only', async () => {
+    const store = new BoundedMemoryTaskStore();
+    await store.save({ ...completed(), metadata: { a: 1 } });
+    const loaded = (await store.load('t1'))!;
+    // What the SDK's result manager changes in a loaded task before saving it back.
+    loaded.status = { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: '2026-11-26T15:51:13.000Z' };
+    loaded.history.push(message('m3', Role.ROLE_USER, [text('more')]));
+    loaded.artifacts.push({ artifactId: 'x', name: 'x', description: '', parts: [], metadata: undefined, extensions: [] });
+    loaded.artifacts[0].parts = [...loaded.artifacts[0].parts, text(' and more')];
+    loaded.metadata!.b = 2;
+    // Deeper objects are shared with the store, frozen: changing them fails loudly.
+    expect(() => {
+      (loaded.history[0].parts[0].content as { value: string }).value = 'changed';
+    }).toThrow(TypeError);
+    expect(() => loaded.history[1].parts.push(text('x'))).toThrow(TypeError);
+    expectSame(await store.load('t1'), { ...completed(), metadata: { a: 1 } });
+    // Saving the changed task stores the change, and later loads see it.
+    await store.save(loaded);
+    const again = (await store.load('t1'))!;
+    expect(again.history).toHaveLength(3);
+    expect(again.artifacts.map((a) => a.parts.length)).toEqual([2, 0]);
+    expect(again.metadata).toEqual({ a: 1, b: 2 });
+  });
+});
+
+describe('BoundedMemoryTaskStore, unusual metadata', () => {
+  it('keeps an own "__proto__" key of metadata as data, not as a prototype', async () => {
+    const store = new BoundedMemoryTaskStore();
+    const metadata = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Record<string, unknown>;
+    await store.save({ ...completed(), metadata });
+    const loaded = (await store.load('t1'))!;
+    expect(Object.keys(loaded.metadata!)).toEqual(['__proto__', 'a']);
+    expect((loaded.metadata as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+});

@@ -5,6 +5,7 @@ import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import type { StateStore } from '../../../types/storage/state.js';
 import { callerOf } from '../call-owner.js';
 import { RecentMap } from '../recent-map.js';
+import { snapshotTask, type TaskSnapshot, thawTask } from './task-snapshot.js';
 
 const DEFAULT_PAGE_SIZE = 50;
 
@@ -72,13 +73,14 @@ function memoryKey(context: ServerCallContext | undefined, taskId: string): stri
  * An in-memory `TaskStore` for servers without a store. It keeps at least the `maxTasks` tasks
  * saved last at rest (finished, or waiting for input) and at most twice as many, forgetting older
  * ones in bulk (`RecentMap`); running tasks likewise, apart, so finished tasks never push out a
- * running one. It holds copies: `save` keeps a copy of what it is given and each `load` returns a
- * new one, which the SDK may change before saving it back. Tasks are held under their owner
+ * running one. It holds copies: `save` keeps a frozen copy of what it is given and each `load`
+ * returns a task the SDK may change before saving it back, which shares only frozen parts with
+ * the store (`TaskSnapshot`: messages and parts are not copied per load). Tasks are held under their owner
  * (`callerOf` the call context): nobody else finds them.
  */
 export class BoundedMemoryTaskStore implements TaskStore {
-  private readonly running: RecentMap<string, Task>;
-  private readonly resting: RecentMap<string, Task>;
+  private readonly running: RecentMap<string, TaskSnapshot>;
+  private readonly resting: RecentMap<string, TaskSnapshot>;
 
   constructor(maxTasks = 10_000) {
     this.running = new RecentMap(maxTasks);
@@ -91,25 +93,25 @@ export class BoundedMemoryTaskStore implements TaskStore {
     // A task running again (a reply to a question) may still be held at rest as it was: the
     // running one is what loads and lists see, until it rests again.
     if (state === TaskState.TASK_STATE_SUBMITTED || state === TaskState.TASK_STATE_WORKING) {
-      this.running.set(key, structuredClone(task));
+      this.running.set(key, snapshotTask(task));
       return;
     }
     this.running.delete(key);
-    this.resting.set(key, structuredClone(task));
+    this.resting.set(key, snapshotTask(task));
   }
 
   async load(taskId: string, context?: ServerCallContext): Promise<Task | undefined> {
     const key = memoryKey(context, taskId);
     const held = this.running.get(key) ?? this.resting.get(key);
-    return held && structuredClone(held);
+    return held && thawTask(held);
   }
 
   async list(params: ListTasksRequest, context?: ServerCallContext): Promise<ListTasksResponse> {
     const prefix = ownerPrefix(callerOf(context));
     const mine = (key: string) => key.startsWith(prefix);
     const all: Task[] = [];
-    for (const [key, held] of this.resting.entries()) if (mine(key) && !this.running.has(key)) all.push(structuredClone(held));
-    for (const [key, held] of this.running.entries()) if (mine(key)) all.push(structuredClone(held));
+    for (const [key, held] of this.resting.entries()) if (mine(key) && !this.running.has(key)) all.push(thawTask(held));
+    for (const [key, held] of this.running.entries()) if (mine(key)) all.push(thawTask(held));
     return listTasks(all, params);
   }
 }
