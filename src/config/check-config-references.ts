@@ -143,18 +143,8 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
         (options.allowUnknownTools ? warnings : errors).push(issue);
       });
     }
-    if (Array.isArray(a.knowledge)) {
-      const several = a.knowledge.length > 1;
-      a.knowledge.forEach((kb, i) => {
-        if (typeof kb !== 'string') return;
-        const path = [...base, 'knowledge', i];
-        if (!has(knowledge, kb)) {
-          errors.push({
-            path,
-            message: `unknown knowledge base "${kb}"; define it under knowledge (defined: ${list(Object.keys(knowledge))})`,
-          });
-        } else addName(several ? knowledgeToolName(kb) : 'search_knowledge', path, `knowledge base "${kb}"`);
-      });
+    for (const [tool, path, kb] of agentKnowledgeTools(a.knowledge, [...base, 'knowledge'], knowledge, errors)) {
+      addName(tool, path, `knowledge base "${kb}"`);
     }
     const edges: AgentEdge[] = graph.get(name) ?? [];
     if (Array.isArray(a.agent_tools)) {
@@ -193,6 +183,22 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
 /** The tool an agent gets for knowledge base `name` when it lists several (one alone: `search_knowledge`). */
 export function knowledgeToolName(name: string): string {
   return `search_${name}`.slice(0, 64);
+}
+
+/** The search tools an agent's `knowledge` list gives (tool name, path, base); unknown bases are errors. */
+function agentKnowledgeTools(refs: unknown, path: ConfigPath, knowledge: Obj, errors: RawIssue[]): Array<[string, ConfigPath, string]> {
+  if (!Array.isArray(refs)) return [];
+  const out: Array<[string, ConfigPath, string]> = [];
+  refs.forEach((kb, i) => {
+    if (typeof kb !== 'string') return;
+    if (has(knowledge, kb)) out.push([refs.length > 1 ? knowledgeToolName(kb) : 'search_knowledge', [...path, i], kb]);
+    else
+      errors.push({
+        path: [...path, i],
+        message: `unknown knowledge base "${kb}"; define it under knowledge (defined: ${list(Object.keys(knowledge))})`,
+      });
+  });
+  return out;
 }
 
 /** `knowledge.*.embedder` names an entry of `embedders`; openai-compatible embedders have a base_url. Returns `knowledge:`. */
