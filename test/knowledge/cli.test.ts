@@ -140,6 +140,20 @@ describe('corvid ingest / search / knowledge (keyword mode)', () => {
     expect(unknown.stderr).toContain('unknown knowledge base "nope"; configured: docs');
   });
 
+  it('says that knowledge needs SQLite or memory storage when the config uses Postgres', async () => {
+    const dir = project(`${KEYWORD_CONFIG}storage: { url: "postgres://app@127.0.0.1:1/app" }\n`);
+    const r = await corvid(dir, 'ingest');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Knowledge bases need SQLite or memory storage for now; this config's storage is postgres");
+  });
+
+  it('has help for each command', async () => {
+    const dir = project();
+    expect((await corvid(dir, 'ingest', '--help')).stdout).toContain('Usage: corvid ingest [name]');
+    expect((await corvid(dir, 'search', '--help')).stdout).toContain('--mode <mode>');
+    expect((await corvid(dir, 'knowledge', '--help')).stdout).toContain('corvid knowledge drop <name>');
+  });
+
   it('validate reports unknown knowledge bases and embedders with their paths', async () => {
     const dir = project(`embedders:
   small: { provider: openai, model: text-embedding-3-small }
