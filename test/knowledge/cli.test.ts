@@ -210,6 +210,10 @@ agents:
     model: "openai:gpt-4.1-mini"
     knowledge: [docs, notes]
 `);
+    const printed = await corvid(dir, 'validate', '--print-config');
+    expect(printed.stdout).toContain('fake-embed');
+    expect(printed.stdout).toContain('api_key: "***"');
+    expect(printed.stdout).toMatch(/chunking:|sources:/);
     const ingest = await corvid(dir, 'ingest');
     expect(ingest.code).toBe(0);
     expect(ingest.stdout).toMatch(/docs: 2 documents read — 2 added.*; \d+ chunks written, [1-9]\d* embedded/);
