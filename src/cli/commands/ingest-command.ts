@@ -41,7 +41,12 @@ export async function ingestCommand(context: CliContext): Promise<number> {
         context.stderr.write(`${name}: ingest failed\n${formatError(err, { debug: context.globals.debug, colors })}`);
       }
     }
-    context.stderr.write(`Index: ${cli.knowledge.location.path}\n`);
+    const where = cli.knowledge.location.path;
+    context.stderr.write(
+      where === 'memory' || where === ':memory:'
+        ? 'Index: in memory (storage is memory): nothing is kept after this command; use SQLite storage to search later\n'
+        : `Index: ${where}\n`,
+    );
   } finally {
     await cli.knowledge.close();
   }
