@@ -1,5 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 
+import { knowledgeCommandSpecs } from './knowledge-command-specs.js';
+
 /** Option definitions in `node:util` parseArgs form. */
 export type OptionSpecs = NonNullable<ParseArgsConfig['options']>;
 
@@ -446,6 +448,7 @@ ${GLOBAL_HELP}
 
 Exit codes: 0 printed, 2 bad usage.`,
   },
+  ...knowledgeCommandSpecs(GLOBAL_HELP),
 ];
 
 /** `corvid --help`. */

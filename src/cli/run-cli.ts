@@ -23,6 +23,9 @@ const LOADERS: Record<string, () => Promise<CommandMain>> = {
   sessions: async () => (await import('./commands/sessions-command.js')).sessionsCommand,
   memories: async () => (await import('./commands/memories-command.js')).memoriesCommand,
   call: async () => (await import('./commands/call-command.js')).callCommand,
+  ingest: async () => (await import('./commands/ingest-command.js')).ingestCommand,
+  search: async () => (await import('./commands/search-command.js')).searchCommand,
+  knowledge: async () => (await import('./commands/knowledge-command.js')).knowledgeCommand,
 };
 
 /** Flags that take a value, so the word after them is not the command. */

@@ -88,6 +88,7 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
     errors.push({ path: ['defaults', 'agent'], message: `unknown agent "${defaults.agent}"; agents: ${list(Object.keys(agents))}` });
   }
 
+  const knowledge = checkKnowledgeReferences(data, errors);
   const graph = checkAgentTypes(agents, errors);
   for (const [name, a] of Object.entries(agents)) {
     if (!isObj(a)) continue;
@@ -142,6 +143,9 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
         (options.allowUnknownTools ? warnings : errors).push(issue);
       });
     }
+    for (const [tool, path, kb] of agentKnowledgeTools(a.knowledge, [...base, 'knowledge'], knowledge, errors)) {
+      addName(tool, path, `knowledge base "${kb}"`);
+    }
     const edges: AgentEdge[] = graph.get(name) ?? [];
     if (Array.isArray(a.agent_tools)) {
       a.agent_tools.forEach((entry, i) => {
@@ -174,6 +178,58 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
   }
   errors.push(...findCycles(graph));
   return { errors, warnings };
+}
+
+/** The tool an agent gets for knowledge base `name` when it lists several (one alone: `search_knowledge`). */
+export function knowledgeToolName(name: string): string {
+  return `search_${name}`.slice(0, 64);
+}
+
+/** The search tools an agent's `knowledge` list gives (tool name, path, base); unknown bases are errors. */
+function agentKnowledgeTools(refs: unknown, path: ConfigPath, knowledge: Obj, errors: RawIssue[]): Array<[string, ConfigPath, string]> {
+  if (!Array.isArray(refs)) return [];
+  const out: Array<[string, ConfigPath, string]> = [];
+  refs.forEach((kb, i) => {
+    if (typeof kb !== 'string') return;
+    if (has(knowledge, kb)) out.push([refs.length > 1 ? knowledgeToolName(kb) : 'search_knowledge', [...path, i], kb]);
+    else
+      errors.push({
+        path: [...path, i],
+        message: `unknown knowledge base "${kb}"; define it under knowledge (defined: ${list(Object.keys(knowledge))})`,
+      });
+  });
+  return out;
+}
+
+/** `knowledge.*.embedder` names an entry of `embedders`; openai-compatible embedders have a base_url. Returns `knowledge:`. */
+function checkKnowledgeReferences(data: Obj, errors: RawIssue[]): Obj {
+  const embedders = isObj(data.embedders) ? data.embedders : {};
+  const knowledge = isObj(data.knowledge) ? data.knowledge : {};
+  for (const [name, e] of Object.entries(embedders)) {
+    if (isObj(e) && typeof e.provider === 'string' && canonicalProvider(e.provider) === 'openai-compatible' && !e.base_url) {
+      errors.push({
+        path: ['embedders', name],
+        at: 'key',
+        message: 'an openai-compatible embedder needs base_url, e.g. http://127.0.0.1:8000/v1',
+      });
+    }
+  }
+  for (const [name, k] of Object.entries(knowledge)) {
+    if (!isObj(k)) continue;
+    if (typeof k.embedder === 'string' && !has(embedders, k.embedder)) {
+      errors.push({
+        path: ['knowledge', name, 'embedder'],
+        message: `unknown embedder "${k.embedder}"; define it under embedders (defined: ${list(Object.keys(embedders))})`,
+      });
+    }
+    if (isObj(k.search) && k.search.mode === 'vector' && k.embedder === undefined) {
+      errors.push({
+        path: ['knowledge', name, 'search', 'mode'],
+        message: 'vector search needs an embedder: set embedder, or use mode keyword',
+      });
+    }
+  }
+  return knowledge;
 }
 
 function formatPathShort(path: ConfigPath): string {

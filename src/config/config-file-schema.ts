@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { PROVIDER_ALIASES } from '../models/parse-model-id.js';
 import { durationSchema } from './duration-schema.js';
+import { embeddersSchema, KNOWLEDGE_NAME, knowledgeSchema } from './knowledge-schema.js';
 import { mcpContentSchema } from './mcp-content-schema.js';
 import { mcpServersSchema } from './mcp-servers-schema.js';
 import { serverSchema } from './server-config-schema.js';
@@ -287,6 +288,12 @@ export const agentSchema = z
       .describe(
         'Tools of this agent: names of code tools registered with `loadRuntime({ tools })`, ids from `tools:` or `mcp_servers:` (every tool of that module or server), or `id.tool` (one tool of it).',
       ),
+    knowledge: z
+      .array(z.string().regex(KNOWLEDGE_NAME, { error: 'knowledge base names start with a letter and use letters, digits, "_" and "-"' }))
+      .optional()
+      .describe(
+        'Knowledge bases from `knowledge` this agent can search: one gives a `search_knowledge` tool, several give one `search_<name>` tool each.',
+      ),
     agent_tools: z
       .array(agentToolSchema)
       .optional()
@@ -443,6 +450,8 @@ export const configFileSchema = z
       ),
     mcp_servers: mcpServersSchema.optional(),
     mcp: mcpContentSchema.optional(),
+    embedders: embeddersSchema.optional(),
+    knowledge: knowledgeSchema.optional(),
     storage: storageSchema.optional(),
     agents: z
       .record(

@@ -1,5 +1,6 @@
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 import type { ModelConfig, ModelSettings, ToolMode } from '../types/model.js';
+import type { EmbedderConfig, KnowledgeBaseConfig } from './knowledge-schema.js';
 import type { ToolKindEntry } from './tool-kinds/index.js';
 
 /** `defaults:` after normalisation. */
@@ -95,6 +96,8 @@ export interface AgentConfig extends ModelSettings {
   instructions?: string;
   /** Tool references: registered tool names, tool-module ids, or `module.tool`. */
   tools: string[];
+  /** Knowledge bases (names from `knowledge`) the agent can search; absent when none. */
+  knowledge?: string[];
   /** Names of other agents, exposed as `ask_<name>` tools. */
   agentTools: string[];
   /** Those of `agentTools` that keep a persistent sub-conversation. */
@@ -257,6 +260,10 @@ export interface CorvidConfig {
   mcpServers?: Record<string, McpServerConfig>;
   /** `mcp:` — resources and prompts served over MCP; absent when the file has none. */
   mcp?: McpContentConfig;
+  /** `embedders:` by name; absent when the file declares none. */
+  embedders?: Record<string, EmbedderConfig>;
+  /** `knowledge:` by name; absent when the file declares none. */
+  knowledge?: Record<string, KnowledgeBaseConfig>;
   /** Named agents, in file order. */
   agents: Record<string, AgentConfig>;
   /** `server:`; absent when the file has none. */

@@ -13,6 +13,7 @@ export type { AgentConfig, AgentContextConfig, ConfigDefaults, CorvidConfig } fr
 export type { ToolEntryConfig, ToolModuleConfig } from './corvid-config.js';
 export { CONFIG_FILE_NAMES, findConfigFile } from './find-config-file.js';
 export { interpolateEnv, type InterpolationResult } from './interpolate-env.js';
+export type { EmbedderConfig, KnowledgeBaseConfig, KnowledgeSourceConfig } from './knowledge-schema.js';
 export { type ConfigFileValidation, loadConfig, type LoadConfigOptions, type LoadedConfig, validateConfig } from './load-config.js';
 export { type DotEnvResult, loadDotEnv, type LoadDotEnvOptions } from './load-dot-env.js';
 export { formatConfigPath } from './parse-config-source.js';

@@ -4,6 +4,7 @@ import { canonicalProvider } from '../models/parse-model-id.js';
 import type { ModelConfig, ReasoningSettings, ToolChoice } from '../types/model.js';
 import type { agentSchema, configFileSchema, limitsSchema, modelSchema, reasoningSchema } from './config-file-schema.js';
 import type { AgentConfig, CorvidConfig, LimitsConfig, McpContentConfig } from './corvid-config.js';
+import { normalizeEmbedders, normalizeKnowledge } from './knowledge-schema.js';
 import { normalizeMcpServers } from './mcp-servers-schema.js';
 import { normalizeServer } from './server-config-schema.js';
 import { normalizeStorage } from './storage-schema.js';
@@ -67,6 +68,7 @@ function agent(name: string, a: FileAgent): AgentConfig {
     model: a.model,
     instructions: a.instructions,
     tools: a.tools ?? [],
+    knowledge: a.knowledge?.length ? a.knowledge : undefined,
     agentTools,
     persistentAgentTools: persistent.length ? persistent : undefined,
     subAgents: a.sub_agents,
@@ -179,6 +181,8 @@ export function normalizeConfig(file: FileConfig): CorvidConfig {
     ),
     ...(file.mcp_servers && Object.keys(file.mcp_servers).length > 0 ? { mcpServers: normalizeMcpServers(file.mcp_servers) } : {}),
     ...(file.mcp ? { mcp: mcpContent(file.mcp) } : {}),
+    ...(file.embedders && Object.keys(file.embedders).length > 0 ? { embedders: normalizeEmbedders(file.embedders) } : {}),
+    ...(file.knowledge && Object.keys(file.knowledge).length > 0 ? { knowledge: normalizeKnowledge(file.knowledge) } : {}),
     agents: Object.fromEntries(Object.entries(file.agents ?? {}).map(([k, a]) => [k, agent(k, a)])),
     ...(file.server ? { server: normalizeServer(file.server) } : {}),
     ...(file.storage ? { storage: normalizeStorage(file.storage) } : {}),

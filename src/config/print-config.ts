@@ -4,6 +4,7 @@ import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 import { maskUrl } from '../storage/shared/location.js';
 import type { ModelConfig } from '../types/model.js';
 import type { AgentConfig, CorvidConfig } from './corvid-config.js';
+import type { KnowledgeBaseConfig } from './knowledge-schema.js';
 import { storageToFile } from './storage-schema.js';
 
 /** What secrets are replaced with. */
@@ -38,6 +39,8 @@ export function redactConfig(config: CorvidConfig): CorvidConfig {
     ...(config.mcpServers
       ? { mcpServers: Object.fromEntries(Object.entries(config.mcpServers).map(([k, m]) => [k, redactMcpServer(m)])) }
       : {}),
+    // Embedders: `apiKey` and secret-looking header values.
+    ...(config.embedders ? { embedders: maskSecrets(config.embedders) as CorvidConfig['embedders'] } : {}),
     ...(config.storage?.url ? { storage: { ...config.storage, url: maskUrl(config.storage.url) } } : {}),
   };
 }
@@ -69,6 +72,20 @@ function toFileKeys(value: unknown, verbatim: boolean): unknown {
   if (Array.isArray(value)) return value.map((v) => toFileKeys(v, verbatim));
   if (typeof value !== 'object' || value === null || verbatim) return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [snake(k), toFileKeys(v, k === 'headers' || k === 'providerOptions')]));
+}
+
+function knowledgeToFile(kb: KnowledgeBaseConfig): Record<string, unknown> {
+  const { chunking, ...rest } = kb;
+  const out = toFileKeys(rest, false) as Record<string, unknown>;
+  if (chunking) {
+    const { maxTokens, overlapTokens, ...other } = chunking;
+    out.chunking = {
+      ...other,
+      ...(maxTokens !== undefined ? { size: maxTokens } : {}),
+      ...(overlapTokens !== undefined ? { overlap: overlapTokens } : {}),
+    };
+  }
+  return out;
 }
 
 function agentToFile(a: AgentConfig): Record<string, unknown> {
@@ -104,6 +121,8 @@ export function printConfig(config: CorvidConfig, format: 'yaml' | 'json' = 'yam
   if (Object.keys(c.models).length) file.models = Object.fromEntries(Object.entries(c.models).map(([k, m]) => [k, toFileKeys(m, false)]));
   if (c.mcpServers && Object.keys(c.mcpServers).length)
     file.mcp_servers = Object.fromEntries(Object.entries(c.mcpServers).map(([k, m]) => [k, mcpServerToFile(m)]));
+  if (c.embedders) file.embedders = Object.fromEntries(Object.entries(c.embedders).map(([k, e]) => [k, toFileKeys(e, false)]));
+  if (c.knowledge) file.knowledge = Object.fromEntries(Object.entries(c.knowledge).map(([k, kb]) => [k, knowledgeToFile(kb)]));
   if (c.storage) file.storage = storageToFile(c.storage, maskUrl);
   if (Object.keys(c.agents).length) file.agents = Object.fromEntries(Object.entries(c.agents).map(([k, a]) => [k, agentToFile(a)]));
   return format === 'json' ? `${JSON.stringify(file, null, 2)}\n` : stringify(file, { lineWidth: 0 });

@@ -29,7 +29,8 @@ export function ollamaBaseURL(env: NodeJS.ProcessEnv = process.env): string {
   return `${host.replace(/\/+$/, '')}/v1`;
 }
 
-function apiKeyFor(config: ModelConfig, label: string): string {
+/** The API key of a model config, else the provider's environment variable. @throws AuthenticationError when neither is set. */
+export function apiKeyFor(config: Pick<ModelConfig, 'provider' | 'model' | 'apiKey'>, label: string): string {
   if (config.apiKey) return config.apiKey;
   const names = API_KEY_ENV[config.provider] ?? [];
   for (const n of names) if (process.env[n]) return process.env[n]!;

@@ -43,6 +43,8 @@ export interface BuildAgentsInput {
   file?: string;
   /** Opens the runtime's store: LLM agents use it for session runs, checkpoints and approvals. */
   store?: () => Promise<Store>;
+  /** The search tools for an agent's `knowledge` list (present when the config has `knowledge:`). */
+  knowledgeTools?: (names: readonly string[]) => Tool[];
 }
 
 /**
@@ -302,7 +304,7 @@ class AgentBuilder {
     const path = `agents.${def.name}`;
     const config = this.config;
     const agentTools = this.agentTools(def, chain);
-    const tools = [...this.codeTools(def), ...agentTools];
+    const tools = [...this.codeTools(def), ...agentTools, ...(def.knowledge ? (this.input.knowledgeTools?.(def.knowledge) ?? []) : [])];
     const names = this.toolNames(def, tools);
     const handoffs = this.handoffs(def);
     const model = this.modelFor(def.model, `${path}.model`);

@@ -12,6 +12,7 @@ import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 import { buildAgents } from './build-agents.js';
+import type { ConfigKnowledge } from './config-knowledge.js';
 import { loadToolModules, usedToolEntryIds } from './load-tool-modules.js';
 import { storeOptionsFromConfig } from './store-options.js';
 import { toolRegistry, withBuiltinTools } from './tool-registry.js';
@@ -85,6 +86,8 @@ interface RuntimeState {
   agents: Map<string, Runnable>;
   defaultAgent: string;
   mcp?: McpHub;
+  /** `knowledge:` bases; absent when the config has none. */
+  knowledge?: ConfigKnowledge;
 }
 
 /** Opens (once) the runtime's store; handed to what is built before the runtime object exists. */
@@ -120,6 +123,16 @@ async function buildState(
   // MCP tools are added once the agents exist (`attachMcp`); the SDK loads only when servers are configured.
   const mcp = loaded.config.mcpServers || mcpHub ? await import('../mcp/runtime-mcp.js') : undefined;
   const agentTools = await withBuiltinTools(tools, loaded.config, store);
+  // corvid/knowledge loads only for configs with `knowledge:`; its store opens at the first search.
+  const knowledge = loaded.config.knowledge
+    ? await (
+        await import('./config-knowledge.js')
+      ).configKnowledge({
+        config: loaded.config,
+        baseDir: loaded.path ? dirname(loaded.path) : cwd,
+        cwd,
+      })
+    : undefined;
   let agents: Map<string, Runnable>;
   try {
     agents = buildAgents({
@@ -129,6 +142,7 @@ async function buildState(
       env: loaded.env,
       file,
       store,
+      knowledgeTools: knowledge && ((names) => knowledge.toolsFor(names)),
     });
   } catch (err) {
     throw located(err);
@@ -143,7 +157,7 @@ async function buildState(
         options: options.mcp,
       })
     : undefined;
-  return { config: loaded.config, configPath: loaded.path, agents, defaultAgent, mcp: hub };
+  return { config: loaded.config, configPath: loaded.path, agents, defaultAgent, mcp: hub, knowledge };
 }
 
 class ConfigRuntime implements Runtime {
@@ -151,6 +165,8 @@ class ConfigRuntime implements Runtime {
   private pending: Promise<void> = Promise.resolve();
   private opening?: Promise<Store>;
   private closed = false;
+  /** Knowledge stores of states replaced by `reload()` (runs may still use them), closed with the runtime. */
+  private readonly retired: ConfigKnowledge[] = [];
 
   constructor(
     private readonly options: LoadRuntimeOptions,
@@ -186,7 +202,9 @@ class ConfigRuntime implements Runtime {
     // Reloads run one at a time; a failed reload leaves the current state untouched.
     const run = this.pending.then(async () => {
       const path = this.options.configPath ?? this.state.configPath;
+      const old = this.state.knowledge;
       this.state = await buildState(this.options, this.tools, path, () => this.store(), this.state.mcp);
+      if (old) this.retired.push(old);
     });
     this.pending = run.catch(() => undefined);
     return run;
@@ -217,6 +235,7 @@ class ConfigRuntime implements Runtime {
     this.closed = true;
     await this.pending;
     await this.state.mcp?.close();
+    for (const k of [...this.retired.splice(0), this.state.knowledge]) await k?.close();
     const opening = this.opening;
     this.opening = undefined;
     if (opening)

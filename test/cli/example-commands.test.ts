@@ -115,6 +115,8 @@ describe('example header commands', () => {
       mkdirSync(cwd);
       symlinkSync(join(base, 'examples'), join(cwd, 'examples'));
       symlinkSync(join(base, 'node_modules'), join(cwd, 'node_modules'));
+      // examples/knowledge indexes ../../docs, the repository's documentation.
+      symlinkSync(join(ROOT, 'docs'), join(cwd, 'docs'));
       const env = await environment(join(cwd, '.home'));
       const before = server.requests.length;
       const servers: Array<{ line: string; p: CliProcess }> = [];

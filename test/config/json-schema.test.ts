@@ -22,10 +22,15 @@ describe('configJsonSchema', () => {
       'tools',
       'mcp_servers',
       'mcp',
+      'embedders',
+      'knowledge',
       'storage',
       'agents',
       'server',
     ]);
+    const kb = schema.properties.knowledge.additionalProperties;
+    expect(kb.additionalProperties).toBe(false);
+    expect(kb.required).toEqual(['sources']);
     const model = schema.properties.models.additionalProperties;
     expect(model.additionalProperties).toBe(false);
     expect(model.required).toEqual(['provider', 'model']);

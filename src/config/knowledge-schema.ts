@@ -1,0 +1,161 @@
+import { z } from 'zod';
+
+import { canonicalProvider } from '../models/parse-model-id.js';
+
+/** Names of embedders and knowledge bases. */
+export const KNOWLEDGE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,59}$/;
+
+const EMBEDDER_PROVIDERS = ['openai', 'openai-compatible', 'compatible', 'google', 'gemini', 'ollama'] as const;
+
+/** One entry of `embedders:`. */
+export const embedderSchema = z
+  .strictObject({
+    provider: z
+      .enum(EMBEDDER_PROVIDERS, { error: () => `must be one of ${EMBEDDER_PROVIDERS.join(', ')}` })
+      .describe('Provider: openai, openai-compatible (alias compatible; needs base_url), google (alias gemini), ollama.'),
+    model: z.string().min(1).describe("The provider's embedding model id, e.g. `text-embedding-3-small`, `nomic-embed-text`."),
+    api_key: z
+      .string()
+      .optional()
+      .describe(
+        "API key; use `${ENV_VAR}`. Default: the provider's usual variable (OPENAI_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY). Never printed.",
+      ),
+    base_url: z
+      .string()
+      .refine((s) => s === '' || URL.canParse(s), { error: 'must be an absolute URL, e.g. http://127.0.0.1:8000/v1' })
+      .optional()
+      .describe('API endpoint. Required for openai-compatible; Ollama defaults to $OLLAMA_HOST or http://127.0.0.1:11434/v1.'),
+    headers: z.record(z.string(), z.string()).optional().describe('Extra HTTP headers sent with every request.'),
+    dimensions: z.int().min(1).optional().describe('Vector length, when known (saves one probe request on a new index).'),
+    batch_size: z.int().min(1).optional().describe('Texts per request. Default: what the model allows, at most 96.'),
+  })
+  .describe('An embedding model, for knowledge bases with vector search.');
+
+/** One entry of `knowledge.*.sources`. */
+export const knowledgeSourceSchema = z
+  .strictObject({
+    type: z.literal('directory', { error: 'the only source type is directory' }).describe('`directory`: the files of a folder.'),
+    path: z.string().min(1).describe('The folder, relative to this config file.'),
+    include: z.array(z.string().min(1)).optional().describe('Globs of files to index, relative to the folder. Default: every file.'),
+    exclude: z.array(z.string().min(1)).optional().describe('Globs of files to leave out (`.git/` and `node_modules/` always are).'),
+    max_bytes: z.int().min(1).optional().describe('Largest file read, in bytes. Default 10 MB.'),
+  })
+  .describe('Where the documents come from.');
+
+/** One entry of `knowledge:`. */
+export const knowledgeBaseSchema = z
+  .strictObject({
+    description: z.string().optional().describe('What the knowledge base holds; given to the model in the search tool description.'),
+    sources: z.array(knowledgeSourceSchema).min(1).describe('Where the documents come from.'),
+    chunking: z
+      .strictObject({
+        strategy: z
+          .enum(['auto', 'recursive', 'markdown', 'code'])
+          .optional()
+          .describe('`auto` (default): by file type; `markdown`: by heading; `code`: by definition; `recursive`: by paragraph.'),
+        size: z.int().min(1).optional().describe('Largest chunk, in tokens. Default 400.'),
+        overlap: z.int().min(0).optional().describe('Tokens a chunk repeats from the one before it. Default 40.'),
+      })
+      .refine((c) => c.overlap === undefined || c.overlap < (c.size ?? 400), { error: 'overlap must be smaller than size' })
+      .optional()
+      .describe('How documents are cut into chunks.'),
+    embedder: z.string().min(1).optional().describe('An embedder from `embedders`. Without one, the knowledge base is keyword-only.'),
+    search: z
+      .strictObject({
+        mode: z
+          .enum(['keyword', 'vector', 'hybrid'])
+          .optional()
+          .describe('`keyword` (BM25), `vector` (needs an embedder) or `hybrid`. Default hybrid with an embedder, keyword without.'),
+        top_k: z.int().min(1).max(50).optional().describe('Passages returned. Default 5.'),
+      })
+      .optional()
+      .describe('Search defaults.'),
+  })
+  .describe('A knowledge base: documents indexed for keyword and vector search, offered to agents as a search tool.');
+
+/** `embedders:` */
+export const embeddersSchema = z
+  .record(
+    z.string().regex(KNOWLEDGE_NAME, { error: 'embedder names start with a letter and use letters, digits, "_" and "-"' }),
+    embedderSchema,
+  )
+  .describe('Named embedding models that knowledge bases refer to.');
+
+/** `knowledge:` */
+export const knowledgeSchema = z
+  .record(
+    z.string().regex(KNOWLEDGE_NAME, { error: 'knowledge base names start with a letter and use letters, digits, "_" and "-"' }),
+    knowledgeBaseSchema,
+  )
+  .describe('Named knowledge bases (`corvid ingest` indexes them; agents list them in `knowledge`).');
+
+/** An embedder after normalisation. */
+export interface EmbedderConfig {
+  provider: 'openai' | 'openai-compatible' | 'google' | 'ollama';
+  model: string;
+  apiKey?: string;
+  baseURL?: string;
+  headers?: Record<string, string>;
+  dimensions?: number;
+  batchSize?: number;
+}
+
+/** A knowledge source after normalisation; `path` as written (relative to the config file). */
+export interface KnowledgeSourceConfig {
+  type: 'directory';
+  path: string;
+  include?: string[];
+  exclude?: string[];
+  maxBytes?: number;
+}
+
+/** A knowledge base after normalisation. */
+export interface KnowledgeBaseConfig {
+  description?: string;
+  sources: KnowledgeSourceConfig[];
+  chunking?: { strategy?: 'auto' | 'recursive' | 'markdown' | 'code'; maxTokens?: number; overlapTokens?: number };
+  /** Name of an entry of `embedders`. */
+  embedder?: string;
+  search?: { mode?: 'keyword' | 'vector' | 'hybrid'; topK?: number };
+}
+
+function compact<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as Array<keyof T>) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+/** `embedders:` in camelCase, providers canonical, empty `api_key` / `base_url` dropped. */
+export function normalizeEmbedders(file: z.output<typeof embeddersSchema>): Record<string, EmbedderConfig> {
+  return Object.fromEntries(
+    Object.entries(file).map(([name, e]) => [
+      name,
+      compact<EmbedderConfig>({
+        provider: canonicalProvider(e.provider) as EmbedderConfig['provider'],
+        model: e.model,
+        apiKey: e.api_key || undefined,
+        baseURL: e.base_url || undefined,
+        headers: e.headers,
+        dimensions: e.dimensions,
+        batchSize: e.batch_size,
+      }),
+    ]),
+  );
+}
+
+/** `knowledge:` in camelCase. */
+export function normalizeKnowledge(file: z.output<typeof knowledgeSchema>): Record<string, KnowledgeBaseConfig> {
+  return Object.fromEntries(
+    Object.entries(file).map(([name, k]) => [
+      name,
+      compact<KnowledgeBaseConfig>({
+        description: k.description,
+        sources: k.sources.map((s) =>
+          compact({ type: s.type, path: s.path, include: s.include, exclude: s.exclude, maxBytes: s.max_bytes }),
+        ),
+        chunking: k.chunking && compact({ strategy: k.chunking.strategy, maxTokens: k.chunking.size, overlapTokens: k.chunking.overlap }),
+        embedder: k.embedder,
+        search: k.search && compact({ mode: k.search.mode, topK: k.search.top_k }),
+      }),
+    ]),
+  );
+}

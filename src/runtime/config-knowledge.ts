@@ -1,0 +1,135 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+import { knowledgeToolName } from '../config/check-config-references.js';
+import type { CorvidConfig } from '../config/corvid-config.js';
+import type { EmbedderConfig } from '../config/knowledge-schema.js';
+import { ConfigError } from '../errors/config-error.js';
+import type { Embedder, KnowledgeBase } from '../knowledge/index.js';
+import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
+import type { Tool } from '../types/tool.js';
+import { storeOptionsFromConfig } from './store-options.js';
+
+/** The knowledge bases of a config, built on first use, over one store. */
+export interface ConfigKnowledge {
+  /** The knowledge base of `knowledge.<name>`; `undefined` when the config has none of that name. */
+  get(name: string): KnowledgeBase | undefined;
+  /** The store every base of the config uses (opened on first call). */
+  store(): Promise<KnowledgeStore>;
+  /**
+   * Where the store is: the SQLite file, or `memory`. `exists` is false while the SQLite file
+   * has not been created (reading commands then have nothing to read).
+   */
+  location: { path: string; exists: boolean };
+  /** The search tools of an agent listing `names`: `search_knowledge` for one, `search_<name>` each for several. */
+  toolsFor(names: readonly string[]): Tool[];
+  close(): Promise<void>;
+}
+
+/** Options for `configKnowledge`. */
+export interface ConfigKnowledgeOptions {
+  config: CorvidConfig;
+  /** Folder source paths resolve against (the config file's folder). */
+  baseDir: string;
+  /** Relative storage paths resolve against this (the runtime's working directory). */
+  cwd: string;
+}
+
+/**
+ * Builds the `knowledge:` section of a config: directory sources (paths relative to the config
+ * file), chunking, `embedders:` (provider packages loaded at the first embedding), and the store:
+ * SQLite tables in the storage database file (`storage:` sqlite, default `.corvid/corvid.db`) or
+ * memory (`storage: memory`). Postgres and MySQL storage are refused when the store is opened.
+ * Loads `corvid/knowledge`, so call it only for configs with a `knowledge:` section.
+ */
+export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<ConfigKnowledge> {
+  const k = await import('../knowledge/index.js');
+  const { config } = options;
+  const storage = storeOptionsFromConfig(config.storage, options.cwd);
+  const driver = storage.driver ?? 'sqlite';
+  const path = driver === 'sqlite' ? storage.path! : driver;
+  let opening: Promise<KnowledgeStore> | undefined;
+  const openStore = (): Promise<KnowledgeStore> => {
+    opening ??= (async () => {
+      if (driver === 'memory') return new k.MemoryKnowledgeStore();
+      if (driver === 'sqlite') return k.openSqliteKnowledgeStore({ path, busyTimeoutMs: storage.busyTimeoutMs });
+      throw new ConfigError(
+        `Knowledge bases need SQLite or memory storage for now; this config's storage is ${driver}. Set storage: { driver: sqlite } (or memory) to use knowledge:`,
+      );
+    })();
+    return opening;
+  };
+  const store = lazyStore(openStore);
+  const bases = new Map<string, KnowledgeBase>();
+  const get = (name: string): KnowledgeBase | undefined => {
+    const kb = config.knowledge?.[name];
+    if (!kb) return undefined;
+    let built = bases.get(name);
+    if (!built) {
+      const embedderConfig = kb.embedder === undefined ? undefined : config.embedders?.[kb.embedder];
+      built = k.createKnowledgeBase({
+        name,
+        sources: kb.sources.map((s) =>
+          k.directorySource({ path: resolve(options.baseDir, s.path), include: s.include, exclude: s.exclude, maxBytes: s.maxBytes }),
+        ),
+        chunking: kb.chunking,
+        embedder: embedderConfig && lazyEmbedder(kb.embedder!, embedderConfig, k.modelEmbedder),
+        store,
+        search: kb.search,
+      });
+      bases.set(name, built);
+    }
+    return built;
+  };
+  return {
+    get,
+    store: openStore,
+    location: { path, exists: driver !== 'sqlite' || path === ':memory:' || existsSync(path) },
+    toolsFor(names) {
+      return names.flatMap((name) => {
+        const kb = get(name);
+        if (!kb) return [];
+        const description = config.knowledge?.[name]?.description;
+        return [
+          kb.asTool({
+            name: names.length > 1 ? knowledgeToolName(name) : 'search_knowledge',
+            description: description
+              ? `Search the "${name}" knowledge base (${description}). Returns the most relevant passages, each with a citation; cite them in your answer.`
+              : undefined,
+          }),
+        ];
+      });
+    },
+    async close() {
+      const o = opening;
+      opening = undefined;
+      if (o) await o.then((s) => s.close()).catch(() => undefined);
+    },
+  };
+}
+
+/** A store that opens the real one at its first use (so building agents opens no database). */
+function lazyStore(open: () => Promise<KnowledgeStore>): KnowledgeStore {
+  return {
+    openIndex: async (name: string, o?: { embedder?: IndexEmbedder }): Promise<KnowledgeIndex> => (await open()).openIndex(name, o),
+    listIndexes: async (): Promise<KnowledgeIndexInfo[]> => (await open()).listIndexes(),
+    dropIndex: async (name: string): Promise<boolean> => (await open()).dropIndex(name),
+    close: async () => undefined,
+  };
+}
+
+/** An embedder whose provider model is created at the first embedding (no API key needed before). */
+function lazyEmbedder(name: string, config: EmbedderConfig, modelEmbedder: typeof import('../knowledge/index.js').modelEmbedder): Embedder {
+  let inner: Promise<Embedder> | undefined;
+  return {
+    model: config.model,
+    dimensions: config.dimensions,
+    async embed(texts, o) {
+      inner ??= import('../models/create-embedding-model.js')
+        .then((m) => m.createEmbeddingModel(config, `embedders.${name}`))
+        .then((model) => modelEmbedder(model, { dimensions: config.dimensions, batchSize: config.batchSize, name: config.model }));
+      inner.catch(() => (inner = undefined));
+      return (await inner).embed(texts, o);
+    },
+  };
+}
