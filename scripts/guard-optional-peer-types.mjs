@@ -3,7 +3,8 @@
 // (dist/**/*.d.ts) with `// @ts-ignore`, so that a project without that package still
 // type-checks with `skipLibCheck: false`. With the package installed nothing changes; without
 // it, the types that come from it are `any` (the code that needs it cannot run anyway).
-// The peers are read from package.json (peerDependenciesMeta: optional).
+// The peers are read from package.json (peerDependenciesMeta: optional), with the dependencies
+// whose `@types/…` package is a devDependency.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,12 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const optional = Object.entries(pkg.peerDependenciesMeta ?? {})
   .filter(([, meta]) => meta?.optional)
   .map(([name]) => name);
+// Dependencies whose types come from an `@types/…` package we only install for development
+// (better-sqlite3): users get the package but not its types, so its references are guarded too.
+for (const name of Object.keys(pkg.dependencies ?? {})) {
+  const types = `@types/${name.replace(/^@([^/]+)\//, '$1__')}`;
+  if (pkg.devDependencies?.[types] && !pkg.dependencies?.[types]) optional.push(name);
+}
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 // `from 'pkg'`, `from 'pkg/sub'`, `import('pkg')` / `import("pkg/sub")`.
 const peer = new RegExp(`(?:from\\s+|import\\()(['"])(?:${optional.map(escape).join('|')})(?:/[^'"]*)?\\1`);
