@@ -123,6 +123,8 @@ export function createKnowledgeBase(options: KnowledgeBaseOptions): KnowledgeBas
           index: name,
         });
       }
+      // Nothing ingested yet: no hits (the index records its embedder with its first vectors).
+      if ((await index.stats()).chunks === 0) return [];
       const [vector] = await embedder.embed([query], { signal });
       return index.vectorSearch({ vector, topK: k, filter });
     };

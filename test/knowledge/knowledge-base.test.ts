@@ -87,6 +87,12 @@ describe('knowledge base', () => {
     expect(code.map((h) => h.citation)).toEqual(['src/keys.ts:1-3']);
   });
 
+  it('answers a search before the first ingest with no hits, in every mode, embedding nothing', async () => {
+    const kb = createKnowledgeBase({ name: 'docs', sources: [directorySource({ path: root })], embedder: embedder() });
+    for (const mode of ['keyword', 'vector', 'hybrid'] as const) expect(await kb.search('rotate an API key', { mode }), mode).toEqual([]);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('works keyword-only without an embedder: hybrid falls back to keyword, vector is refused', async () => {
     const kb = createKnowledgeBase({ name: 'plain', sources: [directorySource({ path: root })] });
     const report = await kb.ingest();
