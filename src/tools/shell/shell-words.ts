@@ -231,8 +231,21 @@ function readExpansion(line: string, i: number, substitutions: string[]): { end:
   return name ? { end: i + 1 + name[0].length } : undefined;
 }
 
-/** Index of the `)` closing the `(` at `open`, skipping quotes and nested parentheses. */
+/** Index of the `)` closing the `(` at `open`, skipping quotes, backticks, comments and nested parentheses. */
 function matchParen(line: string, open: number): number {
+  return matchClosing(line, open, { open: '(', close: ')', code: true, unclosed: 'unbalanced parentheses' });
+}
+
+/** Index of the `}` closing the `${` whose `{` is at `open`, skipping quotes and nested braces. */
+function matchBrace(line: string, open: number): number {
+  return matchClosing(line, open, { open: '{', close: '}', code: false, unclosed: 'unterminated ${' });
+}
+
+/**
+ * The scan behind `matchParen` and `matchBrace`: `code` is whether the inside is shell code
+ * (a subshell or substitution: backticks and `#` comments count there, not inside `${…}`).
+ */
+function matchClosing(line: string, open: number, how: { open: string; close: string; code: boolean; unclosed: string }): number {
   let depth = 0;
   for (let i = open; i < line.length; i++) {
     const c = line[i];
@@ -248,40 +261,18 @@ function matchParen(line: string, open: number): number {
       i = skipDouble(line, i + 1);
       continue;
     }
-    if (c === '`') {
+    if (how.code && c === '`') {
       i = skipTo(line, i + 1, '`');
       continue;
     }
-    if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) {
+    if (how.code && c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) {
       i = skipTo(line, i + 1, '\n');
       continue;
     }
-    if (c === '(') depth++;
-    if (c === ')' && --depth === 0) return i;
+    if (c === how.open) depth++;
+    if (c === how.close && --depth === 0) return i;
   }
-  throw new ShellSyntaxRefusal('unbalanced parentheses');
-}
-
-function matchBrace(line: string, open: number): number {
-  let depth = 0;
-  for (let i = open; i < line.length; i++) {
-    const c = line[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (c === "'") {
-      i = skipTo(line, i + 1, "'");
-      continue;
-    }
-    if (c === '"') {
-      i = skipDouble(line, i + 1);
-      continue;
-    }
-    if (c === '{') depth++;
-    if (c === '}' && --depth === 0) return i;
-  }
-  throw new ShellSyntaxRefusal('unterminated ${');
+  throw new ShellSyntaxRefusal(how.unclosed);
 }
 
 function skipTo(line: string, from: number, ch: string): number {
