@@ -33,6 +33,7 @@ export const LAYERS = {
   runtime: 3,
   config: 3,
   cli: 4,
+  code: 4,
   server: 4,
   '.': 5,
 };
