@@ -44,8 +44,9 @@ export interface BlockingSendFastPathParts {
  * changes are folded into one task object as the SDK's result manager folds them, saved at most
  * once per tick, and copied for push notifications only when a webhook may be registered.
  *
- * The task has a real SDK event bus while it runs, and every change is published on it, so
- * `tasks/cancel`, resubscription and a task left waiting for input work as on the SDK's path.
+ * The task gets an SDK event bus as soon as one is asked for (`WaitingBusManager.expect`: a
+ * `tasks/cancel`, a resubscription), and its later changes are published on it, so those and a
+ * task left waiting for input work as on the SDK's path; most tasks never need one.
  */
 export class BlockingSendFastPath {
   constructor(private readonly parts: BlockingSendFastPathParts) {}
@@ -88,7 +89,7 @@ export class BlockingSendFastPath {
  */
 class FoldingSink implements TaskSink {
   private task!: Task;
-  private readonly bus: ExecutionEventBus;
+  private bus: ExecutionEventBus | undefined;
   private dirty = false;
   private saving: Promise<void> | undefined;
   private saveError: unknown;
@@ -98,7 +99,7 @@ class FoldingSink implements TaskSink {
     private readonly taskId: string,
     private readonly context: ServerCallContext,
   ) {
-    this.bus = parts.buses.createOrGetByTaskId(taskId, context);
+    parts.buses.expect(taskId, context, (bus) => (this.bus = bus));
   }
 
   start(task: Task): void {
@@ -143,8 +144,13 @@ class FoldingSink implements TaskSink {
 
   end(waiting: boolean): void {
     const { buses } = this.parts;
-    // As the SDK settles a bus: a task waiting for its caller (`waiting`) keeps it for the reply.
-    if (waiting && buses.settleByTaskId(this.taskId, this.bus, this.task.status?.state, this.context)) return;
+    buses.release(this.taskId, this.context);
+    if (waiting) {
+      // As the SDK settles a bus: a task waiting for its caller keeps one for the reply.
+      this.bus ??= buses.createOrGetByTaskId(this.taskId, this.context);
+      if (buses.settleByTaskId(this.taskId, this.bus, this.task.status?.state, this.context)) return;
+    }
+    if (!this.bus) return;
     this.bus.finished();
     buses.cleanupByTaskId(this.taskId, this.context);
   }
@@ -159,7 +165,7 @@ class FoldingSink implements TaskSink {
   private changed(event: AgentExecutionEvent): void {
     this.dirty = true;
     this.saving ??= this.flush();
-    this.bus.publish(event);
+    this.bus?.publish(event);
     const { card, sender } = this.parts;
     if (!card.capabilities?.pushNotifications || sender.unused) return;
     // Fields are replaced, never changed in place: a shallow copy stays as it is now.
