@@ -25,7 +25,8 @@ function model(): ScriptedModel {
     const last = [...call.prompt].reverse().find((m) => m.role === 'user');
     const text = last && last.role === 'user' ? last.content.map((p) => (p.type === 'text' ? p.text : '')).join('') : '';
     if (text.includes('fail')) return { error: new Error('the model is down') };
-    if (text.includes('book')) return { text: 'One detail first.', toolCalls: [{ toolName: 'ask_user', input: { question: 'Where to?' } }] };
+    if (text.includes('book'))
+      return { text: 'One detail first.', toolCalls: [{ toolName: 'ask_user', input: { question: 'Where to?' } }] };
     return { text: `echo: ${text}` };
   });
 }
@@ -62,7 +63,12 @@ function world(fastPath: boolean) {
 type World = ReturnType<typeof world>;
 
 function contextOf(version: '1.0' | '0.3'): ServerCallContext {
-  return defaultServerCallContextBuilder({ extensions: undefined, user: new UnauthenticatedUser(), headers: {}, requestedVersion: version });
+  return defaultServerCallContextBuilder({
+    extensions: undefined,
+    user: new UnauthenticatedUser(),
+    headers: {},
+    requestedVersion: version,
+  });
 }
 
 const ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -179,9 +185,9 @@ describe.each(['1.0', '0.3'] as const)('blocking send fast path against the SDK 
     expect(fast.accepts({ message } as never, context)).toBe(true);
     expect(fast.accepts({ message: { ...(message as object), taskId: 't' } } as never, context)).toBe(false);
     expect(fast.accepts({ message, configuration: { returnImmediately: true } } as never, context)).toBe(false);
-    expect(fast.accepts({ message, configuration: { taskPushNotificationConfig: { url: 'http://127.0.0.1:9/h' } } } as never, context)).toBe(
-      false,
-    );
+    expect(
+      fast.accepts({ message, configuration: { taskPushNotificationConfig: { url: 'http://127.0.0.1:9/h' } } } as never, context),
+    ).toBe(false);
   });
 
   it('a send with an inline push config: the SDK path in both, same answer', async () => {
