@@ -34,9 +34,10 @@ export interface BlockingSendFastPathParts {
 
 /**
  * The one fast path of Corvid's A2A server: a blocking `message/send` that starts a new task
- * (no task id, reference tasks, inline push config, extensions, or `returnImmediately`). The
- * SDK's `DefaultRequestHandler.sendMessage` is its reference (test/a2a/blocking-send-fast-path
- * .test.ts runs the same requests through both and compares answers and stored tasks).
+ * (no task id, reference tasks, inline push config, extensions, or `returnImmediately`),
+ * chosen in `CorvidRequestHandler.sendMessage`. Its reference is the SDK's
+ * `DefaultRequestHandler.sendMessage`: `test/a2a/blocking-send-fast-path.test.ts` runs the same
+ * requests through both and compares answers and stored tasks.
  *
  * Why: on the SDK's path each of a blocking send's four task events (submitted, working, the
  * answer artifact, completed) is loaded from the task store, merged, saved, and deep-copied for
