@@ -12,6 +12,7 @@
 // e.g. `git worktree add /tmp/base HEAD~3 && ln -s "$PWD/node_modules" /tmp/base/ && (cd /tmp/base && npm run build)`.
 // ENVA / ENVB ("K=V K2=V2") add environment variables to one side's server.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +48,17 @@ async function start(root, extra) {
   return { child, port: JSON.parse(line).a2a };
 }
 
+/** A server process's CPU time (user + system) in µs, from /proc (Linux); NaN elsewhere. */
+const TICK_US = 1e6 / 100; // USER_HZ
+async function cpuUsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+  } catch {
+    return NaN;
+  }
+}
+
 const a = await start(A, process.env.ENVA);
 const b = await start(B, process.env.ENVB);
 const method = scenario.startsWith('stream') ? 'message/stream' : 'message/send';
@@ -72,12 +84,14 @@ try {
       slices: Number(flag('slices', '16')),
       sliceMs,
       warmupMs: Math.max(500, sliceMs),
+      cpu: (k) => cpuUsOf((k === 0 ? a : b).child.pid),
     });
     const pct = (x) => `${(x * 100).toFixed(0)}%`;
     const ms = (x) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
     console.log(
       `${clients} clients: B serves ${pct(r.ratio)} of A's requests/s (pairs ${pct(r.pairRatios.p25)}–${pct(r.pairRatios.p75)}; A ${r.a.rps.toFixed(0)}, B ${r.b.rps.toFixed(0)} req/s; ` +
-        `p50 / p99 ms A ${ms(r.a.p50)} / ${ms(r.a.p99)}, B ${ms(r.b.p50)} / ${ms(r.b.p99)}; errors A ${r.a.errors}, B ${r.b.errors})`,
+        `p50 / p99 ms A ${ms(r.a.p50)} / ${ms(r.a.p99)}, B ${ms(r.b.p50)} / ${ms(r.b.p99)}; errors A ${r.a.errors}, B ${r.b.errors}; ` +
+        `server CPU µs/request A ${r.a.cpuUsPerRequest.toFixed(0)}, B ${r.b.cpuUsPerRequest.toFixed(0)})`,
     );
   }
 } finally {

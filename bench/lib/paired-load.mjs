@@ -66,10 +66,11 @@ function side(parts, latencies, cpuUs) {
 
 /**
  * Measures `a` and `b` with `clients` concurrent keep-alive clients each, in `slices` pairs of
- * `sliceMs` slices (order alternating per pair) after a warm-up of each. With `cpu` (the server
- * process's CPU time in µs, e.g. from `process.cpuUsage()`; both servers in one process), each
- * side also reports the server's CPU time per request: steadier than requests/s on a shared VM.
- * @param {{ a: Target, b: Target, clients: number, slices?: number, sliceMs?: number, warmupMs?: number, cpu?: () => Promise<number> }} options
+ * `sliceMs` slices (order alternating per pair) after a warm-up of each. With `cpu` (the CPU time
+ * in µs of the process serving side `k`, 0 = a, 1 = b; e.g. `process.cpuUsage()` when both are
+ * served by one process), each side also reports the server's CPU time per request: steadier
+ * than requests/s on a shared VM.
+ * @param {{ a: Target, b: Target, clients: number, slices?: number, sliceMs?: number, warmupMs?: number, cpu?: (k: 0 | 1) => Promise<number> }} options
  * @returns {Promise<{ a: Side, b: Side, ratio: number, pairRatios: { p25: number, p50: number, p75: number } }>}
  */
 export async function pairedLoad({ a, b, clients, slices = 16, sliceMs = 300, warmupMs = 500, cpu }) {
@@ -86,9 +87,9 @@ export async function pairedLoad({ a, b, clients, slices = 16, sliceMs = 300, wa
       const order = i % 2 === 0 ? [0, 1] : [1, 0];
       const got = [];
       for (const k of order) {
-        const before = cpu && (await cpu());
+        const before = cpu && (await cpu(k));
         got[k] = await slice(agents[k], targets[k], clients, sliceMs, latencies[k]);
-        if (cpu) cpuUs[k] += (await cpu()) - before;
+        if (cpu) cpuUs[k] += (await cpu(k)) - before;
         parts[k].push(got[k]);
       }
       pairRatios.push(got[1].done / got[1].seconds / (got[0].done / got[0].seconds));

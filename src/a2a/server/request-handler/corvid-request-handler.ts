@@ -19,6 +19,7 @@ import { contextNotFound } from '../execution/context-runner.js';
 import type { CorvidAgentExecutor } from '../execution/corvid-agent-executor.js';
 import type { GuardedPushSender } from '../push/guarded-push-sender.js';
 import type { CancelMarks } from '../store/cancel-marks.js';
+import { BlockingSendFastPath } from './blocking-send-fast-path.js';
 import { withStateNames } from './state-names.js';
 import type { WaitingBusManager } from './waiting-bus-manager.js';
 
@@ -35,6 +36,8 @@ export interface CorvidRequestHandlerParts {
   sender: GuardedPushSender;
   /** With a shared store: marks left for the instance running a task canceled here. */
   cancelMarks?: CancelMarks;
+  /** Answer blocking sends that start a new task on `BlockingSendFastPath` (default true); false: always the SDK's path. */
+  fastPath?: boolean;
 }
 
 /**
@@ -43,10 +46,12 @@ export interface CorvidRequestHandlerParts {
  * A config set over v0.3 without an id (stored under the task id) is also found as `"default"`.
  * Error messages name task states (`completed`, or `TASK_STATE_COMPLETED` in v1.0) instead of
  * the SDK's enum numbers. When the card says `extendedAgentCard`, the extended card is the card.
- * Every other call goes to the SDK unchanged.
+ * A blocking send that starts a new task takes `BlockingSendFastPath` (same answers, fewer task
+ * loads, saves and copies). Every other call goes to the SDK unchanged.
  */
 export class CorvidRequestHandler extends DefaultRequestHandler {
   private readonly parts: CorvidRequestHandlerParts;
+  private readonly fastPath: BlockingSendFastPath | undefined;
 
   constructor(parts: CorvidRequestHandlerParts) {
     super(
@@ -59,6 +64,7 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
       parts.card.capabilities?.extendedAgentCard ? parts.card : undefined,
     );
     this.parts = parts;
+    this.fastPath = parts.fastPath === false ? undefined : new BlockingSendFastPath(parts);
   }
 
   /**
@@ -157,6 +163,8 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Message | Task> {
     this.checkPushConfig(params.configuration?.taskPushNotificationConfig, context, 'inline');
     await this.checkContext(params.message, context);
+    // The one place the fast path is chosen (its reference: the SDK's path below).
+    if (this.fastPath?.accepts(params, context)) return this.fastPath.send(params, context);
     return super.sendMessage(params, context).catch((err: unknown) => {
       throw withStateNames(err, isLegacy(context));
     });

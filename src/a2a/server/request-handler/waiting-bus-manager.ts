@@ -16,11 +16,17 @@ export interface WaitingBusManagerOptions {
  * bus for the reply, as the SDK does, but at most `maxWaiting` of them: the bus of the task that
  * has waited longest is then closed (a reply, cancel or resubscription of that task still works;
  * a resubscriber only stops receiving its later events).
+ *
+ * A task run by `BlockingSendFastPath` has no bus until one is asked for: it is `expect`ed, and
+ * the first `getByTaskId` or `createOrGetByTaskId` for it (a cancel, a resubscription) makes
+ * the bus and hands it to the task's run, which publishes its later changes on it.
  */
 export class WaitingBusManager extends DefaultExecutionEventBusManager {
   /** Tasks whose bus is kept while they wait, by scope key, the longest-waiting first. */
   private readonly waiting = new Map<string, { taskId: string; context: ServerCallContext | undefined }>();
   private readonly maxWaiting: number;
+  /** Running tasks without a bus yet, by scope key: given their bus when one is asked for. */
+  private readonly expected = new Map<string, (bus: ExecutionEventBus) => void>();
 
   constructor(options: WaitingBusManagerOptions = {}) {
     super();
@@ -30,7 +36,29 @@ export class WaitingBusManager extends DefaultExecutionEventBusManager {
   override createOrGetByTaskId(taskId: string, context?: ServerCallContext): ExecutionEventBus {
     // The task runs again (a reply): it no longer waits.
     this.waiting.delete(scopeKey(taskId, context));
-    return super.createOrGetByTaskId(taskId, context);
+    return this.getByTaskId(taskId, context) ?? super.createOrGetByTaskId(taskId, context);
+  }
+
+  override getByTaskId(taskId: string, context?: ServerCallContext): ExecutionEventBus | undefined {
+    const bus = super.getByTaskId(taskId, context);
+    if (bus || this.expected.size === 0) return bus;
+    const key = scopeKey(taskId, context);
+    const attach = this.expected.get(key);
+    if (!attach) return undefined;
+    this.expected.delete(key);
+    const made = super.createOrGetByTaskId(taskId, context);
+    attach(made);
+    return made;
+  }
+
+  /** Task `taskId` runs here without a bus: `attach` gets the bus made when one is first asked for. */
+  expect(taskId: string, context: ServerCallContext, attach: (bus: ExecutionEventBus) => void): void {
+    this.expected.set(scopeKey(taskId, context), attach);
+  }
+
+  /** The run of an `expect`ed task is over: no bus is made for it any more. */
+  release(taskId: string, context: ServerCallContext): void {
+    this.expected.delete(scopeKey(taskId, context));
   }
 
   override cleanupByTaskId(taskId: string, context?: ServerCallContext): void {
