@@ -48,11 +48,11 @@ export class RunTimeline {
     if (this.steps.length > MAX_STEPS) this.steps.splice(0, this.steps.length - MAX_STEPS);
   }
 
-  /** The model answered, asking for `calls`. */
+  /** The model answered, asking for `calls` (again for a resumed step: its usage and calls are kept). */
   responded(usage: Usage, calls: ReadonlyArray<{ toolCallId: string; toolName: string }>): void {
     const current = this.steps.at(-1);
     if (current === undefined) return;
-    current.usage = { ...usage };
+    current.usage ??= { ...usage };
     const now = new Date().toISOString();
     for (const c of calls) {
       if (!current.tools.some((t) => t.toolCallId === c.toolCallId))
