@@ -80,7 +80,8 @@ export class RunTimeline {
   /** The current step ends (a handoff, the run's end). */
   end(): void {
     const current = this.steps.at(-1);
-    if (current !== undefined && current.durationMs === undefined) current.durationMs = Math.max(0, Date.now() - Date.parse(current.startedAt));
+    if (current !== undefined && current.durationMs === undefined)
+      current.durationMs = Math.max(0, Date.now() - Date.parse(current.startedAt));
   }
 
   /** A copy for a checkpoint. */

@@ -38,7 +38,8 @@ function sourceOf(tool: Tool, config: AgentConfig | undefined, whole: CorvidConf
   if (config === undefined) return 'code';
   if (config.agentTools.some((a) => tool.name === `ask_${a}`)) return 'agent';
   const bases = config.knowledge ?? [];
-  if (bases.length > 0 && (tool.name === 'search_knowledge' || bases.some((b) => tool.name === `search_${b}`.slice(0, 64)))) return 'knowledge';
+  if (bases.length > 0 && (tool.name === 'search_knowledge' || bases.some((b) => tool.name === `search_${b}`.slice(0, 64))))
+    return 'knowledge';
   if (config.tools.includes(tool.name)) return isMemoryToolName(tool.name) && !(tool.name in whole.toolModules) ? 'builtin' : 'code';
   const families = config.tools.filter((ref) => {
     const entry = whole.toolModules[ref.split('.')[0]!];

@@ -148,7 +148,8 @@ export function registerApprovalRoutes(app: Hono<ServerEnv>, options: ApprovalRo
       if (out.length === limit) break;
       if (!(await chat.canSeeSessionOf(store, r.sessionId, principal, seen))) continue;
       const status = await runStatus(store, r, chat);
-      if (q.status === undefined || q.status === status) out.push(runView(r, status));
+      // `running` keeps its meaning (stored as running: interrupted ones too); `interrupted` is only those.
+      if (q.status !== 'interrupted' || status === 'interrupted') out.push(runView(r, status));
     }
     return c.json({ runs: out });
   });

@@ -45,7 +45,10 @@ export function registerApprovalStream(app: Hono<ServerEnv>, options: ApprovalSt
         open = false;
         wake?.();
       });
-      const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n').catch(() => undefined), (options.heartbeatSeconds ?? 15) * 1000);
+      const heartbeat = setInterval(
+        () => void stream.write(': keep-alive\n\n').catch(() => undefined),
+        (options.heartbeatSeconds ?? 15) * 1000,
+      );
       heartbeat.unref();
       try {
         await stream.write(': approvals\n\n');

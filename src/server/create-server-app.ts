@@ -14,12 +14,12 @@ import { registerMemoryRoutes } from './memory-routes.js';
 import { registerOperationalRoutes } from './operational-routes.js';
 import { requestContext } from './request-context.js';
 import { requestGate } from './request-gate.js';
+import { registerRunRoutes } from './run-routes.js';
 import { createServerParts, type ServerAppOptions, type ServerAppParts } from './server-app-parts.js';
 import type { ServerEnv } from './server-env.js';
 import { registerSessionRoutes } from './session-routes.js';
 import { isStudioPath, registerStudio } from './studio-static.js';
 import { registerWhoami } from './whoami-route.js';
-import { registerRunRoutes } from './run-routes.js';
 
 export { createServerParts, DEFAULT_MAX_BODY_BYTES, type ServerAppOptions, type ServerAppParts };
 

@@ -53,7 +53,11 @@ function checkCallPermission(c: Context<ServerEnv>, authEnabled: boolean): void 
     throw new HttpError(401, 'unauthorized', 'Calling an MCP tool needs a credential', { headers: { 'www-authenticate': 'Bearer' } });
   const scopes = scopesOf(p);
   if (scopes !== undefined && !scopes.some((s) => (MCP_CALL_SCOPES as readonly string[]).includes(s)))
-    throw new HttpError(403, 'forbidden', `Calling an MCP tool needs the scope ${MCP_CALL_SCOPES.join(' or ')}; this credential has ${scopes.join(', ')}`);
+    throw new HttpError(
+      403,
+      'forbidden',
+      `Calling an MCP tool needs the scope ${MCP_CALL_SCOPES.join(' or ')}; this credential has ${scopes.join(', ')}`,
+    );
 }
 
 /**
@@ -85,7 +89,12 @@ export function registerMcpServerRoutes(app: Hono<ServerEnv>, options: McpServer
           }
         }
         const now = hub.status().find((x) => x.id === s.id) ?? s;
-        const view: ServerView = { name: s.id, transport: now.transport, status: error !== undefined && now.state !== 'connected' ? 'error' : statusOf(now), tools };
+        const view: ServerView = {
+          name: s.id,
+          transport: now.transport,
+          status: error !== undefined && now.state !== 'connected' ? 'error' : statusOf(now),
+          tools,
+        };
         if (error !== undefined && view.status === 'error') view.error = error;
         return view;
       }),
@@ -98,15 +107,22 @@ export function registerMcpServerRoutes(app: Hono<ServerEnv>, options: McpServer
     checkCallPermission(c, options.authEnabled);
     const hub = hubOf(options.runtime());
     const name = c.req.param('name');
-    if (!hub.ids.includes(name)) throw new HttpError(404, 'mcp_server_not_found', `Unknown MCP server "${name.slice(0, 100)}". Servers: ${hub.ids.join(', ')}`);
+    if (!hub.ids.includes(name))
+      throw new HttpError(404, 'mcp_server_not_found', `Unknown MCP server "${name.slice(0, 100)}". Servers: ${hub.ids.join(', ')}`);
     const body = parseOr400(mcpCallSchema, text.trim() === '' ? {} : parseJsonBody(text), 'tool call');
     const tool = c.req.param('tool');
     const tools = await hub.listTools(name);
     if (!tools.some((t) => t.name === tool))
-      throw new HttpError(404, 'tool_not_found', `MCP server "${name}" has no tool "${tool.slice(0, 100)}". Tools: ${tools.map((t) => t.name).join(', ')}`);
+      throw new HttpError(
+        404,
+        'tool_not_found',
+        `MCP server "${name}" has no tool "${tool.slice(0, 100)}". Tools: ${tools.map((t) => t.name).join(', ')}`,
+      );
     const result = await hub.callTool(name, tool, body.arguments ?? {}, { signal: c.req.raw.signal });
     c.get('log').info({ server: name, tool, isError: result.isError === true }, 'MCP tool called by hand');
-    const content = result.content ? result.content.map((b) => ({ ...b })) : [{ type: 'text', text: JSON.stringify(result.toolResult ?? null) }];
+    const content = result.content
+      ? result.content.map((b) => ({ ...b }))
+      : [{ type: 'text', text: JSON.stringify(result.toolResult ?? null) }];
     return c.json({
       content,
       isError: result.isError === true,

@@ -59,7 +59,9 @@ export function registerMemoryRoutes(app: Hono<ServerEnv>, options: MemoryRoutes
     access.resolve(agent, principal);
     const user = principalUser(principal);
     if (user === undefined && access.authEnabled)
-      throw new HttpError(401, 'unauthorized', 'Memories belong to users: send a credential to reach yours', { headers: { 'www-authenticate': 'Bearer' } });
+      throw new HttpError(401, 'unauthorized', 'Memories belong to users: send a credential to reach yours', {
+        headers: { 'www-authenticate': 'Bearer' },
+      });
     return { userId: user ?? q.userId ?? 'default', agent };
   };
   const key = (c: Context<ServerEnv>): string => {
@@ -87,8 +89,15 @@ export function registerMemoryRoutes(app: Hono<ServerEnv>, options: MemoryRoutes
     const body = parseOr400(updateMemorySchema, parseJsonBody(text), 'memory update');
     const store = await storeOf();
     const old = await store.memories.get(scope, id);
-    if (old === undefined) throw new HttpError(404, 'memory_not_found', `Unknown memory "${id}" of user "${scope.userId}", agent "${scope.agent}"`);
-    const saved = await store.memories.save(scope, { key: id, value: body.text, category: old.category, tags: old.tags, importance: old.importance });
+    if (old === undefined)
+      throw new HttpError(404, 'memory_not_found', `Unknown memory "${id}" of user "${scope.userId}", agent "${scope.agent}"`);
+    const saved = await store.memories.save(scope, {
+      key: id,
+      value: body.text,
+      category: old.category,
+      tags: old.tags,
+      importance: old.importance,
+    });
     return c.json(memoryView(saved, scope));
   });
 

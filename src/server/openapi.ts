@@ -10,9 +10,9 @@ import {
 } from './request-schemas.js';
 import {
   agentInfoSchema,
+  agentListSchema,
   agentStructureSchema,
   agentToolSchema,
-  agentListSchema,
   approvalListSchema,
   approvalSchema,
   chatResponseSchema,

@@ -41,7 +41,13 @@ function hostCheck(allowed: Set<string>): (header: string) => boolean {
  * One middleware for every guard, in order: body size, Host, Origin and body type (CSRF),
  * authentication, rate limits. Sets the request's `principal` and rate-limit `client`.
  */
-export function requestGate({ parts, ownBodyCheck, allowedHosts, clientAddress, openPath }: RequestGateOptions): MiddlewareHandler<ServerEnv> {
+export function requestGate({
+  parts,
+  ownBodyCheck,
+  allowedHosts,
+  clientAddress,
+  openPath,
+}: RequestGateOptions): MiddlewareHandler<ServerEnv> {
   const { server, auth, limiter, maxBodyBytes } = parts;
   const guards = new RequestGuards({ server, ownBodyCheck });
   const hosts = allowedHosts ?? (auth.enabled ? undefined : ['localhost', '127.0.0.1', '[::1]']);

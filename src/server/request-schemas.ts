@@ -64,7 +64,9 @@ export const listApprovalsQuerySchema = z.strictObject({
 /** `GET /api/v1/runs` query. */
 export const listRunsQuerySchema = z.strictObject({
   status: z
-    .enum(['running', 'paused', 'completed', 'failed', 'interrupted'], { error: 'must be running, paused, completed, failed or interrupted' })
+    .enum(['running', 'paused', 'completed', 'failed', 'interrupted'], {
+      error: 'must be running, paused, completed, failed or interrupted',
+    })
     .optional(),
   sessionId: sessionId().optional(),
   agent: z.string().min(1).max(100).optional(),

@@ -9,8 +9,8 @@ import type { StoreSource } from '../types/durable-options.js';
 import type { ChatSessions } from './chat-sessions.js';
 import type { ServerAppParts } from './create-server-app.js';
 import type { ServedRuntime } from './served-runtime.js';
-import type { StudioOptions } from './studio-static.js';
 import type { ServerEnv } from './server-env.js';
+import type { StudioOptions } from './studio-static.js';
 
 /** Options of `serve()`. Give `agents` (built in code) or a `runtime`, else the config is loaded. */
 export interface ServeOptions {

@@ -13,7 +13,8 @@ export interface SessionExport {
 function toolLines(m: Message): string[] {
   if (m.role === 'system' || typeof m.content === 'string') return [];
   const out: string[] = [];
-  const block = (what: string, name: string, value: unknown) => `**${what}** \`${name}\`\n\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
+  const block = (what: string, name: string, value: unknown) =>
+    `**${what}** \`${name}\`\n\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
   for (const part of m.content) {
     if (part.type === 'tool-call') out.push(block('tool call', part.toolName, part.input));
     if (part.type === 'tool-result') out.push(block('tool result', part.toolName, part.output));
@@ -37,7 +38,8 @@ export function sessionMarkdown(s: ChatSession): string {
 
 /** A session exported as JSON (what `GET /api/v1/sessions/{id}` answers) or markdown. */
 export function exportSession(s: ChatSession, format: 'json' | 'markdown'): SessionExport {
-  if (format === 'markdown') return { body: sessionMarkdown(s), contentType: 'text/markdown; charset=utf-8', filename: `session-${s.id}.md` };
+  if (format === 'markdown')
+    return { body: sessionMarkdown(s), contentType: 'text/markdown; charset=utf-8', filename: `session-${s.id}.md` };
   const json = { ...summarize(s), usage: s.usage, messages: s.messages };
   return { body: `${JSON.stringify(json, null, 2)}\n`, contentType: 'application/json; charset=utf-8', filename: `session-${s.id}.json` };
 }

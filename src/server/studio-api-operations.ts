@@ -22,7 +22,7 @@ import {
 const error = (description: string): ApiResponse => ({ description, json: errorSchema });
 const common = { '401': error('Missing or invalid credentials'), '429': error('Rate limited (see Retry-After)') };
 const guarded = {
-  '403': error("A browser request from a foreign `Origin` (`origin_not_allowed`), or a `Host` not allowed (`host_not_allowed`)"),
+  '403': error('A browser request from a foreign `Origin` (`origin_not_allowed`), or a `Host` not allowed (`host_not_allowed`)'),
   '413': error('Body too large (`payload_too_large`)'),
   '415': error('A body that is not JSON: send `Content-Type: application/json` (`unsupported_media_type`)'),
 };

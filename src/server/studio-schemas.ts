@@ -72,7 +72,12 @@ export const cancelRunSchema = z.strictObject({ runId: z.string(), status: z.lit
 /** `GET /api/v1/memories` query. */
 export const listMemoriesQuerySchema = z.strictObject({
   q: z.string().min(1).max(1000).optional().meta({ description: 'Keyword search (most relevant first)' }),
-  userId: z.string().min(1).max(256).optional().meta({ description: 'Whose memories (without auth; with auth, the caller’s own). Default `default`' }),
+  userId: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .meta({ description: 'Whose memories (without auth; with auth, the caller’s own). Default `default`' }),
   agent: z.string().min(1).max(100).optional().meta({ description: 'Whose memories: the agent (default: the default agent)' }),
   limit: limit(1000).optional(),
 });

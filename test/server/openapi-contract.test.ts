@@ -219,12 +219,18 @@ describe('the OpenAPI document matches the real answers', () => {
     expect(detail.body.tools).toContainEqual({ name: 'delete_file', description: 'Delete a file', source: 'code', needsApproval: true });
     const chatted = await call('post', chat, '/api/v1/agents/files/chat', { body: { message: 'remember the heron' } });
     const sid = chatted.body.sessionId as string;
-    expect((await call('get', '/api/v1/sessions', '/api/v1/sessions?q=heron')).body.sessions.map((x: { id: string }) => x.id)).toContain(sid);
-    expect((await call('patch', '/api/v1/sessions/{id}', `/api/v1/sessions/${sid}`, { body: { title: 'Herons' } })).body.title).toBe('Herons');
+    expect((await call('get', '/api/v1/sessions', '/api/v1/sessions?q=heron')).body.sessions.map((x: { id: string }) => x.id)).toContain(
+      sid,
+    );
+    expect((await call('patch', '/api/v1/sessions/{id}', `/api/v1/sessions/${sid}`, { body: { title: 'Herons' } })).body.title).toBe(
+      'Herons',
+    );
     expect((await call('patch', '/api/v1/sessions/{id}', `/api/v1/sessions/${sid}`, { body: { title: 3 } })).status).toBe(400);
     expect((await call('patch', '/api/v1/sessions/{id}', '/api/v1/sessions/nope', { body: { title: 'x' } })).status).toBe(404);
     expect((await call('get', '/api/v1/sessions/{id}/export', `/api/v1/sessions/${sid}/export`)).body.title).toBe('Herons');
-    expect((await call('get', '/api/v1/sessions/{id}/export', `/api/v1/sessions/${sid}/export?format=markdown`)).body).toContain('# Herons');
+    expect((await call('get', '/api/v1/sessions/{id}/export', `/api/v1/sessions/${sid}/export?format=markdown`)).body).toContain(
+      '# Herons',
+    );
     expect((await call('get', '/api/v1/sessions/{id}/export', `/api/v1/sessions/${sid}/export?format=pdf`)).status).toBe(400);
     expect((await call('get', '/api/v1/sessions/{id}/export', '/api/v1/sessions/nope/export')).status).toBe(404);
     const timeline = await call('get', '/api/v1/runs/{id}/timeline', `/api/v1/runs/${chatted.body.runId}/timeline`);
@@ -238,16 +244,25 @@ describe('the OpenAPI document matches the real answers', () => {
     called.add('get /api/v1/approvals/stream');
     await approvalStream.body?.cancel();
     await store.memories.save({ userId: 'default', agent: 'files' }, { key: 'bird', value: 'likes herons' });
-    expect((await call('get', '/api/v1/memories', '/api/v1/memories?q=herons')).body.memories[0]).toMatchObject({ id: 'bird', text: 'likes herons' });
+    expect((await call('get', '/api/v1/memories', '/api/v1/memories?q=herons')).body.memories[0]).toMatchObject({
+      id: 'bird',
+      text: 'likes herons',
+    });
     expect((await call('get', '/api/v1/memories', '/api/v1/memories?limit=0')).status).toBe(400);
-    expect((await call('put', '/api/v1/memories/{id}', '/api/v1/memories/bird', { body: { text: 'likes egrets' } })).body.text).toBe('likes egrets');
+    expect((await call('put', '/api/v1/memories/{id}', '/api/v1/memories/bird', { body: { text: 'likes egrets' } })).body.text).toBe(
+      'likes egrets',
+    );
     expect((await call('put', '/api/v1/memories/{id}', '/api/v1/memories/nope', { body: { text: 'x' } })).status).toBe(404);
     expect((await call('delete', '/api/v1/memories/{id}', '/api/v1/memories/bird')).status).toBe(204);
     expect((await call('delete', '/api/v1/memories/{id}', '/api/v1/memories/bird')).status).toBe(404);
     expect((await call('get', '/api/v1/knowledge', '/api/v1/knowledge')).status).toBe(404);
-    expect((await call('post', '/api/v1/knowledge/{name}/search', '/api/v1/knowledge/docs/search', { body: { query: 'x' } })).status).toBe(404);
+    expect((await call('post', '/api/v1/knowledge/{name}/search', '/api/v1/knowledge/docs/search', { body: { query: 'x' } })).status).toBe(
+      404,
+    );
     expect((await call('get', '/api/v1/mcp/servers', '/api/v1/mcp/servers')).body).toEqual({ servers: [] });
-    expect((await call('post', '/api/v1/mcp/servers/{name}/tools/{tool}/call', '/api/v1/mcp/servers/x/tools/y/call', { body: {} })).status).toBe(404);
+    expect(
+      (await call('post', '/api/v1/mcp/servers/{name}/tools/{tool}/call', '/api/v1/mcp/servers/x/tools/y/call', { body: {} })).status,
+    ).toBe(404);
 
     const documented = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`));
     expect(documented.filter((o) => !called.has(o))).toEqual([]);

@@ -30,8 +30,9 @@ function model(): ScriptedModel {
   return new ScriptedModel((call): ScriptedTurn => {
     const last = call.prompt.at(-1)!;
     if (last.role === 'tool') return { text: 'done', usage: { inputTokens: 5, outputTokens: 3 } };
-    const text = last.content.map((p) => ('text' in p ? p.text : '')).join('');
-    if (text.startsWith('delete ')) return { toolCalls: [{ toolName: 'delete_file', input: { path: text.slice(7) } }], usage: { inputTokens: 4, outputTokens: 2 } };
+    const text = typeof last.content === 'string' ? last.content : last.content.map((p) => ('text' in p ? p.text : '')).join('');
+    if (text.startsWith('delete '))
+      return { toolCalls: [{ toolName: 'delete_file', input: { path: text.slice(7) } }], usage: { inputTokens: 4, outputTokens: 2 } };
     if (text === 'slow') return { text: 'finally', delayMs: 30_000 };
     return { text: `you said ${text}`, usage: { inputTokens: 2, outputTokens: 1 } };
   });
@@ -99,7 +100,8 @@ describe('the Studio API', () => {
     const route = await fetch(`${url}/studio/sessions/ses_123`);
     expect(await route.text()).toContain('Corvid Studio');
     expect((await fetch(`${url}/studio/assets/missing-00000000.js`)).status).toBe(404);
-    for (const p of ['/studio/..%2Fsecret.txt', '/studio/%2e%2e/secret.txt']) expect(await (await fetch(`${url}${p}`)).text()).not.toContain('not for the web');
+    for (const p of ['/studio/..%2Fsecret.txt', '/studio/%2e%2e/secret.txt'])
+      expect(await (await fetch(`${url}${p}`)).text()).not.toContain('not for the web');
   });
 
   it('shows an agent with its tools, model and handoffs', async () => {
@@ -141,7 +143,8 @@ describe('the Studio API', () => {
     const interrupted = await (await fetch(`${url}/api/v1/runs?status=interrupted`)).json();
     expect(interrupted.runs.map((r: { runId: string }) => r.runId)).toContain('run_crashed');
     const running = await (await fetch(`${url}/api/v1/runs?status=running`)).json();
-    expect(running.runs.map((r: { runId: string }) => r.runId)).not.toContain('run_crashed');
+    expect(running.runs).toContainEqual(expect.objectContaining({ runId: 'run_crashed', status: 'interrupted' }));
+    expect((await (await fetch(`${url}/api/v1/runs/run_crashed`)).json()).status).toBe('interrupted');
     expect((await fetch(`${url}/api/v1/runs/run_crashed/cancel`, { method: 'POST' })).status).toBe(409);
 
     const slow = await fetch(`${url}/api/v1/agents/files/chat`, {
