@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 
@@ -35,8 +37,9 @@ export function registerKnowledgeRoutes(app: Hono<ServerEnv>, options: Knowledge
     const configured = runtime.config.knowledge;
     if (!knowledge || !configured) throw noKnowledge();
     const indexes = new Map<string, KnowledgeIndexInfo>();
-    if (knowledge.location.exists || knowledge.location.path === 'memory')
-      for (const i of await (await knowledge.store()).listIndexes()) indexes.set(i.name, i);
+    // Nothing to read (and no database file to create) before the first ingest; `location.exists` is as at start-up.
+    const { path } = knowledge.location;
+    if (path === 'memory' || existsSync(path)) for (const i of await (await knowledge.store()).listIndexes()) indexes.set(i.name, i);
     const bases = Object.entries(configured).map(([name, base]): BaseView => {
       const info = indexes.get(name);
       const view: BaseView = {
