@@ -410,6 +410,7 @@ Serves every agent of the config until Ctrl-C / SIGTERM (then finishes in-flight
   GET  /api/v1/agents/<name>/ws     WebSocket chat (approvals, cancel)
   GET  /api/v1/agents, /api/v1/sessions[/<id>], /api/v1/openapi.json
   GET  /health, /ready, /metrics; A2A at /.well-known/agent-card.json, /agents, /a2a/<name>
+  GET  /studio/                     the Studio, a web UI (server.studio: false turns it off)
 Settings (auth, CORS, rate limits, TLS, telemetry, logging) come from the config's server:
 section; JSON logs go to stdout, the start-up banner to stderr. See docs/server.md.
 
@@ -428,6 +429,37 @@ Examples:
   corvid serve
   corvid serve -c team.yaml --port 9000 --watch
   curl -s localhost:8080/api/v1/agents/assistant/chat -H 'content-type: application/json' -d '{"message":"hi"}'`,
+  },
+  {
+    name: 'studio',
+    summary: 'Serve the agents with the Studio, the web UI, and print its URL (--open: open it)',
+    options: {
+      open: { type: 'boolean' },
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      watch: { type: 'boolean', short: 'w' },
+    },
+    maxPositionals: 0,
+    help: `Usage: corvid studio [--open] [--port <n>] [--host <addr>] [--watch]
+
+Runs corvid serve and prints the Studio's URL (http://127.0.0.1:8080/studio/ by default) on
+stdout: the web UI for agents, chat, sessions, runs, approvals, memories, knowledge and MCP
+servers. It uses the server's API and its auth (with server.auth it asks for an API key or a
+JWT). See docs/studio.md.
+
+Options:
+      --open           Open the Studio in the browser (open, xdg-open or start)
+  -p, --port <n>       Port (default: server.port, else 8080; 0 = any free port)
+      --host <addr>    Interface (default: server.host, else 127.0.0.1)
+  -w, --watch          Reload the config when it changes
+
+${GLOBAL_HELP}
+
+Exit codes: 0 stopped by a signal, 1 failed to start, 2 bad usage.
+
+Examples:
+  corvid studio --open
+  corvid studio -c team.yaml --port 9000`,
   },
   {
     name: 'hash-key',

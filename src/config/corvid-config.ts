@@ -182,6 +182,8 @@ export interface ServerConfig {
   streams?: { onDisconnect?: 'continue' | 'stop' };
   /** A2A options: hosts push notifications may be delivered to (default loopback only). */
   a2a?: { pushAllowedHosts?: string[] };
+  /** Serve the Studio (web UI) at `/studio`. Default true. */
+  studio?: boolean;
 }
 
 /** When run checkpoints are written (`storage.checkpoints.strategy`). */

@@ -130,6 +130,10 @@ export const serverSchema = z
       })
       .optional()
       .describe('A2A serving options.'),
+    studio: z
+      .boolean()
+      .optional()
+      .describe('Serve the Studio, the web UI, at /studio (its files load without credentials; its API calls use them). Default true.'),
   })
   .describe('The HTTP server of `corvid serve`: chat API, A2A, health, metrics.');
 
@@ -174,5 +178,6 @@ export function normalizeServer(s: z.output<typeof serverSchema>): ServerConfig 
     logging: s.logging && drop({ level: s.logging.level }),
     streams: s.streams && drop({ onDisconnect: s.streams.on_disconnect }),
     a2a: s.a2a && drop({ pushAllowedHosts: s.a2a.push_allowed_hosts }),
+    studio: s.studio,
   });
 }

@@ -8,6 +8,7 @@ import type { SessionEntryInput } from '../types/storage/sessions.js';
 import type { Store } from '../types/storage/store.js';
 import { emptyUsage, type Usage } from '../types/usage.js';
 import type { CompletedCall, InFlightStep, RunStateV1 } from './run-state-v1.js';
+import { RunTimeline, type TimelineStep } from './run-timeline.js';
 import { stepFromInFlight } from './step-from-in-flight.js';
 
 /** Where in the loop the strategy decides on a checkpoint (tool results are always checkpointed). */
@@ -37,6 +38,8 @@ export interface DurableRunInit {
   startedAt?: string;
   /** Resuming: the loop's step, usage so far and the step whose tools were running. */
   resume?: { step: number; usage: Usage; inFlight?: InFlightStep };
+  /** Resuming: the steps recorded so far. */
+  timeline?: readonly TimelineStep[];
 }
 
 /**
@@ -80,6 +83,7 @@ export class DurableRun implements RunJournal {
   /** A `saveLatest()` checkpoint waiting for its turn to be written. */
   private queued: Promise<void> | undefined;
   private readonly usageOf = new WeakMap<Message, Usage>();
+  private readonly timeline: RunTimeline;
 
   constructor(init: DurableRunInit) {
     this.store = init.store;
@@ -102,6 +106,7 @@ export class DurableRun implements RunJournal {
     this.wasResumed = init.resume !== undefined;
     this.usage = init.resume ? { ...init.resume.usage } : emptyUsage();
     this.inFlight = init.resume?.inFlight;
+    this.timeline = new RunTimeline(init.timeline);
   }
 
   takeResumePoint(): ResumePoint | undefined {
@@ -132,6 +137,7 @@ export class DurableRun implements RunJournal {
     this.step = step;
     this.inFlight = undefined;
     this.inFlightSaved = false;
+    this.timeline.stepStarted(step, this.agent);
     await this.flush();
     if (this.due('model')) await this.save('running');
   }
@@ -142,6 +148,7 @@ export class DurableRun implements RunJournal {
    */
   async afterModelResponse(step: number, assistantMessage: Message, calls: ToolCallRecord[], usage: Usage): Promise<void> {
     this.usageOf.set(assistantMessage, usage);
+    this.timeline.responded(usage, calls);
     if (calls.length === 0 || this.inFlight !== undefined) return;
     this.step = step;
     this.inFlight = {
@@ -167,6 +174,7 @@ export class DurableRun implements RunJournal {
   async toolCompleted(toolCallId: string, output: unknown, isError: boolean): Promise<void> {
     if (this.inFlight === undefined) return;
     this.inFlight.completed[toolCallId] = { output, isError };
+    this.timeline.toolDone(toolCallId, isError);
     await this.saveLatest();
   }
 
@@ -221,6 +229,7 @@ export class DurableRun implements RunJournal {
       );
       await this.store.sessions.setActiveAgent(this.sessionId, to);
     }
+    this.timeline.end();
     this.agent = to;
     this.step = 0;
     this.inFlight = undefined;
@@ -230,6 +239,7 @@ export class DurableRun implements RunJournal {
   /** The run waits for approvals: checkpoint `paused` with the in-flight step. */
   async pause(pending: PendingApproval[]): Promise<void> {
     for (const p of pending) this.pendingApprovals.push(p);
+    this.timeline.paused();
     await this.persistState();
     await this.save('paused');
   }
@@ -237,6 +247,7 @@ export class DurableRun implements RunJournal {
   /** The run answered: everything to the session, state saved, checkpoint `completed`. */
   async complete(): Promise<void> {
     this.inFlight = undefined;
+    this.timeline.end();
     await this.flush();
     await this.persistState();
     await this.save('completed');
@@ -244,6 +255,7 @@ export class DurableRun implements RunJournal {
 
   /** The run failed or was cancelled: checkpoint `failed` (it can still be resumed from the last good point). */
   async fail(): Promise<void> {
+    this.timeline.end();
     try {
       await this.save('failed');
     } catch {
@@ -335,6 +347,7 @@ export class DurableRun implements RunJournal {
       step: this.step,
       usage: { ...this.usage },
       startedAt: this.startedAt,
+      timeline: this.timeline.snapshot(),
     };
     if (this.sessionId !== undefined) {
       s.sessionLastSeq = this.sessionLastSeq;

@@ -103,6 +103,7 @@ async function resumeHeld({ root, runId, options, stream, defaults, store }: Res
     state,
     startedAt: s.startedAt,
     resume: { step: restored.step, usage: s.usage, inFlight: restored.inFlight },
+    timeline: s.timeline,
   });
   const runOptions: RunOptions = { ...options, state: toRunState(state), journal: d };
   if (restored.answered !== undefined) return finishAnswered(d, runner, restored.answered, runOptions);

@@ -3,6 +3,7 @@ import { DurableRunError } from '../errors/durable-run-error.js';
 import type { Message } from '../types/message.js';
 import type { ToolCallRecord } from '../types/result.js';
 import type { Usage } from '../types/usage.js';
+import type { TimelineStep } from './run-timeline.js';
 
 export type { CompletedCall };
 
@@ -50,6 +51,8 @@ export interface RunStateV1 {
   state?: Record<string, unknown>;
   /** When the run started (ISO). */
   startedAt: string;
+  /** Timings of the run's model steps and tool calls (absent in checkpoints of older versions). */
+  timeline?: TimelineStep[];
 }
 
 /** The checkpoint formats this version reads. */

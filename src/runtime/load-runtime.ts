@@ -67,6 +67,8 @@ export interface Runtime {
   reload(): Promise<void>;
   /** The config's MCP servers (`mcp_servers`), when it has any: status, `reload()`, direct calls. */
   readonly mcp: McpHub | undefined;
+  /** The config's knowledge bases (`knowledge:`), when it has any. */
+  readonly knowledge: ConfigKnowledge | undefined;
   /**
    * The store of sessions, memories, checkpoints and approvals, opened on the first call from
    * `storage:` (default SQLite at `./.corvid/corvid.db` under `cwd`, created then) and cached.
@@ -212,6 +214,10 @@ class ConfigRuntime implements Runtime {
 
   get mcp(): McpHub | undefined {
     return this.state.mcp;
+  }
+
+  get knowledge(): ConfigKnowledge | undefined {
+    return this.state.knowledge;
   }
 
   store(): Promise<Store> {

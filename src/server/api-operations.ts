@@ -30,6 +30,7 @@ import {
   sessionListSchema,
   sessionSchema,
 } from './response-schemas.js';
+import { STUDIO_OPERATIONS } from './studio-api-operations.js';
 
 /** One answer of an operation: a JSON body (a zod schema), an SSE stream, plain text, or no body. */
 export interface ApiResponse {
@@ -40,11 +41,13 @@ export interface ApiResponse {
   sse?: string;
   /** A `text/plain` body. */
   text?: boolean;
+  /** Other content types of the body (e.g. a download), documented as strings. */
+  other?: string[];
 }
 
 /** One route of the HTTP API as the OpenAPI document describes it. */
 export interface ApiOperation {
-  method: 'get' | 'post' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI path template (`{name}`). */
   path: string;
   operationId: string;
@@ -342,4 +345,10 @@ const mcpOperations: ApiOperation[] = [
  * Every route of `corvid serve` except the A2A protocol's (`/a2a/…`, agent cards), which the A2A
  * specification describes. The OpenAPI document is built from this table.
  */
-export const API_OPERATIONS: readonly ApiOperation[] = [...chatOperations, ...durableOperations, ...operationsOperations, ...mcpOperations];
+export const API_OPERATIONS: readonly ApiOperation[] = [
+  ...chatOperations,
+  ...durableOperations,
+  ...operationsOperations,
+  ...mcpOperations,
+  ...STUDIO_OPERATIONS,
+];

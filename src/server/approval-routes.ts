@@ -19,6 +19,7 @@ import {
   resumeRequestSchema,
 } from './request-schemas.js';
 import type { approvalSchema, runSchema } from './response-schemas.js';
+import { runStatus, type RunViewStatus } from './run-status.js';
 import type { ServerEnv } from './server-env.js';
 
 type ApprovalView = z.output<typeof approvalSchema>;
@@ -49,13 +50,13 @@ export function approvalView(a: Approval): ApprovalView {
   };
 }
 
-/** A run as the API shows it. */
-export function runView(r: RunRecord): RunView {
+/** A run as the API shows it (`status`: its live status, see `runStatus`; default the stored one). */
+export function runView(r: RunRecord, status: RunViewStatus = r.status): RunView {
   return {
     runId: r.runId,
     ...(r.sessionId !== undefined ? { sessionId: r.sessionId } : {}),
     agent: r.agent,
-    status: r.status,
+    status,
     checkpoints: r.checkpoints,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
@@ -134,8 +135,9 @@ export function registerApprovalRoutes(app: Hono<ServerEnv>, options: ApprovalRo
     const store = await storeOf();
     const principal = c.get('principal');
     const limit = q.limit ?? 50;
+    // `interrupted` runs are stored as running; `running` ones are those still running somewhere.
     const runs = await store.checkpoints.listRuns({
-      status: q.status,
+      status: q.status === 'interrupted' ? 'running' : q.status,
       sessionId: q.sessionId,
       agent: q.agent,
       limit: Math.min(1000, limit * 4),
@@ -144,7 +146,10 @@ export function registerApprovalRoutes(app: Hono<ServerEnv>, options: ApprovalRo
     const out = [];
     for (const r of runs) {
       if (out.length === limit) break;
-      if (await chat.canSeeSessionOf(store, r.sessionId, principal, seen)) out.push(runView(r));
+      if (!(await chat.canSeeSessionOf(store, r.sessionId, principal, seen))) continue;
+      const status = await runStatus(store, r, chat);
+      // `running` keeps its meaning (stored as running: interrupted ones too); `interrupted` is only those.
+      if (q.status !== 'interrupted' || status === 'interrupted') out.push(runView(r, status));
     }
     return c.json({ runs: out });
   });
@@ -155,7 +160,7 @@ export function registerApprovalRoutes(app: Hono<ServerEnv>, options: ApprovalRo
     if (!run) throw new HttpError(404, 'run_not_found', `Unknown run "${id}"`);
     const store = await storeOf();
     const pending = await store.approvals.listPending({ runId: id });
-    return c.json({ ...runView(run), pendingApprovals: pending.map(pendingView) });
+    return c.json({ ...runView(run, await runStatus(store, run, chat)), pendingApprovals: pending.map(pendingView) });
   });
 
   app.post('/api/v1/runs/:id/resume', async (c) => {

@@ -1,11 +1,13 @@
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 
+import type { CorvidConfig } from '../config/corvid-config.js';
 import type { Runnable } from '../core/runnable.js';
 import { HttpError } from '../http/http-error.js';
 import { readBodyText } from '../http/read-body.js';
 import { requestHeader } from '../http/request-header.js';
 import type { AgentAccess } from './agent-access.js';
+import { agentDetails } from './agent-details.js';
 import type { ChatService } from './chat-service.js';
 import type { SessionDirectory } from './chat-sessions.js';
 import { summarize } from './chat-sessions.js';
@@ -50,7 +52,10 @@ function sessionIdParam(id: string): string {
  * answers 200 with the answer, or 202 `{status:'paused', pendingApprovals}` when a tool waits for
  * approval (store mode; see `registerApprovalRoutes`).
  */
-export function registerChatRoutes(app: Hono<ServerEnv>, options: ChatRoutesOptions & { defaultAgent: () => string }): void {
+export function registerChatRoutes(
+  app: Hono<ServerEnv>,
+  options: ChatRoutesOptions & { defaultAgent: () => string; config: () => CorvidConfig },
+): void {
   const { chat, sessions, access } = options;
 
   app.get('/api/v1/agents', (c) => {
@@ -60,7 +65,7 @@ export function registerChatRoutes(app: Hono<ServerEnv>, options: ChatRoutesOpti
 
   app.get('/api/v1/agents/:name', (c) => {
     const agent = access.resolve(c.req.param('name'), c.get('principal'));
-    return c.json(agentInfo(agent, access, options.defaultAgent()));
+    return c.json({ ...agentInfo(agent, access, options.defaultAgent()), ...agentDetails(agent, options.config()) });
   });
 
   app.post('/api/v1/agents/:name/chat', async (c) => {
@@ -83,7 +88,7 @@ export function registerChatRoutes(app: Hono<ServerEnv>, options: ChatRoutesOpti
     const user = principalUser(c.get('principal'));
     // With auth on, an anonymous caller (a path made public) owns nothing to list.
     if (user === undefined && access.authEnabled) return c.json({ sessions: [] });
-    const page = await sessions.list({ agent: q.agent, userId: user ?? q.userId, limit: q.limit ?? 20, cursor: q.cursor });
+    const page = await sessions.list({ agent: q.agent, userId: user ?? q.userId, limit: q.limit ?? 20, cursor: q.cursor, q: q.q });
     return c.json(page);
   });
 

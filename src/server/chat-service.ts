@@ -68,12 +68,27 @@ export interface ChatServiceOptions {
  */
 export class ChatService {
   private readonly busy = new Set<string>();
+  /** Top-level runs of turns running in this process, by run id: what cancels each. */
+  private readonly running = new Map<string, AbortController>();
 
   constructor(private readonly options: ChatServiceOptions) {}
 
   /** The store, when turns run as session runs. */
   get store(): (() => Promise<Store>) | undefined {
     return this.options.backend.kind === 'store' ? this.options.backend.store : undefined;
+  }
+
+  /** Whether run `runId` is running in this process. */
+  isRunning(runId: string): boolean {
+    return this.running.has(runId);
+  }
+
+  /** Cancels run `runId` if a turn of this process runs it; false otherwise. */
+  cancelRun(runId: string): boolean {
+    const controller = this.running.get(runId);
+    if (controller === undefined) return false;
+    controller.abort(new Error('cancelled'));
+    return true;
   }
 
   /** Whether a turn of session `id` is running. */
@@ -233,7 +248,13 @@ export class ChatService {
     const labels = modelLabels(agent);
     const runTracer = tracing?.(labels, { 'corvid.session_id': sessionId });
     const { logger } = this.options;
+    const cancel = new AbortController();
+    const runIds: string[] = [];
     const onEvent: EventSink = (e) => {
+      if (e.type === 'run_start' && e.path.length <= 1 && !this.running.has(e.runId)) {
+        this.running.set(e.runId, cancel);
+        runIds.push(e.runId);
+      }
       metrics.event(e, labels);
       runTracer?.event(e);
       if (e.type === 'warning') logRunWarning(logger, e);
@@ -247,9 +268,10 @@ export class ChatService {
         }
       } finally {
         this.busy.delete(sessionId);
+        for (const id of runIds) this.running.delete(id);
       }
     };
-    return new ChatTurn({ sessionId, agent, executor, onEvent, settle });
+    return new ChatTurn({ sessionId, agent, executor, onEvent, settle, cancel: cancel.signal });
   }
 }
 

@@ -1,6 +1,6 @@
 import { HttpError } from '../http/http-error.js';
 import { newId } from '../http/new-id.js';
-import type { Message } from '../types/message.js';
+import { type Message, messageText } from '../types/message.js';
 import { RunState } from '../types/run-state.js';
 import { emptyUsage, type Usage } from '../types/usage.js';
 
@@ -10,6 +10,8 @@ export interface ChatSession {
   /** The agent the session was started with. */
   agent: string;
   userId?: string;
+  /** A title given with `PATCH /api/v1/sessions/{id}`. */
+  title?: string;
   createdAt: string;
   updatedAt: string;
   /** The history (appended to by each successful turn). */
@@ -26,6 +28,7 @@ export interface ChatSessionSummary {
   id: string;
   agent: string;
   userId?: string;
+  title?: string;
   createdAt: string;
   updatedAt: string;
   messageCount: number;
@@ -40,6 +43,8 @@ export interface ListSessionsQuery {
   limit: number;
   /** Opaque cursor from a previous page's `nextCursor`. */
   cursor?: string;
+  /** Only sessions whose messages, id or title contain these words (case-insensitive; no paging then). */
+  q?: string;
 }
 
 /** What the sessions endpoints read: get, list, delete. */
@@ -48,6 +53,8 @@ export interface SessionDirectory {
   list(query: ListSessionsQuery): Promise<{ sessions: ChatSessionSummary[]; nextCursor?: string }>;
   /** False when there was no such session. */
   delete(id: string): Promise<boolean>;
+  /** Sets (or, with `''`, removes) the session's title; false when there is no such session. */
+  rename(id: string, title: string): Promise<boolean>;
 }
 
 /**
@@ -72,7 +79,15 @@ export function summarize(s: ChatSession): ChatSessionSummary {
     activeAgent: s.activeAgent ?? s.agent,
   };
   if (s.userId !== undefined) out.userId = s.userId;
+  if (s.title !== undefined) out.title = s.title;
   return out;
+}
+
+/** Whether a session matches a search: every word of `q` is in its id, title or a message. */
+export function sessionMatches(s: { id: string; title?: string; messages: readonly Message[] }, q: string): boolean {
+  const words = q.toLowerCase().split(/\s+/).filter(Boolean);
+  const hay = [s.id, s.title ?? '', ...s.messages.map(messageText)].join('\n').toLowerCase();
+  return words.every((w) => hay.includes(w));
 }
 
 /** A session of `MemoryChatSessions`: times kept as numbers, shown as ISO strings. */
@@ -81,6 +96,7 @@ class MemorySession implements ChatSession {
   state = new RunState();
   usage: Usage = emptyUsage();
   userId?: string;
+  title?: string;
   activeAgent?: string;
   private readonly created: number;
   /** @internal */
@@ -158,6 +174,7 @@ export class MemoryChatSessions implements ChatSessions {
       if (n >= before) continue;
       if (query.agent !== undefined && s.agent !== query.agent) continue;
       if (query.userId !== undefined && s.userId !== query.userId) continue;
+      if (query.q !== undefined && !sessionMatches(s, query.q)) continue;
       if (out.length === query.limit) {
         more = true;
         break;
@@ -170,5 +187,14 @@ export class MemoryChatSessions implements ChatSessions {
 
   async delete(id: string): Promise<boolean> {
     return this.sessions.delete(id);
+  }
+
+  async rename(id: string, title: string): Promise<boolean> {
+    const s = this.sessions.get(id);
+    if (s === undefined) return false;
+    if (title === '') delete s.title;
+    else s.title = title;
+    s.updated = Date.now();
+    return true;
   }
 }

@@ -21,6 +21,8 @@ export interface ChatTurnInit {
   onEvent: EventSink;
   /** Called once when the turn ends (with its result, or `undefined` when it failed or never ran). */
   settle: (result: RunResult | undefined) => Promise<void>;
+  /** Aborted to cancel the turn from elsewhere (`POST /api/v1/runs/{id}/cancel`). */
+  cancel?: AbortSignal;
 }
 
 /** One turn of a chat session (a new message, or a resumed run), ready to run once, as JSON or streamed. */
@@ -36,7 +38,9 @@ export class ChatTurn {
 
   private options(signal: AbortSignal | undefined, extra: TurnOptions | undefined): RunOptions {
     const o: RunOptions = { onEvent: this.init.onEvent };
-    if (signal) o.signal = signal;
+    const cancel = this.init.cancel;
+    if (signal && cancel) o.signal = AbortSignal.any([signal, cancel]);
+    else if (signal ?? cancel) o.signal = signal ?? cancel;
     if (extra?.onApproval) o.onApproval = extra.onApproval;
     return o;
   }

@@ -5,13 +5,21 @@ import type { Logger } from 'pino';
 import type { ServerConfig } from '../config/corvid-config.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/read-incoming.js';
 import { registerApprovalRoutes } from './approval-routes.js';
+import { registerApprovalStream } from './approval-stream-route.js';
 import { registerChatRoutes } from './chat-routes.js';
 import { errorResponse } from './error-response.js';
+import { registerKnowledgeRoutes } from './knowledge-routes.js';
+import { registerMcpServerRoutes } from './mcp-server-routes.js';
+import { registerMemoryRoutes } from './memory-routes.js';
 import { registerOperationalRoutes } from './operational-routes.js';
 import { requestContext } from './request-context.js';
 import { requestGate } from './request-gate.js';
+import { registerRunRoutes } from './run-routes.js';
 import { createServerParts, type ServerAppOptions, type ServerAppParts } from './server-app-parts.js';
 import type { ServerEnv } from './server-env.js';
+import { registerSessionRoutes } from './session-routes.js';
+import { isStudioPath, registerStudio } from './studio-static.js';
+import { registerWhoami } from './whoami-route.js';
 
 export { createServerParts, DEFAULT_MAX_BODY_BYTES, type ServerAppOptions, type ServerAppParts };
 
@@ -67,6 +75,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
       ownBodyCheck: options.ownBodyCheck,
       allowedHosts: options.allowedHosts,
       clientAddress: options.clientAddress ?? socketAddress,
+      // The Studio's static files load without credentials (its sign-in screen asks for them).
+      openPath: options.studio ? isStudioPath : undefined,
     }),
   );
 
@@ -83,8 +93,18 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
     maxBodyBytes,
     onDisconnect,
     defaultAgent: () => options.runtime().defaultAgent,
+    config: () => options.runtime().config,
   });
+  registerSessionRoutes(app, { chat, sessions: parts.sessions, maxBodyBytes });
+  // Before the approval routes: `/approvals/stream` is not an approval id.
+  registerApprovalStream(app, { chat });
   registerApprovalRoutes(app, { chat, metrics, onDisconnect, maxBodyBytes });
+  registerRunRoutes(app, { chat });
+  registerWhoami(app, parts.auth);
+  registerMemoryRoutes(app, { chat, access: parts.access, defaultAgent: () => options.runtime().defaultAgent, maxBodyBytes });
+  registerKnowledgeRoutes(app, { runtime: options.runtime, maxBodyBytes });
+  registerMcpServerRoutes(app, { runtime: options.runtime, authEnabled: parts.auth.enabled, maxBodyBytes });
+  if (options.studio) registerStudio(app, options.studio === true ? {} : options.studio);
   options.extend?.(app, parts);
   if (options.mount) app.route('/', options.mount);
 

@@ -11,6 +11,8 @@ import {
 import {
   agentInfoSchema,
   agentListSchema,
+  agentStructureSchema,
+  agentToolSchema,
   approvalListSchema,
   approvalSchema,
   chatResponseSchema,
@@ -33,6 +35,7 @@ import {
   sessionSummarySchema,
   usageSchema,
 } from './response-schemas.js';
+import { STUDIO_REQUEST_COMPONENTS, STUDIO_RESPONSE_COMPONENTS } from './studio-api-operations.js';
 
 type Json = Record<string, unknown>;
 
@@ -43,6 +46,7 @@ const REQUEST_COMPONENTS: Record<string, z.ZodType> = {
   ApprovalAnswer: approvalAnswerSchema,
   ResumeRequest: resumeRequestSchema,
   ExecuteRequest: executeRequestSchema,
+  ...STUDIO_REQUEST_COMPONENTS,
 };
 
 /** Answers by component name (their output side is documented). */
@@ -70,6 +74,9 @@ const RESPONSE_COMPONENTS: Record<string, z.ZodType> = {
   ExecuteResult: executeResultSchema,
   GatewayError: gatewayErrorSchema,
   JsonRpcMessage: jsonRpcMessageSchema,
+  AgentTool: agentToolSchema,
+  AgentStructure: agentStructureSchema,
+  ...STUDIO_RESPONSE_COMPONENTS,
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -101,6 +108,7 @@ function response(r: ApiResponse): Json {
   if (r.json) Object.assign(content, json(ref(nameOf(r.json, RESPONSE_COMPONENTS))));
   if (r.sse) content['text/event-stream'] = { schema: { type: 'string', description: r.sse } };
   if (r.text) content['text/plain'] = { schema: { type: 'string' } };
+  for (const type of r.other ?? []) content[type] = { schema: { type: 'string' } };
   return Object.keys(content).length > 0 ? { description: r.description, content } : { description: r.description };
 }
 

@@ -20,6 +20,8 @@ export interface RequestGateOptions {
   allowedHosts?: string[];
   /** Remote address of a request. */
   clientAddress: (c: Context) => string | undefined;
+  /** Paths open without credentials besides `server.auth.public_paths` (the Studio's static files). */
+  openPath?: (path: string) => boolean;
 }
 
 /** Answers whether a `Host` header names an allowed host; the last answer is kept (clients send the same one every time). */
@@ -39,7 +41,13 @@ function hostCheck(allowed: Set<string>): (header: string) => boolean {
  * One middleware for every guard, in order: body size, Host, Origin and body type (CSRF),
  * authentication, rate limits. Sets the request's `principal` and rate-limit `client`.
  */
-export function requestGate({ parts, ownBodyCheck, allowedHosts, clientAddress }: RequestGateOptions): MiddlewareHandler<ServerEnv> {
+export function requestGate({
+  parts,
+  ownBodyCheck,
+  allowedHosts,
+  clientAddress,
+  openPath,
+}: RequestGateOptions): MiddlewareHandler<ServerEnv> {
   const { server, auth, limiter, maxBodyBytes } = parts;
   const guards = new RequestGuards({ server, ownBodyCheck });
   const hosts = allowedHosts ?? (auth.enabled ? undefined : ['localhost', '127.0.0.1', '[::1]']);
@@ -66,7 +74,7 @@ export function requestGate({ parts, ownBodyCheck, allowedHosts, clientAddress }
       }
     }
     guards.check(c);
-    const open = !auth.enabled || auth.isPublic(path) || method === 'OPTIONS';
+    const open = !auth.enabled || auth.isPublic(path) || method === 'OPTIONS' || (openPath?.(path) ?? false);
     // Without auth every caller is anonymous (set by requestContext): no credential to look at.
     if (auth.enabled) {
       let principal;

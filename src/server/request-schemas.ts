@@ -22,6 +22,7 @@ export type ChatRequest = z.output<typeof chatRequestSchema>;
 
 /** `GET /api/v1/sessions` query. */
 export const listSessionsQuerySchema = z.strictObject({
+  q: z.string().min(1).max(500).optional().meta({ description: 'Search in the messages, ids and titles' }),
   agent: z.string().min(1).max(100).optional(),
   userId: userId().optional(),
   limit: z
@@ -62,7 +63,11 @@ export const listApprovalsQuerySchema = z.strictObject({
 
 /** `GET /api/v1/runs` query. */
 export const listRunsQuerySchema = z.strictObject({
-  status: z.enum(['running', 'paused', 'completed', 'failed'], { error: 'must be running, paused, completed or failed' }).optional(),
+  status: z
+    .enum(['running', 'paused', 'completed', 'failed', 'interrupted'], {
+      error: 'must be running, paused, completed, failed or interrupted',
+    })
+    .optional(),
   sessionId: sessionId().optional(),
   agent: z.string().min(1).max(100).optional(),
   limit: limit().optional(),

@@ -27,13 +27,31 @@ export const errorSchema = z.strictObject({
   }),
 });
 
-/** An agent as `GET /api/v1/agents` lists it. */
+/** A tool of an agent (`GET /api/v1/agents/{name}`). */
+export const agentToolSchema = z.strictObject({
+  name: z.string(),
+  description: z.string().optional(),
+  source: z.enum(['builtin', 'module', 'mcp', 'agent', 'knowledge', 'code']),
+  needsApproval: z.boolean().optional(),
+});
+
+/** The multi-agent structure of an agent. */
+export const agentStructureSchema = z.strictObject({
+  handoffs: z.array(z.string()).optional(),
+  subAgents: z.array(z.string()).optional(),
+  tasks: z.array(z.strictObject({ name: z.string(), agent: z.string(), dependsOn: z.array(z.string()) })).optional(),
+});
+
+/** An agent as `GET /api/v1/agents` lists it (`GET /api/v1/agents/{name}` adds `model`, `tools`, `structure`). */
 export const agentInfoSchema = z.strictObject({
   name: z.string(),
   description: z.string().optional(),
   kind: z.enum(['llm', 'sequential', 'parallel', 'loop', 'orchestrator', 'pipeline', 'router', 'remote']),
   visibility: z.enum(['public', 'internal', 'private']),
   default: z.boolean().meta({ description: 'The agent of requests that name none' }),
+  model: z.string().optional().meta({ description: 'The model, as `provider:model` (LLM agents and routers)' }),
+  tools: z.array(agentToolSchema).optional(),
+  structure: agentStructureSchema.optional(),
 });
 
 /** `GET /api/v1/agents`. */
@@ -85,6 +103,7 @@ export const sessionSummarySchema = z.strictObject({
     .optional()
     .meta({ description: 'The agent that takes the next turn (the session agent unless a handoff changed it)' }),
   userId: z.string().optional(),
+  title: z.string().optional().meta({ description: 'Set by `PATCH /api/v1/sessions/{id}`' }),
   createdAt: timestamp(),
   updatedAt: timestamp(),
   messageCount: z.number().int(),
@@ -131,7 +150,9 @@ export const runSchema = z.strictObject({
   runId: z.string(),
   sessionId: z.string().optional(),
   agent: z.string(),
-  status: z.enum(['running', 'paused', 'completed', 'failed']),
+  status: z.enum(['running', 'paused', 'completed', 'failed', 'interrupted']).meta({
+    description: '`interrupted`: stored as running, but no process runs it (it can be resumed)',
+  }),
   checkpoints: z.number().int(),
   createdAt: timestamp(),
   updatedAt: timestamp(),

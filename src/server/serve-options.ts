@@ -10,6 +10,7 @@ import type { ChatSessions } from './chat-sessions.js';
 import type { ServerAppParts } from './create-server-app.js';
 import type { ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';
+import type { StudioOptions } from './studio-static.js';
 
 /** Options of `serve()`. Give `agents` (built in code) or a `runtime`, else the config is loaded. */
 export interface ServeOptions {
@@ -51,6 +52,11 @@ export interface ServeOptions {
    * with options: `beforeTask`, a hook run for every task before its agent (`A2ATaskHook`).
    */
   a2a?: boolean | { beforeTask?: (task: A2ATaskStart) => void | Promise<void> };
+  /**
+   * Serve the Studio (the web UI) at `/studio`. Default: `server.studio` of the config, else true.
+   * An object serves it from another folder (`dir`; default `<package root>/dist/studio`).
+   */
+  studio?: boolean | StudioOptions;
 }
 
 /** A running server. */

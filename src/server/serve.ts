@@ -215,6 +215,7 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
     allowedHosts: !authOn && !isLoopback(host) ? ['*'] : undefined,
     sessions: options.sessions,
     store,
+    studio: options.studio ?? server.studio ?? true,
   };
   const parts = createServerParts(appOptions);
   // The agent cards advertise the base URL: the configured one, else the URL listened on (port 0 is known then).

@@ -1,5 +1,7 @@
 import type { CorvidConfig } from '../config/corvid-config.js';
 import type { Runnable } from '../core/runnable.js';
+import type { McpHub } from '../mcp/mcp-hub.js';
+import type { ConfigKnowledge } from '../runtime/config-knowledge.js';
 import type { Store } from '../types/storage/store.js';
 
 /**
@@ -11,6 +13,10 @@ export interface ServedRuntime {
   readonly configPath: string | undefined;
   readonly agents: ReadonlyMap<string, Runnable>;
   readonly defaultAgent: string;
+  /** The config's MCP servers, when it has any (the Studio's MCP page). */
+  readonly mcp?: McpHub;
+  /** The config's knowledge bases, when it has any (the Studio's knowledge page). */
+  readonly knowledge?: ConfigKnowledge;
   /** The store, when the runtime has one (`/ready` checks it). */
   store?(): Promise<Store>;
   reload?(): Promise<void>;

@@ -15,6 +15,7 @@ import type { ServerEnv } from './server-env.js';
 import { createServerLogger } from './server-logger.js';
 import { ServerMetrics } from './server-metrics.js';
 import { StoreChatSessions } from './store-chat-sessions.js';
+import type { StudioOptions } from './studio-static.js';
 
 /** Options of `createServerApp`. */
 export interface ServerAppOptions {
@@ -55,6 +56,8 @@ export interface ServerAppOptions {
   allowedHosts?: string[];
   /** Remote address of a request (rate limits `by: ip`). Default: the socket's address. */
   clientAddress?: (c: Context) => string | undefined;
+  /** Serve the built Studio at `/studio` (`true`: from `<package root>/dist/studio`). Default off (`serve()` turns it on). */
+  studio?: boolean | StudioOptions;
   /** The parts to serve with, made beforehand by `createServerParts(options)` (e.g. to share them with mounted routes). Default: made from these options. */
   parts?: ServerAppParts;
 }

@@ -38,20 +38,65 @@ export class StoreChatSessions implements SessionDirectory {
       activeAgent: s.activeAgent,
     };
     if (s.userId !== undefined) chat.userId = s.userId;
+    const title = titleOf(s);
+    if (title !== undefined) chat.title = title;
     return chat;
   }
 
   async list(query: ListSessionsQuery): Promise<{ sessions: ChatSessionSummary[]; nextCursor?: string }> {
     const store = await this.store();
+    if (query.q !== undefined) return { sessions: await this.search(store, query, query.q) };
     const page = await store.sessions.list({ agent: query.agent, userId: query.userId, limit: query.limit, cursor: query.cursor });
     // Entries also hold handoff records: count the messages themselves (without loading them).
     const sessions = await Promise.all(page.sessions.map(async (s) => summary(s, await store.sessions.countMessages(s.id))));
     return page.nextCursor ? { sessions, nextCursor: page.nextCursor } : { sessions };
   }
 
+  /**
+   * Sessions matching `q`: those whose messages the store's conversation search finds (most
+   * relevant first), then recent ones whose id or title contains it.
+   */
+  private async search(store: Store, query: ListSessionsQuery, q: string): Promise<ChatSessionSummary[]> {
+    const ids: string[] = [];
+    for (const hit of await store.conversations.search(q, { userId: query.userId, limit: query.limit * 5 }))
+      if (!ids.includes(hit.sessionId)) ids.push(hit.sessionId);
+    const needle = q.toLowerCase();
+    const recent = await store.sessions.list({ agent: query.agent, userId: query.userId, limit: 500 });
+    for (const s of recent.sessions) {
+      if (ids.includes(s.id)) continue;
+      if (s.id.toLowerCase().includes(needle) || (titleOf(s) ?? '').toLowerCase().includes(needle)) ids.push(s.id);
+    }
+    const out: ChatSessionSummary[] = [];
+    for (const id of ids) {
+      if (out.length === query.limit) break;
+      const s = await store.sessions.get(id);
+      if (s === undefined || (query.agent !== undefined && s.agent !== query.agent)) continue;
+      if (query.userId !== undefined && s.userId !== query.userId) continue;
+      out.push(summary(s, await store.sessions.countMessages(s.id)));
+    }
+    return out;
+  }
+
   async delete(id: string): Promise<boolean> {
     return (await this.store()).sessions.delete(id);
   }
+
+  async rename(id: string, title: string): Promise<boolean> {
+    const store = await this.store();
+    const s = await store.sessions.get(id);
+    if (s === undefined) return false;
+    const metadata = { ...s.metadata };
+    if (title === '') delete metadata.title;
+    else metadata.title = title;
+    await store.sessions.update(id, { metadata });
+    return true;
+  }
+}
+
+/** The title a session was given (`metadata.title`). */
+function titleOf(s: Session): string | undefined {
+  const t = s.metadata?.title;
+  return typeof t === 'string' && t !== '' ? t : undefined;
 }
 
 function summary(s: Session, messageCount: number): ChatSessionSummary {
@@ -64,5 +109,7 @@ function summary(s: Session, messageCount: number): ChatSessionSummary {
     activeAgent: s.activeAgent,
   };
   if (s.userId !== undefined) out.userId = s.userId;
+  const title = titleOf(s);
+  if (title !== undefined) out.title = title;
   return out;
 }

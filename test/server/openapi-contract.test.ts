@@ -24,8 +24,8 @@ import { startServer } from './helpers.js';
 
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> };
 
-/** Routes of the A2A protocol, described by the A2A specification rather than this document. */
-const A2A_ROUTE = /^\/(a2a(\/|$)|\.well-known\/|agents(\/|$))/;
+/** Routes of the A2A protocol, described by the A2A specification rather than this document; the Studio's static files. */
+const A2A_ROUTE = /^\/(a2a(\/|$)|\.well-known\/|agents(\/|$)|studio(\/|$))/;
 
 function agentModel(): ScriptedModel {
   return new ScriptedModel((call): ScriptedTurn => {
@@ -212,6 +212,57 @@ describe('the OpenAPI document matches the real answers', () => {
     expect((await call('delete', '/mcp', '/mcp', { headers: { ...mcpHeaders, 'mcp-session-id': 'nope' } })).status).toBeGreaterThanOrEqual(
       400,
     );
+
+    // The Studio's routes.
+    expect((await call('get', '/api/v1/whoami', '/api/v1/whoami')).body).toEqual({ authenticated: false, authRequired: false });
+    const detail = await call('get', '/api/v1/agents/{name}', '/api/v1/agents/files');
+    expect(detail.body.tools).toContainEqual({ name: 'delete_file', description: 'Delete a file', source: 'code', needsApproval: true });
+    const chatted = await call('post', chat, '/api/v1/agents/files/chat', { body: { message: 'remember the heron' } });
+    const sid = chatted.body.sessionId as string;
+    expect((await call('get', '/api/v1/sessions', '/api/v1/sessions?q=heron')).body.sessions.map((x: { id: string }) => x.id)).toContain(
+      sid,
+    );
+    expect((await call('patch', '/api/v1/sessions/{id}', `/api/v1/sessions/${sid}`, { body: { title: 'Herons' } })).body.title).toBe(
+      'Herons',
+    );
+    expect((await call('patch', '/api/v1/sessions/{id}', `/api/v1/sessions/${sid}`, { body: { title: 3 } })).status).toBe(400);
+    expect((await call('patch', '/api/v1/sessions/{id}', '/api/v1/sessions/nope', { body: { title: 'x' } })).status).toBe(404);
+    expect((await call('get', '/api/v1/sessions/{id}/export', `/api/v1/sessions/${sid}/export`)).body.title).toBe('Herons');
+    expect((await call('get', '/api/v1/sessions/{id}/export', `/api/v1/sessions/${sid}/export?format=markdown`)).body).toContain(
+      '# Herons',
+    );
+    expect((await call('get', '/api/v1/sessions/{id}/export', `/api/v1/sessions/${sid}/export?format=pdf`)).status).toBe(400);
+    expect((await call('get', '/api/v1/sessions/{id}/export', '/api/v1/sessions/nope/export')).status).toBe(404);
+    const timeline = await call('get', '/api/v1/runs/{id}/timeline', `/api/v1/runs/${chatted.body.runId}/timeline`);
+    expect(timeline.body).toMatchObject({ status: 'completed', recorded: true, steps: [{ step: 1, agent: 'files' }] });
+    expect((await call('get', '/api/v1/runs/{id}/timeline', '/api/v1/runs/nope/timeline')).status).toBe(404);
+    expect((await call('post', '/api/v1/runs/{id}/cancel', `/api/v1/runs/${chatted.body.runId}/cancel`)).status).toBe(409);
+    expect((await call('post', '/api/v1/runs/{id}/cancel', '/api/v1/runs/nope/cancel')).status).toBe(404);
+    const approvalStream = await fetch(`${url}/api/v1/approvals/stream`);
+    expect(approvalStream.headers.get('content-type')).toContain('text/event-stream');
+    expect(Object.keys(doc.paths['/api/v1/approvals/stream']!.get!.responses)).toContain(String(approvalStream.status));
+    called.add('get /api/v1/approvals/stream');
+    await approvalStream.body?.cancel();
+    await store.memories.save({ userId: 'default', agent: 'files' }, { key: 'bird', value: 'likes herons' });
+    expect((await call('get', '/api/v1/memories', '/api/v1/memories?q=herons')).body.memories[0]).toMatchObject({
+      id: 'bird',
+      text: 'likes herons',
+    });
+    expect((await call('get', '/api/v1/memories', '/api/v1/memories?limit=0')).status).toBe(400);
+    expect((await call('put', '/api/v1/memories/{id}', '/api/v1/memories/bird', { body: { text: 'likes egrets' } })).body.text).toBe(
+      'likes egrets',
+    );
+    expect((await call('put', '/api/v1/memories/{id}', '/api/v1/memories/nope', { body: { text: 'x' } })).status).toBe(404);
+    expect((await call('delete', '/api/v1/memories/{id}', '/api/v1/memories/bird')).status).toBe(204);
+    expect((await call('delete', '/api/v1/memories/{id}', '/api/v1/memories/bird')).status).toBe(404);
+    expect((await call('get', '/api/v1/knowledge', '/api/v1/knowledge')).status).toBe(404);
+    expect((await call('post', '/api/v1/knowledge/{name}/search', '/api/v1/knowledge/docs/search', { body: { query: 'x' } })).status).toBe(
+      404,
+    );
+    expect((await call('get', '/api/v1/mcp/servers', '/api/v1/mcp/servers')).body).toEqual({ servers: [] });
+    expect(
+      (await call('post', '/api/v1/mcp/servers/{name}/tools/{tool}/call', '/api/v1/mcp/servers/x/tools/y/call', { body: {} })).status,
+    ).toBe(404);
 
     const documented = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`));
     expect(documented.filter((o) => !called.has(o))).toEqual([]);

@@ -3,10 +3,10 @@ import { type CliContext, EXIT, UsageError } from '../cli-context.js';
 import { colorsFor } from '../colors.js';
 import { loadCliRuntime } from '../load-cli-runtime.js';
 
-function parsePort(value: string | boolean | undefined): number | undefined {
+function parsePort(value: string | boolean | undefined, command: string): number | undefined {
   if (value === undefined || typeof value === 'boolean') return undefined;
   if (!/^\d+$/.test(value) || Number(value) > 65535)
-    throw new UsageError(`--port must be a port number (0-65535), got "${value}"`, 'serve');
+    throw new UsageError(`--port must be a port number (0-65535), got "${value}"`, command);
   return Number(value);
 }
 
@@ -44,13 +44,27 @@ async function importServer<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What `corvid serve` and `corvid studio` print once listening, and do then. */
+export interface ServeCommandOptions {
+  /** The command's name (usage errors and the banner). */
+  command: 'serve' | 'studio';
+  /** Called once the server listens, with its URL (after the banner). */
+  onListening?: (url: string) => void;
+}
+
 /** `corvid serve [--port n] [--host addr] [--watch]`: serves every agent over HTTP until SIGINT / SIGTERM. */
-export async function serveCommand(context: CliContext): Promise<number> {
+export function serveCommand(context: CliContext): Promise<number> {
+  return serveUntilSignal(context, { command: 'serve' });
+}
+
+/** Starts the server of the config (Studio included unless `server.studio: false`), prints where, and serves until SIGINT / SIGTERM. */
+export async function serveUntilSignal(context: CliContext, options: ServeCommandOptions): Promise<number> {
   const { values, stderr } = context;
-  const port = parsePort(values.port);
+  const name = options.command;
+  const port = parsePort(values.port, name);
   const host = typeof values.host === 'string' ? values.host : undefined;
   if (host !== undefined && !/^[A-Za-z0-9.:[\]-]{1,253}$/.test(host))
-    throw new UsageError(`--host must be a host name or IP address, got "${host}"`, 'serve');
+    throw new UsageError(`--host must be a host name or IP address, got "${host}"`, name);
   const runtime = await loadCliRuntime(context);
   const c = colorsFor(stderr, context.globals);
   try {
@@ -61,15 +75,17 @@ export async function serveCommand(context: CliContext): Promise<number> {
       serve({ runtime, port: port ?? envPort, host, watch: values.watch === true, load: { cwd: context.cwd } }),
     );
     const agents = [...runtime.agents.keys()].filter((n) => (runtime.config.agents[n]?.visibility ?? 'public') !== 'private');
-    stderr.write(`${c.bold('corvid serve')}: listening on ${server.url}\n`);
+    stderr.write(`${c.bold(`corvid ${name}`)}: listening on ${server.url}\n`);
     stderr.write(`  agents: ${agents.join(', ') || '(none)'}\n`);
     stderr.write(`  chat:   POST ${server.url}/api/v1/agents/${runtime.defaultAgent}/chat   docs: ${server.url}/api/v1/openapi.json\n`);
+    if (runtime.config.server?.studio !== false) stderr.write(`  studio: ${server.url}/studio/\n`);
     if (values.watch === true) stderr.write(`  watching ${runtime.configPath ?? '(no config file)'} for changes\n`);
+    options.onListening?.(server.url);
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));
     });
-    stderr.write(`corvid serve: ${signal}, shutting down\n`);
+    stderr.write(`corvid ${name}: ${signal}, shutting down\n`);
     await server.close({ timeoutMs: 10_000 });
     server.logger.flush?.();
     return EXIT.ok;
