@@ -39,6 +39,7 @@ export type { KnowledgeSource, SourceListContext } from './knowledge-source.js';
 export type { KnowledgeToolHit, KnowledgeToolOptions } from './knowledge-tool.js';
 export { DEFAULT_MAX_FILE_BYTES, loadFile, type LoadFileOptions } from './loaders/load-file.js';
 export { cosine, MemoryKnowledgeStore } from './memory-knowledge-store.js';
+export { openPostgresKnowledgeStore, type PostgresKnowledgeStoreOptions } from './postgres/postgres-knowledge-store.js';
 export { reciprocalRankFusion } from './rrf.js';
 export type { SqliteVectorSearchMode } from './sqlite/sqlite-knowledge-index.js';
 export { openSqliteKnowledgeStore, type SqliteKnowledgeStoreOptions } from './sqlite-knowledge-store.js';

@@ -34,7 +34,9 @@ async function sql(text: string): Promise<Record<string, unknown>[]> {
 async function pgvectorMissing(): Promise<string | undefined> {
   if (!URL) return undefined;
   const rows = await sql("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'");
-  return rows.length > 0 ? undefined : 'the extension pgvector is not installed on the test server (apt install postgresql-<version>-pgvector)';
+  return rows.length > 0
+    ? undefined
+    : 'the extension pgvector is not installed on the test server (apt install postgresql-<version>-pgvector)';
 }
 const NO_PGVECTOR = await pgvectorMissing();
 
@@ -83,7 +85,12 @@ describe.skipIf(Boolean(SKIP))('Postgres knowledge store', () => {
       const index = await store.openIndex('vec', { embedder: { model: 'e', dimensions: 3 } });
       const good = sampleDocument('a.md', ['first version'], { vectors: [[1, 0, 0]] });
       await index.putDocument(good.document, good.chunks);
-      const bad = sampleDocument('a.md', ['second version', 'broken'], { vectors: [[1, 0, 0], [1, 0]] });
+      const bad = sampleDocument('a.md', ['second version', 'broken'], {
+        vectors: [
+          [1, 0, 0],
+          [1, 0],
+        ],
+      });
       const err = await index.putDocument(bad.document, bad.chunks).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(KnowledgeError);
       expect((err as KnowledgeError).kind).toBe('dimension');
@@ -104,7 +111,8 @@ describe.skipIf(Boolean(SKIP))('Postgres knowledge store', () => {
       expect(err.message).toMatch(/apt install postgresql-\d+-pgvector/);
       expect(err.message).toContain('CREATE EXTENSION vector');
       expect(err.message).not.toMatch(/\n\s+at /);
-    }));
+    }),
+  );
 
   it('serves a knowledge base: ingest with embeddings once, keyword search, incremental re-ingest', async () => {
     const server = await startFakeEmbeddingsServer();

@@ -44,7 +44,9 @@ const toScored = (r: ChunkRow): ScoredChunk => ({
 
 /** `AND c.metadata @> ?::jsonb` for a non-empty filter (JSON types must match: `true` is not `1`). */
 const filterSql = (filter: KnowledgeFilter | undefined): { sql: string; params: string[] } =>
-  filter && Object.keys(filter).length > 0 ? { sql: ' AND c.metadata @> ?::jsonb', params: [JSON.stringify(filter)] } : { sql: '', params: [] };
+  filter && Object.keys(filter).length > 0
+    ? { sql: ' AND c.metadata @> ?::jsonb', params: [JSON.stringify(filter)] }
+    : { sql: '', params: [] };
 
 /** A Postgres array literal of a vector (`{0.1,0.2}`), bound as text and cast to `real[]`. */
 const arrayLiteral = (v: Float32Array): string => `{${Array.from(v).join(',')}}`;
@@ -109,11 +111,14 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
   /** Refuses (before anything is written) a vector the index cannot hold. */
   private checkVector(chunk: EmbeddedChunk, uri: string): void {
     if (!this.embedder) {
-      throw new KnowledgeError(`Chunk ${chunk.id} has a vector but knowledge index "${this.name}" has no embedder: open the index with one`, {
-        kind: 'no_embedder',
-        index: this.name,
-        uri,
-      });
+      throw new KnowledgeError(
+        `Chunk ${chunk.id} has a vector but knowledge index "${this.name}" has no embedder: open the index with one`,
+        {
+          kind: 'no_embedder',
+          index: this.name,
+          uri,
+        },
+      );
     }
     if (chunk.vector!.length !== this.embedder.dimensions) {
       throw new KnowledgeError(
@@ -224,7 +229,9 @@ export async function pgIndexInfo(ctx: Pick<PgKnowledgeContext, 'client'>, id: n
   if (!row) return undefined;
   return {
     name: row.name,
-    ...(row.embedder_model !== null && row.dimensions !== null ? { embedder: { model: row.embedder_model, dimensions: row.dimensions } } : {}),
+    ...(row.embedder_model !== null && row.dimensions !== null
+      ? { embedder: { model: row.embedder_model, dimensions: row.dimensions } }
+      : {}),
     documents: Number(row.documents),
     chunks: Number(row.chunks),
     updatedAt: row.updated_at,

@@ -63,7 +63,8 @@ export async function openPostgresKnowledgeStore(options: PostgresKnowledgeStore
       if (options.schema) await tx.run(`CREATE SCHEMA IF NOT EXISTS ${options.schema}`);
       await migratePgKnowledgeSchema(tx, location);
       const version = await tx.column<string>('SHOW server_version_num');
-      const status = options.vectors === false ? { ok: false as const, reason: 'vectors were turned off for this store' } : await createPgVector(tx);
+      const status =
+        options.vectors === false ? { ok: false as const, reason: 'vectors were turned off for this store' } : await createPgVector(tx);
       return { vector: status, serverMajor: Math.floor(Number(version[0]) / 10_000) || 0 };
     });
     return new PostgresKnowledgeStore({ client, location, vector, serverMajor }, pool);
@@ -118,13 +119,13 @@ class PostgresKnowledgeStore implements KnowledgeStore {
       });
     }
     const row = await pgTransaction(this.ctx.client, async (tx) => {
-      await tx.run('INSERT INTO knowledge_indexes (name, embedder_model, dimensions, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING', [
+      await tx.run(
+        'INSERT INTO knowledge_indexes (name, embedder_model, dimensions, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING',
+        [name, wanted?.model ?? null, wanted?.dimensions ?? null, new Date().toISOString()],
+      );
+      const [found] = await tx.all<IndexRow>('SELECT id, embedder_model, dimensions FROM knowledge_indexes WHERE name = ? FOR UPDATE', [
         name,
-        wanted?.model ?? null,
-        wanted?.dimensions ?? null,
-        new Date().toISOString(),
       ]);
-      const [found] = await tx.all<IndexRow>('SELECT id, embedder_model, dimensions FROM knowledge_indexes WHERE name = ? FOR UPDATE', [name]);
       if (!wanted || sameEmbedder(found!, wanted)) return found!;
       const empty = (await pgIndexInfo({ client: tx }, found!.id))!.chunks === 0;
       if (found!.embedder_model !== null || !empty) {
@@ -134,7 +135,11 @@ class PostgresKnowledgeStore implements KnowledgeStore {
           { kind: 'embedder_mismatch', index: name },
         );
       }
-      await tx.run('UPDATE knowledge_indexes SET embedder_model = ?, dimensions = ? WHERE id = ?', [wanted.model, wanted.dimensions, found!.id]);
+      await tx.run('UPDATE knowledge_indexes SET embedder_model = ?, dimensions = ? WHERE id = ?', [
+        wanted.model,
+        wanted.dimensions,
+        found!.id,
+      ]);
       return { ...found!, embedder_model: wanted.model, dimensions: wanted.dimensions };
     });
     const v = this.ctx.vector;

@@ -183,7 +183,8 @@ export function knowledgeStoreCases(
         expect(await index.vectorSearch({ vector: Float32Array.from([1, 0, 0]), topK: 1 })).toHaveLength(1);
         const ys = await index.vectorSearch({ vector: Float32Array.from([1, 0, 0]), topK: 5, filter: { axis: 'y' } });
         expect(ys.map((h) => h.chunk.id)).toEqual(['y.md#0']);
-      }));
+      }),
+    );
 
     it('refuses vector search without an embedder or with the wrong dimension', () =>
       withStore(open, async (store) => {
