@@ -6,9 +6,10 @@ import type { CorvidConfig } from '../config/corvid-config.js';
 import type { EmbedderConfig } from '../config/knowledge-schema.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { Embedder, KnowledgeBase } from '../knowledge/index.js';
-import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
-import type { Tool } from '../types/tool.js';
 import { maskUrl } from '../storage/shared/location.js';
+import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
+import type { StoreOptions } from '../types/storage/store.js';
+import type { Tool } from '../types/tool.js';
 import { storeOptionsFromConfig } from './store-options.js';
 
 /** The knowledge bases of a config, built on first use, over one store. */
@@ -58,24 +59,7 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
   let opening: Promise<KnowledgeStore> | undefined;
   const openStore = (): Promise<KnowledgeStore> => {
     if (opening) return opening;
-    opening = (async () => {
-      switch (driver) {
-        case 'memory':
-          return new k.MemoryKnowledgeStore();
-        case 'sqlite':
-          return k.openSqliteKnowledgeStore({ path, busyTimeoutMs: storage.busyTimeoutMs });
-        case 'postgres':
-          return k.openPostgresKnowledgeStore({ url: storage.url!, schema: storage.schema, poolSize: storage.poolSize });
-        case 'mysql':
-          throw new ConfigError(
-            "Knowledge bases do not support MySQL storage: this config's storage is mysql. Use storage: { driver: postgres, url: ... }, sqlite or memory to use knowledge:",
-          );
-        default: {
-          const never: never = driver;
-          throw new ConfigError(`Unknown storage driver ${String(never)}`);
-        }
-      }
-    })();
+    opening = openKnowledgeStore(k, storage, path);
     opening.catch(() => (opening = undefined)); // a failed open (server down) is retried by the next call
     return opening;
   };
@@ -126,6 +110,27 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
       if (o) await o.then((s) => s.close()).catch(() => undefined);
     },
   };
+}
+
+/** The knowledge store of the config's storage driver (`path`: the resolved SQLite file). */
+async function openKnowledgeStore(k: typeof import('../knowledge/index.js'), storage: StoreOptions, path: string): Promise<KnowledgeStore> {
+  const driver = storage.driver ?? 'sqlite';
+  switch (driver) {
+    case 'memory':
+      return new k.MemoryKnowledgeStore();
+    case 'sqlite':
+      return k.openSqliteKnowledgeStore({ path, busyTimeoutMs: storage.busyTimeoutMs });
+    case 'postgres':
+      return k.openPostgresKnowledgeStore({ url: storage.url!, schema: storage.schema, poolSize: storage.poolSize });
+    case 'mysql':
+      throw new ConfigError(
+        "Knowledge bases do not support MySQL storage: this config's storage is mysql. Use storage: { driver: postgres, url: ... }, sqlite or memory to use knowledge:",
+      );
+    default: {
+      const never: never = driver;
+      throw new ConfigError(`Unknown storage driver ${String(never)}`);
+    }
+  }
 }
 
 /** A store that opens the real one at its first use (so building agents opens no database). */

@@ -4,8 +4,8 @@ import { loadPg, PgClient } from '../../storage/postgres/driver.js';
 import { maskUrl } from '../../storage/shared/location.js';
 import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../../types/knowledge.js';
 import { type PgKnowledgeContext, pgTransaction, type PgVectorStatus } from './pg-knowledge-context.js';
-import { createHnswSql, HNSW_MAX_DIMENSIONS, hnswIndexName, migratePgKnowledgeSchema } from './schema.js';
 import { pgIndexInfo, PostgresKnowledgeIndex } from './postgres-knowledge-index.js';
+import { createHnswSql, HNSW_MAX_DIMENSIONS, hnswIndexName, migratePgKnowledgeSchema } from './schema.js';
 
 /** Where a Postgres knowledge store lives. */
 export interface PostgresKnowledgeStoreOptions {
