@@ -44,3 +44,4 @@ export { reciprocalRankFusion } from './rrf.js';
 export type { SqliteVectorSearchMode } from './sqlite/sqlite-knowledge-index.js';
 export { openSqliteKnowledgeStore, type SqliteKnowledgeStoreOptions } from './sqlite-knowledge-store.js';
 export { estimateTokens, type TokenCounter } from './token-counter.js';
+export { memoryText, vectorMemories, type VectorMemoryOptions, withVectorMemories } from './vector-memories.js';
