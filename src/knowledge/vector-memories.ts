@@ -140,15 +140,23 @@ export function vectorMemories(inner: MemoryStore, options: VectorMemoryOptions)
 
 /**
  * `store` with hybrid (keyword + vector) memory search: every other part is `store`'s own. Closing
- * it closes `store`, not the knowledge store.
+ * it closes `store`, and the knowledge store too when `closeKnowledge` is set.
  * @example
  * const store = withVectorMemories(await openStore(), { knowledge: await openSqliteKnowledgeStore({ path }), embedder });
  */
-export function withVectorMemories(store: Store, options: VectorMemoryOptions): Store {
+export function withVectorMemories(store: Store, options: VectorMemoryOptions & { closeKnowledge?: boolean }): Store {
   const memories = vectorMemories(store.memories, options);
+  const close = async (): Promise<void> => {
+    try {
+      await store.close();
+    } finally {
+      if (options.closeKnowledge) await options.knowledge.close();
+    }
+  };
   return new Proxy(store, {
     get(target, prop) {
       if (prop === 'memories') return memories;
+      if (prop === 'close') return close;
       const value: unknown = Reflect.get(target, prop);
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },

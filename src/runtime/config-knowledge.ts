@@ -113,7 +113,11 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
 }
 
 /** The knowledge store of the config's storage driver (`path`: the resolved SQLite file). */
-async function openKnowledgeStore(k: typeof import('../knowledge/index.js'), storage: StoreOptions, path: string): Promise<KnowledgeStore> {
+export async function openKnowledgeStore(
+  k: typeof import('../knowledge/index.js'),
+  storage: StoreOptions,
+  path: string,
+): Promise<KnowledgeStore> {
   const driver = storage.driver ?? 'sqlite';
   switch (driver) {
     case 'memory':
@@ -144,7 +148,11 @@ function lazyStore(open: () => Promise<KnowledgeStore>): KnowledgeStore {
 }
 
 /** An embedder whose provider model is created at the first embedding (no API key needed before). */
-function lazyEmbedder(name: string, config: EmbedderConfig, modelEmbedder: typeof import('../knowledge/index.js').modelEmbedder): Embedder {
+export function lazyEmbedder(
+  name: string,
+  config: EmbedderConfig,
+  modelEmbedder: typeof import('../knowledge/index.js').modelEmbedder,
+): Embedder {
   let inner: Promise<Embedder> | undefined;
   return {
     model: config.model,
