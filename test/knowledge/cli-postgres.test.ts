@@ -106,5 +106,5 @@ describe.skipIf(Boolean(SKIP))('corvid ingest / search / knowledge on Postgres s
     const drop = await corvid('knowledge', 'drop', 'docs');
     expect(drop.stdout).toContain('Dropped "docs" (2 documents)');
     expect((await corvid('knowledge', 'list')).stdout).toContain('docs  not indexed');
-  });
+  }, 90_000); // nine CLI processes: slow on a loaded machine
 });

@@ -80,7 +80,7 @@ describe('vector memories from corvid.yaml (storage.embedder)', () => {
     writeFileSync(join(dir, 'corvid.yaml'), config('small').replace(', embedder: small', ''));
     const keyword = await corvid('memories', 'search', 'favourite morning beverage', '--agent', 'helper');
     expect(keyword.stdout).not.toContain('preferred-drink');
-  });
+  }, 60_000); // three CLI processes and a runtime
 
   it('validate names an unknown embedder', async () => {
     writeFileSync(join(dir, 'corvid.yaml'), config('large'));
