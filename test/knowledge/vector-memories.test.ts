@@ -28,7 +28,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const embedder = () => modelEmbedder(createOpenAI({ baseURL: server.baseURL, apiKey: 'k' }).embedding('text-embedding-3-small'), { retryDelayMs: 1 });
+const embedder = () =>
+  modelEmbedder(createOpenAI({ baseURL: server.baseURL, apiKey: 'k' }).embedding('text-embedding-3-small'), { retryDelayMs: 1 });
 
 const targets: Array<{ name: string; open: () => Promise<{ store: Store; knowledge: KnowledgeStore }> }> = [
   { name: 'memory', open: async () => ({ store: await openStore({ driver: 'memory' }), knowledge: new MemoryKnowledgeStore() }) },

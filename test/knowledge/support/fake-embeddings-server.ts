@@ -71,7 +71,11 @@ export async function startFakeEmbeddingsServer(options: { synonyms?: Record<str
       const parsed = JSON.parse(body) as { model: string; input: string | string[] };
       const input = Array.isArray(parsed.input) ? parsed.input : [parsed.input];
       state.requests.push({ model: parsed.model, input });
-      const data = input.map((text, index) => ({ object: 'embedding', index, embedding: bagOfWordsVector(text, FAKE_DIMENSIONS, options.synonyms) }));
+      const data = input.map((text, index) => ({
+        object: 'embedding',
+        index,
+        embedding: bagOfWordsVector(text, FAKE_DIMENSIONS, options.synonyms),
+      }));
       const tokens = input.reduce((n, t) => n + t.split(/\s+/).length, 0);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ object: 'list', data, model: parsed.model, usage: { prompt_tokens: tokens, total_tokens: tokens } }));
