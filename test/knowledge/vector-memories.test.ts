@@ -87,3 +87,33 @@ describe.each(targets)('vector memories: $name', ({ open }) => {
     }
   });
 });
+
+const PG_URL = process.env.CORVID_TEST_POSTGRES_URL;
+if (!PG_URL) console.log('[knowledge] Postgres vector memories skipped: CORVID_TEST_POSTGRES_URL is not set');
+
+describe.skipIf(!PG_URL)('vector memories: postgres', () => {
+  it('finds the paraphrase with pgvector, or says how to install it without', async () => {
+    const schema = `corvid_vm_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+    const { openPostgresKnowledgeStore } = await import('../../src/knowledge/postgres/postgres-knowledge-store.js');
+    const plain = await openStore({ driver: 'postgres', url: PG_URL, schema, poolSize: 2 });
+    const knowledge = await openPostgresKnowledgeStore({ url: PG_URL!, schema, poolSize: 2 });
+    const store = withVectorMemories(plain, { knowledge, embedder: embedder(), closeKnowledge: true });
+    try {
+      await store.memories.save(scope, { key: 'preferred-drink', value: 'Black coffee at breakfast' });
+      const result = await store.memories.search(scope, 'favourite morning beverage').catch((e: unknown) => e as Error);
+      const pg = (await import('pg')).default;
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      const hasPgvector = (await client.query("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'")).rows.length > 0;
+      await client.end();
+      if (hasPgvector) expect((result as { memory: { key: string } }[]).map((h) => h.memory.key)).toEqual(['preferred-drink']);
+      else expect((result as Error).message).toMatch(/needs the PostgreSQL extension pgvector.*apt install postgresql-\d+-pgvector/);
+    } finally {
+      await store.close();
+      const pg = (await import('pg')).default;
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).finally(() => client.end());
+    }
+  });
+});
