@@ -17,22 +17,36 @@ export interface CliStore {
  * Opens the store of the config (the `-c` file, else the one found in the working directory;
  * SQLite at ./.corvid/corvid.db without either). Only the config's `storage:` section is read
  * (other sections' `${VAR}`s need not be set): no agents are built, no MCP servers started. With
- * `create: false` (reading commands) a missing SQLite file is not created.
+ * `create: false` (reading commands) a missing SQLite file is not created. With `vectorMemories`,
+ * a `storage.embedder` makes memory search hybrid (the `embedders:` section is read too).
  */
-export async function openCliStore(context: CliContext, options: { create: boolean }): Promise<CliStore> {
+export async function openCliStore(context: CliContext, options: { create: boolean; vectorMemories?: boolean }): Promise<CliStore> {
   const [{ loadConfig }, { storeOptionsFromConfig }, { openStore, maskUrl }] = await Promise.all([
     import('../config/load-config.js'),
     import('../runtime/store-options.js'),
     import('../storage/index.js'),
   ]);
   // Only `storage:` matters here: an unset API key elsewhere is no reason to refuse a listing.
-  const { config } = await loadConfig({ path: context.globals.config, cwd: context.cwd, env: context.env, sections: ['storage'] });
+  const { config } = await loadConfig({
+    path: context.globals.config,
+    cwd: context.cwd,
+    env: context.env,
+    sections: options.vectorMemories ? ['storage', 'embedders'] : ['storage'],
+  });
   const storeOptions: StoreOptions = storeOptionsFromConfig(config.storage, context.cwd);
   const location = storeOptions.path ?? (storeOptions.url ? maskUrl(storeOptions.url) : (storeOptions.driver ?? 'sqlite'));
   if (!options.create && storeOptions.driver === 'sqlite' && storeOptions.path !== ':memory:' && !existsSync(storeOptions.path!)) {
     return { store: undefined, location, close: async () => undefined };
   }
-  const store = await openStore(storeOptions);
+  let store = await openStore(storeOptions);
+  if (options.vectorMemories && config.storage?.embedder) {
+    const { withConfigVectorMemories } = await import('../runtime/config-vector-memories.js');
+    const plain = store;
+    store = await withConfigVectorMemories(plain, { config, cwd: context.cwd }).catch(async (err: unknown) => {
+      await plain.close();
+      throw err;
+    });
+  }
   return { store, location: store.info.location, close: () => store.close() };
 }
 

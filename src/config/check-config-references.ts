@@ -201,7 +201,7 @@ function agentKnowledgeTools(refs: unknown, path: ConfigPath, knowledge: Obj, er
   return out;
 }
 
-/** `knowledge.*.embedder` names an entry of `embedders`; openai-compatible embedders have a base_url. Returns `knowledge:`. */
+/** `knowledge.*.embedder` and `storage.embedder` name an entry of `embedders`; openai-compatible embedders have a base_url. Returns `knowledge:`. */
 function checkKnowledgeReferences(data: Obj, errors: RawIssue[]): Obj {
   const embedders = isObj(data.embedders) ? data.embedders : {};
   const knowledge = isObj(data.knowledge) ? data.knowledge : {};
@@ -213,6 +213,13 @@ function checkKnowledgeReferences(data: Obj, errors: RawIssue[]): Obj {
         message: 'an openai-compatible embedder needs base_url, e.g. http://127.0.0.1:8000/v1',
       });
     }
+  }
+  const storage = isObj(data.storage) ? data.storage : {};
+  if (typeof storage.embedder === 'string' && !has(embedders, storage.embedder)) {
+    errors.push({
+      path: ['storage', 'embedder'],
+      message: `unknown embedder "${storage.embedder}"; define it under embedders (defined: ${list(Object.keys(embedders))})`,
+    });
   }
   for (const [name, k] of Object.entries(knowledge)) {
     if (!isObj(k)) continue;

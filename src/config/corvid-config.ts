@@ -213,6 +213,8 @@ export interface StorageConfig {
   poolSize?: number;
   /** SQLite: how long to wait for another process's lock. */
   busyTimeoutMs?: number;
+  /** Name of an entry of `embedders`: memory search is then hybrid (keyword + vector). */
+  embedder?: string;
   checkpoints: CheckpointConfig;
   /** `auto`: interrupted runs are resumed at start-up; `manual`: with `corvid runs resume`. Default `manual`. */
   resume: 'manual' | 'auto';

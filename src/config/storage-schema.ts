@@ -89,6 +89,13 @@ export const storageSchema = z
       .max(600_000)
       .optional()
       .describe('SQLite: how long to wait for a lock held by another process before failing, in ms. Default 5000.'),
+    embedder: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'An embedder from `embedders`: memory search (search_memories, `corvid memories search`) becomes hybrid, keyword plus vector (RRF), so a paraphrase finds the memory. MySQL storage is not supported.',
+      ),
     checkpoints: checkpointsSchema.optional(),
     resume: z
       .enum(['manual', 'auto'])
@@ -126,6 +133,13 @@ export const storageSchema = z
     if (s.pool_size !== undefined && driver !== 'postgres' && driver !== 'mysql') {
       ctx.addIssue({ code: 'custom', path: ['pool_size'], message: `pool_size is for the postgres and mysql drivers, not ${driver}` });
     }
+    if (s.embedder !== undefined && driver === 'mysql') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['embedder'],
+        message: 'vector memory search needs sqlite, postgres or memory storage, not mysql',
+      });
+    }
     if (s.busy_timeout_ms !== undefined && driver !== 'sqlite') {
       ctx.addIssue({ code: 'custom', path: ['busy_timeout_ms'], message: `busy_timeout_ms is for the sqlite driver, not ${driver}` });
     }
@@ -152,6 +166,7 @@ export function normalizeStorage(s: z.output<typeof storageSchema>): StorageConf
   if (s.schema !== undefined) out.schema = s.schema;
   if (s.pool_size !== undefined) out.poolSize = s.pool_size;
   if (s.busy_timeout_ms !== undefined) out.busyTimeoutMs = s.busy_timeout_ms;
+  if (s.embedder !== undefined) out.embedder = s.embedder;
   return out;
 }
 
@@ -163,6 +178,7 @@ export function storageToFile(s: StorageConfig, maskUrl: (url: string) => string
   if (s.schema !== undefined) out.schema = s.schema;
   if (s.poolSize !== undefined) out.pool_size = s.poolSize;
   if (s.busyTimeoutMs !== undefined) out.busy_timeout_ms = s.busyTimeoutMs;
+  if (s.embedder !== undefined) out.embedder = s.embedder;
   out.checkpoints = {
     strategy: s.checkpoints.strategy,
     interval_ms: s.checkpoints.intervalMs,

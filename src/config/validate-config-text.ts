@@ -90,7 +90,10 @@ function isKept(path: ConfigPath, sections: readonly string[]): boolean {
   return top === 'defaults' && (path.length === 1 || path[1] === 'agent');
 }
 
-/** The data of the kept sections, plus the agent names (as agents with every default) and `defaults.agent`. */
+/**
+ * The data of the kept sections, plus the agent names (as agents with every default) and
+ * `defaults.agent`; `storage.embedder` only with `embedders`.
+ */
 function keepSections(data: unknown, sections: readonly string[]): unknown {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return data;
   const all = data as Record<string, unknown>;
@@ -103,6 +106,12 @@ function keepSections(data: unknown, sections: readonly string[]): unknown {
   const defaults = all.defaults as Record<string, unknown> | undefined;
   if (!sections.includes('defaults') && typeof defaults === 'object' && defaults !== null && defaults.agent !== undefined) {
     out.defaults = { agent: defaults.agent };
+  }
+  // `storage.embedder` names an entry of `embedders:`; without that section it is not used (nor checked).
+  const storage = out.storage as Record<string, unknown> | undefined;
+  if (!sections.includes('embedders') && typeof storage === 'object' && storage !== null && 'embedder' in storage) {
+    const { embedder: _unused, ...rest } = storage;
+    out.storage = rest;
   }
   return out;
 }

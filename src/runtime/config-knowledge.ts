@@ -6,7 +6,9 @@ import type { CorvidConfig } from '../config/corvid-config.js';
 import type { EmbedderConfig } from '../config/knowledge-schema.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { Embedder, KnowledgeBase } from '../knowledge/index.js';
+import { maskUrl } from '../storage/shared/location.js';
 import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
+import type { StoreOptions } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 import { storeOptionsFromConfig } from './store-options.js';
 
@@ -17,8 +19,8 @@ export interface ConfigKnowledge {
   /** The store every base of the config uses (opened on first call). */
   store(): Promise<KnowledgeStore>;
   /**
-   * Where the store is: the SQLite file, or `memory`. `exists` is false while the SQLite file
-   * has not been created (reading commands then have nothing to read).
+   * Where the store is: the SQLite file, the Postgres URL (password masked), or `memory`. `exists` is
+   * false while the SQLite file has not been created (reading commands then have nothing to read).
    */
   location: { path: string; exists: boolean };
   /** The search tools of an agent listing `names`: `search_knowledge` for one, `search_<name>` each for several. */
@@ -38,8 +40,9 @@ export interface ConfigKnowledgeOptions {
 /**
  * Builds the `knowledge:` section of a config: directory sources (paths relative to the config
  * file), chunking, `embedders:` (provider packages loaded at the first embedding), and the store:
- * SQLite tables in the storage database file (`storage:` sqlite, default `.corvid/corvid.db`) or
- * memory (`storage: memory`). Postgres and MySQL storage are refused when the store is opened.
+ * SQLite tables in the storage database file (`storage:` sqlite, default `.corvid/corvid.db`), the
+ * Postgres database (and schema) of `storage:`, or memory (`storage: memory`). MySQL storage is
+ * refused when the store is opened.
  * Loads `corvid/knowledge`, so call it only for configs with a `knowledge:` section.
  */
 export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<ConfigKnowledge> {
@@ -47,16 +50,17 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
   const { config } = options;
   const storage = storeOptionsFromConfig(config.storage, options.cwd);
   const driver = storage.driver ?? 'sqlite';
-  const path = driver === 'sqlite' ? storage.path! : driver;
+  const path =
+    driver === 'sqlite'
+      ? storage.path!
+      : driver === 'postgres'
+        ? maskUrl(storage.url ?? '') + (storage.schema ? ` (schema ${storage.schema})` : '')
+        : driver;
   let opening: Promise<KnowledgeStore> | undefined;
   const openStore = (): Promise<KnowledgeStore> => {
-    opening ??= (async () => {
-      if (driver === 'memory') return new k.MemoryKnowledgeStore();
-      if (driver === 'sqlite') return k.openSqliteKnowledgeStore({ path, busyTimeoutMs: storage.busyTimeoutMs });
-      throw new ConfigError(
-        `Knowledge bases need SQLite or memory storage for now; this config's storage is ${driver}. Set storage: { driver: sqlite } (or memory) to use knowledge:`,
-      );
-    })();
+    if (opening) return opening;
+    opening = openKnowledgeStore(k, storage, path);
+    opening.catch(() => (opening = undefined)); // a failed open (server down) is retried by the next call
     return opening;
   };
   const store = lazyStore(openStore);
@@ -108,6 +112,31 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
   };
 }
 
+/** The knowledge store of the config's storage driver (`path`: the resolved SQLite file). */
+export async function openKnowledgeStore(
+  k: typeof import('../knowledge/index.js'),
+  storage: StoreOptions,
+  path: string,
+): Promise<KnowledgeStore> {
+  const driver = storage.driver ?? 'sqlite';
+  switch (driver) {
+    case 'memory':
+      return new k.MemoryKnowledgeStore();
+    case 'sqlite':
+      return k.openSqliteKnowledgeStore({ path, busyTimeoutMs: storage.busyTimeoutMs });
+    case 'postgres':
+      return k.openPostgresKnowledgeStore({ url: storage.url!, schema: storage.schema, poolSize: storage.poolSize });
+    case 'mysql':
+      throw new ConfigError(
+        "Knowledge bases do not support MySQL storage: this config's storage is mysql. Use storage: { driver: postgres, url: ... }, sqlite or memory to use knowledge:",
+      );
+    default: {
+      const never: never = driver;
+      throw new ConfigError(`Unknown storage driver ${String(never)}`);
+    }
+  }
+}
+
 /** A store that opens the real one at its first use (so building agents opens no database). */
 function lazyStore(open: () => Promise<KnowledgeStore>): KnowledgeStore {
   return {
@@ -119,7 +148,11 @@ function lazyStore(open: () => Promise<KnowledgeStore>): KnowledgeStore {
 }
 
 /** An embedder whose provider model is created at the first embedding (no API key needed before). */
-function lazyEmbedder(name: string, config: EmbedderConfig, modelEmbedder: typeof import('../knowledge/index.js').modelEmbedder): Embedder {
+export function lazyEmbedder(
+  name: string,
+  config: EmbedderConfig,
+  modelEmbedder: typeof import('../knowledge/index.js').modelEmbedder,
+): Embedder {
   let inner: Promise<Embedder> | undefined;
   return {
     model: config.model,

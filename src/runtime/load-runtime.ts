@@ -228,7 +228,19 @@ class ConfigRuntime implements Runtime {
       const cwd = resolve(this.options.cwd ?? process.cwd());
       const options = storeOptionsFromConfig(this.state.config.storage, cwd);
       // The driver (and its database package) loads only now.
-      const opening = import('../storage/open-store.js').then((m) => m.openStore(options));
+      const config = this.state.config;
+      const opening = import('../storage/open-store.js')
+        .then((m) => m.openStore(options))
+        .then((store) =>
+          config.storage?.embedder
+            ? import('./config-vector-memories.js').then((m) =>
+                m.withConfigVectorMemories(store, { config, cwd }).catch(async (err: unknown) => {
+                  await store.close();
+                  throw err;
+                }),
+              )
+            : store,
+        );
       this.opening = opening;
       opening.catch(() => {
         if (this.opening === opening) this.opening = undefined;

@@ -60,6 +60,9 @@ describe('storage: config section', () => {
     });
     expect(storage(['storage: { checkpoints: { ttl: 90 } }'])!.checkpoints.ttlMs).toBe(90_000);
     expect(storage(['storage: { busy_timeout_ms: 200 }'])!.busyTimeoutMs).toBe(200);
+    expect(problems(['storage: { url: "mysql://u@h/db", embedder: small }'])).toContain(
+      'corvid.yaml:1:45  storage.embedder: vector memory search needs sqlite, postgres or memory storage, not mysql',
+    );
     expect(problems(['storage: { url: "postgres://u@h/db", busy_timeout_ms: 200 }'])).toEqual([
       'corvid.yaml:1:55  storage.busy_timeout_ms: busy_timeout_ms is for the sqlite driver, not postgres',
     ]);
@@ -142,6 +145,7 @@ describe('storage: config section', () => {
       'schema',
       'pool_size',
       'busy_timeout_ms',
+      'embedder',
       'checkpoints',
       'resume',
     ]);

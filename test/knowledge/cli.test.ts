@@ -140,11 +140,12 @@ describe('corvid ingest / search / knowledge (keyword mode)', () => {
     expect(unknown.stderr).toContain('unknown knowledge base "nope"; configured: docs');
   });
 
-  it('says that knowledge needs SQLite or memory storage when the config uses Postgres', async () => {
-    const dir = project(`${KEYWORD_CONFIG}storage: { url: "postgres://app@127.0.0.1:1/app" }\n`);
+  it('says that knowledge does not support MySQL storage, and which storage does', async () => {
+    const dir = project(`${KEYWORD_CONFIG}storage: { url: "mysql://app@127.0.0.1:1/app" }\n`);
     const r = await corvid(dir, 'ingest');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("Knowledge bases need SQLite or memory storage for now; this config's storage is postgres");
+    expect(r.stderr).toContain("Knowledge bases do not support MySQL storage: this config's storage is mysql");
+    expect(r.stderr).toContain('driver: postgres');
   });
 
   it('has help for each command', async () => {

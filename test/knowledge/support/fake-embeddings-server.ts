@@ -8,10 +8,14 @@ import type { AddressInfo } from 'node:net';
 
 export const FAKE_DIMENSIONS = 64;
 
-/** The vector the fake server gives a text: word counts hashed into 64 buckets, unit length. */
-export function bagOfWordsVector(text: string, dimensions = FAKE_DIMENSIONS): number[] {
+/**
+ * The vector the fake server gives a text: word counts hashed into 64 buckets, unit length.
+ * `synonyms` maps a word to the one it is counted as (so a paraphrase lands near the original).
+ */
+export function bagOfWordsVector(text: string, dimensions = FAKE_DIMENSIONS, synonyms: Record<string, string> = {}): number[] {
   const v = new Array<number>(dimensions).fill(0);
-  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+  for (const raw of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const word = synonyms[raw] ?? raw;
     let h = 2166136261;
     for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619);
     v[(h >>> 0) % dimensions] += 1;
@@ -35,7 +39,7 @@ export interface FakeEmbeddingsServer {
   close(): Promise<void>;
 }
 
-export async function startFakeEmbeddingsServer(): Promise<FakeEmbeddingsServer> {
+export async function startFakeEmbeddingsServer(options: { synonyms?: Record<string, string> } = {}): Promise<FakeEmbeddingsServer> {
   const state = {
     requests: [] as FakeEmbeddingsServer['requests'],
     failNext: [] as number[],
@@ -67,7 +71,11 @@ export async function startFakeEmbeddingsServer(): Promise<FakeEmbeddingsServer>
       const parsed = JSON.parse(body) as { model: string; input: string | string[] };
       const input = Array.isArray(parsed.input) ? parsed.input : [parsed.input];
       state.requests.push({ model: parsed.model, input });
-      const data = input.map((text, index) => ({ object: 'embedding', index, embedding: bagOfWordsVector(text) }));
+      const data = input.map((text, index) => ({
+        object: 'embedding',
+        index,
+        embedding: bagOfWordsVector(text, FAKE_DIMENSIONS, options.synonyms),
+      }));
       const tokens = input.reduce((n, t) => n + t.split(/\s+/).length, 0);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ object: 'list', data, model: parsed.model, usage: { prompt_tokens: tokens, total_tokens: tokens } }));

@@ -59,7 +59,18 @@ async function expectKind(promise: Promise<unknown>, kind: string): Promise<Know
 }
 
 /** Registers the conformance cases for a store; `open` returns a fresh, empty store each time. */
-export function knowledgeStoreCases(name: string, open: () => Promise<KnowledgeStore>, options: { skip?: string } = {}): void {
+export function knowledgeStoreCases(
+  name: string,
+  open: () => Promise<KnowledgeStore>,
+  options: {
+    /** Why the whole suite cannot run here (printed). */
+    skip?: string;
+    /** Why vector search cannot run here (printed); the other cases still run. */
+    skipVectorSearch?: string;
+  } = {},
+): void {
+  if (options.skip) console.log(`[knowledge] ${name} store conformance skipped: ${options.skip}`);
+  else if (options.skipVectorSearch) console.log(`[knowledge] ${name} vector search cases skipped: ${options.skipVectorSearch}`);
   describe.skipIf(Boolean(options.skip))(`knowledge store conformance: ${name}`, () => {
     it('opens, lists and drops indexes, each holding its own documents', () =>
       withStore(open, async (store) => {
@@ -152,7 +163,7 @@ export function knowledgeStoreCases(name: string, open: () => Promise<KnowledgeS
         await expectKind(store.openIndex('vec', { embedder: { model: 'test-embedder', dimensions: 4 } }), 'embedder_mismatch');
       }));
 
-    it('finds nearest chunks by cosine similarity, with topK and filters', () =>
+    it.skipIf(Boolean(options.skipVectorSearch))('finds nearest chunks by cosine similarity, with topK and filters', () =>
       withStore(open, async (store) => {
         const index = await store.openIndex('vec', { embedder: EMBEDDER });
         const x = sampleDocument('x.md', ['points along x', 'mostly x'], {
@@ -172,7 +183,8 @@ export function knowledgeStoreCases(name: string, open: () => Promise<KnowledgeS
         expect(await index.vectorSearch({ vector: Float32Array.from([1, 0, 0]), topK: 1 })).toHaveLength(1);
         const ys = await index.vectorSearch({ vector: Float32Array.from([1, 0, 0]), topK: 5, filter: { axis: 'y' } });
         expect(ys.map((h) => h.chunk.id)).toEqual(['y.md#0']);
-      }));
+      }),
+    );
 
     it('refuses vector search without an embedder or with the wrong dimension', () =>
       withStore(open, async (store) => {
