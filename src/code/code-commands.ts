@@ -95,6 +95,11 @@ const COMMANDS: Record<CodeSlashCommand, Handler> = {
     e.notice(`Sessions of ${e.cwd} (newest first; /resume <id>):\n${lines.join('\n')}`);
   },
   resume: async (e, args) => {
+    if (args[0] === undefined && e.interrupted !== undefined) {
+      e.notice(`Continuing the interrupted turn ("${e.interrupted.input.split('\n')[0].slice(0, 60)}").`);
+      await e.continueInterrupted();
+      return;
+    }
     const target = args[0] ?? (await listCodeSessions(e.store, e.cwd)).find((s) => s.id !== e.id)?.id;
     if (target === undefined) return e.notice('No other session of this folder to resume.', 'warning');
     const session = await e.store.sessions.get(target);

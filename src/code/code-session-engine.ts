@@ -3,6 +3,8 @@ import nodePath from 'node:path';
 
 import type { Agent } from '../core/agent.js';
 import { estimateTokens } from '../core/context-budget.js';
+import type { RunOptions } from '../core/run-options.js';
+import type { RunStream } from '../core/run-stream.js';
 import type { Runtime } from '../runtime/load-runtime.js';
 import type { AgentEvent } from '../types/events.js';
 import type { Message } from '../types/message.js';
@@ -78,6 +80,10 @@ export class CodeSessionEngine implements CodeSession {
   private lastPromptTokens = 0;
   private shellNotes: ShellNote[] = [];
   private closed = false;
+  /** Notices from opening the session, given to the first listener. */
+  private startupNotices: string[] = [];
+  /** The session's last run, when a crash or kill interrupted it (`/resume` continues it). */
+  interrupted: { runId: string; input: string } | undefined;
 
   constructor(parts: CodeEngineParts) {
     this.parts = parts;
@@ -127,6 +133,8 @@ export class CodeSessionEngine implements CodeSession {
 
   subscribe(listener: (event: CodeEvent) => void): () => void {
     this.listeners.add(listener);
+    const notices = this.startupNotices.splice(0);
+    if (notices.length > 0) queueMicrotask(() => notices.forEach((text) => listener({ type: 'notice', level: 'info', text })));
     return () => void this.listeners.delete(listener);
   }
 
@@ -149,17 +157,49 @@ export class CodeSessionEngine implements CodeSession {
     this.emit({ type: 'status', status: this.status() });
   }
 
+  /** Finds whether the session's last run was interrupted (it then says so once a front end listens). */
+  async checkInterrupted(): Promise<void> {
+    const [last] = await this.store.checkpoints.listRuns({ sessionId: this.sessionId, limit: 1 });
+    this.interrupted = undefined;
+    if (last?.status === 'running') {
+      const state = (await this.store.checkpoints.latest(last.runId))?.state as { input?: unknown } | undefined;
+      this.interrupted = { runId: last.runId, input: typeof state?.input === 'string' ? state.input : '' };
+    }
+    if (this.interrupted) {
+      const what = this.interrupted.input.split('\n')[0].slice(0, 60);
+      this.startupNotices.push(
+        `The last turn ("${what}") was interrupted before it finished: /resume continues it, or send a new message.`,
+      );
+    }
+  }
+
   async send(input: string): Promise<CodeTurnResult> {
-    const usage = emptyUsage();
-    if (this.running) return { status: 'failed', error: 'A turn is already running.', usage, changedFiles: [] };
-    if (input.trim() === '') return { status: 'failed', error: 'Nothing to send.', usage, changedFiles: [] };
+    if (this.running) return { status: 'failed', error: 'A turn is already running.', usage: emptyUsage(), changedFiles: [] };
+    if (input.trim() === '') return { status: 'failed', error: 'Nothing to send.', usage: emptyUsage(), changedFiles: [] };
+    this.interrupted = undefined;
     const turn = ++this.turns;
+    const text = this.withShellNotes(input);
+    return this.turn(turn, input, (options) => this.agent.stream(text, { ...options, session: this.sessionId, store: this.store }));
+  }
+
+  /** Continues the interrupted run of the session from its last checkpoint (finished tool calls are not run again). */
+  async continueInterrupted(): Promise<CodeTurnResult | undefined> {
+    const run = this.interrupted;
+    if (run === undefined || this.running) return undefined;
+    this.interrupted = undefined;
+    return this.turn(Math.max(1, this.turns), run.input, (options) =>
+      this.agent.resumeStream(run.runId, { ...options, store: this.store }),
+    );
+  }
+
+  private async turn(turn: number, input: string, start: (options: RunOptions) => RunStream): Promise<CodeTurnResult> {
+    const usage = emptyUsage();
     this.snapshots.turn = turn;
     const controller = new AbortController();
     this.running = controller;
     this.emit({ type: 'turn_start', turn, input });
     this.emitStatus();
-    const result = await this.runTurn(this.withShellNotes(input), controller, usage);
+    const result = await this.runTurn(start, controller, usage);
     result.changedFiles = await this.snapshots.changedIn(turn).catch(() => []);
     addUsage(this.usage, usage);
     this.running = undefined;
@@ -170,14 +210,9 @@ export class CodeSessionEngine implements CodeSession {
     return result;
   }
 
-  private async runTurn(input: string, controller: AbortController, usage: Usage): Promise<CodeTurnResult> {
+  private async runTurn(start: (options: RunOptions) => RunStream, controller: AbortController, usage: Usage): Promise<CodeTurnResult> {
     try {
-      const stream = this.agent.stream(input, {
-        session: this.sessionId,
-        store: this.store,
-        signal: controller.signal,
-        onApproval: (request) => this.gate.decide(request),
-      });
+      const stream = start({ signal: controller.signal, onApproval: (request) => this.gate.decide(request) });
       for await (const event of stream) this.onAgentEvent(event, usage);
       const run = await stream.result;
       return { status: 'completed', text: run.text, usage, changedFiles: [] };
@@ -286,7 +321,9 @@ export class CodeSessionEngine implements CodeSession {
     this.lastPromptTokens = 0;
     this.shellNotes = [];
     this.transcript = await this.store.sessions.messages(sessionId);
+    await this.checkInterrupted();
     this.emit({ type: 'transcript', messages: this.messages() });
+    for (const text of this.startupNotices.splice(0)) this.notice(text);
     this.emitStatus();
   }
 

@@ -127,6 +127,7 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
       usage: state.usage,
       messages: await store.sessions.messages(sessionId),
     });
+    if (options.resume !== undefined) await engine.checkInterrupted();
     return engine;
   } catch (error) {
     if (options.runtime === undefined) await runtime?.close().catch(() => undefined);

@@ -8,9 +8,9 @@ const TAIL_LINES = 12;
 export function describeToolCall(toolName: string, input: unknown): string {
   const i = (input ?? {}) as Record<string, unknown>;
   if (toolName === 'bash' && typeof i.command === 'string') return `$ ${i.command}`;
-  const main = i.path ?? i.pattern ?? i.url ?? i.query;
+  const main = i.pattern ?? i.path ?? i.url ?? i.query;
   if (typeof main === 'string') {
-    const where = toolName === 'grep' || toolName === 'glob' ? (typeof i.path === 'string' && main !== i.path ? ` in ${i.path}` : '') : '';
+    const where = typeof i.path === 'string' && main !== i.path ? ` in ${i.path}` : '';
     return `${toolName} ${main}${where}`;
   }
   const json = JSON.stringify(input) ?? '';
@@ -65,6 +65,8 @@ export function statusLine(s: CodeStatus): string {
 export class PlainRenderer {
   private readonly write: (text: string) => void;
   private midLine = false;
+  /** The preview of the last approval shown (an approved edit's diff is not printed twice). */
+  private shownPreview = '';
 
   constructor(write: (text: string) => void) {
     this.write = write;
@@ -89,6 +91,7 @@ export class PlainRenderer {
       case 'agent':
         return this.agent(event.event);
       case 'approval':
+        this.shownPreview = event.approval.preview;
         return this.line(`? ${event.approval.toolName} needs approval:\n${indent(event.approval.preview)}`);
       case 'turn_end': {
         const r = event.result;
@@ -123,8 +126,14 @@ export class PlainRenderer {
         return;
       case 'tool_call':
         return this.line(`${nested}● ${describeToolCall(e.toolName, e.input)}`);
-      case 'tool_result':
+      case 'tool_result': {
+        const diff = (e.output as { diff?: unknown } | undefined)?.diff;
+        if (!e.isError && typeof diff === 'string' && diff !== '' && this.shownPreview.includes(diff.trim())) {
+          this.shownPreview = '';
+          return this.line(`${nested}  applied`);
+        }
         return this.line(`${nested}${describeToolResult(e.toolName, e.output, e.isError)}`);
+      }
       case 'context_compacted':
         return this.line(`(context compacted: ${e.tokensBefore} → ${e.tokensAfter} tokens)`);
       case 'retry':

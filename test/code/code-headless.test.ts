@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -6,6 +7,10 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, runCli } from '../cli/cli-harness.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { BUGGY, type CodeProject, FIXED, fixTaskScript, makeProject } from './code-project.js';
+
+/** yolo mode needs a working bubblewrap sandbox. */
+const sandbox = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', 'true']).status === 0;
+if (!sandbox) console.log('skipping the yolo test: bubblewrap is not installed or cannot start a sandbox here');
 
 let server: FakeLlmServer | undefined;
 let project: CodeProject | undefined;
@@ -27,8 +32,8 @@ function toolResultsSent(s: FakeLlmServer): string {
     .join('\n');
 }
 
-describe('corvid code -p (headless)', () => {
-  it('runs the whole task in yolo mode: read, grep, edit, failing tests, edit, green tests, answer', async () => {
+describe('corvid code -p (headless)', { timeout: 60_000 }, () => {
+  it.skipIf(!sandbox)('runs the whole task in yolo mode: read, grep, edit, failing tests, edit, green tests, answer', async () => {
     server = await startFakeLlmServer(fixTaskScript());
     project = makeProject(server.url);
     const r = await runCli(['code', '-p', 'Fix the failing test', '--mode', 'yolo'], {
@@ -79,5 +84,42 @@ describe('corvid code -p (headless)', () => {
     }
     server = undefined;
     project = undefined;
+  });
+
+  it('--json prints one JSON object per event; -p - reads the task from stdin', async () => {
+    server = await startFakeLlmServer([
+      { toolCalls: [{ id: 'r', name: 'read_file', arguments: { path: 'src/math.js' } }] },
+      { text: 'It subtracts.' },
+    ]);
+    project = makeProject(server.url);
+    const r = await runCli(['code', '-p', '-', '--json'], {
+      cwd: project.dir,
+      env: project.env,
+      input: 'what does add do?\n',
+      timeoutMs: 30_000,
+    });
+    expect(r.code).toBe(0);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; event?: { type: string }; input?: string; result?: unknown });
+    expect(events[0]).toMatchObject({ type: 'turn_start', input: 'what does add do?' });
+    expect(events.filter((e) => e.type === 'agent').map((e) => e.event!.type)).toEqual(
+      expect.arrayContaining(['run_start', 'tool_call', 'tool_result', 'text_delta', 'answer', 'run_end']),
+    );
+    expect(events.find((e) => e.type === 'turn_end')).toMatchObject({ result: { status: 'completed', text: 'It subtracts.' } });
+  });
+
+  it('exits 1 with a one-line message when the model fails, and 2 on bad usage', async () => {
+    server = await startFakeLlmServer([{ status: 401, errorMessage: 'bad key' }]);
+    project = makeProject(server.url);
+    const r = await runCli(['code', '-p', 'hi'], { cwd: project.dir, env: project.env, timeoutMs: 30_000 });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^corvid code: .*(401|bad key|authentication)/i);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    const usage = await runCli(['code', '-p', 'hi', '--mode', 'fast'], { cwd: project.dir, env: project.env });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--mode must be one of default, auto-edit, yolo, ask');
   });
 });

@@ -22,7 +22,7 @@ const editReply = {
   toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { path: 'src/math.js', old_string: 'a - b', new_string: 'a + b' } }],
 };
 
-describe('corvid code with piped stdin (plain mode)', () => {
+describe('corvid code with piped stdin (plain mode)', { timeout: 60_000 }, () => {
   it('asks before an edit, takes "y" from the next line, and /diff and /undo work on the result', async () => {
     server = await startFakeLlmServer([editReply, { text: 'Done: add now adds.' }]);
     project = makeProject(server.url);
