@@ -80,6 +80,8 @@ export interface CodeAgentInput {
   projectText: string;
   /** The context budget: older turns are dropped (tool calls with their results) beyond this many estimated tokens. */
   contextTokens: number;
+  /** The coding tools (`codeTools()`), before wrapping. */
+  own: Tool[];
 }
 
 /** The coding tools of a session, before the mode rules and snapshots are applied. */
@@ -103,7 +105,7 @@ export async function codeTools(input: { cwd: string; sandbox: boolean; web: boo
  */
 export async function buildCodeAgent(input: CodeAgentInput): Promise<{ agent: Agent; tools: Map<string, Tool> }> {
   const base = input.agentName !== undefined ? input.runtime.agent(input.agentName) : undefined;
-  const own = await codeTools(input);
+  const own = input.own;
   const names = new Set(own.map((t) => t.name));
   const extra = (base?.tools ?? []).filter((t) => !names.has(t.name));
   const tools = new Map<string, Tool>();

@@ -68,31 +68,37 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
   });
   const mode = options.mode ?? 'default';
   if (!CODE_MODES.includes(mode)) throw new ValidationError(`Unknown mode "${String(mode)}": use one of ${CODE_MODES.join(', ')}`);
-  const sandbox = options.sandbox !== false && (await sandboxWorks(cwd));
+  const ownsStore = options.store === undefined;
+  // Independent start-up work runs side by side (time to the first prompt).
+  const [sandbox, store, project, runtimeModule] = await Promise.all([
+    options.sandbox !== false ? sandboxWorks(cwd) : false,
+    options.store ?? openCodeStore(options.storePath ?? codeStorePath(env)),
+    projectInstructions(cwd),
+    options.runtime === undefined ? import('../runtime/load-runtime.js') : undefined,
+  ]);
   if (mode === 'yolo' && !sandbox) {
+    if (ownsStore) await store.close();
     throw new ValidationError(
       options.sandbox === false
         ? 'yolo mode runs every command without asking, so it needs the shell sandbox: drop --no-sandbox'
         : 'yolo mode runs every command without asking, so it needs the shell sandbox, and bubblewrap does not work here (apt-get install bubblewrap)',
     );
   }
-  const ownsStore = options.store === undefined;
-  const store = options.store ?? (await openCodeStore(options.storePath ?? codeStorePath(env)));
   let runtime = options.runtime;
   try {
-    if (runtime === undefined) {
-      const { loadRuntime } = await import('../runtime/load-runtime.js');
-      runtime = await loadRuntime({ cwd, env, configPath: options.configPath, mcp: options.mcp, store, applyDotEnv: true });
-    }
+    runtime ??= await runtimeModule!.loadRuntime({ cwd, env, configPath: options.configPath, mcp: options.mcp, store, applyDotEnv: true });
     const model = resolveCodeModel({ model: options.model ?? agentModel(runtime, options.agent), config: runtime.config, env });
     const sessionId = await chooseSession({ store, cwd, resume: options.resume, model: modelLabel(model) });
-    const state = await storedSessionState({ store }, sessionId);
+    const [state, messages, own] = await Promise.all([
+      storedSessionState({ store }, sessionId),
+      store.sessions.messages(sessionId),
+      codeTools({ cwd, sandbox, web: options.web === true }),
+    ]);
     const snapshots = new FileSnapshots({ store, cwd, sessionId });
     let engine: CodeSessionEngine | undefined;
     let tools: ReadonlyMap<string, Tool> = new Map();
     const ask = options.headless ? undefined : (approval: CodeApproval) => engine?.emit({ type: 'approval', approval });
     const gate = new ApprovalGate({ mode, ...(ask ? { ask } : {}), tools: () => tools });
-    const project = await projectInstructions(cwd);
     const built = await buildCodeAgent({
       cwd,
       runtime,
@@ -106,9 +112,10 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
       mode: () => gate.mode,
       projectText: project.text,
       contextTokens: Math.floor(modelFacts(modelLabel(model)).contextWindow * 0.8),
+      own,
     });
     tools = built.tools;
-    const [shell] = (await codeTools({ cwd, sandbox, web: false })).filter((t) => t.name === 'bash');
+    const shell = own.find((t) => t.name === 'bash')!;
     engine = new CodeSessionEngine({
       sessionId,
       cwd,
@@ -125,7 +132,7 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
       env,
       turns: state.turns,
       usage: state.usage,
-      messages: await store.sessions.messages(sessionId),
+      messages,
     });
     if (options.resume !== undefined) await engine.checkInterrupted();
     return engine;

@@ -171,4 +171,58 @@ describe('openCodeSession', { timeout: 60_000 }, () => {
     writeFileSync(join(project.dir, 'corvid.yaml'), 'agents: {}\n');
     await expect(openCodeSession({ cwd: project.dir, env: project.env })).rejects.toThrow(/corvid code has no model to use[\s\S]*--model/);
   });
+
+  it('/compact continues in a session holding a summary and the recent turns; /init writes AGENTS.md', async () => {
+    const replies: FakeReply[] = [];
+    for (let i = 1; i <= 4; i++) replies.push({ text: `answer ${i} ${'lorem ipsum '.repeat(40)}` });
+    replies.push({ text: 'SUMMARY: the user asked four questions about the calculator.' });
+    replies.push({ text: 'I will not write files.' });
+    const { session, events } = await open(replies, {});
+    for (let i = 1; i <= 4; i++) await session.send(`question ${i}`);
+    const before = session.id;
+    await session.command('/compact');
+    expect(notices(events).at(-1)).toMatch(/^Compacted \d+ messages .*summarize\); continuing in session ses_/);
+    expect(session.id).not.toBe(before);
+    const kept = session.messages();
+    expect(JSON.stringify(kept[0])).toContain('SUMMARY: the user asked four questions');
+    expect(JSON.stringify(kept.at(-1))).toContain('answer 4');
+    expect(kept.length).toBeLessThan(8);
+
+    await rmAgents();
+    await session.command('/init');
+    expect(notices(events).at(-1)).toMatch(/The model did not write AGENTS\.md; wrote a template to fill in/);
+    expect(readFileSync(join(project!.dir, 'AGENTS.md'), 'utf8')).toContain('- `npm run test`');
+  });
 });
+
+describe('openCodeSession with a corvid.yaml agent', { timeout: 60_000 }, () => {
+  it('--agent adds the agent instructions and tools; --model overrides its model', async () => {
+    server = await startFakeLlmServer([{ text: 'Bonjour.' }]);
+    project = makeProject(server.url);
+    const yaml = readFileSync(join(project.dir, 'corvid.yaml'), 'utf8').replace('defaults:\n  model: fake\n', '');
+    writeFileSync(
+      join(project.dir, 'corvid.yaml'),
+      `${yaml}  other:\n    provider: openai-compatible\n    base_url: ${server.url}/v1\n    model: other-model\n` +
+        `agents:\n  reviewer:\n    model: fake\n    instructions: Always answer in French.\n`,
+    );
+    const session = await openCodeSession({ cwd: project.dir, env: project.env, agent: 'reviewer', model: 'other' });
+    sessions.push(session);
+    expect(session.status().model).toBe('openai-compatible:other-model');
+    await session.send('hello');
+    const body = server.requests[0].body as {
+      model: string;
+      messages: Array<{ role: string; content: string }>;
+      tools: Array<{ function: { name: string } }>;
+    };
+    expect(body.model).toBe('other-model');
+    expect(body.messages[0].content).toContain('You are corvid code');
+    expect(body.messages[0].content).toContain('Always answer in French.');
+    expect(body.tools.map((t) => t.function.name)).toEqual(expect.arrayContaining(['read_file', 'edit_file', 'bash']));
+    await expect(openCodeSession({ cwd: project.dir, env: project.env, agent: 'nobody' })).rejects.toThrow(/nobody/);
+  });
+});
+
+async function rmAgents(): Promise<void> {
+  const { rm } = await import('node:fs/promises');
+  await rm(join(project!.dir, 'AGENTS.md'));
+}
