@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises';
 import nodePath from 'node:path';
 
 import { Agent, type AgentOptions } from '../core/agent.js';
-import type { Runtime } from '../runtime/load-runtime.js';
 import { fileTools } from '../tools/files/index.js';
 import { shellTool } from '../tools/shell/index.js';
 import type { ModelConfig } from '../types/model.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 import type { ApprovalGate } from './approval-gate.js';
+import type { CodeRuntime } from './code-runtime.js';
 import type { CodeMode } from './code-session-types.js';
 import type { FileSnapshots } from './file-snapshots.js';
 
@@ -63,7 +63,7 @@ export async function projectInstructions(cwd: string): Promise<{ text: string; 
 /** What `buildCodeAgent` needs. */
 export interface CodeAgentInput {
   cwd: string;
-  runtime: Runtime;
+  runtime: CodeRuntime;
   /** A `corvid.yaml` agent to start from (its instructions, tools and MCP servers). */
   agentName?: string;
   model: ModelConfig;

@@ -5,7 +5,6 @@ import type { Agent } from '../core/agent.js';
 import { estimateTokens } from '../core/context-budget.js';
 import type { RunOptions } from '../core/run-options.js';
 import type { RunStream } from '../core/run-stream.js';
-import type { Runtime } from '../runtime/load-runtime.js';
 import type { AgentEvent } from '../types/events.js';
 import type { Message } from '../types/message.js';
 import type { ModelConfig } from '../types/model.js';
@@ -17,6 +16,7 @@ import type { ApprovalGate } from './approval-gate.js';
 import { runSlashCommand } from './code-commands.js';
 import { modelLabel } from './code-model.js';
 import { costOf, modelFacts } from './code-prices.js';
+import type { CodeRuntime } from './code-runtime.js';
 import type { CodeApprovalAnswer, CodeEvent, CodeMode, CodeSession, CodeStatus, CodeTurnResult } from './code-session-types.js';
 import type { FileSnapshots } from './file-snapshots.js';
 
@@ -24,7 +24,7 @@ import type { FileSnapshots } from './file-snapshots.js';
 export interface CodeEngineParts {
   sessionId: string;
   cwd: string;
-  runtime: Runtime;
+  runtime: CodeRuntime;
   store: Store;
   /** Close the store with the session (it was opened for it). */
   ownsStore: boolean;
@@ -61,7 +61,7 @@ const SHELL_NOTE_MAX = 4000;
 export class CodeSessionEngine implements CodeSession {
   private sessionId: string;
   readonly cwd: string;
-  readonly runtime: Runtime;
+  readonly runtime: CodeRuntime;
   readonly store: Store;
   readonly gate: ApprovalGate;
   readonly snapshots: FileSnapshots;

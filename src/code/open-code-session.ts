@@ -1,10 +1,13 @@
+// Sessions resolve their model and run durably: install those services (see src/core/core-services.ts).
+import '../models/install-model-resolver.js';
+import '../durable/install-durable-runner.js';
+
 import { mkdir, realpath } from 'node:fs/promises';
 import nodePath from 'node:path';
 
 import { ConfigError } from '../errors/config-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
-import type { Runtime } from '../runtime/load-runtime.js';
 import { findBwrap, probeBwrap } from '../tools/shell/bwrap-sandbox.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
@@ -13,6 +16,7 @@ import { buildCodeAgent, codeTools, projectInstructions } from './code-agent.js'
 import { storedSessionState } from './code-commands.js';
 import { modelLabel, resolveCodeModel } from './code-model.js';
 import { modelFacts } from './code-prices.js';
+import { type CodeRuntime, loadCodeRuntime } from './code-runtime.js';
 import { CodeSessionEngine } from './code-session-engine.js';
 import { CODE_MODES, type CodeApproval, type CodeMode, type CodeSession } from './code-session-types.js';
 import { CODE_SESSION_AGENT, codeStorePath, listCodeSessions, sessionCwd } from './code-store.js';
@@ -44,8 +48,8 @@ export interface OpenCodeSessionOptions {
   storePath?: string;
   /** An open store to use instead (not closed by the session). */
   store?: Store;
-  /** An already loaded runtime (closed with the session). */
-  runtime?: Runtime;
+  /** An already loaded runtime, e.g. `loadRuntime()`'s (closed with the session). */
+  runtime?: CodeRuntime;
   /** MCP options for the runtime loaded here (warnings, elicitation). */
   mcp?: McpRuntimeOptions;
 }
@@ -70,11 +74,10 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
   if (!CODE_MODES.includes(mode)) throw new ValidationError(`Unknown mode "${String(mode)}": use one of ${CODE_MODES.join(', ')}`);
   const ownsStore = options.store === undefined;
   // Independent start-up work runs side by side (time to the first prompt).
-  const [sandbox, store, project, runtimeModule] = await Promise.all([
+  const [sandbox, store, project] = await Promise.all([
     options.sandbox !== false ? sandboxWorks(cwd) : false,
     options.store ?? openCodeStore(options.storePath ?? codeStorePath(env)),
     projectInstructions(cwd),
-    options.runtime === undefined ? import('../runtime/load-runtime.js') : undefined,
   ]);
   if (mode === 'yolo' && !sandbox) {
     if (ownsStore) await store.close();
@@ -86,8 +89,10 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
   }
   let runtime = options.runtime;
   try {
-    runtime ??= await runtimeModule!.loadRuntime({ cwd, env, configPath: options.configPath, mcp: options.mcp, store, applyDotEnv: true });
-    const model = resolveCodeModel({ model: options.model ?? agentModel(runtime, options.agent), config: runtime.config, env });
+    let modelEnv = env;
+    if (runtime === undefined)
+      ({ runtime, env: modelEnv } = await loadCodeRuntime({ cwd, env, configPath: options.configPath, mcp: options.mcp, store }));
+    const model = resolveCodeModel({ model: options.model ?? agentModel(runtime, options.agent), config: runtime.config, env: modelEnv });
     const sessionId = await chooseSession({ store, cwd, resume: options.resume, model: modelLabel(model) });
     const [state, messages, own] = await Promise.all([
       storedSessionState({ store }, sessionId),
@@ -129,7 +134,7 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
       snapshots,
       model,
       sandbox,
-      env,
+      env: modelEnv,
       turns: state.turns,
       usage: state.usage,
       messages,
@@ -144,7 +149,7 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
 }
 
 /** The model of a `corvid.yaml` agent, as its reference, when one is named and has one. */
-function agentModel(runtime: Runtime, agentName: string | undefined): string | undefined {
+function agentModel(runtime: CodeRuntime, agentName: string | undefined): string | undefined {
   if (agentName === undefined) return undefined;
   const def = Object.prototype.hasOwnProperty.call(runtime.config.agents, agentName) ? runtime.config.agents[agentName] : undefined;
   if (def === undefined) {

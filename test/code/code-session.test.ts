@@ -165,6 +165,21 @@ describe('openCodeSession', { timeout: 60_000 }, () => {
     expect(notices(events).at(-1)).toMatch(/Unknown command "\/nope"/);
   });
 
+  it('without corvid.yaml, takes the model from CORVID_MODEL in the folder .env', async () => {
+    server = await startFakeLlmServer([{ text: 'hi from .env' }]);
+    project = makeProject(server.url);
+    const { rmSync } = await import('node:fs');
+    rmSync(join(project.dir, 'corvid.yaml'));
+    await expect(openCodeSession({ cwd: project.dir, env: project.env })).rejects.toThrow(/corvid code has no model to use/);
+    writeFileSync(join(project.dir, '.env'), `CORVID_MODEL=openai-compatible:test\nCORVID_BASE_URL=${server.url}/v1\n`);
+    const session = await openCodeSession({ cwd: project.dir, env: project.env });
+    sessions.push(session);
+    expect(session.status().model).toBe('openai-compatible:test');
+    const r = await session.send('hello');
+    expect(r.error).toBeUndefined();
+    expect(r).toMatchObject({ status: 'completed', text: 'hi from .env' });
+  });
+
   it('without a config or a key, says how to choose a model', async () => {
     server = await startFakeLlmServer([]);
     project = makeProject(server.url);
