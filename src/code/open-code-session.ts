@@ -81,11 +81,7 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
   ]);
   if (mode === 'yolo' && !sandbox) {
     if (ownsStore) await store.close();
-    throw new ValidationError(
-      options.sandbox === false
-        ? 'yolo mode runs every command without asking, so it needs the shell sandbox: drop --no-sandbox'
-        : 'yolo mode runs every command without asking, so it needs the shell sandbox, and bubblewrap does not work here (apt-get install bubblewrap)',
-    );
+    throw yoloRefused(options.sandbox === false);
   }
   let runtime = options.runtime;
   try {
@@ -146,6 +142,15 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
     if (ownsStore) await store.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** Why `yolo` cannot start: it needs the sandbox. */
+function yoloRefused(sandboxTurnedOff: boolean): ValidationError {
+  return new ValidationError(
+    sandboxTurnedOff
+      ? 'yolo mode runs every command without asking, so it needs the shell sandbox: drop --no-sandbox'
+      : 'yolo mode runs every command without asking, so it needs the shell sandbox, and bubblewrap does not work here (apt-get install bubblewrap)',
+  );
 }
 
 /** The model of a `corvid.yaml` agent, as its reference, when one is named and has one. */
