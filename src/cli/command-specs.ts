@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 
+import { codeCommandSpec } from './code-command-spec.js';
 import { knowledgeCommandSpecs } from './knowledge-command-specs.js';
 
 /** Option definitions in `node:util` parseArgs form. */
@@ -481,6 +482,7 @@ ${GLOBAL_HELP}
 Exit codes: 0 printed, 2 bad usage.`,
   },
   ...knowledgeCommandSpecs(GLOBAL_HELP),
+  codeCommandSpec(GLOBAL_HELP),
 ];
 
 /** `corvid --help`. */

@@ -27,6 +27,7 @@ const LOADERS: Record<string, () => Promise<CommandMain>> = {
   ingest: async () => (await import('./commands/ingest-command.js')).ingestCommand,
   search: async () => (await import('./commands/search-command.js')).searchCommand,
   knowledge: async () => (await import('./commands/knowledge-command.js')).knowledgeCommand,
+  code: async () => (await import('./commands/code-command.js')).codeCommand,
 };
 
 /** Flags that take a value, so the word after them is not the command. */

@@ -83,7 +83,6 @@ class ParserThread {
       eval: true,
       workerData: { shSyntaxUrl: pathToFileURL(require.resolve('sh-syntax')).href, wasmPath: require.resolve('sh-syntax/main.wasm') },
     });
-    worker.unref();
     worker.on('message', (m: { id: number; json?: string; error?: string }) => {
       const waiting = this.#pending.get(m.id);
       if (waiting === undefined) return;
@@ -102,6 +101,8 @@ class ParserThread {
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the shell parser thread stopped (exit ${code})`)));
+    // After the listeners: adding a 'message' listener refs the worker's port again.
+    worker.unref();
     this.#worker = worker;
     return worker;
   }

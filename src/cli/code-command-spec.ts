@@ -1,0 +1,66 @@
+import type { CommandSpec } from './command-specs.js';
+
+/** The spec of `corvid code`; `globalHelp` is the global options' help text. */
+export function codeCommandSpec(globalHelp: string): CommandSpec {
+  return {
+    name: 'code',
+    summary: 'A coding agent for the project in this folder (terminal UI, plain or headless)',
+    options: {
+      print: { type: 'string', short: 'p' },
+      mode: { type: 'string' },
+      json: { type: 'boolean' },
+      plain: { type: 'boolean' },
+      resume: { type: 'boolean', short: 'r' },
+      agent: { type: 'string', short: 'a' },
+      model: { type: 'string', short: 'm' },
+      'no-sandbox': { type: 'boolean' },
+      web: { type: 'boolean' },
+      verbose: { type: 'boolean' },
+    },
+    maxPositionals: 1,
+    help: `Usage: corvid code [options]
+       corvid code -p <task> [--mode auto-edit] [--json]
+       corvid code --resume [session-id]
+
+A coding agent working in the current folder: it reads, searches and edits files (confined to the
+folder) and runs shell commands (in a bubblewrap sandbox when available), asking before it
+changes anything unless the mode allows it. On a terminal it opens the full-screen UI (needs the
+optional packages: npm i ink react); with pipes, or --plain, it reads one line per input and
+prints plain lines. Sessions are stored in ~/.corvid/code.db ($CORVID_HOME/code.db).
+
+Modes (--mode, /mode, Shift+Tab in the UI):
+  ask        read-only: no edits, no shell
+  default    reads are free; edits and shell commands ask
+  auto-edit  edits are free; shell commands ask
+  yolo       nothing asks (only with the sandbox on)
+
+Commands inside: /help /model [id] /mode [m] /clear /compact /undo /diff /sessions /resume [id]
+/cost /init /exit; !<command> runs a shell command; approvals: y / n <reason> / a (always this
+tool) / p (always this command prefix).
+
+Options:
+  -p, --print <task>     Headless: run one task to its end and print the answer ("-": read it from
+                         stdin). Calls the mode would ask about are denied, with the reason sent
+                         to the model. Exit code 0 answered, 1 failed, 130 cancelled
+      --json             With -p: print every event as one JSON line (NDJSON) instead
+      --verbose          With -p: print the steps on stderr
+      --mode <mode>      ask, default (default), auto-edit or yolo
+  -r, --resume [id]      Continue a session of this folder (default: the latest one)
+  -a, --agent <name>     Start from a corvid.yaml agent (its instructions, tools, MCP servers)
+  -m, --model <id>       provider:model or a corvid.yaml model name (default: defaults.model,
+                         CORVID_MODEL, or the provider whose API key is set)
+      --no-sandbox       Run shell commands unconfined (yolo mode is then refused)
+      --web              Add the web tools (web_fetch, http_request)
+      --plain            Plain line output even on a terminal
+
+${globalHelp}
+
+Exit codes: 0 success, 1 failure, 2 bad usage, 130 interrupted.
+
+Examples:
+  corvid code
+  corvid code -p "fix the failing test" --mode auto-edit
+  git diff | corvid code -p - --mode ask --json
+  corvid code --resume`,
+  };
+}

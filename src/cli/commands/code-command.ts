@@ -1,0 +1,122 @@
+import type { CodeMode, CodeSession } from '../../code/code-session-types.js';
+import { CODE_MODES } from '../../code/code-session-types.js';
+import { type CliContext, EXIT, UsageError } from '../cli-context.js';
+import { colorsFor } from '../colors.js';
+import { cliMcpOptions } from '../mcp-cli-options.js';
+import { readAll } from '../read-all.js';
+
+/** What the full-screen UI module (src/code/tui/run-tui.ts) exports. */
+interface TuiModule {
+  runTui(options: { session: CodeSession; stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream }): Promise<void>;
+}
+
+/** Time within which a second Ctrl-C exits (plain and headless modes). */
+const DOUBLE_CTRL_C_MS = 2000;
+
+function parseMode(value: string | boolean | undefined): CodeMode | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !(CODE_MODES as readonly string[]).includes(value))
+    throw new UsageError(`--mode must be one of ${CODE_MODES.join(', ')}`, 'code');
+  return value as CodeMode;
+}
+
+/** The `-p` task: the text given, or stdin for `-`. */
+async function headlessPrompt(context: CliContext): Promise<string | undefined> {
+  const print = context.values.print;
+  if (print === undefined) return undefined;
+  const text = print === '-' ? (await readAll(context.stdin)).replace(/\r?\n$/, '') : String(print);
+  if (text.trim() === '') throw new UsageError('-p needs a task (or "-" to read it from stdin)', 'code');
+  return text;
+}
+
+/**
+ * Ctrl-C while a turn runs cancels it; a second Ctrl-C within 2 s (or one when idle) exits.
+ * Returns the function removing the handler.
+ */
+function onCtrlC(session: CodeSession, note: (text: string) => void): () => void {
+  let last = 0;
+  const handler = (): void => {
+    const now = Date.now();
+    if (session.status().busy && now - last > DOUBLE_CTRL_C_MS) {
+      last = now;
+      note('Cancelling the turn (Ctrl-C again to quit).');
+      session.cancel();
+      return;
+    }
+    process.exit(EXIT.interrupted);
+  };
+  process.on('SIGINT', handler);
+  return () => void process.off('SIGINT', handler);
+}
+
+/** Loads the full-screen UI; `undefined` (after a hint when ink / react are missing) to fall back to plain output. */
+async function loadTui(context: CliContext): Promise<TuiModule | undefined> {
+  // A variable specifier: the UI module is optional at build time and loads only on a terminal.
+  const specifier = '../../code/tui/run-tui.js';
+  try {
+    return (await import(specifier)) as TuiModule;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/['"](ink|react)['"]/.test(message)) {
+      const c = colorsFor(context.stderr, context.globals);
+      context.stderr.write(c.dim('The full-screen UI needs the optional packages ink and react (npm i ink react); using plain output.\n'));
+    } else if (context.globals.debug) context.stderr.write(`corvid code: no terminal UI (${message}); using plain output\n`);
+    return undefined;
+  }
+}
+
+/**
+ * `corvid code`: the coding agent. Headless with `-p`, the full-screen UI on a terminal, plain
+ * lines otherwise (pipes, `--plain`, or the UI not installed).
+ */
+export async function codeCommand(context: CliContext): Promise<number> {
+  const { values, positionals, stdout, stderr } = context;
+  if (positionals.length > 0 && values.resume !== true)
+    throw new UsageError(`Unexpected argument "${positionals[0]}" (a task goes after -p; a session id after --resume)`, 'code');
+  if (values.json === true && values.print === undefined) throw new UsageError('--json needs -p (headless mode)', 'code');
+  const mode = parseMode(values.mode);
+  const prompt = await headlessPrompt(context);
+  const { openCodeSession } = await import('../../code/open-code-session.js');
+  const session = await openCodeSession({
+    cwd: context.cwd,
+    env: context.env,
+    configPath: context.globals.config,
+    ...(typeof values.agent === 'string' ? { agent: values.agent } : {}),
+    ...(typeof values.model === 'string' ? { model: values.model } : {}),
+    ...(mode ? { mode } : {}),
+    sandbox: values['no-sandbox'] !== true,
+    web: values.web === true,
+    ...(values.resume === true ? { resume: positionals[0] ?? true } : {}),
+    headless: prompt !== undefined,
+    mcp: cliMcpOptions(context),
+  });
+  const note = (text: string): void => void stderr.write(`${colorsFor(stderr, context.globals).dim(text)}\n`);
+  try {
+    if (prompt !== undefined) {
+      const off = onCtrlC(session, note);
+      try {
+        const { runHeadless } = await import('../../code/run-headless.js');
+        const result = await runHeadless({ session, prompt, stdout, stderr, json: values.json === true, verbose: values.verbose === true });
+        return result.status === 'completed' ? EXIT.ok : result.status === 'cancelled' ? EXIT.interrupted : EXIT.failure;
+      } finally {
+        off();
+      }
+    }
+    const terminal = context.stdin.isTTY === true && stdout.isTTY === true;
+    const tui = terminal && values.plain !== true ? await loadTui(context) : undefined;
+    if (tui) {
+      await tui.runTui({ session, stdin: context.stdin, stdout });
+      return EXIT.ok;
+    }
+    const off = onCtrlC(session, note);
+    try {
+      const { runPlain } = await import('../../code/run-plain.js');
+      await runPlain({ session, stdin: context.stdin, stdout, prompt: context.stdin.isTTY === true });
+      return EXIT.ok;
+    } finally {
+      off();
+    }
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,177 @@
+import type { ApprovalDecision, ApprovalRequest } from '../types/durable-options.js';
+import type { Tool } from '../types/tool.js';
+import type { CodeApproval, CodeApprovalAnswer, CodeMode } from './code-session-types.js';
+
+/** What a tool is, for the mode rules. */
+export type ToolClass = 'read' | 'edit' | 'shell' | 'other';
+
+const READ_TOOLS = new Set(['read_file', 'list_dir', 'glob', 'grep', 'search_files', 'web_fetch']);
+const EDIT_TOOLS = new Set(['write_file', 'edit_file', 'multi_edit']);
+const SHELL_TOOLS = new Set(['bash']);
+
+/** The class of a tool by its name: the built-in file, shell and web tools; anything else is `other`. */
+export function toolClass(name: string): ToolClass {
+  if (READ_TOOLS.has(name)) return 'read';
+  if (EDIT_TOOLS.has(name)) return 'edit';
+  if (SHELL_TOOLS.has(name)) return 'shell';
+  return 'other';
+}
+
+/** Programs whose first argument is part of what "always allow this command" means (`npm test`, `git status`). */
+const TWO_WORD_PROGRAMS = new Set([
+  'npm',
+  'npx',
+  'pnpm',
+  'yarn',
+  'bun',
+  'deno',
+  'git',
+  'cargo',
+  'go',
+  'make',
+  'docker',
+  'python',
+  'python3',
+  'node',
+  'pip',
+  'uv',
+  'poetry',
+  'dotnet',
+  'mvn',
+  'gradle',
+]);
+
+/** Shell operators after which a line runs more than one command; "always" prefixes never cover such lines. */
+const COMPOUND = /[;&|`$<>\n]/;
+
+/** The command prefix "always" would allow for a shell command line (`npm test -- -u` → `npm test`). */
+export function commandPrefix(command: string): string {
+  const words = command.trim().split(/\s+/);
+  const first = words[0] ?? '';
+  const second = words[1];
+  if (TWO_WORD_PROGRAMS.has(first) && second !== undefined && !second.startsWith('-') && !COMPOUND.test(second))
+    return `${first} ${second}`;
+  return first;
+}
+
+/** Whether an allowed prefix covers a command line: same start, one simple command. */
+function prefixCovers(prefix: string, command: string): boolean {
+  const line = command.trim();
+  if (COMPOUND.test(line)) return false;
+  return line === prefix || line.startsWith(`${prefix} `);
+}
+
+/** Why a call is refused outright in the current mode, or `undefined` when it may run (maybe after approval). */
+export function refusalInMode(mode: CodeMode, cls: ToolClass, toolName: string): string | undefined {
+  if (mode === 'ask' && cls !== 'read')
+    return `Refused: the session is in ask mode (read-only), so ${toolName} may not run. Answer from what you can read, or ask the user to switch modes (/mode default).`;
+  return undefined;
+}
+
+/** Options of an `ApprovalGate`. */
+export interface ApprovalGateOptions {
+  mode: CodeMode;
+  /** Called when a call needs a person's answer; absent in headless runs, where such calls are denied. */
+  ask?: (approval: CodeApproval) => void;
+  /** The tools by name (for previews). */
+  tools: () => ReadonlyMap<string, Tool>;
+}
+
+/**
+ * The mode rules and the approvals of one session: which calls need asking, the "always" answers
+ * (per tool, per shell command prefix), and the calls waiting for an answer.
+ */
+export class ApprovalGate {
+  mode: CodeMode;
+  private readonly ask: ((approval: CodeApproval) => void) | undefined;
+  private readonly tools: () => ReadonlyMap<string, Tool>;
+  private readonly alwaysTools = new Set<string>();
+  private readonly alwaysPrefixes = new Set<string>();
+  private readonly pending = new Map<string, (answer: CodeApprovalAnswer) => void>();
+  private next = 0;
+
+  constructor(options: ApprovalGateOptions) {
+    this.mode = options.mode;
+    this.ask = options.ask;
+    this.tools = options.tools;
+  }
+
+  /** Whether a call needs a person's approval in the current mode (the tool's `requireApproval`). */
+  needsApproval(toolName: string, input: unknown): boolean {
+    const cls = toolClass(toolName);
+    if (cls === 'read' || this.mode === 'yolo' || this.mode === 'ask') return false;
+    if (cls === 'edit' && this.mode === 'auto-edit') return false;
+    if (this.alwaysTools.has(toolName)) return false;
+    if (cls === 'shell') {
+      const command = (input as { command?: unknown } | undefined)?.command;
+      if (typeof command === 'string' && [...this.alwaysPrefixes].some((p) => prefixCovers(p, command))) return false;
+    }
+    return true;
+  }
+
+  /** Wraps a tool: its calls ask when the mode says so, and are refused outright in ask mode (the model reads why). */
+  wrap(tool: Tool): Tool {
+    const cls = toolClass(tool.name);
+    return {
+      ...tool,
+      requireApproval: (input: unknown) => this.needsApproval(tool.name, input),
+      execute: (input, context) => {
+        const refusal = refusalInMode(this.mode, cls, tool.name);
+        if (refusal !== undefined) throw new Error(refusal);
+        return tool.execute(input, context);
+      },
+    };
+  }
+
+  /** The in-process approval handler of the session's runs. */
+  async decide(request: ApprovalRequest): Promise<ApprovalDecision> {
+    if (!this.ask) {
+      return {
+        approved: false,
+        reason: `Denied: corvid code runs headless in ${this.mode} mode, where ${request.toolName} needs a person's approval and nobody can give it. Do without it, or the user can re-run with --mode auto-edit (edits) or --mode yolo (everything, sandboxed).`,
+      };
+    }
+    const tool = this.tools().get(request.toolName);
+    let preview = request.prompt;
+    if (tool?.preview) {
+      try {
+        preview = (await tool.preview(request.input)) ?? request.prompt;
+      } catch (err) {
+        preview = `${request.prompt}\n(no preview: ${err instanceof Error ? err.message : String(err)})`;
+      }
+    }
+    const id = `apv_${++this.next}`;
+    const command = (request.input as { command?: unknown } | undefined)?.command;
+    const approval: CodeApproval = {
+      id,
+      toolName: request.toolName,
+      input: request.input,
+      preview,
+      ...(toolClass(request.toolName) === 'shell' && typeof command === 'string' ? { prefix: commandPrefix(command) } : {}),
+    };
+    const answer = await new Promise<CodeApprovalAnswer>((resolve) => {
+      this.pending.set(id, resolve);
+      this.ask!(approval);
+    });
+    if (answer.approved && answer.always === 'tool') this.alwaysTools.add(request.toolName);
+    if (answer.approved && answer.always === 'prefix' && approval.prefix !== undefined) this.alwaysPrefixes.add(approval.prefix);
+    if (answer.approved) return { approved: true };
+    return { approved: false, reason: answer.reason?.trim() ? `The user said no: ${answer.reason.trim()}` : 'The user said no.' };
+  }
+
+  /** Answers a pending approval; false when `id` is not pending. */
+  answer(id: string, answer: CodeApprovalAnswer): boolean {
+    const resolve = this.pending.get(id);
+    if (resolve === undefined) return false;
+    this.pending.delete(id);
+    resolve(answer);
+    return true;
+  }
+
+  /** Denies every pending approval (the turn was cancelled); returns their ids. */
+  denyAll(reason: string): string[] {
+    const ids = [...this.pending.keys()];
+    for (const id of ids) this.answer(id, { approved: false, reason });
+    return ids;
+  }
+}

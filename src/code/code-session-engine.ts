@@ -1,0 +1,371 @@
+import { readdir } from 'node:fs/promises';
+import nodePath from 'node:path';
+
+import type { Agent } from '../core/agent.js';
+import { estimateTokens } from '../core/context-budget.js';
+import type { RunOptions } from '../core/run-options.js';
+import type { RunStream } from '../core/run-stream.js';
+import type { AgentEvent } from '../types/events.js';
+import type { Message } from '../types/message.js';
+import type { ModelConfig } from '../types/model.js';
+import { RunState } from '../types/run-state.js';
+import type { Store } from '../types/storage/store.js';
+import type { Tool } from '../types/tool.js';
+import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
+import type { ApprovalGate } from './approval-gate.js';
+import { runSlashCommand } from './code-commands.js';
+import { modelLabel } from './code-model.js';
+import { costOf, modelFacts } from './code-prices.js';
+import type { CodeRuntime } from './code-runtime.js';
+import type { CodeApprovalAnswer, CodeEvent, CodeMode, CodeSession, CodeStatus, CodeTurnResult } from './code-session-types.js';
+import type { FileSnapshots } from './file-snapshots.js';
+
+/** Everything the engine is built from (see `openCodeSession`). */
+export interface CodeEngineParts {
+  sessionId: string;
+  cwd: string;
+  runtime: CodeRuntime;
+  store: Store;
+  /** Close the store with the session (it was opened for it). */
+  ownsStore: boolean;
+  agent: Agent;
+  /** The tools as the agent has them (wrapped), by name. */
+  tools: ReadonlyMap<string, Tool>;
+  /** The unwrapped shell tool, for `!command`. */
+  shell: Tool;
+  gate: ApprovalGate;
+  snapshots: FileSnapshots;
+  model: ModelConfig;
+  sandbox: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Turns already in the session (a resumed one). */
+  turns: number;
+  messages: Message[];
+  usage: Usage;
+}
+
+/** Output of `!command`s kept for the next turn's input (the model sees what the user ran). */
+interface ShellNote {
+  command: string;
+  exitCode: number | null;
+  output: string;
+}
+
+const SHELL_NOTE_MAX = 4000;
+
+/**
+ * One `corvid code` session: runs turns of its agent in a stored session, turns the agent's
+ * events into `CodeEvent`s, and holds the mode, approvals, snapshots and usage. Front ends talk
+ * to it through the `CodeSession` interface.
+ */
+export class CodeSessionEngine implements CodeSession {
+  private sessionId: string;
+  readonly cwd: string;
+  readonly runtime: CodeRuntime;
+  readonly store: Store;
+  readonly gate: ApprovalGate;
+  readonly snapshots: FileSnapshots;
+  readonly env: NodeJS.ProcessEnv;
+  readonly sandbox: boolean;
+  agent: Agent;
+  model: ModelConfig;
+  private readonly parts: CodeEngineParts;
+  private readonly listeners = new Set<(event: CodeEvent) => void>();
+  private transcript: Message[];
+  /** Usage of the session (every turn, failed and cancelled ones included). */
+  usage: Usage;
+  private turns: number;
+  private running: AbortController | undefined;
+  /** Prompt tokens of the last model call (the best measure of how full the context is). */
+  private lastPromptTokens = 0;
+  private shellNotes: ShellNote[] = [];
+  private closed = false;
+  /** Notices from opening the session, given to the first listener. */
+  private startupNotices: string[] = [];
+  /** The session's last run, when a crash or kill interrupted it (`/resume` continues it). */
+  interrupted: { runId: string; input: string } | undefined;
+
+  constructor(parts: CodeEngineParts) {
+    this.parts = parts;
+    this.sessionId = parts.sessionId;
+    this.cwd = parts.cwd;
+    this.runtime = parts.runtime;
+    this.store = parts.store;
+    this.gate = parts.gate;
+    this.snapshots = parts.snapshots;
+    this.env = parts.env;
+    this.sandbox = parts.sandbox;
+    this.agent = parts.agent;
+    this.model = parts.model;
+    this.turns = parts.turns;
+    this.transcript = parts.messages;
+    this.usage = parts.usage;
+  }
+
+  get id(): string {
+    return this.sessionId;
+  }
+
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  status(): CodeStatus {
+    const model = modelLabel(this.model);
+    const cost = costOf(model, this.usage);
+    const tokens = this.lastPromptTokens > 0 ? this.lastPromptTokens : estimateTokens(this.transcript);
+    return {
+      sessionId: this.sessionId,
+      model,
+      mode: this.gate.mode,
+      usage: { ...this.usage },
+      ...(cost !== undefined ? { costUsd: cost } : {}),
+      contextPercent: Math.min(100, Math.round((tokens / modelFacts(model).contextWindow) * 1000) / 10),
+      busy: this.busy,
+      sandbox: this.sandbox,
+      cwd: this.cwd,
+    };
+  }
+
+  messages(): Message[] {
+    return [...this.transcript];
+  }
+
+  subscribe(listener: (event: CodeEvent) => void): () => void {
+    this.listeners.add(listener);
+    const notices = this.startupNotices.splice(0);
+    if (notices.length > 0) queueMicrotask(() => notices.forEach((text) => listener({ type: 'notice', level: 'info', text })));
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Sends an event to every listener (a listener that throws does not stop the others). */
+  emit(event: CodeEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(event);
+      } catch {
+        // A front end's bug must not break the session.
+      }
+    }
+  }
+
+  notice(text: string, level: 'info' | 'warning' | 'error' = 'info'): void {
+    this.emit({ type: 'notice', level, text });
+  }
+
+  private emitStatus(): void {
+    this.emit({ type: 'status', status: this.status() });
+  }
+
+  /** Finds whether the session's last run was interrupted (it then says so once a front end listens). */
+  async checkInterrupted(): Promise<void> {
+    const [last] = await this.store.checkpoints.listRuns({ sessionId: this.sessionId, limit: 1 });
+    this.interrupted = undefined;
+    if (last?.status === 'running') {
+      const state = (await this.store.checkpoints.latest(last.runId))?.state as { input?: unknown } | undefined;
+      this.interrupted = { runId: last.runId, input: typeof state?.input === 'string' ? state.input : '' };
+    }
+    if (this.interrupted) {
+      const what = this.interrupted.input.split('\n')[0].slice(0, 60);
+      this.startupNotices.push(
+        `The last turn ("${what}") was interrupted before it finished: /resume continues it, or send a new message.`,
+      );
+    }
+  }
+
+  async send(input: string): Promise<CodeTurnResult> {
+    if (this.running) return { status: 'failed', error: 'A turn is already running.', usage: emptyUsage(), changedFiles: [] };
+    if (input.trim() === '') return { status: 'failed', error: 'Nothing to send.', usage: emptyUsage(), changedFiles: [] };
+    this.interrupted = undefined;
+    const turn = ++this.turns;
+    const text = this.withShellNotes(input);
+    return this.turn(turn, input, (options) => this.agent.stream(text, { ...options, session: this.sessionId, store: this.store }));
+  }
+
+  /** Continues the interrupted run of the session from its last checkpoint (finished tool calls are not run again). */
+  async continueInterrupted(): Promise<CodeTurnResult | undefined> {
+    const run = this.interrupted;
+    if (run === undefined || this.running) return undefined;
+    this.interrupted = undefined;
+    return this.turn(Math.max(1, this.turns), run.input, (options) =>
+      this.agent.resumeStream(run.runId, { ...options, store: this.store }),
+    );
+  }
+
+  private async turn(turn: number, input: string, start: (options: RunOptions) => RunStream): Promise<CodeTurnResult> {
+    const usage = emptyUsage();
+    this.snapshots.turn = turn;
+    const controller = new AbortController();
+    this.running = controller;
+    this.emit({ type: 'turn_start', turn, input });
+    this.emitStatus();
+    const result = await this.runTurn(start, controller, usage);
+    result.changedFiles = await this.snapshots.changedIn(turn).catch(() => []);
+    addUsage(this.usage, usage);
+    this.running = undefined;
+    this.transcript = await this.store.sessions.messages(this.sessionId).catch(() => this.transcript);
+    await this.touchSession(input).catch(() => undefined);
+    this.emit({ type: 'turn_end', turn, result });
+    this.emitStatus();
+    return result;
+  }
+
+  private async runTurn(start: (options: RunOptions) => RunStream, controller: AbortController, usage: Usage): Promise<CodeTurnResult> {
+    try {
+      const stream = start({ signal: controller.signal, onApproval: (request) => this.gate.decide(request) });
+      for await (const event of stream) this.onAgentEvent(event, usage);
+      const run = await stream.result;
+      return { status: 'completed', text: run.text, usage, changedFiles: [] };
+    } catch (error) {
+      if (controller.signal.aborted || (error as { code?: string })?.code === 'run_aborted')
+        return { status: 'cancelled', error: 'Cancelled.', usage, changedFiles: [] };
+      return { status: 'failed', error: oneLine(error), usage, changedFiles: [] };
+    }
+  }
+
+  private onAgentEvent(event: AgentEvent, usage: Usage): void {
+    if (event.path.length === 1 && event.type === 'run_end') Object.assign(usage, event.usage);
+    if (event.path.length === 1 && event.type === 'step_end' && event.usage.inputTokens > 0)
+      this.lastPromptTokens = event.usage.inputTokens;
+    this.emit({ type: 'agent', event });
+    if (event.path.length === 1 && event.type === 'step_end') {
+      const running = { ...this.usage };
+      addUsage(running, event.usage);
+      this.emit({ type: 'status', status: { ...this.status(), usage: running } });
+    }
+  }
+
+  /** The input with the `!command`s run since the last turn in front, so the model sees them. */
+  private withShellNotes(input: string): string {
+    if (this.shellNotes.length === 0) return input;
+    const notes = this.shellNotes.map((n) => {
+      const out = n.output.length > SHELL_NOTE_MAX ? `${n.output.slice(0, SHELL_NOTE_MAX)}\n[…]` : n.output;
+      return `I ran \`${n.command}\` (exit code ${n.exitCode ?? 'none'}):\n\`\`\`\n${out}\n\`\`\``;
+    });
+    this.shellNotes = [];
+    return `${notes.join('\n\n')}\n\n${input}`;
+  }
+
+  /** Updates the session's title (its first input) and model in the store. */
+  private async touchSession(input: string): Promise<void> {
+    const session = await this.store.sessions.get(this.sessionId);
+    if (!session) return;
+    const metadata: Record<string, unknown> = { ...session.metadata, model: modelLabel(this.model) };
+    if (metadata.title === undefined) metadata.title = input.split('\n')[0].slice(0, 80);
+    await this.store.sessions.update(this.sessionId, { metadata });
+  }
+
+  async command(line: string): Promise<void> {
+    try {
+      await runSlashCommand(this, line);
+    } catch (error) {
+      this.notice(oneLine(error), 'error');
+    }
+  }
+
+  async runShell(command: string): Promise<{ exitCode: number | null; output: string }> {
+    const controller = new AbortController();
+    try {
+      const r = (await this.parts.shell.execute(
+        { command },
+        {
+          signal: controller.signal,
+          agent: this.agent.name,
+          path: [this.agent.name],
+          runId: `shell_${Date.now().toString(36)}`,
+          toolCallId: 'user',
+          idempotencyKey: `user:${Date.now()}`,
+          messages: [],
+          state: new RunState(),
+        },
+      )) as { exitCode: number | null; stdout: string; stderr: string };
+      const output = [r.stdout, r.stderr].filter((s) => s !== '').join(r.stdout.endsWith('\n') || r.stdout === '' ? '' : '\n');
+      this.shellNotes.push({ command, exitCode: r.exitCode, output });
+      this.emit({ type: 'shell', command, exitCode: r.exitCode, output });
+      return { exitCode: r.exitCode, output };
+    } catch (error) {
+      const output = oneLine(error);
+      this.emit({ type: 'shell', command, exitCode: null, output });
+      return { exitCode: null, output };
+    }
+  }
+
+  answerApproval(id: string, answer: CodeApprovalAnswer): void {
+    if (this.gate.answer(id, answer)) this.emit({ type: 'approval_answered', id, approved: answer.approved });
+  }
+
+  cancel(): void {
+    if (!this.running) return;
+    for (const id of this.gate.denyAll('The user cancelled the turn.')) this.emit({ type: 'approval_answered', id, approved: false });
+    this.running.abort();
+  }
+
+  setMode(mode: CodeMode): void {
+    if (mode === 'yolo' && !this.sandbox) {
+      this.notice(
+        'yolo mode needs the shell sandbox (bubblewrap), which is off: install bubblewrap and start without --no-sandbox. The mode is unchanged.',
+        'error',
+      );
+      return;
+    }
+    this.gate.mode = mode;
+    this.emitStatus();
+  }
+
+  /** Switches to another stored session (`/clear`, `/resume`, `/compact`); the front end gets its transcript. */
+  async switchSession(sessionId: string, options: { turns: number; usage: Usage }): Promise<void> {
+    this.sessionId = sessionId;
+    this.snapshots.setSession(sessionId);
+    this.turns = options.turns;
+    this.usage = options.usage;
+    this.lastPromptTokens = 0;
+    this.shellNotes = [];
+    this.transcript = await this.store.sessions.messages(sessionId);
+    await this.checkInterrupted();
+    this.emit({ type: 'transcript', messages: this.messages() });
+    for (const text of this.startupNotices.splice(0)) this.notice(text);
+    this.emitStatus();
+  }
+
+  /** Changes the model for the following turns. */
+  setModel(model: ModelConfig): void {
+    this.model = model;
+    this.agent.setModel(model);
+    this.emitStatus();
+  }
+
+  async completePath(prefix: string): Promise<string[]> {
+    const slash = prefix.lastIndexOf('/');
+    const dirPart = slash >= 0 ? prefix.slice(0, slash + 1) : '';
+    const namePart = slash >= 0 ? prefix.slice(slash + 1) : prefix;
+    const dir = nodePath.resolve(this.cwd, dirPart);
+    const rel = nodePath.relative(this.cwd, dir);
+    if (rel.startsWith('..') || nodePath.isAbsolute(rel)) return [];
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    return entries
+      .filter(
+        (e) =>
+          e.name.startsWith(namePart) &&
+          e.name !== '.git' &&
+          e.name !== 'node_modules' &&
+          (namePart.startsWith('.') || !e.name.startsWith('.')),
+      )
+      .map((e) => `${dirPart}${e.name}${e.isDirectory() ? '/' : ''}`)
+      .sort()
+      .slice(0, 50);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.cancel();
+    await this.runtime.close().catch(() => undefined);
+    if (this.parts.ownsStore) await this.store.close().catch(() => undefined);
+  }
+}
+
+/** An error as one line for a notice or a turn result. */
+export function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n').filter((l) => l.trim() !== '')[0] ?? 'Unknown error';
+}

@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import nodePath from 'node:path';
+
+import { unifiedDiff } from '../tools/files/unified-diff.js';
+import type { Store } from '../types/storage/store.js';
+import type { Tool } from '../types/tool.js';
+
+/** A file's content before a turn changed it (`undefined`: the file did not exist). */
+interface Snapshot {
+  /** Path relative to the session's folder. */
+  path: string;
+  turn: number;
+  /** Base64 of the prior content; absent when the file did not exist. */
+  content?: string;
+}
+
+const PREFIX = 'snapshot:';
+
+/** What `/undo` did. */
+export interface UndoReport {
+  turn: number;
+  /** Files written back to their prior content. */
+  restored: string[];
+  /** Files the turn had created, removed again. */
+  removed: string[];
+}
+
+/**
+ * Prior contents of the files the agent edits, per turn, stored as artifacts of the session (so
+ * they survive the process: `/undo` works after `--resume`). The first snapshot of a file in the
+ * session is its state at the session's start (for `/diff`).
+ */
+export class FileSnapshots {
+  private readonly store: Store;
+  private readonly cwd: string;
+  private sessionId: string;
+  /** The turn edits are recorded under. */
+  turn = 0;
+  /** `turn:path` already recorded (only the first edit of a file in a turn counts). */
+  private readonly recorded = new Set<string>();
+
+  constructor(options: { store: Store; cwd: string; sessionId: string }) {
+    this.store = options.store;
+    this.cwd = options.cwd;
+    this.sessionId = options.sessionId;
+  }
+
+  /** Follows the session (after `/clear`, `/resume`, `/compact`). */
+  setSession(sessionId: string): void {
+    this.sessionId = sessionId;
+    this.recorded.clear();
+  }
+
+  /** The path relative to the folder, or `undefined` when it is outside it. */
+  relative(path: string): string | undefined {
+    const rel = nodePath.relative(this.cwd, nodePath.resolve(this.cwd, path));
+    if (rel === '' || rel.startsWith('..') || nodePath.isAbsolute(rel)) return undefined;
+    return rel.split(nodePath.sep).join('/');
+  }
+
+  /** Records the file's current content (or absence) for the current turn, once per turn, before it is changed. */
+  async record(path: string): Promise<void> {
+    const rel = this.relative(path);
+    if (rel === undefined) return;
+    const key = `${this.turn}:${rel}`;
+    if (this.recorded.has(key)) return;
+    const prior = await readFile(nodePath.join(this.cwd, rel)).catch(() => undefined);
+    const snap: Snapshot = { path: rel, turn: this.turn, ...(prior !== undefined ? { content: prior.toString('base64') } : {}) };
+    await this.store.artifacts.save(this.sessionId, {
+      name: nameOf(this.turn, rel),
+      mimeType: 'application/json',
+      data: JSON.stringify(snap),
+    });
+    this.recorded.add(key);
+  }
+
+  /** Files changed by `turn` (relative paths). */
+  async changedIn(turn: number): Promise<string[]> {
+    return (await this.all()).filter((s) => s.turn === turn).map((s) => s.path);
+  }
+
+  /** Restores the files of the latest turn that has snapshots, and forgets that turn; `undefined` when nothing is left to undo. */
+  async undo(): Promise<UndoReport | undefined> {
+    const all = await this.all();
+    if (all.length === 0) return undefined;
+    const turn = Math.max(...all.map((s) => s.turn));
+    const report: UndoReport = { turn, restored: [], removed: [] };
+    for (const s of all.filter((x) => x.turn === turn)) {
+      const file = nodePath.join(this.cwd, s.path);
+      if (s.content === undefined) {
+        await rm(file, { force: true });
+        report.removed.push(s.path);
+      } else {
+        await mkdir(nodePath.dirname(file), { recursive: true });
+        await writeFile(file, Buffer.from(s.content, 'base64'));
+        report.restored.push(s.path);
+      }
+      await this.store.artifacts.delete(this.sessionId, nameOf(s.turn, s.path));
+      this.recorded.delete(`${s.turn}:${s.path}`);
+    }
+    return report;
+  }
+
+  /** A unified diff of every file changed this session: its state at the first snapshot against now. Empty when nothing changed. */
+  async diff(): Promise<string> {
+    const first = new Map<string, Snapshot>();
+    for (const s of (await this.all()).sort((a, b) => a.turn - b.turn)) if (!first.has(s.path)) first.set(s.path, s);
+    const parts: string[] = [];
+    for (const s of [...first.values()].sort((a, b) => a.path.localeCompare(b.path))) {
+      const before = s.content !== undefined ? Buffer.from(s.content, 'base64').toString('utf8') : '';
+      const now = await readFile(nodePath.join(this.cwd, s.path), 'utf8').catch(() => undefined);
+      const after = now ?? '';
+      if (before === after && (s.content !== undefined) === (now !== undefined)) continue;
+      const label = s.content === undefined ? `${s.path} (new)` : now === undefined ? `${s.path} (deleted)` : s.path;
+      parts.push(unifiedDiff(before, after, { path: label }));
+    }
+    return parts.join('\n');
+  }
+
+  /**
+   * Wraps an editing tool so each call records the prior content of the file it names (`path`)
+   * before the tool runs. The tool itself is unchanged.
+   */
+  wrap(tool: Tool): Tool {
+    return {
+      ...tool,
+      execute: async (input, context) => {
+        const path = (input as { path?: unknown } | undefined)?.path;
+        if (typeof path === 'string') await this.record(path);
+        return tool.execute(input, context);
+      },
+    };
+  }
+
+  private async all(): Promise<Snapshot[]> {
+    const infos = (await this.store.artifacts.list(this.sessionId)).filter((a) => a.name.startsWith(PREFIX));
+    const out: Snapshot[] = [];
+    for (const info of infos) {
+      const a = await this.store.artifacts.load(this.sessionId, info.name);
+      if (a !== undefined) out.push(JSON.parse(Buffer.from(a.data).toString('utf8')) as Snapshot);
+    }
+    return out;
+  }
+}
+
+function nameOf(turn: number, path: string): string {
+  return `${PREFIX}${String(turn).padStart(6, '0')}:${createHash('sha1').update(path).digest('hex').slice(0, 16)}`;
+}

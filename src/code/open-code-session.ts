@@ -1,0 +1,198 @@
+// Sessions resolve their model and run durably: install those services (see src/core/core-services.ts).
+import '../models/install-model-resolver.js';
+import '../durable/install-durable-runner.js';
+
+import { mkdir, realpath } from 'node:fs/promises';
+import nodePath from 'node:path';
+
+import { ConfigError } from '../errors/config-error.js';
+import { ValidationError } from '../errors/validation-error.js';
+import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
+import { findBwrap, probeBwrap } from '../tools/shell/bwrap-sandbox.js';
+import type { Store } from '../types/storage/store.js';
+import type { Tool } from '../types/tool.js';
+import { ApprovalGate } from './approval-gate.js';
+import { buildCodeAgent, codeTools, projectInstructions } from './code-agent.js';
+import { storedSessionState } from './code-commands.js';
+import { modelLabel, resolveCodeModel } from './code-model.js';
+import { modelFacts } from './code-prices.js';
+import { type CodeRuntime, loadCodeRuntime } from './code-runtime.js';
+import { CodeSessionEngine } from './code-session-engine.js';
+import { CODE_MODES, type CodeApproval, type CodeMode, type CodeSession } from './code-session-types.js';
+import { CODE_SESSION_AGENT, codeStorePath, listCodeSessions, sessionCwd } from './code-store.js';
+import { FileSnapshots } from './file-snapshots.js';
+
+/** Options of `openCodeSession`. */
+export interface OpenCodeSessionOptions {
+  /** The project folder (tools are confined to it). Default `process.cwd()`. */
+  cwd?: string;
+  /** Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** `corvid.yaml` to load (default: the one found in `cwd`, if any). */
+  configPath?: string;
+  /** A `corvid.yaml` agent to start from (instructions, tools, MCP servers). */
+  agent?: string;
+  /** `provider:model` or a `models:` name; overrides the agent's and the default model. */
+  model?: string;
+  /** Default `default`. `yolo` needs the sandbox. */
+  mode?: CodeMode;
+  /** Run shell commands in the bubblewrap sandbox when it works here. Default `true`. */
+  sandbox?: boolean;
+  /** Add the web tools (`web_fetch`, `http_request`). Default `false`. */
+  web?: boolean;
+  /** Continue a stored session of this folder: its id, or `true` for the latest one. */
+  resume?: string | true;
+  /** No person answers approvals: calls that would ask are denied with a reason (headless `-p`). */
+  headless?: boolean;
+  /** The SQLite file of the sessions. Default `$CORVID_HOME/code.db` (`~/.corvid/code.db`). */
+  storePath?: string;
+  /** An open store to use instead (not closed by the session). */
+  store?: Store;
+  /** An already loaded runtime, e.g. `loadRuntime()`'s (closed with the session). */
+  runtime?: CodeRuntime;
+  /** MCP options for the runtime loaded here (warnings, elicitation). */
+  mcp?: McpRuntimeOptions;
+}
+
+/**
+ * Opens a `corvid code` session in a project folder: the coding agent (see `buildCodeAgent`), its
+ * stored session (new, or resumed with its transcript and snapshots), the mode rules and the
+ * approvals. Front ends drive it through `CodeSession`.
+ * @throws ConfigError when no model can be chosen or the config is invalid; ValidationError for a
+ * bad mode, a refused `yolo` (no sandbox) or an unknown session to resume.
+ * @example
+ * const session = await openCodeSession({ cwd: '.', mode: 'auto-edit' });
+ * session.subscribe((e) => console.log(e.type));
+ * const result = await session.send('Fix the failing test');
+ */
+export async function openCodeSession(options: OpenCodeSessionOptions = {}): Promise<CodeSession> {
+  const env = options.env ?? process.env;
+  const cwd = await realpath(nodePath.resolve(options.cwd ?? process.cwd())).catch((cause: unknown) => {
+    throw new ValidationError(`corvid code: the folder ${options.cwd ?? process.cwd()} does not exist`, { cause });
+  });
+  const mode = options.mode ?? 'default';
+  if (!CODE_MODES.includes(mode)) throw new ValidationError(`Unknown mode "${String(mode)}": use one of ${CODE_MODES.join(', ')}`);
+  const ownsStore = options.store === undefined;
+  // Independent start-up work runs side by side (time to the first prompt).
+  const [sandbox, store, project] = await Promise.all([
+    options.sandbox !== false ? sandboxWorks(cwd) : false,
+    options.store ?? openCodeStore(options.storePath ?? codeStorePath(env)),
+    projectInstructions(cwd),
+  ]);
+  if (mode === 'yolo' && !sandbox) {
+    if (ownsStore) await store.close();
+    throw yoloRefused(options.sandbox === false);
+  }
+  let runtime = options.runtime;
+  try {
+    let modelEnv = env;
+    if (runtime === undefined)
+      ({ runtime, env: modelEnv } = await loadCodeRuntime({ cwd, env, configPath: options.configPath, mcp: options.mcp, store }));
+    const model = resolveCodeModel({ model: options.model ?? agentModel(runtime, options.agent), config: runtime.config, env: modelEnv });
+    const sessionId = await chooseSession({ store, cwd, resume: options.resume, model: modelLabel(model) });
+    const [state, messages, own] = await Promise.all([
+      storedSessionState({ store }, sessionId),
+      store.sessions.messages(sessionId),
+      codeTools({ cwd, sandbox, web: options.web === true }),
+    ]);
+    const snapshots = new FileSnapshots({ store, cwd, sessionId });
+    let engine: CodeSessionEngine | undefined;
+    let tools: ReadonlyMap<string, Tool> = new Map();
+    const ask = options.headless ? undefined : (approval: CodeApproval) => engine?.emit({ type: 'approval', approval });
+    const gate = new ApprovalGate({ mode, ...(ask ? { ask } : {}), tools: () => tools });
+    const built = await buildCodeAgent({
+      cwd,
+      runtime,
+      ...(options.agent !== undefined ? { agentName: options.agent } : {}),
+      model,
+      sandbox,
+      web: options.web === true,
+      gate,
+      snapshots,
+      store,
+      mode: () => gate.mode,
+      projectText: project.text,
+      contextTokens: Math.floor(modelFacts(modelLabel(model)).contextWindow * 0.8),
+      own,
+    });
+    tools = built.tools;
+    const shell = own.find((t) => t.name === 'bash')!;
+    engine = new CodeSessionEngine({
+      sessionId,
+      cwd,
+      runtime,
+      store,
+      ownsStore,
+      agent: built.agent,
+      tools,
+      shell,
+      gate,
+      snapshots,
+      model,
+      sandbox,
+      env: modelEnv,
+      turns: state.turns,
+      usage: state.usage,
+      messages,
+    });
+    if (options.resume !== undefined) await engine.checkInterrupted();
+    return engine;
+  } catch (error) {
+    if (options.runtime === undefined) await runtime?.close().catch(() => undefined);
+    if (ownsStore) await store.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Why `yolo` cannot start: it needs the sandbox. */
+function yoloRefused(sandboxTurnedOff: boolean): ValidationError {
+  return new ValidationError(
+    sandboxTurnedOff
+      ? 'yolo mode runs every command without asking, so it needs the shell sandbox: drop --no-sandbox'
+      : 'yolo mode runs every command without asking, so it needs the shell sandbox, and bubblewrap does not work here (apt-get install bubblewrap)',
+  );
+}
+
+/** The model of a `corvid.yaml` agent, as its reference, when one is named and has one. */
+function agentModel(runtime: CodeRuntime, agentName: string | undefined): string | undefined {
+  if (agentName === undefined) return undefined;
+  const def = Object.prototype.hasOwnProperty.call(runtime.config.agents, agentName) ? runtime.config.agents[agentName] : undefined;
+  if (def === undefined) {
+    runtime.agent(agentName); // throws the runtime's ConfigError listing the agents
+    return undefined;
+  }
+  return typeof def.model === 'string' ? def.model : undefined;
+}
+
+async function openCodeStore(path: string): Promise<Store> {
+  await mkdir(nodePath.dirname(path), { recursive: true });
+  const { openStore } = await import('../storage/open-store.js');
+  return openStore({ driver: 'sqlite', path });
+}
+
+/** Whether bubblewrap is installed and can start a sandbox here. */
+export async function sandboxWorks(cwd: string): Promise<boolean> {
+  const bwrap = findBwrap();
+  if (bwrap === undefined) return false;
+  return (await probeBwrap(bwrap, { workspace: cwd, cwd, network: false })) === undefined;
+}
+
+/** The session to use: the one to resume (checked to belong to `cwd`), else a new one. */
+async function chooseSession(args: { store: Store; cwd: string; resume: string | true | undefined; model: string }): Promise<string> {
+  const { store, cwd, resume } = args;
+  if (resume === true) {
+    const latest = (await listCodeSessions(store, cwd, 1))[0];
+    if (latest === undefined) throw new ValidationError(`No corvid code session to resume in ${cwd}`);
+    return latest.id;
+  }
+  if (typeof resume === 'string') {
+    const session = await store.sessions.get(resume);
+    if (session === undefined || sessionCwd(session) === undefined)
+      throw new ValidationError(`No corvid code session "${resume}" (corvid code, then /sessions, lists this folder's sessions)`);
+    if (sessionCwd(session) !== cwd)
+      throw new ConfigError(`Session "${resume}" belongs to ${sessionCwd(session)}; run corvid code --resume there`);
+    return session.id;
+  }
+  const created = await store.sessions.create({ agent: CODE_SESSION_AGENT, metadata: { cwd, model: args.model } });
+  return created.id;
+}

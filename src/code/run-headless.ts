@@ -1,0 +1,40 @@
+import type { CodeSession, CodeTurnResult } from './code-session-types.js';
+import { PlainRenderer } from './plain-renderer.js';
+
+/** Options of `runHeadless`. */
+export interface RunHeadlessOptions {
+  session: CodeSession;
+  prompt: string;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Print every `CodeEvent` as one JSON line on stdout instead of the answer. */
+  json?: boolean;
+  /** Print the steps (tool calls, results) as plain lines on stderr. */
+  verbose?: boolean;
+}
+
+/**
+ * Headless mode (`corvid code -p`): runs one turn to its end and prints the final answer (or,
+ * with `json`, one JSON object per event). The session must have been opened `headless`, so
+ * calls that would ask are denied with a reason. Resolves with the turn's result.
+ */
+export async function runHeadless(options: RunHeadlessOptions): Promise<CodeTurnResult> {
+  const { session, stdout, stderr } = options;
+  const renderer = options.verbose && !options.json ? new PlainRenderer((t) => void stderr.write(t)) : undefined;
+  const unsubscribe = session.subscribe((event) => {
+    if (options.json) stdout.write(`${JSON.stringify(event)}\n`);
+    else if (renderer && !(event.type === 'agent' && event.event.type === 'text_delta')) renderer.render(event);
+  });
+  try {
+    const result = await session.send(options.prompt);
+    if (!options.json) {
+      if (result.status === 'completed') {
+        const text = result.text ?? '';
+        stdout.write(text.endsWith('\n') || text === '' ? text : `${text}\n`);
+      } else stderr.write(`corvid code: ${result.status === 'cancelled' ? 'cancelled' : (result.error ?? 'failed')}\n`);
+    }
+    return result;
+  } finally {
+    unsubscribe();
+  }
+}
