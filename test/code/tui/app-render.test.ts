@@ -1,0 +1,73 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { runTui } from '../../../src/code/tui/run-tui.js';
+import { demoScript } from './demo-script.js';
+import { FakeCodeSession } from './fake-session.js';
+import { createFakeTerminal, type FakeTerminal } from './fake-terminal.js';
+
+const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'code');
+
+function saveScreen(name: string, screen: string): void {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(join(ARTIFACTS, `${name}.txt`), screen + '\n');
+}
+
+function start(session: FakeCodeSession, size = { columns: 80, rows: 24 }): { term: FakeTerminal; done: Promise<void> } {
+  const term = createFakeTerminal(size);
+  const done = runTui({ session, stdin: term.stdin, stdout: term.stdout, frameMs: 1, patchConsole: false });
+  return { term, done };
+}
+
+describe('corvid code terminal UI', () => {
+  it('runs a scripted task: approvals with diff and command previews, tool lines, markdown answer, status line', async () => {
+    const session = new FakeCodeSession({ script: demoScript() });
+    const { term, done } = start(session);
+    await term.until((s) => s.includes('Ask, /command'));
+    term.type('fix the failing test');
+    await term.until((s) => s.includes('fix the failing test'));
+    term.type('\r');
+    const approval = await term.until((s) => s.includes('Allow edit_file?'));
+    expect(approval).toContain('+  return xs.reduce((a, b) => a + b, 0);');
+    expect(approval).toContain('y yes · n no · a always edit_file');
+    saveScreen('approval-edit', approval);
+    term.type('y');
+    const shell = await term.until((s) => s.includes('Allow bash?'));
+    expect(shell).toContain('p always `npm test`');
+    term.type('p');
+    const end = await term.until((s) => s.includes('All 3 tests pass now.') && s.includes('$0.047'));
+    saveScreen('task-done', end);
+    expect(end).toContain('❯ fix the failing test');
+    expect(end).toContain('● Read src/sum.ts (3 lines)');
+    expect(end).toContain('● Grep "sum\\(" in test (3 matches in 1 file)');
+    expect(end).toContain('● Edit src/sum.ts (+1 -1)');
+    expect(end).toMatch(/● Bash npm test \(exit 1 · 1\.4s\)/);
+    expect(end).toContain('✗ empty: expected 0 to be undefined');
+    expect(end).toContain('Fixed: sum([]) threw');
+    expect(end).toContain('∴ Thought for 2 lines (Ctrl-O to show)');
+    expect(end).toMatch(/⏵ default.*openai:gpt-4\.1.*18k in · 1\.3k out · \$0\.047.*ctx 14%.*sandbox/);
+    expect(session.calls.filter((c) => c.method === 'answerApproval').map((c) => c.args[1])).toEqual([
+      { approved: true },
+      { approved: true, always: 'prefix' },
+    ]);
+    term.type('/exit\r');
+    await done;
+  });
+
+  it('denies with a reason typed after n', async () => {
+    const session = new FakeCodeSession({ script: demoScript() });
+    const { term, done } = start(session);
+    term.type('go\r');
+    await term.until((s) => s.includes('Allow edit_file?'));
+    term.type('n');
+    await term.until((s) => s.includes('Reason for the model'));
+    term.type('keep it');
+    term.type('\r');
+    await term.until((s) => s.includes('Left src/sum.ts as it is (keep it).'));
+    expect(session.calls.find((c) => c.method === 'answerApproval')?.args[1]).toEqual({ approved: false, reason: 'keep it' });
+    term.type('\u0003');
+    await done;
+  });
+});
