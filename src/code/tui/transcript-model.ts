@@ -122,7 +122,7 @@ export class TranscriptModel {
     this.items.push({ ...item, id: this.nextId++ } as TranscriptItem);
   }
 
-  // eslint-disable-next-line max-lines-per-function -- one case per agent event type, each a line or two
+   
   private applyAgent(e: AgentEvent): void {
     const depth = Math.max(0, e.path.length - 1);
     switch (e.type) {

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 
 import { CODE_MODES, type CodeSession } from '../code-session-types.js';
 import { complete } from './completion.js';
-import { type InputAction, initialInput, inputReducer, type InputState } from './input-state.js';
+import { initialInput, type InputAction, inputReducer, type InputState } from './input-state.js';
 import type { TranscriptModel } from './transcript-model.js';
 
 /** A second Ctrl-C within this many ms exits. */

@@ -3,8 +3,6 @@
  * events a real session would (agent events, approvals waiting for `answerApproval`, …). Type-only imports from
  * src, so esbuild can turn this file into plain JS on its own (bench/code-render.mjs does).
  */
-import type { AgentEvent } from '../../../src/types/events.js';
-import type { Message } from '../../../src/types/message.js';
 import type {
   CodeApproval,
   CodeApprovalAnswer,
@@ -14,6 +12,8 @@ import type {
   CodeStatus,
   CodeTurnResult,
 } from '../../../src/code/code-session-types.js';
+import type { AgentEvent } from '../../../src/types/events.js';
+import type { Message } from '../../../src/types/message.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** An agent event without the fields every event carries. */
