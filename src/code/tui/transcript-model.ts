@@ -122,7 +122,6 @@ export class TranscriptModel {
     this.items.push({ ...item, id: this.nextId++ } as TranscriptItem);
   }
 
-   
   private applyAgent(e: AgentEvent): void {
     const depth = Math.max(0, e.path.length - 1);
     switch (e.type) {

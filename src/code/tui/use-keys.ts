@@ -108,7 +108,8 @@ export function useKeys(o: KeysOptions): KeysState {
     if (key.return) return onReturn(input, key, dispatch, submit);
     // Text and Enter in one chunk (fast typing, `tmux send-keys text Enter`): the text, then Enter. A chunk with
     // several line breaks is a paste and is inserted as it is.
-    if (text.length > 1 && /^[^\r\n]+\r$/.test(text)) {
+    // eslint-disable-next-line no-control-regex
+    if (text.length > 1 && /^[^\u0000-\u001f]+\r$/.test(text)) {
       submit(input.value.slice(0, input.cursor) + text.slice(0, -1) + input.value.slice(input.cursor));
       return dispatch({ type: 'submit' });
     }

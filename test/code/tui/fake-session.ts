@@ -174,8 +174,9 @@ export class FakeCodeSession implements CodeSession {
       wait: (ms) =>
         new Promise<void>((resolve, reject) => {
           if (signal.aborted) return reject(signal.reason);
-          const timer = setTimeout(resolve, ms);
-          signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+          const onAbort = () => (clearTimeout(timer), reject(signal.reason));
+          const timer = setTimeout(() => (signal.removeEventListener('abort', onAbort), resolve()), ms);
+          signal.addEventListener('abort', onAbort, { once: true });
         }),
     };
   }
