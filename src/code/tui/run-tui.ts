@@ -3,11 +3,7 @@
  * stdout are terminals (Ink and React are optional peers). Resolves when the user exits; the caller closes the
  * session.
  */
-import { render } from 'ink';
-import { createElement as h } from 'react';
-
 import type { CodeSession } from '../code-session-types.js';
-import { App } from './app.js';
 
 /** Options of `runTui`. */
 export interface RunTuiOptions {
@@ -27,6 +23,10 @@ export interface RunTuiOptions {
  * A turn still running at exit is cancelled.
  */
 export async function runTui(options: RunTuiOptions): Promise<void> {
+  // React's development build is several times slower to load and to render; a terminal app wants production
+  // unless the user asked otherwise. Set before React is first imported.
+  process.env.NODE_ENV ??= 'production';
+  const [{ render }, { createElement: h }, { App }] = await Promise.all([import('ink'), import('react'), import('./app.js')]);
   const { session } = options;
   const instance = render(h(App, { session, frameMs: options.frameMs }), {
     stdin: options.stdin,

@@ -70,4 +70,43 @@ describe('corvid code terminal UI', () => {
     term.type('\u0003');
     await done;
   });
+
+  it('Shift+Tab cycles modes; Ctrl-C cancels the running turn, a second Ctrl-C exits', async () => {
+    const session = new FakeCodeSession({ script: async (ctx) => ctx.wait(60_000) });
+    const { term, done } = start(session);
+    await term.until((s) => s.includes('⏵ default'));
+    term.type('\u001b[Z');
+    await term.until((s) => s.includes('⏵ auto-edit'));
+    term.type('long task\r');
+    await term.until((s) => s.includes('Working… (Esc to interrupt)'));
+    term.type('\u0003');
+    const cancelled = await term.until((s) => s.includes('⏹ Cancelled') && s.includes('Press Ctrl-C again to exit'));
+    saveScreen('cancelled', cancelled);
+    term.type('\u0003');
+    await done;
+    expect(session.calls.map((c) => c.method)).toEqual(['setMode', 'send', 'cancel', 'cancel']);
+  });
+
+  it('prints each finished block of a streaming answer once (only the unfinished tail re-renders)', async () => {
+    const blocks = Array.from({ length: 60 }, (_, i) => `Paragraph ${i} of the answer.`);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const session = new FakeCodeSession({
+      script: async (ctx) => {
+        for (const b of blocks) ctx.agent({ type: 'text_delta', step: 1, delta: b + '\n\n' });
+        ctx.agent({ type: 'text_delta', step: 1, delta: 'Still streaming' });
+        await gate;
+        return 'ok';
+      },
+    });
+    const { term, done } = start(session);
+    term.type('write\r');
+    await term.until((s) => s.includes('Still streaming') && s.includes('Paragraph 59'));
+    // Each finished paragraph was written once, not re-rendered per frame.
+    expect(term.written().split('Paragraph 30 of').length - 1).toBe(1);
+    release();
+    await term.until((s) => s.includes('Ask, /command'));
+    term.type('/exit\r');
+    await done;
+  });
 });

@@ -4,7 +4,7 @@ import { stripAnsi } from '../../../src/code/tui/ansi.js';
 import { commonPrefix, complete, mentionAt, slashHints } from '../../../src/code/tui/completion.js';
 import { colorDiff } from '../../../src/code/tui/diff-ansi.js';
 import { loadHighlighter } from '../../../src/code/tui/highlight-code.js';
-import { initialInput, type InputAction,inputReducer } from '../../../src/code/tui/input-state.js';
+import { initialInput, type InputAction, inputReducer } from '../../../src/code/tui/input-state.js';
 import { markdownToAnsi } from '../../../src/code/tui/markdown-ansi.js';
 import { MarkdownStream } from '../../../src/code/tui/markdown-stream.js';
 import { formatStatus } from '../../../src/code/tui/status-line.js';
@@ -87,9 +87,9 @@ describe('input editing', () => {
   it('edits, submits into the history and browses it with up/down keeping the draft', () => {
     let s = run([{ type: 'insert', text: 'first' }, { type: 'submit' }, { type: 'insert', text: 'second' }, { type: 'submit' }]);
     expect(s.history).toEqual(['first', 'second']);
-    s = [{ type: 'insert', text: 'dra' }, { type: 'up' }, { type: 'up' }].reduce(inputReducer, s as never);
+    s = ([{ type: 'insert', text: 'dra' }, { type: 'up' }, { type: 'up' }] as InputAction[]).reduce(inputReducer, s);
     expect(s.value).toBe('first');
-    s = [{ type: 'down' }, { type: 'down' }].reduce(inputReducer, s as never);
+    s = ([{ type: 'down' }, { type: 'down' }] as InputAction[]).reduce(inputReducer, s);
     expect(s.value).toBe('dra');
   });
 
