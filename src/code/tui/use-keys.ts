@@ -110,8 +110,8 @@ export function useKeys(o: KeysOptions): KeysState {
     // several line breaks is a paste and is inserted as it is.
     // eslint-disable-next-line no-control-regex
     if (text.length > 1 && /^[^\u0000-\u001f]+\r$/.test(text)) {
-      submit(input.value.slice(0, input.cursor) + text.slice(0, -1) + input.value.slice(input.cursor));
-      return dispatch({ type: 'submit' });
+      dispatch({ type: 'insert', text: text.slice(0, -1) });
+      return onReturn(inputRef.current as InputState, key, dispatch, submit);
     }
     const action = editAction(text, key);
     if (action) dispatch(action);

@@ -109,4 +109,20 @@ describe('corvid code terminal UI', () => {
     term.type('/exit\r');
     await done;
   });
+
+  it('continues on a new line after a trailing backslash, and ↑ recalls the sent message', { timeout: 60_000 }, async () => {
+    const session = new FakeCodeSession();
+    const { term, done } = start(session);
+    term.type('first line\\\r');
+    await term.until((s) => s.includes('│   '));
+    term.type('second\r');
+    await term.until((s) => s.includes('You said: first line'));
+    expect(session.calls[0]).toEqual({ method: 'send', args: ['first line\nsecond'] });
+    term.type('\u001b[A');
+    await term.until((s) => s.includes('❯ first line') && s.includes('│   second'));
+    term.type('\u0003');
+    await term.until((s) => s.includes('Press Ctrl-C again to exit'));
+    term.type('\u0003');
+    await done;
+  });
 });
