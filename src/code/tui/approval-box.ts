@@ -1,0 +1,51 @@
+/**
+ * The approval prompt: what the tool is about to do (a coloured diff for edits, the command for the shell) and the
+ * answers y / n (then a reason) / a (always this tool) / p (always this command prefix).
+ */
+import { Box, Text } from 'ink';
+import { createElement as h, type ReactNode } from 'react';
+
+import type { CodeApproval } from '../code-session-types.js';
+import { style } from './ansi.js';
+import { colorDiff, looksLikeDiff } from './diff-ansi.js';
+import { lastRows } from './live-view.js';
+
+/** Props of `ApprovalBox`. */
+export interface ApprovalBoxProps {
+  approval: CodeApproval;
+  width: number;
+  /** Rows the preview may use (longer previews keep their head and tail). */
+  maxRows: number;
+  /** Set after `n`: the reason being typed. */
+  reason?: string;
+  /** Approvals waiting behind this one. */
+  queued: number;
+}
+
+/** The keys an approval accepts, as shown. */
+export function approvalKeys(approval: CodeApproval): string {
+  const keys = [`${style('bold', 'y')} yes`, `${style('bold', 'n')} no`, `${style('bold', 'a')} always ${approval.toolName}`];
+  if (approval.prefix) keys.push(`${style('bold', 'p')} always \`${approval.prefix}\``);
+  return keys.join(style('gray', ' · '));
+}
+
+/** The prompt box. */
+export function ApprovalBox(p: ApprovalBoxProps): ReactNode {
+  const a = p.approval;
+  const diff = looksLikeDiff(a.preview);
+  const preview = diff
+    ? colorDiff(a.preview, { maxLines: Math.max(4, p.maxRows) })
+    : lastRows(a.preview, p.width - 4, Math.max(2, p.maxRows));
+  const title = `${style('yellow', '?')} ${style('bold', `Allow ${a.toolName}?`)}${p.queued ? style('gray', ` (+${p.queued} waiting)`) : ''}`;
+  const footer =
+    p.reason === undefined
+      ? approvalKeys(a)
+      : `${style('bold', 'Reason for the model')} ${style('gray', '(Enter sends, empty for none)')}: ${p.reason}${style('inverse', ' ')}`;
+  return h(
+    Box,
+    { borderStyle: 'round', borderColor: 'yellow', paddingX: 1, width: p.width, flexDirection: 'column' },
+    h(Text, null, title),
+    h(Text, null, diff ? preview : style('cyan', preview)),
+    h(Text, null, footer),
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * Entry point of `corvid code`'s full-screen UI. The command loads this module with `import()` when stdin and
+ * stdout are terminals (Ink and React are optional peers). Resolves when the user exits; the caller closes the
+ * session.
+ */
+import type { CodeSession } from '../code-session-types.js';
+
+/** Options of `runTui`. */
+export interface RunTuiOptions {
+  session: CodeSession;
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  /** Delay that coalesces bursts of events into one render, in ms. Default 16. */
+  frameMs?: number;
+  /** Route `console.*` output above the UI instead of through it. Default true. */
+  patchConsole?: boolean;
+  /** Called after each frame Ink writes (benchmarks and tests). */
+  onRender?: () => void;
+}
+
+/**
+ * Runs the UI until the user exits (`/exit`, Ctrl-C twice or Ctrl-C at an empty prompt, Ctrl-D at an empty prompt).
+ * A turn still running at exit is cancelled.
+ */
+export async function runTui(options: RunTuiOptions): Promise<void> {
+  // React's development build is several times slower to load and to render; a terminal app wants production
+  // unless the user asked otherwise. Set before React is first imported.
+  process.env.NODE_ENV ??= 'production';
+  const [{ render }, { createElement: h }, { App }] = await Promise.all([import('ink'), import('react'), import('./app.js')]);
+  const { session } = options;
+  const instance = render(h(App, { session, frameMs: options.frameMs }), {
+    stdin: options.stdin,
+    stdout: options.stdout,
+    exitOnCtrlC: false,
+    patchConsole: options.patchConsole ?? true,
+    kittyKeyboard: { mode: 'auto' },
+    ...(options.onRender ? { onRender: options.onRender } : {}),
+  });
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    if (session.status().busy) session.cancel();
+    instance.cleanup();
+  }
+}
