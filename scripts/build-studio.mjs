@@ -41,7 +41,8 @@ const result = await build({
 const outputs = Object.keys(result.metafile.outputs).map((file) => resolve(root, file));
 const js = outputs.filter((file) => file.endsWith('.js'));
 const css = outputs.filter((file) => file.endsWith('.css'));
-if (js.length !== 1 || css.length !== 1) throw new Error(`expected one JS and one CSS file, got ${outputs.map((f) => basename(f)).join(', ')}`);
+if (js.length !== 1 || css.length !== 1)
+  throw new Error(`expected one JS and one CSS file, got ${outputs.map((f) => basename(f)).join(', ')}`);
 
 const html = readFileSync(join(root, 'studio', 'index.html'), 'utf8')
   .replace('__JS__', `./assets/${basename(js[0])}`)
@@ -55,7 +56,9 @@ const size = (file) => {
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const jsSize = size(js[0]);
 const cssSize = size(css[0]);
-console.log(`studio: ${basename(js[0])} ${kb(jsSize.raw)} (${kb(jsSize.gzip)} gzip), ${basename(css[0])} ${kb(cssSize.raw)} (${kb(cssSize.gzip)} gzip) → ${outDir}`);
+console.log(
+  `studio: ${basename(js[0])} ${kb(jsSize.raw)} (${kb(jsSize.gzip)} gzip), ${basename(css[0])} ${kb(cssSize.raw)} (${kb(cssSize.gzip)} gzip) → ${outDir}`,
+);
 if (jsSize.gzip > JS_BUDGET_BYTES) {
   console.error(`studio: the JavaScript is ${kb(jsSize.gzip)} gzip, over the budget of ${kb(JS_BUDGET_BYTES)}`);
   process.exit(1);

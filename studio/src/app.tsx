@@ -38,7 +38,8 @@ export function App() {
   const check = () =>
     checkCredential(getToken()).then(
       (who) => setAuth({ kind: 'signed-in', who }),
-      (err: Error & { status?: number }) => (err.status === 401 ? setAuth({ kind: 'sign-in' }) : setAuth({ kind: 'error', message: err.message })),
+      (err: Error & { status?: number }) =>
+        err.status === 401 ? setAuth({ kind: 'sign-in' }) : setAuth({ kind: 'error', message: err.message }),
     );
   useEffect(() => {
     void check();
@@ -118,7 +119,13 @@ function Page({ route }: { route: Route }) {
     case 'agents':
       return <AgentsPage name={route.parts[0]} />;
     case 'chat':
-      return <ChatPage agentName={route.parts[0]} sessionId={route.params.get('session') ?? undefined} />;
+      return (
+        <ChatPage
+          key={`${route.parts[0]}|${route.params.get('session')}|${route.params.get('new')}`}
+          agentName={route.parts[0]}
+          sessionId={route.params.get('session') ?? undefined}
+        />
+      );
     case 'sessions':
       return <SessionsPage id={route.parts[0]} />;
     case 'runs':

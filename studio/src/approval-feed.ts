@@ -1,5 +1,5 @@
 /**
- * The live list of pending approvals: loads `GET /approvals?status=pending`, then follows
+ * The live list of pending approvals: loads `GET /approvals` (the pending ones), then follows
  * `GET /approvals/stream` (SSE: `approval`, `resolved`), reconnecting with back-off and reloading the list on
  * every reconnect so nothing is missed. On servers without the stream it polls the list instead.
  */
@@ -21,7 +21,9 @@ export function startApprovalFeed(handlers: ApprovalFeedHandlers): () => void {
   const { signal } = controller;
   let list: Approval[] = [];
   const publish = (next: Approval[]) => ((list = next), handlers.onList(list));
-  const load = async () => publish((await api<{ approvals: Approval[] }>('/approvals?status=pending', { signal })).approvals);
+  // `GET /approvals` lists the pending ones (servers with a `status` filter default to pending too).
+  const load = async () =>
+    publish((await api<{ approvals: Approval[] }>('/approvals', { signal })).approvals.filter((a) => a.status === 'pending'));
   const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
   const follow = async (): Promise<'no_stream' | 'ended'> => {
@@ -47,7 +49,7 @@ export function startApprovalFeed(handlers: ApprovalFeedHandlers): () => void {
   };
 
   void (async () => {
-    for (let attempt = 0; !signal.aborted; ) {
+    for (let attempt = 0; !signal.aborted;) {
       try {
         const how = await follow();
         if (how === 'no_stream') {
@@ -62,7 +64,7 @@ export function startApprovalFeed(handlers: ApprovalFeedHandlers): () => void {
         handlers.onState('reconnecting', err as Error);
         attempt++;
       }
-      if (!signal.aborted) handlers.onState('reconnecting'), await wait(Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)));
+      if (!signal.aborted) (handlers.onState('reconnecting'), await wait(Math.min(30_000, 500 * 2 ** Math.min(attempt, 6))));
     }
   })();
   return () => controller.abort();

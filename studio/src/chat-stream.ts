@@ -41,7 +41,7 @@ export async function runStream(opts: { path: string; body: unknown; signal: Abo
     await readSse(res.body!, (message) => {
       const data = JSON.parse(message.data) as Record<string, unknown>;
       if (message.event === 'session') opts.handlers.onSession?.(data as { sessionId: string; agent: string });
-      else if (message.event === 'done') (done = data as unknown as StreamDone), opts.handlers.onDone?.(done);
+      else if (message.event === 'done') ((done = data as unknown as StreamDone), opts.handlers.onDone?.(done));
       else if (typeof data.type === 'string') opts.handlers.onEvent(data as unknown as AgentEvent);
     });
   } catch (err) {

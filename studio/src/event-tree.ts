@@ -99,7 +99,16 @@ export interface EventTree {
 
 /** An empty tree. */
 export function createTree(): EventTree {
-  return { roots: [], version: 0, eventCount: 0, runs: new Map(), runsByPath: new Map(), tools: new Map(), approvals: new Map(), nextId: 0 };
+  return {
+    roots: [],
+    version: 0,
+    eventCount: 0,
+    runs: new Map(),
+    runsByPath: new Map(),
+    tools: new Map(),
+    approvals: new Map(),
+    nextId: 0,
+  };
 }
 
 /** Builds the tree of a list of events. */
@@ -137,7 +146,10 @@ function runOf(tree: EventTree, event: AgentEvent): RunNode {
   return openRun(tree, { runId: event.runId, agent: event.agent, path: event.path, input: '', resumed: false });
 }
 
-function openRun(tree: EventTree, opts: { runId: string; agent: string; path: readonly string[]; input: string; resumed: boolean }): RunNode {
+function openRun(
+  tree: EventTree,
+  opts: { runId: string; agent: string; path: readonly string[]; input: string; resumed: boolean },
+): RunNode {
   const container = parentContainer(tree, opts.path);
   const run: RunNode = { kind: 'run', id: newId(tree, 'r'), depth: container.depth + 1, children: [], ...opts };
   container.children.push(run);
@@ -220,6 +232,9 @@ function applyStepEvent(tree: EventTree, event: AgentEvent): boolean {
       return true;
     }
     case 'tool_call': {
+      // A resumed run announces the calls it answers again: keep one node per call.
+      const known = tree.tools.get(`${event.runId}:${event.toolCallId}`);
+      if (known) return ((known.input = event.input), true);
       const step = stepOf(tree, runOf(tree, event), event.step, event.agent);
       const tool: ToolNode = {
         kind: 'tool',
@@ -289,7 +304,13 @@ function applyNoteEvent(tree: EventTree, event: AgentEvent): boolean {
       note(tree, parent(), 'warning', 'warning', `${event.model}: ${event.message}`);
       return true;
     case 'context_compacted':
-      note(tree, parent(), 'info', 'context', `${event.strategy}: ${event.removedMessages} messages, ${event.tokensBefore} → ${event.tokensAfter} tokens`);
+      note(
+        tree,
+        parent(),
+        'info',
+        'context',
+        `${event.strategy}: ${event.removedMessages} messages, ${event.tokensBefore} → ${event.tokensAfter} tokens`,
+      );
       return true;
     case 'mcp_notification': {
       const tool = event.toolCallId ? tree.tools.get(`${event.runId}:${event.toolCallId}`) : undefined;
@@ -356,7 +377,11 @@ export function flattenTree(tree: EventTree, collapsed: ReadonlySet<string> = ne
 }
 
 /** The rows to render for a window of at most `size` rows ending at the last row (the live edge), moved back by `offset`. */
-export function windowRows<T>(rows: readonly T[], size: number, offset = 0): { rows: readonly T[]; hiddenBefore: number; hiddenAfter: number } {
+export function windowRows<T>(
+  rows: readonly T[],
+  size: number,
+  offset = 0,
+): { rows: readonly T[]; hiddenBefore: number; hiddenAfter: number } {
   const end = Math.max(0, rows.length - offset);
   const start = Math.max(0, end - size);
   return { rows: rows.slice(start, end), hiddenBefore: start, hiddenAfter: rows.length - end };

@@ -30,7 +30,11 @@ export function RunTimelineView({ timeline }: { timeline: RunTimeline }) {
               </div>
             </div>
             <div class="waterfall-track" role="cell">
-              <div class="waterfall-bar" style={{ left: `${bar.left}%`, width: `${bar.width}%` }} title={`step ${step.step}: ${formatMs(step.durationMs)}`} />
+              <div
+                class="waterfall-bar"
+                style={{ left: `${bar.left}%`, width: `${bar.width}%` }}
+                title={`step ${step.step}: ${formatMs(step.durationMs)}`}
+              />
               {step.tools.map((tool) => {
                 const span = spanPercent(start, total, tool.startedAt, tool.durationMs);
                 return (

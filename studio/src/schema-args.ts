@@ -32,7 +32,10 @@ export function schemaFields(schema: JsonSchema | undefined): SchemaField[] {
 }
 
 /** The arguments of the form's values; a message naming the field when one is not valid. */
-export function argumentsOf(fields: readonly SchemaField[], values: Readonly<Record<string, string>>): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+export function argumentsOf(
+  fields: readonly SchemaField[],
+  values: Readonly<Record<string, string>>,
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
   const out: Record<string, unknown> = {};
   for (const field of fields) {
     const raw = values[field.name] ?? field.initial;
@@ -51,7 +54,8 @@ export function argumentsOf(fields: readonly SchemaField[], values: Readonly<Rec
       case 'number':
       case 'integer': {
         const n = Number(raw);
-        if (!Number.isFinite(n) || (field.kind === 'integer' && !Number.isInteger(n))) return { ok: false, error: `${field.name} must be ${field.kind === 'integer' ? 'an integer' : 'a number'}` };
+        if (!Number.isFinite(n) || (field.kind === 'integer' && !Number.isInteger(n)))
+          return { ok: false, error: `${field.name} must be ${field.kind === 'integer' ? 'an integer' : 'a number'}` };
         out[field.name] = n;
         break;
       }

@@ -13,7 +13,11 @@ export function SessionHistory({ messages }: { messages: readonly SessionMessage
             {message.role}
             {message.agent ? <span class="muted"> · {message.agent}</span> : null}
           </div>
-          {typeof message.content === 'string' ? <Markdown text={message.content} /> : message.content.map((part, j) => <Part key={j} part={part} role={message.role} />)}
+          {typeof message.content === 'string' ? (
+            <Markdown text={message.content} />
+          ) : (
+            message.content.map((part, j) => <Part key={j} part={part} role={message.role} />)
+          )}
         </li>
       ))}
     </ol>

@@ -56,7 +56,7 @@ export function createSseParser(onMessage: (message: SseMessage) => void): SsePa
       buffer = buffer.slice(start);
     },
     end() {
-      if (buffer) line(buffer), (buffer = '');
+      if (buffer) (line(buffer), (buffer = ''));
       dispatch();
     },
   };

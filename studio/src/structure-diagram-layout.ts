@@ -52,17 +52,28 @@ export function layoutStructure(root: string, structure: AgentStructure): { boxe
   for (const task of tasks) {
     const layer = layers.get(task.name) ?? 0;
     const row = (perLayer[layer] = (perLayer[layer] ?? 0) + 1) - 1;
-    boxes.push({ id: `task:${task.name}`, label: task.name, sub: task.agent, x: (layer + 1) * (BOX_W + GAP_X), y: row * (BOX_H + GAP_Y + 12) });
+    boxes.push({
+      id: `task:${task.name}`,
+      label: task.name,
+      sub: task.agent,
+      x: (layer + 1) * (BOX_W + GAP_X),
+      y: row * (BOX_H + GAP_Y + 12),
+    });
     const deps = task.dependsOn.filter((d) => d !== task.name && layers.has(d));
     if (deps.length === 0) edges.push({ from: 'root', to: `task:${task.name}`, dashed: false });
     for (const dep of deps) edges.push({ from: `task:${dep}`, to: `task:${task.name}`, dashed: false });
   }
   column.forEach((item, i) => {
-    boxes.push({ id: `agent:${item.name}`, label: item.name, sub: item.dashed ? 'handoff' : undefined, x: BOX_W + GAP_X, y: (tasks.length > 0 ? Math.max(...perLayer) : 0) * (BOX_H + GAP_Y + 12) + i * (BOX_H + GAP_Y + 12) });
+    boxes.push({
+      id: `agent:${item.name}`,
+      label: item.name,
+      sub: item.dashed ? 'handoff' : undefined,
+      x: BOX_W + GAP_X,
+      y: (tasks.length > 0 ? Math.max(...perLayer) : 0) * (BOX_H + GAP_Y + 12) + i * (BOX_H + GAP_Y + 12),
+    });
     edges.push({ from: 'root', to: `agent:${item.name}`, dashed: item.dashed });
   });
   const height = Math.max(BOX_H, ...boxes.map((b) => b.y + BOX_H));
   boxes.unshift({ id: 'root', label: root, x: 0, y: Math.max(0, height / 2 - BOX_H / 2) });
   return { boxes, edges };
 }
-

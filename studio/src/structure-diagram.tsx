@@ -15,7 +15,9 @@ export function StructureDiagram({ root, structure }: { root: string; structure:
   const description = `${root}: ${[
     structure.subAgents?.length ? `sub-agents ${structure.subAgents.join(', ')}` : '',
     structure.handoffs?.length ? `hands off to ${structure.handoffs.join(', ')}` : '',
-    structure.tasks?.length ? `tasks ${structure.tasks.map((t) => `${t.name}${t.dependsOn.length ? ` after ${t.dependsOn.join(' and ')}` : ''}`).join('; ')}` : '',
+    structure.tasks?.length
+      ? `tasks ${structure.tasks.map((t) => `${t.name}${t.dependsOn.length ? ` after ${t.dependsOn.join(' and ')}` : ''}`).join('; ')}`
+      : '',
   ]
     .filter(Boolean)
     .join('; ')}`;

@@ -49,7 +49,11 @@ export function diffOf(value: unknown): DiffLine[] | undefined {
     if (typeof a === 'string' && typeof b === 'string') {
       const file = typeof record.path === 'string' ? record.path : typeof record.file_path === 'string' ? record.file_path : undefined;
       const head: DiffLine[] = file ? [{ kind: 'meta', text: file }] : [];
-      return [...head, ...a.split('\n').map((text) => ({ kind: 'del' as const, text: `-${text}` })), ...b.split('\n').map((text) => ({ kind: 'add' as const, text: `+${text}` }))];
+      return [
+        ...head,
+        ...a.split('\n').map((text) => ({ kind: 'del' as const, text: `-${text}` })),
+        ...b.split('\n').map((text) => ({ kind: 'add' as const, text: `+${text}` })),
+      ];
     }
   }
   for (const field of Object.values(record)) if (typeof field === 'string' && isUnifiedDiff(field)) return unifiedDiffLines(field);

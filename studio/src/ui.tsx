@@ -39,8 +39,8 @@ export function ErrorBox({ error, what }: { error: Error; what?: string }) {
   if (error instanceof ApiError && error.notAvailable && error.code !== 'no_store')
     return (
       <div class="notice" role="status">
-        <strong>Not available on this server.</strong> {what ? `${what}: ` : ''}this server does not offer this part of the API
-        (an older version, or the feature is not configured).
+        <strong>Not available on this server.</strong> {what ? `${what}: ` : ''}this server does not offer this part of the API (an older
+        version, or the feature is not configured).
       </div>
     );
   if (error instanceof ApiError && error.code === 'no_store')
@@ -59,7 +59,12 @@ export function ErrorBox({ error, what }: { error: Error; what?: string }) {
 /** The loading / error / content of a load. */
 export function LoadView<T>({ loaded, what, children }: { loaded: Loaded<T>; what?: string; children: (data: T) => ComponentChildren }) {
   if (loaded.error) return <ErrorBox error={loaded.error} what={what} />;
-  if (loaded.data === undefined) return <p class="muted" aria-busy="true">Loading…</p>;
+  if (loaded.data === undefined)
+    return (
+      <p class="muted" aria-busy="true">
+        Loading…
+      </p>
+    );
   return <>{children(loaded.data)}</>;
 }
 
@@ -107,7 +112,10 @@ export function Markdown({ text }: { text: string }) {
 /** Token usage in one line. */
 export function UsageText({ usage }: { usage?: Usage }) {
   if (!usage) return null;
-  const extra = [usage.reasoningTokens ? `${usage.reasoningTokens} reasoning` : '', usage.cachedInputTokens ? `${usage.cachedInputTokens} cached` : '']
+  const extra = [
+    usage.reasoningTokens ? `${usage.reasoningTokens} reasoning` : '',
+    usage.cachedInputTokens ? `${usage.cachedInputTokens} cached` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   return (

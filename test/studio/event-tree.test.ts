@@ -15,7 +15,13 @@ import {
   windowRows,
 } from '../../studio/src/event-tree.js';
 
-const usage = (input: number, output: number) => ({ inputTokens: input, outputTokens: output, reasoningTokens: 0, cachedInputTokens: 0, totalTokens: input + output });
+const usage = (input: number, output: number) => ({
+  inputTokens: input,
+  outputTokens: output,
+  reasoningTokens: 0,
+  cachedInputTokens: 0,
+  totalTokens: input + output,
+});
 const base = (agent: string, runId: string, path: string[]) => ({ agent, runId, path });
 const top = base('coordinator', 'run_1', ['coordinator']);
 const nested = base('researcher', 'run_2', ['coordinator', 'researcher']);
@@ -90,7 +96,15 @@ describe('event tree', () => {
       { ...top, type: 'run_start', input: 'delete a' },
       { ...top, type: 'step_start', step: 1, maxSteps: 5 },
       { ...top, type: 'tool_call', step: 1, toolCallId: 'd1', toolName: 'delete_file', input: { path: 'a' } },
-      { ...top, type: 'approval_required', approvalId: 'apr_1', toolCallId: 'd1', toolName: 'delete_file', input: { path: 'a' }, prompt: 'Delete a?' },
+      {
+        ...top,
+        type: 'approval_required',
+        approvalId: 'apr_1',
+        toolCallId: 'd1',
+        toolName: 'delete_file',
+        input: { path: 'a' },
+        prompt: 'Delete a?',
+      },
       { ...top, type: 'run_end', status: 'paused', steps: 1, usage: usage(3, 1), durationMs: 5 },
     ]);
     expect(pendingApprovals(tree).map((a) => a.prompt)).toEqual(['Delete a?']);
@@ -98,12 +112,24 @@ describe('event tree', () => {
     expect(resolveApproval(tree, 'apr_nope', true)).toBe(false);
     expect(pendingApprovals(tree)).toEqual([]);
     applyEvent(tree, { ...top, type: 'run_start', input: 'delete a', resumed: true });
-    applyEvent(tree, { ...top, type: 'tool_result', step: 1, toolCallId: 'd1', toolName: 'delete_file', output: 'deleted', isError: false, durationMs: 2 });
+    applyEvent(tree, { ...top, type: 'tool_call', step: 1, toolCallId: 'd1', toolName: 'delete_file', input: { path: 'a' } });
+    applyEvent(tree, {
+      ...top,
+      type: 'tool_result',
+      step: 1,
+      toolCallId: 'd1',
+      toolName: 'delete_file',
+      output: 'deleted',
+      isError: false,
+      durationMs: 2,
+    });
     applyEvent(tree, { ...top, type: 'run_end', status: 'completed', steps: 2, usage: usage(6, 2), durationMs: 9 });
     expect(tree.roots).toHaveLength(1);
     const run = tree.roots[0] as RunNode;
     expect(run).toMatchObject({ resumed: true, status: 'completed' });
-    const tool = (run.children[0] as StepNode).children[0] as ToolNode;
+    const step = run.children[0] as StepNode;
+    expect(step.children).toHaveLength(1);
+    const tool = step.children[0] as ToolNode;
     expect(tool.output).toBe('deleted');
     expect(tool.children[0]).toMatchObject({ kind: 'approval', status: 'approved' });
   });
@@ -130,7 +156,16 @@ describe('event tree', () => {
 
   it('opens a run implicitly for events of a stream joined late, and records results without their call', () => {
     const tree = createTree();
-    applyEvent(tree, { ...top, type: 'tool_result', step: 3, toolCallId: 'x', toolName: 'read', output: 'text', isError: true, durationMs: 1 });
+    applyEvent(tree, {
+      ...top,
+      type: 'tool_result',
+      step: 3,
+      toolCallId: 'x',
+      toolName: 'read',
+      output: 'text',
+      isError: true,
+      durationMs: 1,
+    });
     const rows = flattenTree(tree);
     expect(rows.map((r) => r.node.kind)).toEqual(['run', 'step', 'tool']);
     expect(rows[2].node).toMatchObject({ toolName: 'read', isError: true, output: 'text' });
@@ -142,7 +177,16 @@ describe('event tree', () => {
       events.push({ ...top, type: 'step_start', step, maxSteps: 1000 });
       events.push({ ...top, type: 'text_delta', step, delta: `step ${step} ` });
       events.push({ ...top, type: 'tool_call', step, toolCallId: `c${step}`, toolName: 'work', input: { step } });
-      events.push({ ...top, type: 'tool_result', step, toolCallId: `c${step}`, toolName: 'work', output: step, isError: false, durationMs: 1 });
+      events.push({
+        ...top,
+        type: 'tool_result',
+        step,
+        toolCallId: `c${step}`,
+        toolName: 'work',
+        output: step,
+        isError: false,
+        durationMs: 1,
+      });
       events.push({ ...top, type: 'step_end', step, text: `step ${step}`, reasoning: '', finishReason: 'tool-calls', usage: usage(1, 1) });
     }
     const started = performance.now();

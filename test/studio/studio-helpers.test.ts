@@ -9,7 +9,12 @@ describe('SSE parser', () => {
   it('reassembles events split across chunks, skips comments and handles CRLF', () => {
     const seen: SseMessage[] = [];
     const parser = createSseParser((m) => seen.push(m));
-    for (const chunk of ['event: session\ndata: {"sessionId":', '"s1"}\n\n: heartbeat\n\nevent: text_delta\r', '\ndata: {"delta":"hi"}\r\n\r\n', 'data: a\ndata: b\n'])
+    for (const chunk of [
+      'event: session\ndata: {"sessionId":',
+      '"s1"}\n\n: heartbeat\n\nevent: text_delta\r',
+      '\ndata: {"delta":"hi"}\r\n\r\n',
+      'data: a\ndata: b\n',
+    ])
       parser.push(chunk);
     parser.end();
     expect(seen).toEqual([

@@ -2,8 +2,8 @@
 import { api, seg } from '../api-client.js';
 import type { AgentDetail, AgentInfo } from '../api-types.js';
 import { StructureDiagram } from '../structure-diagram.js';
-import { href } from '../use-route.js';
 import { Badge, LoadView, PageHeader, useLoad } from '../ui.js';
+import { href } from '../use-route.js';
 
 export function AgentsPage({ name }: { name?: string }) {
   return name ? <AgentDetailView name={name} /> : <AgentList />;

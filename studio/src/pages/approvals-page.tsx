@@ -4,8 +4,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, seg } from '../api-client.js';
 import type { Approval } from '../api-types.js';
 import { startApprovalFeed } from '../approval-feed.js';
-import { href } from '../use-route.js';
 import { ErrorBox, PageHeader, ValueView, When } from '../ui.js';
+import { href } from '../use-route.js';
 
 export function ApprovalsPage() {
   const [approvals, setApprovals] = useState<Approval[]>();
@@ -56,7 +56,13 @@ export function ApprovalsPage() {
   );
 }
 
-function ApprovalCard({ approval, onAnswer }: { approval: Approval; onAnswer: (a: Approval, approved: boolean, reason: string) => Promise<void> }) {
+function ApprovalCard({
+  approval,
+  onAnswer,
+}: {
+  approval: Approval;
+  onAnswer: (a: Approval, approved: boolean, reason: string) => Promise<void>;
+}) {
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const go = (approved: boolean) => (setBusy(true), onAnswer(approval, approved, reason).finally(() => setBusy(false)));

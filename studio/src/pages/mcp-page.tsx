@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 
 import { api, seg } from '../api-client.js';
 import type { McpServer, McpTool } from '../api-types.js';
-import { argumentsOf, schemaFields } from '../schema-args.js';
+import { argumentsOf, type SchemaField, schemaFields } from '../schema-args.js';
 import { Badge, ErrorBox, LoadView, PageHeader, useLoad, ValueView } from '../ui.js';
 
 export function McpPage() {
@@ -24,7 +24,11 @@ export function McpPage() {
               {servers.map((server) => (
                 <article key={server.name} class="card">
                   <h2>
-                    {server.name} <Badge text={server.status} tone={server.status === 'connected' ? 'completed' : server.status === 'error' ? 'failed' : 'info'} />
+                    {server.name}{' '}
+                    <Badge
+                      text={server.status}
+                      tone={server.status === 'connected' ? 'completed' : server.status === 'error' ? 'failed' : 'info'}
+                    />
                   </h2>
                   <p class="muted small">{server.transport}</p>
                   {server.error ? <p class="error">{server.error}</p> : null}
@@ -55,10 +59,9 @@ function ToolCaller({ server, tool }: { server: string; tool: McpTool }) {
     const args = argumentsOf(fields, values);
     if (!args.ok) return setInvalid(args.error);
     setInvalid(undefined);
-    api<{ content: unknown; isError: boolean }>(`/mcp/servers/${seg(server)}/tools/${seg(tool.name)}/call`, { body: { arguments: args.value } }).then(
-      (r) => (setResult(r), setError(undefined)),
-      setError,
-    );
+    api<{ content: unknown; isError: boolean }>(`/mcp/servers/${seg(server)}/tools/${seg(tool.name)}/call`, {
+      body: { arguments: args.value },
+    }).then((r) => (setResult(r), setError(undefined)), setError);
   };
   const base = `mcp-${server}-${tool.name}`;
   return (
@@ -68,35 +71,15 @@ function ToolCaller({ server, tool }: { server: string; tool: McpTool }) {
           <code>{tool.name}</code> {tool.description ? <span class="muted">— {tool.description}</span> : null}
         </summary>
         <form class="tool-form" onSubmit={call}>
-          {fields.map((field) => {
-            const id = `${base}-${field.name}`;
-            const value = values[field.name] ?? field.initial;
-            return (
-              <div key={field.name} class="field">
-                <label for={id}>
-                  {field.name}
-                  {field.required ? ' *' : ''} <span class="muted small">{field.kind}</span>
-                </label>
-                {field.kind === 'boolean' ? (
-                  <input id={id} type="checkbox" checked={value === 'true'} onChange={(e) => set(field.name, String(e.currentTarget.checked))} />
-                ) : field.kind === 'enum' ? (
-                  <select id={id} value={value} onChange={(e) => set(field.name, e.currentTarget.value)}>
-                    <option value="">—</option>
-                    {field.options!.map((o) => (
-                      <option key={o} value={o}>
-                        {o}
-                      </option>
-                    ))}
-                  </select>
-                ) : field.kind === 'json' ? (
-                  <textarea id={id} rows={3} value={value} onInput={(e) => set(field.name, e.currentTarget.value)} />
-                ) : (
-                  <input id={id} type={field.kind === 'string' ? 'text' : 'number'} value={value} onInput={(e) => set(field.name, e.currentTarget.value)} />
-                )}
-                {field.description ? <div class="muted small">{field.description}</div> : null}
-              </div>
-            );
-          })}
+          {fields.map((field) => (
+            <FieldInput
+              key={field.name}
+              id={`${base}-${field.name}`}
+              field={field}
+              value={values[field.name] ?? field.initial}
+              onChange={(v) => set(field.name, v)}
+            />
+          ))}
           {invalid ? (
             <p class="error" role="alert">
               {invalid}
@@ -115,5 +98,33 @@ function ToolCaller({ server, tool }: { server: string; tool: McpTool }) {
         ) : null}
       </details>
     </li>
+  );
+}
+
+function FieldInput({ id, field, value, onChange }: { id: string; field: SchemaField; value: string; onChange: (value: string) => void }) {
+  return (
+    <div class="field">
+      <label for={id}>
+        {field.name}
+        {field.required ? ' *' : ''} <span class="muted small">{field.kind}</span>
+      </label>
+      {field.kind === 'boolean' ? (
+        <input id={id} type="checkbox" checked={value === 'true'} onChange={(e) => onChange(String(e.currentTarget.checked))} />
+      ) : field.kind === 'enum' ? (
+        <select id={id} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+          <option value="">—</option>
+          {field.options!.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      ) : field.kind === 'json' ? (
+        <textarea id={id} rows={3} value={value} onInput={(e) => onChange(e.currentTarget.value)} />
+      ) : (
+        <input id={id} type={field.kind === 'string' ? 'text' : 'number'} value={value} onInput={(e) => onChange(e.currentTarget.value)} />
+      )}
+      {field.description ? <div class="muted small">{field.description}</div> : null}
+    </div>
   );
 }

@@ -4,8 +4,8 @@ import { useState } from 'preact/hooks';
 import { api, query, seg } from '../api-client.js';
 import type { RunInfo, RunStatus, RunTimeline } from '../api-types.js';
 import { RunTimelineView } from '../run-timeline.js';
-import { href, navigate } from '../use-route.js';
 import { Badge, ErrorBox, LoadView, PageHeader, useLoad, When } from '../ui.js';
+import { href, navigate } from '../use-route.js';
 
 const STATUSES: RunStatus[] = ['running', 'paused', 'completed', 'failed', 'interrupted'];
 const RESUMABLE = new Set<RunStatus>(['running', 'failed', 'interrupted']);
@@ -35,7 +35,11 @@ function RunList({ status }: { status?: string }) {
     <section>
       <PageHeader title="Runs">
         <label for="run-status">Status</label>
-        <select id="run-status" value={status ?? ''} onChange={(e) => navigate(href('runs', [], { status: e.currentTarget.value || undefined }))}>
+        <select
+          id="run-status"
+          value={status ?? ''}
+          onChange={(e) => navigate(href('runs', [], { status: e.currentTarget.value || undefined }))}
+        >
           <option value="">all</option>
           {STATUSES.map((s) => (
             <option key={s} value={s}>
@@ -72,25 +76,7 @@ function RunList({ status }: { status?: string }) {
               </thead>
               <tbody>
                 {runs.map((run) => (
-                  <tr key={run.runId}>
-                    <td>
-                      <a href={href('runs', [run.runId])}>{run.runId}</a>
-                    </td>
-                    <td>{run.agent}</td>
-                    <td>
-                      <Badge text={run.status} />
-                    </td>
-                    <td>
-                      <When iso={run.updatedAt} />
-                    </td>
-                    <td>
-                      {RESUMABLE.has(run.status) ? (
-                        <button type="button" disabled={busy === run.runId} onClick={() => resume(run.runId)} aria-label={`Resume ${run.runId}`}>
-                          {busy === run.runId ? 'Resuming…' : 'Resume'}
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
+                  <RunRow key={run.runId} run={run} busy={busy === run.runId} onResume={resume} />
                 ))}
               </tbody>
             </table>
@@ -151,5 +137,29 @@ function RunView({ id }: { id: string }) {
         {(t) => <RunTimelineView timeline={t} />}
       </LoadView>
     </section>
+  );
+}
+
+function RunRow({ run, busy, onResume }: { run: RunInfo; busy: boolean; onResume: (runId: string) => void }) {
+  return (
+    <tr>
+      <td>
+        <a href={href('runs', [run.runId])}>{run.runId}</a>
+      </td>
+      <td>{run.agent}</td>
+      <td>
+        <Badge text={run.status} />
+      </td>
+      <td>
+        <When iso={run.updatedAt} />
+      </td>
+      <td>
+        {RESUMABLE.has(run.status) ? (
+          <button type="button" disabled={busy} onClick={() => onResume(run.runId)} aria-label={`Resume ${run.runId}`}>
+            {busy ? 'Resuming…' : 'Resume'}
+          </button>
+        ) : null}
+      </td>
+    </tr>
   );
 }

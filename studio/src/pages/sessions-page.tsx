@@ -5,8 +5,8 @@ import { api, query, seg } from '../api-client.js';
 import type { SessionDetail, SessionSummary } from '../api-types.js';
 import { downloadFrom } from '../download.js';
 import { SessionHistory } from '../session-history.js';
-import { href, navigate } from '../use-route.js';
 import { ErrorBox, LoadView, PageHeader, UsageText, useLoad, When } from '../ui.js';
+import { href, navigate } from '../use-route.js';
 
 export function SessionsPage({ id }: { id?: string }) {
   return id ? <SessionView id={id} /> : <SessionList />;
@@ -28,7 +28,13 @@ function SessionList() {
         }}
       >
         <label for="session-search">Search sessions</label>
-        <input id="session-search" type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} placeholder="text in messages or an id" />
+        <input
+          id="session-search"
+          type="search"
+          value={q}
+          onInput={(e) => setQ(e.currentTarget.value)}
+          placeholder="text in messages or an id"
+        />
         <button type="submit">Search</button>
       </form>
       <LoadView loaded={loaded} what="Sessions">
@@ -79,7 +85,8 @@ function SessionView({ id }: { id: string }) {
     void act(() => api(`/sessions/${seg(id)}`, { method: 'PATCH', body: { title } }).then(() => (setTitle(undefined), loaded.reload())));
   };
   const remove = () => {
-    if (confirm(`Delete session ${id}? Its history is gone for good.`)) void act(() => api(`/sessions/${seg(id)}`, { method: 'DELETE' }).then(() => navigate(href('sessions'))));
+    if (confirm(`Delete session ${id}? Its history is gone for good.`))
+      void act(() => api(`/sessions/${seg(id)}`, { method: 'DELETE' }).then(() => navigate(href('sessions'))));
   };
   return (
     <section>

@@ -1,7 +1,7 @@
 /** Sign-in: an API key or a JWT, checked against the server before it is kept (in sessionStorage). */
 import { useState } from 'preact/hooks';
 
-import { api, ApiError, setToken } from '../api-client.js';
+import { ApiError, setToken } from '../api-client.js';
 import type { WhoAmI } from '../api-types.js';
 
 /** Checks a credential: `GET /whoami`, or `GET /agents` on servers without it. */
@@ -12,7 +12,11 @@ export async function checkCredential(token: string | undefined): Promise<WhoAmI
     if (res.status === 404 && path.endsWith('whoami')) continue;
     if (res.status === 401) {
       const body = (await res.json().catch(() => ({}))) as { error?: { code?: string; message?: string } };
-      throw new ApiError({ status: 401, code: body.error?.code ?? 'unauthorized', message: body.error?.message ?? 'The credential was refused.' });
+      throw new ApiError({
+        status: 401,
+        code: body.error?.code ?? 'unauthorized',
+        message: body.error?.message ?? 'The credential was refused.',
+      });
     }
     if (!res.ok) throw new ApiError({ status: res.status, code: `http_${res.status}`, message: `The server answered ${res.status}.` });
     if (path.endsWith('whoami')) return (await res.json()) as WhoAmI;
