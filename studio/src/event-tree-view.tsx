@@ -89,6 +89,10 @@ interface RowProps extends TreeRow {
   onAnswer?: AnswerApproval;
 }
 
+/** Rows re-render only when their node changed (callbacks are stable in effect: they only use state setters). */
+const sameRow = (a: RowProps, b: RowProps) =>
+  a.node === b.node && a.version === b.version && a.depth === b.depth && a.collapsed === b.collapsed && a.hasChildren === b.hasChildren;
+
 const Row = memo(function Row(row: RowProps) {
   const { node, onToggle, onAnswer } = row;
   const toggle = row.hasChildren ? (
@@ -110,7 +114,7 @@ const Row = memo(function Row(row: RowProps) {
       <div class="row-body">{body(node, onAnswer)}</div>
     </li>
   );
-});
+}, sameRow);
 
 function body(node: TreeRow['node'], onAnswer?: AnswerApproval) {
   switch (node.kind) {
