@@ -85,15 +85,15 @@ export function useChat({ agent, sessionId }: { agent?: string; sessionId?: stri
     }
     turn.running = false;
     if (end.kind === 'aborted' && controller.signal.aborted) turn.notice = 'Stopped.';
-    if (end.kind === 'dropped')
-      void catchUp({
-        turn,
-        why: end.message,
-        sessionId: session.current,
-        reload: reloadHistory,
-        bump,
-        drop: () => setTurns((all) => all.filter((t) => t !== turn)),
-      });
+    const follow = {
+      turn,
+      sessionId: session.current,
+      reload: reloadHistory,
+      bump,
+      drop: () => setTurns((all) => all.filter((t) => t !== turn)),
+    };
+    if (end.kind === 'done' && end.done.status === 'paused' && end.done.runId) void followPaused({ ...follow, runId: end.done.runId });
+    if (end.kind === 'dropped') void catchUp({ ...follow, why: end.message });
     bump();
   }
 
@@ -146,5 +146,29 @@ async function catchUp(opts: {
       if (err instanceof ApiError && err.status >= 400 && err.status < 500) return void ((turn.error = err), opts.bump());
     }
     await wait(Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)));
+  }
+}
+
+/**
+ * A turn paused for approvals may be answered elsewhere (the inbox, the CLI, another tab): poll its run while it
+ * is paused and nothing was answered here; once it moved on, reload the session (it holds the rest of the turn).
+ */
+async function followPaused(opts: {
+  turn: Turn;
+  runId: string;
+  sessionId?: string;
+  reload: (id: string) => Promise<void>;
+  drop: () => void;
+}): Promise<void> {
+  const { turn } = opts;
+  const answeredHere = () => turn.running || [...turn.tree.approvals.values()].some((a) => a.status !== 'pending');
+  for (let attempt = 0; !answeredHere(); attempt++) {
+    await wait(Math.min(10_000, 1500 + attempt * 500));
+    if (answeredHere()) return;
+    const run = await api<RunInfo>(`/runs/${seg(opts.runId)}`).catch(() => undefined);
+    if (!run || run.status === 'paused') continue;
+    if (run.status === 'running') continue;
+    if (opts.sessionId) await opts.reload(opts.sessionId).catch(() => undefined);
+    return opts.drop();
   }
 }
