@@ -122,13 +122,18 @@ export interface RunTimeline {
   status: string;
   startedAt: string;
   endedAt?: string;
+  /** False for runs stored before step timings were recorded. */
+  recorded?: boolean;
   steps: TimelineStep[];
 }
 
 export interface Memory {
   id: string;
   userId?: string;
+  agent?: string;
   text: string;
+  category?: string;
+  importance?: number;
   tags?: string[];
   createdAt: string;
   updatedAt: string;
@@ -139,12 +144,14 @@ export interface KnowledgeBase {
   sources: unknown[];
   embedder?: string;
   stats: { documents: number; chunks: number; dimensions?: number; model?: string; updatedAt?: string };
+  /** False until the first `corvid ingest`. */
+  indexed?: boolean;
 }
 
 export interface KnowledgeHit {
   score: number;
   source: string;
-  location?: string;
+  location?: unknown;
   text: string;
   citation?: string;
 }

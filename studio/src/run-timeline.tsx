@@ -16,6 +16,7 @@ export function RunTimelineView({ timeline }: { timeline: RunTimeline }) {
   const ends = timeline.steps.map((s) => Date.parse(s.startedAt) + s.durationMs);
   const end = timeline.endedAt ? Date.parse(timeline.endedAt) : Math.max(start, ...ends);
   const total = end - start;
+  if (timeline.recorded === false) return <p class="muted">This run was stored before step timings were recorded.</p>;
   if (timeline.steps.length === 0) return <p class="muted">No steps recorded for this run.</p>;
   return (
     <div class="waterfall" role="table" aria-label={`timeline of ${timeline.runId}, ${formatMs(total)}`}>

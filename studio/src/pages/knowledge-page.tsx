@@ -47,6 +47,12 @@ function BaseView({ base }: { base: KnowledgeBase }) {
     <article class="card">
       <h2>{base.name}</h2>
       <dl class="facts">
+        {base.indexed === false ? (
+          <>
+            <dt>Index</dt>
+            <dd>not built yet: run corvid ingest</dd>
+          </>
+        ) : null}
         <dt>Documents</dt>
         <dd>{base.stats.documents}</dd>
         <dt>Chunks</dt>
@@ -88,7 +94,7 @@ function BaseView({ base }: { base: KnowledgeBase }) {
           {result.hits.map((hit, i) => (
             <li key={i}>
               <div class="muted small">
-                {hit.score.toFixed(3)} · {hit.citation ?? `${hit.source}${hit.location ? ` ${hit.location}` : ''}`}
+                {hit.score.toFixed(3)} · {hit.citation ?? hit.source}
               </div>
               <p>{hit.text}</p>
             </li>

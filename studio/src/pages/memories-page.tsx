@@ -67,6 +67,8 @@ function MemoryCard({ memory, onSave, onDelete }: { memory: Memory; onSave: (tex
       )}
       <p class="muted small">
         {memory.userId ? `${memory.userId} · ` : ''}
+        {memory.agent ? `${memory.agent} · ` : ''}
+        {memory.category ? `${memory.category} · ` : ''}
         {memory.tags?.length ? `${memory.tags.join(', ')} · ` : ''}updated <When iso={memory.updatedAt} />
       </p>
       <div class="actions">
