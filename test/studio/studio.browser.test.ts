@@ -141,13 +141,15 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
         await page.screenshot({ path: join(SHOTS, `${path.replace('/', '-')}-${colorScheme}-${width}.png`), fullPage: true });
       }
     }
-  }, 180_000);
+  }, 300_000);
 
   it('continues a session after the server restarts on the same SQLite store', async () => {
     const first = await open('chat/assistant');
     await send(first, 'hello there');
     await first.locator('.turn-footer .badge-completed').waitFor({ timeout: 20_000 });
     const sessionId = (await first.locator('a[href^="#/sessions/"]').first().textContent())!;
+    // Pages left open keep polling; close them so the server's graceful shutdown has nothing to wait for.
+    for (const context of contexts.splice(0)) await context.close();
     await server.close();
     server = await startStudioServer({ dir, studioDir, config: studioConfig({ llmUrl: llm.url, dbFile: join(dir, 'store.db') }) });
     const page = await open(`sessions/${sessionId}`);
