@@ -78,26 +78,28 @@ function AgentDetailView({ name }: { name: string }) {
             ) : agent.tools.length === 0 ? (
               <p class="muted">No tools.</p>
             ) : (
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Tool</th>
-                    <th scope="col">Source</th>
-                    <th scope="col">Description</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {agent.tools.map((tool) => (
-                    <tr key={tool.name}>
-                      <td>
-                        <code>{tool.name}</code> {tool.needsApproval ? <Badge text="needs approval" tone="paused" /> : null}
-                      </td>
-                      <td>{tool.source}</td>
-                      <td>{tool.description}</td>
+              <div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Tool</th>
+                      <th scope="col">Source</th>
+                      <th scope="col">Description</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {agent.tools.map((tool) => (
+                      <tr key={tool.name}>
+                        <td>
+                          <code>{tool.name}</code> {tool.needsApproval ? <Badge text="needs approval" tone="paused" /> : null}
+                        </td>
+                        <td>{tool.source}</td>
+                        <td>{tool.description}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
             )}
             {agent.structure ? (
               <>

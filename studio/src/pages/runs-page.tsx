@@ -62,24 +62,26 @@ function RunList({ status }: { status?: string }) {
           runs.length === 0 ? (
             <p class="muted">No runs{status ? ` with status ${status}` : ''}.</p>
           ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Run</th>
-                  <th scope="col">Agent</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Updated</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {runs.map((run) => (
-                  <RunRow key={run.runId} run={run} busy={busy === run.runId} onResume={resume} />
-                ))}
-              </tbody>
-            </table>
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Run</th>
+                    <th scope="col">Agent</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Updated</th>
+                    <th scope="col">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {runs.map((run) => (
+                    <RunRow key={run.runId} run={run} busy={busy === run.runId} onResume={resume} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )
         }
       </LoadView>

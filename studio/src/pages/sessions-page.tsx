@@ -42,31 +42,33 @@ function SessionList() {
           sessions.length === 0 ? (
             <p class="muted">{search ? `No session matches “${search}”.` : 'No sessions yet.'}</p>
           ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Session</th>
-                  <th scope="col">Agent</th>
-                  <th scope="col">Messages</th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sessions.map((s) => (
-                  <tr key={s.id}>
-                    <td>
-                      <a href={href('sessions', [s.id])}>{s.title ?? s.id}</a>
-                      {s.title ? <div class="muted small">{s.id}</div> : null}
-                    </td>
-                    <td>{s.activeAgent && s.activeAgent !== s.agent ? `${s.agent} → ${s.activeAgent}` : s.agent}</td>
-                    <td>{s.messageCount}</td>
-                    <td>
-                      <When iso={s.updatedAt} />
-                    </td>
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Session</th>
+                    <th scope="col">Agent</th>
+                    <th scope="col">Messages</th>
+                    <th scope="col">Updated</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {sessions.map((s) => (
+                    <tr key={s.id}>
+                      <td>
+                        <a href={href('sessions', [s.id])}>{s.title ?? s.id}</a>
+                        {s.title ? <div class="muted small">{s.id}</div> : null}
+                      </td>
+                      <td>{s.activeAgent && s.activeAgent !== s.agent ? `${s.agent} → ${s.activeAgent}` : s.agent}</td>
+                      <td>{s.messageCount}</td>
+                      <td>
+                        <When iso={s.updatedAt} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )
         }
       </LoadView>
