@@ -1,0 +1,182 @@
+/** The JSON shapes of the API answers the Studio reads (see docs/server.md and the OpenAPI document). */
+import type { Usage } from './event-tree.js';
+
+export interface WhoAmI {
+  authenticated: boolean;
+  authRequired: boolean;
+  subject?: string;
+  scopes?: string[];
+}
+
+export type AgentKind = 'llm' | 'sequential' | 'parallel' | 'loop' | 'orchestrator' | 'pipeline' | 'router' | 'remote';
+
+export interface AgentInfo {
+  name: string;
+  description?: string;
+  kind: AgentKind;
+  visibility: 'public' | 'internal' | 'private';
+  default: boolean;
+}
+
+export interface AgentTool {
+  name: string;
+  description?: string;
+  source: 'builtin' | 'module' | 'mcp' | 'agent' | 'knowledge' | 'code';
+  needsApproval?: boolean;
+}
+
+export interface AgentStructure {
+  handoffs?: string[];
+  subAgents?: string[];
+  tasks?: Array<{ name: string; agent: string; dependsOn: string[] }>;
+}
+
+export interface AgentDetail extends AgentInfo {
+  model?: string;
+  tools?: AgentTool[];
+  structure?: AgentStructure;
+}
+
+export interface SessionSummary {
+  id: string;
+  agent: string;
+  activeAgent?: string;
+  userId?: string;
+  title?: string;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+}
+
+export interface MessagePart {
+  type: string;
+  text?: string;
+  toolName?: string;
+  toolCallId?: string;
+  input?: unknown;
+  output?: unknown;
+}
+
+export interface SessionMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | MessagePart[];
+  agent?: string;
+}
+
+export interface SessionDetail extends SessionSummary {
+  usage: Usage;
+  messages: SessionMessage[];
+}
+
+export interface PendingApproval {
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  input?: unknown;
+  prompt: string;
+}
+
+export interface Approval extends PendingApproval {
+  runId: string;
+  sessionId?: string;
+  status: 'pending' | 'approved' | 'denied';
+  reason?: string;
+  createdAt: string;
+  answeredAt?: string;
+}
+
+export type RunStatus = 'running' | 'paused' | 'completed' | 'failed' | 'interrupted';
+
+export interface RunInfo {
+  runId: string;
+  sessionId?: string;
+  agent: string;
+  status: RunStatus;
+  checkpoints: number;
+  createdAt: string;
+  updatedAt: string;
+  pendingApprovals?: PendingApproval[];
+}
+
+export interface TimelineTool {
+  toolCallId: string;
+  toolName: string;
+  startedAt: string;
+  durationMs: number;
+  status: string;
+}
+
+export interface TimelineStep {
+  step: number;
+  agent: string;
+  depth: number;
+  startedAt: string;
+  durationMs: number;
+  usage?: Usage;
+  tools: TimelineTool[];
+}
+
+export interface RunTimeline {
+  runId: string;
+  agent: string;
+  status: string;
+  startedAt: string;
+  endedAt?: string;
+  /** False for runs stored before step timings were recorded. */
+  recorded?: boolean;
+  steps: TimelineStep[];
+}
+
+export interface Memory {
+  id: string;
+  userId?: string;
+  agent?: string;
+  text: string;
+  category?: string;
+  importance?: number;
+  tags?: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface KnowledgeBase {
+  name: string;
+  sources: unknown[];
+  embedder?: string;
+  stats: { documents: number; chunks: number; dimensions?: number; model?: string; updatedAt?: string };
+  /** False until the first `corvid ingest`. */
+  indexed?: boolean;
+}
+
+export interface KnowledgeHit {
+  score: number;
+  source: string;
+  location?: unknown;
+  text: string;
+  citation?: string;
+}
+
+export interface McpTool {
+  name: string;
+  description?: string;
+  inputSchema?: JsonSchema;
+}
+
+export interface McpServer {
+  name: string;
+  transport: string;
+  status: 'connected' | 'error' | 'idle';
+  error?: string;
+  tools: McpTool[];
+}
+
+export interface JsonSchema {
+  type?: string | string[];
+  title?: string;
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  enum?: unknown[];
+  items?: JsonSchema;
+  default?: unknown;
+}

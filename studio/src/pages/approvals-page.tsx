@@ -1,0 +1,99 @@
+/** Approvals inbox: every pending approval the caller may answer, live, answered from here. */
+import { useEffect, useState } from 'preact/hooks';
+
+import { api, seg } from '../api-client.js';
+import type { Approval } from '../api-types.js';
+import { startApprovalFeed } from '../approval-feed.js';
+import { ErrorBox, PageHeader, ValueView, When } from '../ui.js';
+import { href } from '../use-route.js';
+
+export function ApprovalsPage() {
+  const [approvals, setApprovals] = useState<Approval[]>();
+  const [state, setState] = useState<{ kind: string; error?: Error }>({ kind: 'connecting' });
+  const [answered, setAnswered] = useState<Array<{ approval: Approval; approved: boolean; result: string }>>([]);
+  useEffect(() => startApprovalFeed({ onList: setApprovals, onState: (kind, error) => setState({ kind, error }) }), []);
+  const answer = async (approval: Approval, approved: boolean, reason: string) => {
+    try {
+      const r = await api<{ status: string; answer?: string }>(`/approvals/${seg(approval.approvalId)}`, {
+        body: { approved, ...(reason && { reason }) },
+      });
+      setApprovals((list) => list?.filter((a) => a.approvalId !== approval.approvalId));
+      setAnswered((list) => [{ approval, approved, result: `${r.status}${r.answer ? `: ${r.answer}` : ''}` }, ...list]);
+    } catch (err) {
+      setState({ kind: 'error', error: err as Error });
+    }
+  };
+  return (
+    <section>
+      <PageHeader title="Approvals">
+        <span class={`badge badge-${state.kind}`} role="status">
+          {state.kind === 'live' ? 'live' : state.kind === 'polling' ? 'updating every 5 s' : state.kind}
+        </span>
+      </PageHeader>
+      {state.error && (state.kind === 'error' || approvals === undefined) ? <ErrorBox error={state.error} what="Approvals" /> : null}
+      {approvals === undefined ? null : approvals.length === 0 ? (
+        <p class="muted">Nothing waits for an answer.</p>
+      ) : (
+        <ul class="cards">
+          {approvals.map((a) => (
+            <ApprovalCard key={a.approvalId} approval={a} onAnswer={answer} />
+          ))}
+        </ul>
+      )}
+      {answered.length > 0 ? (
+        <>
+          <h2>Answered here</h2>
+          <ul>
+            {answered.map(({ approval, approved, result }) => (
+              <li key={approval.approvalId}>
+                {approved ? 'Approved' : 'Denied'} <code>{approval.toolName}</code> ({approval.approvalId}) — run {result}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function ApprovalCard({
+  approval,
+  onAnswer,
+}: {
+  approval: Approval;
+  onAnswer: (a: Approval, approved: boolean, reason: string) => Promise<void>;
+}) {
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const go = (approved: boolean) => (setBusy(true), onAnswer(approval, approved, reason).finally(() => setBusy(false)));
+  const reasonId = `reason-${approval.approvalId}`;
+  return (
+    <li class="card approval">
+      <h2>{approval.prompt}</h2>
+      <p class="muted small">
+        <code>{approval.toolName}</code> · run <a href={href('runs', [approval.runId])}>{approval.runId}</a>
+        {approval.sessionId ? (
+          <>
+            {' '}
+            · session <a href={href('sessions', [approval.sessionId])}>{approval.sessionId}</a>
+          </>
+        ) : null}{' '}
+        · <When iso={approval.createdAt} />
+      </p>
+      <details>
+        <summary>Arguments</summary>
+        <ValueView value={approval.input} />
+      </details>
+      <div class="approval-actions">
+        <label for={reasonId}>Reason (optional)</label>
+        <input id={reasonId} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
+        <button type="button" class="primary" disabled={busy} onClick={() => go(true)}>
+          Approve
+        </button>
+        <button type="button" class="danger" disabled={busy} onClick={() => go(false)}>
+          Deny
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+
+import { argumentsOf, schemaFields } from '../../studio/src/schema-args.js';
+import { createSseParser, type SseMessage } from '../../studio/src/sse-parser.js';
+import { taskLayers } from '../../studio/src/structure-diagram-layout.js';
+import { diffOf, isUnifiedDiff } from '../../studio/src/tool-diff.js';
+
+describe('SSE parser', () => {
+  it('reassembles events split across chunks, skips comments and handles CRLF', () => {
+    const seen: SseMessage[] = [];
+    const parser = createSseParser((m) => seen.push(m));
+    for (const chunk of [
+      'event: session\ndata: {"sessionId":',
+      '"s1"}\n\n: heartbeat\n\nevent: text_delta\r',
+      '\ndata: {"delta":"hi"}\r\n\r\n',
+      'data: a\ndata: b\n',
+    ])
+      parser.push(chunk);
+    parser.end();
+    expect(seen).toEqual([
+      { event: 'session', data: '{"sessionId":"s1"}' },
+      { event: 'text_delta', data: '{"delta":"hi"}' },
+      { event: 'message', data: 'a\nb' },
+    ]);
+  });
+});
+
+describe('tool diffs', () => {
+  it('colours a unified diff and turns an edit into removed and added lines', () => {
+    const patch = '--- a/x.ts\n+++ b/x.ts\n@@ -1,2 +1,2 @@\n-old\n+new\n same';
+    expect(isUnifiedDiff(patch)).toBe(true);
+    expect(diffOf({ patch })?.map((l) => l.kind)).toEqual(['meta', 'meta', 'hunk', 'del', 'add', 'same']);
+    expect(diffOf({ path: 'a.txt', old_string: 'one', new_string: 'two\nthree' })).toEqual([
+      { kind: 'meta', text: 'a.txt' },
+      { kind: 'del', text: '-one' },
+      { kind: 'add', text: '+two' },
+      { kind: 'add', text: '+three' },
+    ]);
+    expect(diffOf({ q: 'weather' })).toBeUndefined();
+    expect(diffOf('- a list\n- of things')).toBeUndefined();
+  });
+});
+
+describe('tool call form', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      city: { type: 'string', description: 'Where' },
+      days: { type: 'integer', default: 3 },
+      units: { enum: ['c', 'f'] },
+      verbose: { type: 'boolean' },
+      filter: { type: 'object' },
+    },
+    required: ['city'],
+  };
+  it('makes one field per property and the arguments of the values', () => {
+    const fields = schemaFields(schema);
+    expect(fields.map((f) => [f.name, f.kind, f.required])).toEqual([
+      ['city', 'string', true],
+      ['days', 'integer', false],
+      ['units', 'enum', false],
+      ['verbose', 'boolean', false],
+      ['filter', 'json', false],
+    ]);
+    expect(argumentsOf(fields, { city: 'Oslo', verbose: 'true', filter: '{"a":1}' })).toEqual({
+      ok: true,
+      value: { city: 'Oslo', days: 3, verbose: true, filter: { a: 1 } },
+    });
+    expect(argumentsOf(fields, {})).toEqual({ ok: false, error: 'city is required' });
+    expect(argumentsOf(fields, { city: 'x', days: '2.5' })).toEqual({ ok: false, error: 'days must be an integer' });
+    expect(argumentsOf(fields, { city: 'x', filter: '{' })).toEqual({ ok: false, error: 'filter must be JSON' });
+  });
+});
+
+describe('structure diagram', () => {
+  it('puts each DAG task one layer right of its deepest dependency', () => {
+    const layers = taskLayers([
+      { name: 'fetch', dependsOn: [] },
+      { name: 'parse', dependsOn: ['fetch'] },
+      { name: 'summarise', dependsOn: ['parse', 'fetch'] },
+      { name: 'loop', dependsOn: ['loop', 'missing'] },
+    ]);
+    expect(Object.fromEntries(layers)).toEqual({ fetch: 0, parse: 1, summarise: 2, loop: 0 });
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * Corvid Studio in a real Chromium against a real `corvid serve` (SQLite store, fake LLM server): chat with
+ * streaming and tool calls, an approval answered in the inbox while the chat waits, a run resumed from the Runs
+ * page, a session continued after a server restart, sign-in with an API key; axe on every page, light and dark,
+ * with screenshots saved to $CORVID_STUDIO_SCREENSHOTS (default: <tmp>/corvid-studio-screenshots).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { AxeBuilder } from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlmServer } from '../support/fake-llm-server.js';
+import { browserSkipReason, buildStudio, CHROMIUM, startStudioServer, studioConfig, type StudioServer } from './studio-browser-harness.js';
+
+const skip = browserSkipReason();
+if (skip) console.log(`studio browser tests skipped: ${skip}`);
+
+const SHOTS = process.env.CORVID_STUDIO_SCREENSHOTS ?? join(tmpdir(), 'corvid-studio-screenshots');
+const PAGES = ['agents', 'agents/assistant', 'chat/assistant', 'sessions', 'runs', 'approvals', 'memories', 'knowledge', 'mcp'];
+
+let failOnce = true;
+function reply(req: RecordedRequest): FakeReply {
+  const messages = (req.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
+  const last = messages.at(-1);
+  const text = typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
+  if (last?.role === 'tool') return { text: 'Saved, and done.', usage: { input: 30, output: 5 } };
+  if (/remember/i.test(text)) return { toolCalls: [{ name: 'save_memory', arguments: { key: 'colour', value: 'The colour is green.' } }] };
+  if (/research/i.test(text)) return { toolCalls: [{ name: 'ask_researcher', arguments: { message: 'find corvids' } }] };
+  if (/find corvids/.test(text)) return { text: 'Corvids are crows and ravens.' };
+  if (/fail once/.test(text) && failOnce) return ((failOnce = false), { status: 500, errorMessage: 'the fake model is down' });
+  return {
+    reasoning: 'A greeting is in order.',
+    text: `Hello! You said: ${text.slice(0, 40)}`,
+    usage: { input: 12, output: 6 },
+    chunkDelayMs: 5,
+  };
+}
+
+describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
+  let llm: FakeLlmServer;
+  let browser: Browser;
+  let server: StudioServer;
+  let dir: string;
+  let studioDir: string;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'corvid-studio-'));
+    studioDir = join(dir, 'studio-dist');
+    buildStudio(studioDir);
+    mkdirSync(SHOTS, { recursive: true });
+    llm = await startFakeLlmServer(reply);
+    server = await startStudioServer({ dir, studioDir, config: studioConfig({ llmUrl: llm.url, dbFile: join(dir, 'store.db') }) });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+    await llm?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }, 30_000);
+
+  async function open(path: string, opts: { colorScheme?: 'light' | 'dark'; width?: number; base?: string } = {}): Promise<Page> {
+    const context = await browser.newContext({
+      colorScheme: opts.colorScheme ?? 'light',
+      viewport: { width: opts.width ?? 1280, height: 900 },
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${opts.base ?? server.studioUrl}#/${path}`);
+    return page;
+  }
+
+  async function send(page: Page, text: string): Promise<void> {
+    await page.getByLabel('Message').fill(text);
+    await page.getByLabel('Message').press('Enter');
+  }
+
+  it('streams a chat turn with reasoning, a nested agent run and its tool call', async () => {
+    const page = await open('chat/assistant');
+    await send(page, 'please research corvids');
+    await expect.poll(() => page.locator('.turn-footer .badge-completed').count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => page.locator('.agent-path').allTextContents()).toEqual(['assistant', 'assistant › researcher']);
+    expect(await page.locator('.tool-name').first().textContent()).toBe('ask_researcher');
+    expect(await page.locator('.turn').textContent()).toContain('Saved, and done.');
+    await page.locator('.tool-args summary').first().click();
+    expect(await page.locator('pre.json').first().textContent()).toContain('"message": "find corvids"');
+    await page.screenshot({ path: join(SHOTS, 'chat-tools.png'), fullPage: true });
+    const audit = await new AxeBuilder({ page }).analyze();
+    expect(audit.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  }, 60_000);
+
+  it('answers an approval in the inbox while the chat waits, and the chat catches up', async () => {
+    const chat = await open('chat/assistant');
+    await send(chat, 'remember my colour');
+    await chat.getByRole('button', { name: 'Approve' }).waitFor({ timeout: 20_000 });
+    expect(await chat.locator('.turn-footer .badge-paused').count()).toBe(1);
+    const inbox = await open('approvals');
+    await inbox.getByRole('heading', { name: 'Remember The colour is green.?' }).waitFor({ timeout: 15_000 });
+    await inbox.screenshot({ path: join(SHOTS, 'approvals-pending.png'), fullPage: true });
+    await inbox.getByRole('button', { name: 'Approve' }).click();
+    await inbox.getByText(/Approved save_memory .* completed: Saved, and done\./).waitFor({ timeout: 20_000 });
+    // The waiting chat sees the run move on and shows the session with the rest of the turn.
+    await chat.locator('.history').getByText('Saved, and done.').waitFor({ timeout: 20_000 });
+  }, 90_000);
+
+  it('resumes a failed run from the Runs page', async () => {
+    const chat = await open('chat/assistant');
+    await send(chat, 'fail once');
+    await chat.locator('.turn-footer .badge-failed').waitFor({ timeout: 20_000 });
+    const runs = await open('runs?status=failed');
+    await runs
+      .getByRole('button', { name: /^Resume run_/ })
+      .first()
+      .click();
+    await runs.getByText(/resumed: completed: Hello! You said/).waitFor({ timeout: 20_000 });
+  }, 60_000);
+
+  it('has no serious or critical axe violations on any page, light and dark; screenshots down to 360 px wide', async () => {
+    // axe runs at the desktop width (one analysis takes seconds on a shared machine); 360 px gets screenshots.
+    for (const [colorScheme, width, audit] of [
+      ['light', 1280, true],
+      ['dark', 1280, true],
+      ['light', 360, false],
+    ] as const) {
+      const page = await open('agents', { colorScheme, width });
+      for (const path of PAGES) {
+        await page.goto(`${server.studioUrl}#/${path}`);
+        await page.locator('main h1').first().waitFor();
+        await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 10_000 });
+        if (audit) {
+          const result = await new AxeBuilder({ page }).analyze();
+          const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+          expect(bad.map((v) => `${path} (${colorScheme}): ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+        }
+        await page.screenshot({ path: join(SHOTS, `${path.replace('/', '-')}-${colorScheme}-${width}.png`), fullPage: true });
+      }
+    }
+  }, 300_000);
+
+  it('continues a session after the server restarts on the same SQLite store', async () => {
+    const first = await open('chat/assistant');
+    await send(first, 'hello there');
+    await first.locator('.turn-footer .badge-completed').waitFor({ timeout: 20_000 });
+    const sessionId = (await first.locator('a[href^="#/sessions/"]').first().textContent())!;
+    // Pages left open keep polling; close them so the server's graceful shutdown has nothing to wait for.
+    for (const context of contexts.splice(0)) await context.close();
+    await server.close();
+    server = await startStudioServer({ dir, studioDir, config: studioConfig({ llmUrl: llm.url, dbFile: join(dir, 'store.db') }) });
+    const page = await open(`sessions/${sessionId}`);
+    await page.getByRole('link', { name: 'Continue' }).click();
+    await page.locator('.history').getByText('hello there', { exact: true }).waitFor({ timeout: 15_000 });
+    await send(page, 'hello again');
+    await page.locator('.turn-footer .badge-completed').waitFor({ timeout: 20_000 });
+    expect(await page.locator('.turn').textContent()).toContain('Hello! You said: hello again');
+    const last = llm.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
+    expect(JSON.stringify(last)).toContain('hello there');
+  }, 90_000);
+
+  it('signs in with an API key and refuses a wrong one', async () => {
+    const authDir = mkdtempSync(join(tmpdir(), 'corvid-studio-auth-'));
+    const secured = await startStudioServer({
+      dir: authDir,
+      studioDir,
+      config: studioConfig({ llmUrl: llm.url, dbFile: join(authDir, 'store.db'), apiKey: 'studio-test-key' }),
+    });
+    try {
+      const page = await open('agents', { base: secured.studioUrl });
+      await page.getByLabel('API key or JWT').fill('not-the-key');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      expect(await page.getByRole('alert').textContent()).toMatch(/This key was refused/);
+      await page.screenshot({ path: join(SHOTS, 'sign-in-refused.png') });
+      await page.getByLabel('API key or JWT').fill('studio-test-key');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Agents' }).waitFor();
+      expect(await page.locator('.card h2').allTextContents()).toEqual(['assistant', 'researcher', 'billing']);
+    } finally {
+      await secured.close();
+      rmSync(authDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
