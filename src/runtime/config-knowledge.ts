@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 
 import { knowledgeToolName } from '../config/check-config-references.js';
 import type { CorvidConfig } from '../config/corvid-config.js';
@@ -8,6 +7,7 @@ import { ConfigError } from '../errors/config-error.js';
 import type { Embedder, KnowledgeBase } from '../knowledge/index.js';
 import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
 import type { Tool } from '../types/tool.js';
+import { configKnowledgeSources } from './config-knowledge-sources.js';
 import { storeOptionsFromConfig } from './store-options.js';
 
 /** The knowledge bases of a config, built on first use, over one store. */
@@ -36,8 +36,7 @@ export interface ConfigKnowledgeOptions {
 }
 
 /**
- * Builds the `knowledge:` section of a config: directory sources (paths relative to the config
- * file), chunking, `embedders:` (provider packages loaded at the first embedding), and the store:
+ * Builds the `knowledge:` section of a config: sources (see `configKnowledgeSources`), chunking, `embedders:` (provider packages loaded at the first embedding), and the store:
  * SQLite tables in the storage database file (`storage:` sqlite, default `.corvid/corvid.db`) or
  * memory (`storage: memory`). Postgres and MySQL storage are refused when the store is opened.
  * Loads `corvid/knowledge`, so call it only for configs with a `knowledge:` section.
@@ -69,9 +68,7 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
       const embedderConfig = kb.embedder === undefined ? undefined : config.embedders?.[kb.embedder];
       built = k.createKnowledgeBase({
         name,
-        sources: kb.sources.map((s) =>
-          k.directorySource({ path: resolve(options.baseDir, s.path), include: s.include, exclude: s.exclude, maxBytes: s.maxBytes }),
-        ),
+        sources: configKnowledgeSources({ knowledge: k, base: name, sources: kb.sources, baseDir: options.baseDir, storage }),
         chunking: kb.chunking,
         embedder: embedderConfig && lazyEmbedder(kb.embedder!, embedderConfig, k.modelEmbedder),
         store,
