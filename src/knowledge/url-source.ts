@@ -59,6 +59,7 @@ export function urlSource(options: UrlSourceOptions): KnowledgeSource {
   });
   return {
     name,
+    count: () => Promise.resolve(options.urls.length),
     async *list(context: SourceListContext): AsyncIterable<KnowledgeDocument> {
       for (const url of options.urls) {
         context.signal?.throwIfAborted();

@@ -4,7 +4,7 @@ import { knowledgeToolName } from '../config/check-config-references.js';
 import type { CorvidConfig } from '../config/corvid-config.js';
 import type { EmbedderConfig } from '../config/knowledge-schema.js';
 import { ConfigError } from '../errors/config-error.js';
-import type { Embedder, KnowledgeBase } from '../knowledge/index.js';
+import type { Embedder, KnowledgeBase, KnowledgeSource } from '../knowledge/index.js';
 import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
 import type { Tool } from '../types/tool.js';
 import { configKnowledgeSources } from './config-knowledge-sources.js';
@@ -14,6 +14,8 @@ import { storeOptionsFromConfig } from './store-options.js';
 export interface ConfigKnowledge {
   /** The knowledge base of `knowledge.<name>`; `undefined` when the config has none of that name. */
   get(name: string): KnowledgeBase | undefined;
+  /** The sources of `knowledge.<name>` (empty for an unknown name), e.g. for their `watchPaths`. */
+  sources(name: string): KnowledgeSource[];
   /** The store every base of the config uses (opened on first call). */
   store(): Promise<KnowledgeStore>;
   /**
@@ -60,15 +62,18 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
   };
   const store = lazyStore(openStore);
   const bases = new Map<string, KnowledgeBase>();
+  const sourcesOf = new Map<string, KnowledgeSource[]>();
   const get = (name: string): KnowledgeBase | undefined => {
     const kb = config.knowledge?.[name];
     if (!kb) return undefined;
     let built = bases.get(name);
     if (!built) {
+      const sources = configKnowledgeSources({ knowledge: k, base: name, sources: kb.sources, baseDir: options.baseDir, storage });
+      sourcesOf.set(name, sources);
       const embedderConfig = kb.embedder === undefined ? undefined : config.embedders?.[kb.embedder];
       built = k.createKnowledgeBase({
         name,
-        sources: configKnowledgeSources({ knowledge: k, base: name, sources: kb.sources, baseDir: options.baseDir, storage }),
+        sources,
         chunking: kb.chunking,
         embedder: embedderConfig && lazyEmbedder(kb.embedder!, embedderConfig, k.modelEmbedder),
         store,
@@ -80,6 +85,7 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
   };
   return {
     get,
+    sources: (name) => (get(name) ? (sourcesOf.get(name) ?? []) : []),
     store: openStore,
     location: { path, exists: driver !== 'sqlite' || path === ':memory:' || existsSync(path) },
     toolsFor(names) {
