@@ -73,17 +73,15 @@ export async function ingestDocuments(options: {
   let done = 0;
   let tokens = 0;
   const total = onProgress ? await countDocuments(options.sources, signal) : undefined;
+  const counts = (): Omit<IngestProgress, 'uri' | 'status'> => ({
+    done: ++done,
+    total,
+    chunks: report.chunks,
+    embedded: report.embedded,
+    tokens,
+  });
   const progress = (uri: string, status: IngestStatus, error?: KnowledgeError): void =>
-    onProgress?.({
-      uri,
-      status,
-      done: ++done,
-      ...(total !== undefined ? { total } : {}),
-      chunks: report.chunks,
-      embedded: report.embedded,
-      tokens,
-      ...(error ? { error } : {}),
-    });
+    onProgress?.({ uri, status, ...counts(), ...(error ? { error } : {}) });
   const fail = (error: KnowledgeError): void => {
     report.failed.push(error);
     if (error.uri) seen.add(error.uri); // keep what was indexed before

@@ -30,7 +30,10 @@ function project(files: number, embedderUrl?: string): string {
   dirs.push(dir);
   mkdirSync(join(dir, 'docs'));
   for (let i = 0; i < files; i++) {
-    writeFileSync(join(dir, 'docs', `d${String(i).padStart(3, '0')}.md`), `# Topic ${i}\n\nNotes about subject${i} and deploys.\n\n## More\n\nDetails ${i}.\n`);
+    writeFileSync(
+      join(dir, 'docs', `d${String(i).padStart(3, '0')}.md`),
+      `# Topic ${i}\n\nNotes about subject${i} and deploys.\n\n## More\n\nDetails ${i}.\n`,
+    );
   }
   const embedder = embedderUrl
     ? `embedders:\n  e: { provider: openai, model: fake-embed, base_url: ${embedderUrl}, api_key: test, dimensions: 64, batch_size: 64 }\n`
@@ -52,7 +55,9 @@ function indexState(dir: string): { documents: number; chunks: number; withoutVe
       documents: n('SELECT COUNT(*) AS n FROM knowledge_documents'),
       chunks: n('SELECT COUNT(*) AS n FROM knowledge_chunks'),
       withoutVector: n('SELECT COUNT(*) AS n FROM knowledge_chunks WHERE vector IS NULL'),
-      orphans: n('SELECT COUNT(*) AS n FROM knowledge_chunks c WHERE NOT EXISTS (SELECT 1 FROM knowledge_documents d WHERE d.uri = c.document_uri)'),
+      orphans: n(
+        'SELECT COUNT(*) AS n FROM knowledge_chunks c WHERE NOT EXISTS (SELECT 1 FROM knowledge_documents d WHERE d.uri = c.document_uri)',
+      ),
     };
   } finally {
     db.close();
@@ -79,7 +84,10 @@ describe('corvid ingest', () => {
     expect(again.stdout).toContain(`${400 - cut.documents} added, 0 updated, ${cut.documents} unchanged, 0 deleted, 0 failed`);
     expect(indexState(dir)).toEqual({ documents: 400, chunks: 800, withoutVector: 0, orphans: 0 });
     // Asynchronously: the fake embeddings server answers from this process.
-    const search = await promisify(execFile)(process.execPath, [CLI, ...args(dir, 'search', 'subject7', '--json')], { cwd: dir, env: cliEnv(dir) });
+    const search = await promisify(execFile)(process.execPath, [CLI, ...args(dir, 'search', 'subject7', '--json')], {
+      cwd: dir,
+      env: cliEnv(dir),
+    });
     expect((JSON.parse(search.stdout) as Array<{ uri: string }>)[0]!.uri).toBe('d007.md');
   }, 120_000);
 
