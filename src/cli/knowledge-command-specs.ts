@@ -6,23 +6,33 @@ export function knowledgeCommandSpecs(globalHelp: string): CommandSpec[] {
     {
       name: 'ingest',
       summary: "Index the config's knowledge bases (new and changed documents only)",
-      options: {},
+      options: { watch: { type: 'boolean', short: 'w' } },
       maxPositionals: 1,
-      help: `Usage: corvid ingest [name]
+      help: `Usage: corvid ingest [name] [--watch]
 
 Brings the knowledge bases of the config's knowledge: section (or only <name>) up to date with
 their sources: new and changed documents are chunked, embedded (with an embedder) and indexed,
 documents no longer there are removed, unchanged ones are skipped. Prints a line per document
-added, updated, deleted or failed, then a summary per knowledge base. The index is kept in the
-storage database (SQLite, default ./.corvid/corvid.db; memory storage keeps nothing).
+added, updated, deleted or failed, then a summary per knowledge base; on a terminal a live line
+shows files, chunks, embeddings, tokens, rate and time left. The index is kept in the storage
+database (SQLite, default ./.corvid/corvid.db; memory storage keeps nothing).
+
+Every document is written in one transaction: an interrupted ingest (Ctrl-C, a crash) leaves
+whole documents only, and the next run picks up where it stopped.
+
+Options:
+  -w, --watch   After ingesting, follow the folders of directory sources and re-ingest a
+                knowledge base shortly after its files change, until Ctrl-C
 
 ${globalHelp}
 
-Exit codes: 0 done (documents that could not be read are listed), 1 a knowledge base could not
-be ingested at all (e.g. its folder is missing) or the config is invalid, 2 bad usage.
+Exit codes: 0 done (documents that could not be read are listed; also after --watch is
+stopped), 1 a knowledge base could not be ingested at all (e.g. its folder is missing) or the
+config is invalid, 2 bad usage, 130 interrupted.
 
 Examples:
   corvid ingest
+  corvid ingest docs --watch
   corvid ingest docs -c examples/knowledge/corvid.yaml`,
     },
     {

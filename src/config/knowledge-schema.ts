@@ -31,16 +31,62 @@ export const embedderSchema = z
   })
   .describe('An embedding model, for knowledge bases with vector search.');
 
-/** One entry of `knowledge.*.sources`. */
-export const knowledgeSourceSchema = z
+const directorySourceSchema = z
   .strictObject({
-    type: z.literal('directory', { error: 'the only source type is directory' }).describe('`directory`: the files of a folder.'),
+    type: z.literal('directory').describe('`directory`: the files of a folder.'),
     path: z.string().min(1).describe('The folder, relative to this config file.'),
     include: z.array(z.string().min(1)).optional().describe('Globs of files to index, relative to the folder. Default: every file.'),
     exclude: z.array(z.string().min(1)).optional().describe('Globs of files to leave out (`.git/` and `node_modules/` always are).'),
     max_bytes: z.int().min(1).optional().describe('Largest file read, in bytes. Default 10 MB.'),
   })
-  .describe('Where the documents come from.');
+  .describe('The files of a folder.');
+
+const httpUrl = z.string().refine((s) => URL.canParse(s) && /^https?:$/.test(new URL(s).protocol), {
+  error: 'must be an http or https URL, e.g. https://example.com/handbook',
+});
+
+const urlSourceSchema = z
+  .strictObject({
+    type: z.literal('url').describe('`url`: web pages, fetched through the SSRF guard of the web tools.'),
+    urls: z.array(httpUrl).min(1).describe('The pages; each one is a document cited as `URL#Heading`.'),
+    allow_hosts: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Hosts trusted even on private addresses (names, `*.example.com`, addresses, CIDR blocks), as in `tools.web`.'),
+    allow_private: z.boolean().optional().describe('Let the pages be on loopback, private and link-local addresses. Default false.'),
+    max_bytes: z.int().min(1).optional().describe('Largest page, in bytes. Default 10 MB.'),
+    timeout_ms: z.int().min(1).optional().describe('Time limit per page. Default 30,000.'),
+    headers: z.record(z.string(), z.string()).optional().describe('Extra request headers (use `${ENV_VAR}` for secrets).'),
+  })
+  .describe('Web pages.');
+
+const sqlSourceSchema = z
+  .strictObject({
+    type: z.literal('sql').describe('`sql`: the rows of a query, one document each.'),
+    query: z.string().min(1).describe('One read-only SELECT (or WITH … SELECT); each row becomes a document.'),
+    text: z.string().min(1).describe('The column holding the text.'),
+    id: z.string().min(1).optional().describe("The column holding the row's stable id. Default `id`."),
+    title: z.string().min(1).optional().describe('The column holding the title.'),
+    link: z.string().min(1).optional().describe('A column holding a link to the row (kept as metadata `url`).'),
+    url: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The database: postgres://…, mysql://… or a SQLite file (relative to this config file). Default: the storage database.'),
+    name: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9_-]{0,59}$/)
+      .optional()
+      .describe("Names the rows' URIs (`sql:<name>/<id>`). Default `sql`, `sql2`, … in order."),
+  })
+  .describe('Rows of a database.');
+
+/** One entry of `knowledge.*.sources`. */
+export const knowledgeSourceSchema = z
+  .discriminatedUnion('type', [directorySourceSchema, urlSourceSchema, sqlSourceSchema], {
+    error: () => 'each source needs a type: directory, url or sql',
+  })
+  .describe('Where the documents come from: `directory`, `url` or `sql`.');
 
 /** One entry of `knowledge:`. */
 export const knowledgeBaseSchema = z
@@ -100,14 +146,19 @@ export interface EmbedderConfig {
   batchSize?: number;
 }
 
-/** A knowledge source after normalisation; `path` as written (relative to the config file). */
-export interface KnowledgeSourceConfig {
-  type: 'directory';
-  path: string;
-  include?: string[];
-  exclude?: string[];
-  maxBytes?: number;
-}
+/** A knowledge source after normalisation; paths as written (relative to the config file). */
+export type KnowledgeSourceConfig =
+  | { type: 'directory'; path: string; include?: string[]; exclude?: string[]; maxBytes?: number }
+  | {
+      type: 'url';
+      urls: string[];
+      allowHosts?: string[];
+      allowPrivate?: boolean;
+      maxBytes?: number;
+      timeoutMs?: number;
+      headers?: Record<string, string>;
+    }
+  | { type: 'sql'; query: string; text: string; id?: string; title?: string; link?: string; url?: string; name: string };
 
 /** A knowledge base after normalisation. */
 export interface KnowledgeBaseConfig {
@@ -149,13 +200,48 @@ export function normalizeKnowledge(file: z.output<typeof knowledgeSchema>): Reco
       name,
       compact<KnowledgeBaseConfig>({
         description: k.description,
-        sources: k.sources.map((s) =>
-          compact({ type: s.type, path: s.path, include: s.include, exclude: s.exclude, maxBytes: s.max_bytes }),
-        ),
+        sources: normalizeSources(k.sources),
         chunking: k.chunking && compact({ strategy: k.chunking.strategy, maxTokens: k.chunking.size, overlapTokens: k.chunking.overlap }),
         embedder: k.embedder,
         search: k.search && compact({ mode: k.search.mode, topK: k.search.top_k }),
       }),
     ]),
   );
+}
+
+/** Sources in camelCase; SQL sources named `sql`, `sql2`, … when unnamed. */
+function normalizeSources(sources: z.output<typeof knowledgeSourceSchema>[]): KnowledgeSourceConfig[] {
+  let sql = 0;
+  return sources.map((s): KnowledgeSourceConfig => {
+    switch (s.type) {
+      case 'directory':
+        return compact({ type: s.type, path: s.path, include: s.include, exclude: s.exclude, maxBytes: s.max_bytes });
+      case 'url':
+        return compact({
+          type: s.type,
+          urls: s.urls,
+          allowHosts: s.allow_hosts,
+          allowPrivate: s.allow_private,
+          maxBytes: s.max_bytes,
+          timeoutMs: s.timeout_ms,
+          headers: s.headers,
+        });
+      case 'sql':
+        sql++;
+        return compact({
+          type: s.type,
+          query: s.query,
+          text: s.text,
+          id: s.id,
+          title: s.title,
+          link: s.link,
+          url: s.url,
+          name: s.name ?? (sql === 1 ? 'sql' : `sql${sql}`),
+        });
+      default: {
+        const never: never = s;
+        throw new Error(`unknown source ${JSON.stringify(never)}`);
+      }
+    }
+  });
 }

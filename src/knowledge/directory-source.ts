@@ -37,12 +37,22 @@ export function directorySource(options: DirectorySourceOptions): KnowledgeSourc
   const name = options.name ?? 'directory';
   const include = options.include?.length ? picomatch(options.include, { dot: true }) : () => true;
   const exclude = picomatch([...ALWAYS_EXCLUDED, ...(options.exclude ?? [])], { dot: true });
+  const take = (file: string): string | undefined => {
+    const uri = relative(root, file).split(sep).join('/');
+    return include(uri) && !exclude(uri) ? uri : undefined;
+  };
   return {
     name,
+    watchPaths: [root],
+    async count(context) {
+      let n = 0;
+      for await (const file of walk(root, { signal: context.signal, report: () => undefined })) if (take(file) !== undefined) n++;
+      return n;
+    },
     async *list(context: SourceListContext): AsyncIterable<KnowledgeDocument> {
       for await (const file of walk(root, context)) {
-        const uri = relative(root, file).split(sep).join('/');
-        if (!include(uri) || exclude(uri)) continue;
+        const uri = take(file);
+        if (uri === undefined) continue;
         try {
           yield await loadFile({ path: file, uri, source: name, maxBytes: options.maxBytes });
         } catch (err) {

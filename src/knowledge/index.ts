@@ -1,5 +1,5 @@
 /**
- * `corvid/knowledge`: documents from sources (a folder, your own), cut into chunks, optionally
+ * `corvid/knowledge`: documents from sources (a folder, web pages, SQL rows, your own), cut into chunks, optionally
  * embedded, indexed in a store, searched by keyword (BM25), vector (cosine) or both (reciprocal
  * rank fusion), and offered to agents as the `search_knowledge` tool.
  * @example
@@ -40,8 +40,11 @@ export type { KnowledgeToolHit, KnowledgeToolOptions } from './knowledge-tool.js
 export { DEFAULT_MAX_FILE_BYTES, loadFile, type LoadFileOptions } from './loaders/load-file.js';
 export { cosine, MemoryKnowledgeStore } from './memory-knowledge-store.js';
 export { openPostgresKnowledgeStore, type PostgresKnowledgeStoreOptions } from './postgres/postgres-knowledge-store.js';
+export { assertReadOnlySelect } from './read-only-sql.js';
 export { reciprocalRankFusion } from './rrf.js';
+export { sqlSource, type SqlSourceOptions } from './sql-source.js';
 export type { SqliteVectorSearchMode } from './sqlite/sqlite-knowledge-index.js';
 export { openSqliteKnowledgeStore, type SqliteKnowledgeStoreOptions } from './sqlite-knowledge-store.js';
 export { estimateTokens, type TokenCounter } from './token-counter.js';
+export { urlSource, type UrlSourceOptions } from './url-source.js';
 export { memoryText, vectorMemories, type VectorMemoryOptions, withVectorMemories } from './vector-memories.js';

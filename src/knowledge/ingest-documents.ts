@@ -8,12 +8,20 @@ import type { KnowledgeSource } from './knowledge-source.js';
 /** What happened to one document during an ingest. */
 export type IngestStatus = 'added' | 'updated' | 'unchanged' | 'deleted' | 'failed';
 
-/** Progress of an ingest, once per document. */
+/** Progress of an ingest, once per document; the counts are totals so far. */
 export interface IngestProgress {
   uri: string;
   status: IngestStatus;
   /** Documents handled so far. */
   done: number;
+  /** Documents the sources list, when every source can count them (see `KnowledgeSource.count`). */
+  total?: number;
+  /** Chunks written so far. */
+  chunks: number;
+  /** Chunk texts embedded so far (the others came from the cache). */
+  embedded: number;
+  /** Tokens of the chunks written so far. */
+  tokens: number;
   error?: KnowledgeError;
 }
 
@@ -63,8 +71,17 @@ export async function ingestDocuments(options: {
   let pending: Pending[] = [];
   let pendingChunks = 0;
   let done = 0;
+  let tokens = 0;
+  const total = onProgress ? await countDocuments(options.sources, signal) : undefined;
+  const counts = (): Omit<IngestProgress, 'uri' | 'status'> => ({
+    done: ++done,
+    total,
+    chunks: report.chunks,
+    embedded: report.embedded,
+    tokens,
+  });
   const progress = (uri: string, status: IngestStatus, error?: KnowledgeError): void =>
-    onProgress?.({ uri, status, done: ++done, ...(error ? { error } : {}) });
+    onProgress?.({ uri, status, ...counts(), ...(error ? { error } : {}) });
   const fail = (error: KnowledgeError): void => {
     report.failed.push(error);
     if (error.uri) seen.add(error.uri); // keep what was indexed before
@@ -81,6 +98,7 @@ export async function ingestDocuments(options: {
       signal?.throwIfAborted();
       await index.putDocument(p.document, vectors ? p.chunks.map((c) => ({ ...c, vector: cache.get(c.hash) })) : p.chunks);
       report.chunks += p.chunks.length;
+      for (const c of p.chunks) tokens += c.tokens;
       report[p.status].push(p.document.uri);
       progress(p.document.uri, p.status);
     }
@@ -113,6 +131,18 @@ export async function ingestDocuments(options: {
     progress(uri, 'deleted');
   }
   return report;
+}
+
+/** How many documents the sources list, when each can say; `undefined` otherwise. */
+async function countDocuments(sources: KnowledgeSource[], signal: AbortSignal | undefined): Promise<number | undefined> {
+  let total = 0;
+  for (const source of sources) {
+    if (!source.count) return undefined;
+    const n = await source.count({ signal }).catch(() => undefined);
+    if (n === undefined) return undefined;
+    total += n;
+  }
+  return total;
 }
 
 function duplicate(index: string, uri: string, source: string): KnowledgeError {

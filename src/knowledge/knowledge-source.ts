@@ -20,4 +20,8 @@ export interface SourceListContext {
 export interface KnowledgeSource {
   readonly name: string;
   list(context: SourceListContext): AsyncIterable<KnowledgeDocument>;
+  /** How many documents `list` will give, without loading them (for progress and ETA); optional. */
+  count?(context: { signal?: AbortSignal }): Promise<number | undefined>;
+  /** Folders whose changes change this source's documents (`corvid ingest --watch` follows them). */
+  readonly watchPaths?: readonly string[];
 }

@@ -1,21 +1,23 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 
 import { knowledgeToolName } from '../config/check-config-references.js';
 import type { CorvidConfig } from '../config/corvid-config.js';
 import type { EmbedderConfig } from '../config/knowledge-schema.js';
 import { ConfigError } from '../errors/config-error.js';
-import type { Embedder, KnowledgeBase } from '../knowledge/index.js';
+import type { Embedder, KnowledgeBase, KnowledgeSource } from '../knowledge/index.js';
 import { maskUrl } from '../storage/shared/location.js';
 import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
 import type { StoreOptions } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
+import { configKnowledgeSources } from './config-knowledge-sources.js';
 import { storeOptionsFromConfig } from './store-options.js';
 
 /** The knowledge bases of a config, built on first use, over one store. */
 export interface ConfigKnowledge {
   /** The knowledge base of `knowledge.<name>`; `undefined` when the config has none of that name. */
   get(name: string): KnowledgeBase | undefined;
+  /** The sources of `knowledge.<name>` (empty for an unknown name), e.g. for their `watchPaths`. */
+  sources(name: string): KnowledgeSource[];
   /** The store every base of the config uses (opened on first call). */
   store(): Promise<KnowledgeStore>;
   /**
@@ -38,11 +40,11 @@ export interface ConfigKnowledgeOptions {
 }
 
 /**
- * Builds the `knowledge:` section of a config: directory sources (paths relative to the config
- * file), chunking, `embedders:` (provider packages loaded at the first embedding), and the store:
- * SQLite tables in the storage database file (`storage:` sqlite, default `.corvid/corvid.db`), the
- * Postgres database (and schema) of `storage:`, or memory (`storage: memory`). MySQL storage is
- * refused when the store is opened.
+ * Builds the `knowledge:` section of a config: sources (see `configKnowledgeSources`), chunking,
+ * `embedders:` (provider packages loaded at the first embedding), and the store: SQLite tables in
+ * the storage database file (`storage:` sqlite, default `.corvid/corvid.db`), the Postgres
+ * database (and schema) of `storage:`, or memory (`storage: memory`). MySQL storage is refused
+ * when the store is opened.
  * Loads `corvid/knowledge`, so call it only for configs with a `knowledge:` section.
  */
 export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<ConfigKnowledge> {
@@ -65,17 +67,18 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
   };
   const store = lazyStore(openStore);
   const bases = new Map<string, KnowledgeBase>();
+  const sourcesOf = new Map<string, KnowledgeSource[]>();
   const get = (name: string): KnowledgeBase | undefined => {
     const kb = config.knowledge?.[name];
     if (!kb) return undefined;
     let built = bases.get(name);
     if (!built) {
+      const sources = configKnowledgeSources({ knowledge: k, base: name, sources: kb.sources, baseDir: options.baseDir, storage });
+      sourcesOf.set(name, sources);
       const embedderConfig = kb.embedder === undefined ? undefined : config.embedders?.[kb.embedder];
       built = k.createKnowledgeBase({
         name,
-        sources: kb.sources.map((s) =>
-          k.directorySource({ path: resolve(options.baseDir, s.path), include: s.include, exclude: s.exclude, maxBytes: s.maxBytes }),
-        ),
+        sources,
         chunking: kb.chunking,
         embedder: embedderConfig && lazyEmbedder(kb.embedder!, embedderConfig, k.modelEmbedder),
         store,
@@ -87,6 +90,7 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
   };
   return {
     get,
+    sources: (name) => (get(name) ? (sourcesOf.get(name) ?? []) : []),
     store: openStore,
     location: { path, exists: driver !== 'sqlite' || path === ':memory:' || existsSync(path) },
     toolsFor(names) {
