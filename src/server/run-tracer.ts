@@ -7,7 +7,8 @@ import { toolErrorMessage, toolSpanAttributes } from './tool-span-attributes.js'
  * Turns one run's events into OpenTelemetry spans: `agent.run` for each (nested) agent run,
  * `model.call` for each model step (model, tokens, latency; provider warnings as `corvid.warning`
  * span events), `tool.call` for each tool call (with what it touched: path, command, exit code,
- * URL — see `toolSpanAttributes`).
+ * URL — see `toolSpanAttributes`), `knowledge.search` for each knowledge retrieval (knowledge base,
+ * mode, hit count, citations, timings; under its tool call's span, or the run's for inject mode).
  * One tracer per run; spans still open when the run ends are ended with it.
  */
 export class RunTracer {
@@ -90,6 +91,26 @@ export class RunTracer {
           });
         span.setAttributes({ ...toolSpanAttributes(e.output), 'corvid.duration_ms': e.durationMs });
         span.end();
+        return;
+      }
+      case 'retrieval': {
+        const parent = (e.toolCallId !== undefined ? this.tools.get(e.toolCallId) : undefined) ?? this.runs.get(runKey);
+        const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
+        const end = Date.now();
+        const span = this.tracer.startSpan(`knowledge.search ${e.knowledge}`, { startTime: end - e.timings.totalMs }, ctx);
+        span.setAttributes({
+          'corvid.agent': e.agent,
+          'corvid.knowledge': e.knowledge,
+          'corvid.retrieval.via': e.via,
+          'corvid.retrieval.mode': e.mode,
+          'corvid.retrieval.hits': e.hits.length,
+          'corvid.retrieval.citations': e.hits.map((h) => h.citation),
+          'corvid.retrieval.search_ms': e.timings.searchMs,
+          ...(e.timings.embedMs !== undefined ? { 'corvid.retrieval.embed_ms': e.timings.embedMs } : {}),
+          ...(e.timings.rewriteMs !== undefined ? { 'corvid.retrieval.rewrite_ms': e.timings.rewriteMs } : {}),
+          ...(e.timings.rerankMs !== undefined ? { 'corvid.retrieval.rerank_ms': e.timings.rerankMs } : {}),
+        });
+        span.end(end);
         return;
       }
       case 'warning': {
