@@ -8,7 +8,6 @@ import type {
   KnowledgeIndex,
   KnowledgeIndexInfo,
   KnowledgeStore,
-  ScoredChunk,
 } from '../types/knowledge.js';
 import type { Tool } from '../types/tool.js';
 import { type ChunkingOptions, chunkSizing } from './chunkers/chunk-document.js';
