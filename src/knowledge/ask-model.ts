@@ -3,7 +3,7 @@ import type { ModelInput } from '../types/model.js';
 
 /** Asks a chat model once (no tools) and returns its answer; the same retries and errors as an agent's model calls. */
 export async function askModel(options: {
-  model: ModelInput;
+  model: ModelInput | undefined;
   /** Names the call in errors and traces, e.g. `knowledge-rerank`. */
   name: string;
   instructions: string;

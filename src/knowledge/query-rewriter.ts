@@ -10,8 +10,8 @@ export interface QueryRewriter {
 
 /** Options for `multiQueryRewriter` and `hydeRewriter`. */
 export interface QueryRewriterOptions {
-  /** The chat model that writes: `'openai:gpt-4.1-mini'`, a model config, or an AI SDK model. */
-  model: ModelInput;
+  /** The chat model that writes: `'openai:gpt-4.1-mini'`, a model config, or an AI SDK model. Default: the default-model rules. */
+  model?: ModelInput;
   /** Multi-query: how many rephrasings. Default 3. */
   count?: number;
 }

@@ -47,8 +47,8 @@ const JUDGE_INSTRUCTIONS =
 
 /** Options for `llmReranker`. */
 export interface LlmRerankerOptions {
-  /** The chat model that judges: `'openai:gpt-4.1-mini'`, a model config, or an AI SDK model. */
-  model: ModelInput;
+  /** The chat model that judges: `'openai:gpt-4.1-mini'`, a model config, or an AI SDK model. Default: the default-model rules. */
+  model?: ModelInput;
   /** Characters of each passage shown to the model. Default 1,000. */
   maxPassageChars?: number;
 }
@@ -60,7 +60,8 @@ export interface LlmRerankerOptions {
  */
 export function llmReranker(options: LlmRerankerOptions): Reranker {
   const maxChars = options.maxPassageChars ?? 1000;
-  const name = `llm:${typeof options.model === 'string' ? options.model : 'model'}`;
+  const m = options.model;
+  const name = `llm:${typeof m === 'string' ? m : m && 'modelId' in m ? m.modelId : m && 'model' in m ? m.model : 'default model'}`;
   return {
     name,
     async rerank(query, candidates, { signal } = {}) {

@@ -6,8 +6,10 @@ import type { CorvidConfig } from '../config/corvid-config.js';
 import type { EmbedderConfig } from '../config/knowledge-schema.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { Embedder, KnowledgeBase } from '../knowledge/index.js';
+import type { ContextProvider } from '../types/context-provider.js';
 import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
 import type { Tool } from '../types/tool.js';
+import { knowledgeSearchSettings } from './knowledge-search-settings.js';
 import { storeOptionsFromConfig } from './store-options.js';
 
 /** The knowledge bases of a config, built on first use, over one store. */
@@ -23,6 +25,8 @@ export interface ConfigKnowledge {
   location: { path: string; exists: boolean };
   /** The search tools of an agent listing `names`: `search_knowledge` for one, `search_<name>` each for several. */
   toolsFor(names: readonly string[]): Tool[];
+  /** Inject mode: a context provider per base of `names` (`kb.asContext`), with the agent's budget and top K. */
+  contextFor(names: readonly string[], options?: { budgetTokens?: number; topK?: number }): ContextProvider[];
   close(): Promise<void>;
 }
 
@@ -33,6 +37,8 @@ export interface ConfigKnowledgeOptions {
   baseDir: string;
   /** Relative storage paths resolve against this (the runtime's working directory). */
   cwd: string;
+  /** The environment chat models for rerank / rewrite are resolved in. Default: `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 /**
@@ -75,7 +81,7 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
         chunking: kb.chunking,
         embedder: embedderConfig && lazyEmbedder(kb.embedder!, embedderConfig, k.modelEmbedder),
         store,
-        search: kb.search,
+        search: knowledgeSearchSettings({ k, name, kb, config, env: options.env ?? process.env }),
       });
       bases.set(name, built);
     }
@@ -98,6 +104,12 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
               : undefined,
           }),
         ];
+      });
+    },
+    contextFor(names, contextOptions = {}) {
+      return names.flatMap((name) => {
+        const kb = get(name);
+        return kb ? [kb.asContext(contextOptions)] : [];
       });
     },
     async close() {
