@@ -48,4 +48,5 @@ export { llmReranker, type LlmRerankerOptions, modelReranker, type Reranker } fr
 export { reciprocalRankFusion } from './rrf.js';
 export type { SqliteVectorSearchMode } from './sqlite/sqlite-knowledge-index.js';
 export { openSqliteKnowledgeStore, type SqliteKnowledgeStoreOptions } from './sqlite-knowledge-store.js';
+export { openAiEncoding, tiktokenCounter, type TiktokenEncodingName } from './tiktoken-counter.js';
 export { estimateTokens, type TokenCounter } from './token-counter.js';

@@ -2,13 +2,7 @@ import { KnowledgeError } from '../errors/knowledge-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ContextProvider } from '../types/context-provider.js';
 import type { RetrievalTimings } from '../types/events.js';
-import type {
-  KnowledgeChunk,
-  KnowledgeFilter,
-  KnowledgeIndex,
-  KnowledgeIndexInfo,
-  KnowledgeStore,
-} from '../types/knowledge.js';
+import type { KnowledgeChunk, KnowledgeFilter, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
 import type { Tool } from '../types/tool.js';
 import { type ChunkingOptions, chunkSizing } from './chunkers/chunk-document.js';
 import { citation } from './citation.js';
@@ -21,6 +15,7 @@ import { knowledgeTool, type KnowledgeToolOptions } from './knowledge-tool.js';
 import { MemoryKnowledgeStore } from './memory-knowledge-store.js';
 import type { QueryRewriter } from './query-rewriter.js';
 import type { Reranker } from './reranker.js';
+import { tiktokenCounter } from './tiktoken-counter.js';
 
 export type { SearchMode } from './knowledge-retrieval.js';
 
@@ -140,7 +135,7 @@ export function createKnowledgeBase(options: KnowledgeBaseOptions): KnowledgeBas
       indexName: name,
       index,
       sources: options.sources,
-      chunking: options.chunking,
+      chunking: await withTokenizer(options.chunking, embedder),
       embedder,
       reindexAll: gainsEmbedder,
       signal: ingestOptions.signal,
@@ -187,4 +182,11 @@ export function createKnowledgeBase(options: KnowledgeBaseOptions): KnowledgeBas
     stats: async () => (await store.openIndex(name)).stats(),
   };
   return kb;
+}
+
+/** Chunking options counting tokens with the embedder's tokenizer (`js-tiktoken`) when it has one and none was given. */
+async function withTokenizer(chunking: ChunkingOptions | undefined, embedder: Embedder | undefined): Promise<ChunkingOptions | undefined> {
+  if (chunking?.tokenCounter || !embedder?.encoding) return chunking;
+  const tokenCounter = await tiktokenCounter(embedder.encoding);
+  return tokenCounter ? { ...chunking, tokenCounter } : chunking;
 }

@@ -79,7 +79,7 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
           k.directorySource({ path: resolve(options.baseDir, s.path), include: s.include, exclude: s.exclude, maxBytes: s.maxBytes }),
         ),
         chunking: kb.chunking,
-        embedder: embedderConfig && lazyEmbedder(kb.embedder!, embedderConfig, k.modelEmbedder),
+        embedder: embedderConfig && lazyEmbedder(kb.embedder!, embedderConfig, k),
         store,
         search: knowledgeSearchSettings({ k, name, kb, config, env: options.env ?? process.env }),
       });
@@ -131,11 +131,16 @@ function lazyStore(open: () => Promise<KnowledgeStore>): KnowledgeStore {
 }
 
 /** An embedder whose provider model is created at the first embedding (no API key needed before). */
-function lazyEmbedder(name: string, config: EmbedderConfig, modelEmbedder: typeof import('../knowledge/index.js').modelEmbedder): Embedder {
+function lazyEmbedder(
+  name: string,
+  config: EmbedderConfig,
+  { modelEmbedder, openAiEncoding }: typeof import('../knowledge/index.js'),
+): Embedder {
   let inner: Promise<Embedder> | undefined;
   return {
     model: config.model,
     dimensions: config.dimensions,
+    encoding: config.provider === 'openai' ? openAiEncoding(config.model) : undefined,
     async embed(texts, o) {
       inner ??= import('../models/create-embedding-model.js')
         .then((m) => m.createEmbeddingModel(config, `embedders.${name}`))
