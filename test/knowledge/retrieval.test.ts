@@ -5,6 +5,7 @@
  */
 import { createOpenAI } from '@ai-sdk/openai';
 import type { RerankingModelV3 } from '@ai-sdk/provider';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { colorsFor } from '../../src/cli/colors.js';
@@ -24,6 +25,7 @@ import {
   modelReranker,
   multiQueryRewriter,
 } from '../../src/knowledge/index.js';
+import { RunTracer } from '../../src/server/run-tracer.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { type FakeEmbeddingsServer, startFakeEmbeddingsServer } from './support/fake-embeddings-server.js';
 
@@ -172,6 +174,38 @@ describe('search tool', () => {
     const renderer = new EventRenderer({ out: { write: (t: string) => (out += t) }, colors: colorsFor({ isTTY: false }) });
     renderer.render(retrieval);
     expect(out).toMatch(/^retrieved 5 chunks from docs in \d+ ms\n$/);
+  });
+});
+
+describe('tracing', () => {
+  it('a search becomes a knowledge.search span under its tool call, with mode, hits, citations and timings (not the query)', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const tracer = new RunTracer(provider.getTracer('test'), () => 'scripted');
+    const kb = await knowledgeBase({ mode: 'keyword' });
+    const model = new ScriptedModel([
+      { toolCalls: [{ toolName: 'search_knowledge', input: { query: 'rotate api key secret-words' } }] },
+      { text: 'ok' },
+    ]);
+    const agent = new Agent({ name: 'helper', model, tools: [kb.asTool()], contextProviders: [kb.asContext()] });
+    await agent.run('invoices', { onEvent: (e) => tracer.event(e) });
+    const finished = exporter.getFinishedSpans();
+    const searches = finished.filter((sp) => sp.name === 'knowledge.search docs');
+    expect(searches).toHaveLength(2);
+    const tool = finished.find((sp) => sp.name === 'tool.call search_knowledge')!;
+    const run = finished.find((sp) => sp.name === 'agent.run helper')!;
+    const viaTool = searches.find((sp) => sp.attributes['corvid.retrieval.via'] === 'tool')!;
+    const viaInject = searches.find((sp) => sp.attributes['corvid.retrieval.via'] === 'inject')!;
+    expect(viaTool.parentSpanContext?.spanId).toBe(tool.spanContext().spanId);
+    expect(viaInject.parentSpanContext?.spanId).toBe(run.spanContext().spanId);
+    expect(viaTool.attributes).toMatchObject({
+      'corvid.knowledge': 'docs',
+      'corvid.retrieval.mode': 'keyword',
+      'corvid.retrieval.hits': 1,
+    });
+    expect(viaTool.attributes['corvid.retrieval.citations']).toEqual(['security.md:3-5']);
+    expect(typeof viaTool.attributes['corvid.retrieval.search_ms']).toBe('number');
+    expect(JSON.stringify(searches.map((sp) => sp.attributes))).not.toContain('secret-words');
   });
 });
 
