@@ -27,8 +27,9 @@ export function tiktokenCounter(encoding: TiktokenEncodingName): Promise<TokenCo
           import('js-tiktoken/lite'),
           encoding === 'o200k_base' ? import('js-tiktoken/ranks/o200k_base') : import('js-tiktoken/ranks/cl100k_base'),
         ]);
-        const tokenizer = new Tiktoken(ranks.default);
-        return { count: (text: string) => tokenizer.encode(text, [], []).length };
+        // Building the tokenizer takes a few hundred ms: done at the first count (an ingest with nothing new never pays it).
+        let tokenizer: InstanceType<typeof Tiktoken> | undefined;
+        return { count: (text: string) => (tokenizer ??= new Tiktoken(ranks.default)).encode(text, [], []).length };
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') return undefined;
