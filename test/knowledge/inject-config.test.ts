@@ -122,6 +122,16 @@ models:
     expect(text).toContain('rewrite is none, multi_query or hyde');
   });
 
+  it('rerank: provider:model names the package to install when it is missing', async () => {
+    const { createRerankingModel } = await import('../../src/models/create-reranking-model.js');
+    await expect(createRerankingModel('cohere:rerank-v3.5', 'knowledge.docs.search.rerank')).rejects.toThrow(
+      'knowledge.docs.search.rerank: the reranker cohere:rerank-v3.5 needs the package @ai-sdk/cohere; install it with "npm install @ai-sdk/cohere"',
+    );
+    await expect(createRerankingModel('openai:whatever', 'x')).rejects.toThrow(
+      /no reranking models for "openai:whatever"; use llm, or provider:model with one of cohere/,
+    );
+  });
+
   it('mmr without an embedder is refused', async () => {
     const bad = CONFIG.replace('search: { mode: keyword, top_k: 3 }', 'search: { mode: keyword, mmr: 0.5 }');
     const err = await loadConfig({ text: bad, path: join(tmpdir(), 'corvid.yaml'), env: {}, dotenv: false }).catch((e: unknown) => e);
