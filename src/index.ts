@@ -48,6 +48,7 @@ export {
   searchMemories,
   type SearchMemoriesOutput,
 } from './tools/index.js';
+export type * from './types/context-provider.js';
 export type {
   ApprovalDecision,
   ApprovalHandler,

@@ -28,7 +28,7 @@ export async function openCliKnowledge(context: CliContext): Promise<CliKnowledg
     path: context.globals.config,
     cwd: context.cwd,
     env: context.env,
-    sections: ['storage', 'knowledge', 'embedders'],
+    sections: ['storage', 'knowledge', 'embedders', 'models', 'defaults'],
   });
   const names = Object.keys(loaded.config.knowledge ?? {});
   if (names.length === 0) {
@@ -41,6 +41,7 @@ export async function openCliKnowledge(context: CliContext): Promise<CliKnowledg
     config: loaded.config,
     baseDir: loaded.path ? dirname(loaded.path) : context.cwd,
     cwd: context.cwd,
+    env: loaded.env,
   });
   return {
     knowledge,

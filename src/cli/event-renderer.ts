@@ -23,7 +23,7 @@ const MAX_VALUE = 200;
 /**
  * Turns the event stream into readable, optionally colored text: step headers, dimmed thinking,
  * tool calls with compact arguments, truncated results (errors in red), the streamed answer,
- * dimmed provider warnings (each distinct one once per run) and errors. Events of nested agents (path longer than one) are indented and labelled `boss > geo`.
+ * dimmed provider warnings (each distinct one once per run), a dim line per knowledge retrieval, and errors. Events of nested agents (path longer than one) are indented and labelled `boss > geo`.
  * Used by `corvid chat` and `corvid run --verbose`.
  */
 export class EventRenderer {
@@ -135,6 +135,14 @@ export class EventRenderer {
             ? `${e.progress}${e.total !== undefined ? `/${e.total}` : ''}${e.message ? ` ${e.message}` : ''}`
             : `${e.level ?? 'log'}: ${e.message ?? ''}`;
         this.line(`${indent}${label}${c.dim(`  ${e.server}${e.kind === 'progress' ? ' ⋯' : ''} ${compact(what, MAX_VALUE)}`)}`);
+        break;
+      }
+      case 'retrieval': {
+        const n = e.hits.length;
+        const what = `${e.via === 'inject' ? 'added' : 'retrieved'} ${n} chunk${n === 1 ? '' : 's'} from ${e.knowledge}`;
+        this.line(
+          `${indent}${label}${c.dim(`${what} in ${formatDuration(e.timings.totalMs)}${e.via === 'inject' ? ' to the context' : ''}`)}`,
+        );
         break;
       }
       case 'approval_required':

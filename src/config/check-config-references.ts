@@ -185,14 +185,21 @@ export function knowledgeToolName(name: string): string {
   return `search_${name}`.slice(0, 64);
 }
 
-/** The search tools an agent's `knowledge` list gives (tool name, path, base); unknown bases are errors. */
+/** The search tools an agent's `knowledge` (a list, or `{ bases, tool }`) gives (tool name, path, base); unknown bases are errors. */
 function agentKnowledgeTools(refs: unknown, path: ConfigPath, knowledge: Obj, errors: RawIssue[]): Array<[string, ConfigPath, string]> {
+  let tools = true;
+  if (isObj(refs)) {
+    tools = refs.tool !== false;
+    path = [...path, 'bases'];
+    refs = refs.bases;
+  }
   if (!Array.isArray(refs)) return [];
   const out: Array<[string, ConfigPath, string]> = [];
-  refs.forEach((kb, i) => {
+  refs.forEach((kb: unknown, i) => {
     if (typeof kb !== 'string') return;
-    if (has(knowledge, kb)) out.push([refs.length > 1 ? knowledgeToolName(kb) : 'search_knowledge', [...path, i], kb]);
-    else
+    if (has(knowledge, kb)) {
+      if (tools) out.push([(refs as unknown[]).length > 1 ? knowledgeToolName(kb) : 'search_knowledge', [...path, i], kb]);
+    } else
       errors.push({
         path: [...path, i],
         message: `unknown knowledge base "${kb}"; define it under knowledge (defined: ${list(Object.keys(knowledge))})`,
@@ -228,6 +235,9 @@ function checkKnowledgeReferences(data: Obj, errors: RawIssue[]): Obj {
         path: ['knowledge', name, 'embedder'],
         message: `unknown embedder "${k.embedder}"; define it under embedders (defined: ${list(Object.keys(embedders))})`,
       });
+    }
+    if (isObj(k.search) && typeof k.search.mmr === 'number' && k.embedder === undefined) {
+      errors.push({ path: ['knowledge', name, 'search', 'mmr'], message: "MMR compares the passages' vectors: it needs an embedder" });
     }
     if (isObj(k.search) && k.search.mode === 'vector' && k.embedder === undefined) {
       errors.push({

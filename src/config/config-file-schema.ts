@@ -153,6 +153,43 @@ export const limitsSchema = z
   })
   .describe('Limits of a run started at this agent, across everything it starts; exceeding one stops the run with a clear error.');
 
+const knowledgeRefs = z.array(
+  z.string().regex(KNOWLEDGE_NAME, { error: 'knowledge base names start with a letter and use letters, digits, "_" and "-"' }),
+);
+
+/** An agent's `knowledge`: a list of bases (search tools), or `{ bases, tool, inject, budget_tokens, top_k }`. */
+export const agentKnowledgeSchema = z
+  .union(
+    [
+      knowledgeRefs,
+      z
+        .strictObject({
+          bases: knowledgeRefs.min(1).describe('Knowledge bases from `knowledge`.'),
+          tool: z.boolean().optional().describe('Give the model a search tool for them (default true).'),
+          inject: z
+            .boolean()
+            .optional()
+            .describe(
+              'Search them with each user message and put the best passages, with citations, into the instructions (default false).',
+            ),
+          budget_tokens: z.int().min(50).optional().describe('Inject: most tokens of passages per knowledge base and turn. Default 1500.'),
+          top_k: z
+            .int()
+            .min(1)
+            .max(50)
+            .optional()
+            .describe("Inject: passages searched for (those that fit the budget are added). Default: the base's top_k."),
+        })
+        .refine((k) => k.tool !== false || k.inject === true, {
+          error: 'with tool: false, set inject: true (else the agent does not use these knowledge bases)',
+        }),
+    ],
+    { error: 'knowledge is a list of knowledge base names, or { bases: [...], inject: true, tool, budget_tokens, top_k }' },
+  )
+  .describe(
+    'Knowledge bases from `knowledge` this agent uses. A list gives search tools: one base a `search_knowledge` tool, several one `search_<name>` tool each. `{ bases, inject: true }` also puts the passages found for each user message into the instructions (`tool: false`: only that).',
+  );
+
 /** An entry of `agent_tools`: an agent name, or a mapping with options. */
 export const agentToolSchema = z.union(
   [
@@ -288,12 +325,7 @@ export const agentSchema = z
       .describe(
         'Tools of this agent: names of code tools registered with `loadRuntime({ tools })`, ids from `tools:` or `mcp_servers:` (every tool of that module or server), or `id.tool` (one tool of it).',
       ),
-    knowledge: z
-      .array(z.string().regex(KNOWLEDGE_NAME, { error: 'knowledge base names start with a letter and use letters, digits, "_" and "-"' }))
-      .optional()
-      .describe(
-        'Knowledge bases from `knowledge` this agent can search: one gives a `search_knowledge` tool, several give one `search_<name>` tool each.',
-      ),
+    knowledge: agentKnowledgeSchema.optional(),
     agent_tools: z
       .array(agentToolSchema)
       .optional()

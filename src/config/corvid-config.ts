@@ -96,8 +96,13 @@ export interface AgentConfig extends ModelSettings {
   instructions?: string;
   /** Tool references: registered tool names, tool-module ids, or `module.tool`. */
   tools: string[];
-  /** Knowledge bases (names from `knowledge`) the agent can search; absent when none. */
+  /** Knowledge bases (names from `knowledge`) the agent uses; absent when none. */
   knowledge?: string[];
+  /**
+   * How the agent uses `knowledge` when the file says (`knowledge: { bases, … }`); absent: a search
+   * tool only. `tool: false`: no search tool; `inject`: passages put into the instructions of each turn.
+   */
+  knowledgeUse?: { tool: boolean; inject?: { budgetTokens?: number; topK?: number } };
   /** Names of other agents, exposed as `ask_<name>` tools. */
   agentTools: string[];
   /** Those of `agentTools` that keep a persistent sub-conversation. */

@@ -2,6 +2,9 @@ import { z } from 'zod';
 
 import { canonicalProvider } from '../models/parse-model-id.js';
 
+/** `rerank:` values: none, llm, or `provider:model`. */
+const RERANK = /^(none|llm|[a-z][a-z0-9-]*:\S+)$/;
+
 /** Names of embedders and knowledge bases. */
 export const KNOWLEDGE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,59}$/;
 
@@ -113,6 +116,40 @@ export const knowledgeBaseSchema = z
           .optional()
           .describe('`keyword` (BM25), `vector` (needs an embedder) or `hybrid`. Default hybrid with an embedder, keyword without.'),
         top_k: z.int().min(1).max(50).optional().describe('Passages returned. Default 5.'),
+        mmr: z
+          .number()
+          .min(0, { error: 'mmr is a λ from 0 to 1' })
+          .max(1, { error: 'mmr is a λ from 0 to 1' })
+          .optional()
+          .describe(
+            'Diversify results by maximal marginal relevance with this λ: 1 = ranking only, 0.5 = balance relevance and variety. Needs an embedder. Default: off.',
+          ),
+        rerank: z
+          .string()
+          .regex(RERANK, { error: 'rerank is none, llm, or a reranking model as provider:model (e.g. cohere:rerank-v3.5)' })
+          .optional()
+          .describe(
+            '`none` (default), `llm` (the chat model `model` rates the top candidates) or an AI SDK reranking model `provider:model` (cohere, bedrock, togetherai; install its @ai-sdk package).',
+          ),
+        rewrite: z
+          .enum(['none', 'multi_query', 'hyde'], { error: () => 'rewrite is none, multi_query or hyde' })
+          .optional()
+          .describe(
+            'Query rewriting by the chat model `model`: `multi_query` (rephrasings), `hyde` (a hypothetical answer); each searched, results fused. Default none.',
+          ),
+        model: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'Chat model for rerank: llm and rewrite: a name from `models` or `provider:model`. Default: defaults.model (else the default-model rules).',
+          ),
+        candidates: z
+          .int()
+          .min(1)
+          .max(200)
+          .optional()
+          .describe('Candidates searched per query when reranking, rewriting or diversifying. Default 20.'),
       })
       .optional()
       .describe('Search defaults.'),
@@ -167,7 +204,17 @@ export interface KnowledgeBaseConfig {
   chunking?: { strategy?: 'auto' | 'recursive' | 'markdown' | 'code'; maxTokens?: number; overlapTokens?: number };
   /** Name of an entry of `embedders`. */
   embedder?: string;
-  search?: { mode?: 'keyword' | 'vector' | 'hybrid'; topK?: number };
+  search?: {
+    mode?: 'keyword' | 'vector' | 'hybrid';
+    topK?: number;
+    mmr?: number;
+    /** `none`, `llm` or `provider:model`. */
+    rerank?: string;
+    rewrite?: 'none' | 'multi_query' | 'hyde';
+    /** Chat model reference for `rerank: llm` and `rewrite`. */
+    model?: string;
+    candidates?: number;
+  };
 }
 
 function compact<T extends object>(o: T): T {
@@ -203,7 +250,17 @@ export function normalizeKnowledge(file: z.output<typeof knowledgeSchema>): Reco
         sources: normalizeSources(k.sources),
         chunking: k.chunking && compact({ strategy: k.chunking.strategy, maxTokens: k.chunking.size, overlapTokens: k.chunking.overlap }),
         embedder: k.embedder,
-        search: k.search && compact({ mode: k.search.mode, topK: k.search.top_k }),
+        search:
+          k.search &&
+          compact({
+            mode: k.search.mode,
+            topK: k.search.top_k,
+            mmr: k.search.mmr,
+            rerank: k.search.rerank,
+            rewrite: k.search.rewrite,
+            model: k.search.model,
+            candidates: k.search.candidates,
+          }),
       }),
     ]),
   );

@@ -57,6 +57,14 @@ function limits(l: z.output<typeof limitsSchema> | undefined): LimitsConfig | un
   );
 }
 
+/** An agent's `knowledge` (list or `{ bases, … }`) as `knowledge` + `knowledgeUse`. */
+function agentKnowledge(k: FileAgent['knowledge']): Pick<AgentConfig, 'knowledge' | 'knowledgeUse'> {
+  if (k === undefined) return {};
+  if (Array.isArray(k)) return k.length ? { knowledge: k } : {};
+  const inject = k.inject ? compact({ budgetTokens: k.budget_tokens, topK: k.top_k }) : undefined;
+  return { knowledge: k.bases, knowledgeUse: compact({ tool: k.tool !== false, inject }) };
+}
+
 function agent(name: string, a: FileAgent): AgentConfig {
   const toolChoice: ToolChoice | undefined = a.tool_choice;
   const agentTools = (a.agent_tools ?? []).map((t) => (typeof t === 'string' ? t : t.agent));
@@ -68,7 +76,7 @@ function agent(name: string, a: FileAgent): AgentConfig {
     model: a.model,
     instructions: a.instructions,
     tools: a.tools ?? [],
-    knowledge: a.knowledge?.length ? a.knowledge : undefined,
+    ...agentKnowledge(a.knowledge),
     agentTools,
     persistentAgentTools: persistent.length ? persistent : undefined,
     subAgents: a.sub_agents,

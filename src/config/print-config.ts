@@ -89,8 +89,18 @@ function knowledgeToFile(kb: KnowledgeBaseConfig): Record<string, unknown> {
 }
 
 function agentToFile(a: AgentConfig): Record<string, unknown> {
-  const { name: _name, tools, agentTools, persistentAgentTools, tasks, stages, routes, ...rest } = a;
+  const { name: _name, tools, agentTools, persistentAgentTools, tasks, stages, routes, knowledgeUse, ...rest } = a;
   const out = toFileKeys(rest, false) as Record<string, unknown>;
+  if (knowledgeUse && a.knowledge) {
+    const inject = knowledgeUse.inject;
+    out.knowledge = {
+      bases: a.knowledge,
+      ...(knowledgeUse.tool ? {} : { tool: false }),
+      ...(inject ? { inject: true } : {}),
+      ...(inject?.budgetTokens !== undefined ? { budget_tokens: inject.budgetTokens } : {}),
+      ...(inject?.topK !== undefined ? { top_k: inject.topK } : {}),
+    };
+  }
   const persistent = new Set(persistentAgentTools ?? []);
   const agentToolEntries = agentTools.map((t) => (persistent.has(t) ? { agent: t, persistent: true } : t));
   if (tasks) {

@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors/validation-error.js';
+import type { ContextProvider } from '../types/context-provider.js';
 import type { CheckpointOptions, DurableDefaults, StoreSource } from '../types/durable-options.js';
 import type { Message, RunInput } from '../types/message.js';
 import type { ModelInput, ModelSettings } from '../types/model.js';
@@ -66,6 +67,11 @@ export interface AgentOptions extends ModelSettings {
   toolTimeoutMs?: number;
   /** Keep the conversation under a token budget. */
   context?: ContextOptions;
+  /**
+   * Sections added to the instructions at the start of each turn, computed from the turn's input
+   * before its first model call — e.g. passages from a knowledge base: `[kb.asContext({ budgetTokens: 1500 })]`.
+   */
+  contextProviders?: ContextProvider[];
   /**
    * Agents this one can hand the conversation over to: each becomes a `transfer_to_<name>` tool.
    * When the model calls one, that agent carries on with the same conversation (and, in a
@@ -323,6 +329,7 @@ export class Agent implements Runnable {
       toolChoice: o.toolChoice,
       context,
       handoffs,
+      contextProviders: o.contextProviders?.length ? o.contextProviders : undefined,
       outputKey: o.outputKey,
     };
     return this.loop;

@@ -53,7 +53,10 @@ export interface LoopRun {
   readonly steps: StepResult[];
   /** System prompt + history, as sent to the model (kept in step with the history). */
   prompt: Message[];
-  readonly system: Message | undefined;
+  /** The system prompt (instructions, plus what context providers added for this turn). */
+  system: Message | undefined;
+  /** The turn's user text (the `run_start` input). */
+  readonly input: string;
   readonly call: LanguageModelV3CallOptions;
   /** Model steps taken (the current one included). */
   step: number;
@@ -84,6 +87,7 @@ export function openLoopRun(p: RunParams): LoopRun {
   const historyLength = p.history.length;
   for (const m of inputMessages) p.history.push(m);
   const system: Message | undefined = p.system ? { role: 'system', content: p.system } : undefined;
+  const input = resume !== undefined ? owned!.input : inputMessages.length > 0 ? describeInput(p.input) : lastUserText(p.history);
   const run: LoopRun = {
     p,
     runId: owned !== undefined ? owned.runId : newRunId(),
@@ -98,6 +102,7 @@ export function openLoopRun(p: RunParams): LoopRun {
     steps: [],
     prompt: buildPrompt(system, p.history),
     system,
+    input,
     call,
     step: resume !== undefined ? resume.step : 0,
     inFlight: resume?.inFlight,
@@ -112,7 +117,6 @@ export function openLoopRun(p: RunParams): LoopRun {
   };
   if (sink) {
     // Events are built with explicit fields: an object spread per event costs ~2 µs on Node 20.
-    const input = resume !== undefined ? owned!.input : inputMessages.length > 0 ? describeInput(p.input) : lastUserText(p.history);
     if (resume !== undefined) sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'run_start', input, resumed: true });
     else sink({ runId: run.runId, agent: run.agentName, path: run.path, type: 'run_start', input });
   }

@@ -1,5 +1,6 @@
 import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 
+import type { ContextProvider } from '../types/context-provider.js';
 import type { ModelSettings } from '../types/model.js';
 import type { Tool } from '../types/tool.js';
 import type { ContextBudget } from './context-budget.js';
@@ -17,6 +18,8 @@ export interface PreparedAgent extends ModelSettings {
   context?: ContextBudget;
   /** `transfer_to_<name>` tool name → the agent it hands over to. */
   handoffs?: ReadonlyMap<string, Runnable>;
+  /** Sections added to the instructions at the start of each turn. */
+  contextProviders?: readonly ContextProvider[];
   /** Session-state key the final answer is also saved under. */
   outputKey?: string;
 }

@@ -9,6 +9,7 @@ import { type LoopRun, openLoopRun, type RunParams } from './loop-run.js';
 import type { ModelStepOutput } from './model-step.js';
 import { type ModelTurn, takeModelTurn } from './model-turn.js';
 import { pausedResult } from './paused-result.js';
+import { addProvidedContext } from './provided-context.js';
 import type { ParentLink } from './run-options.js';
 import { abortedError } from './run-tree.js';
 import type { Runnable } from './runnable.js';
@@ -49,6 +50,7 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
   const run = openLoopRun(p);
   let outcome: Outcome | undefined;
   try {
+    if (p.agent.contextProviders !== undefined) await addProvidedContext(run, p.agent.contextProviders);
     while (outcome === undefined) {
       outcome = await apply(run, await decide(run, await takeModelTurn(run)));
     }

@@ -1,6 +1,7 @@
 import { APICallError, type EmbeddingModelV3 } from '@ai-sdk/provider';
 
 import { KnowledgeError } from '../errors/knowledge-error.js';
+import { openAiEncoding, type TiktokenEncodingName } from './tiktoken-counter.js';
 
 /** Turns texts into vectors. An index records the `model` and dimension it was built with. */
 export interface Embedder {
@@ -8,6 +9,11 @@ export interface Embedder {
   readonly model: string;
   /** Vector length, when known before the first call. */
   readonly dimensions?: number;
+  /**
+   * The model's tokenizer, when it has a known one (OpenAI: `cl100k_base`): chunk sizes are then
+   * counted with it (`js-tiktoken`, when installed) instead of the estimate.
+   */
+  readonly encoding?: TiktokenEncodingName;
   /** One vector per text, in order. */
   embed(texts: string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
 }
@@ -26,6 +32,8 @@ export interface ModelEmbedderOptions {
   dimensions?: number;
   /** The name recorded by the index. Default: the model's id. */
   name?: string;
+  /** The model's tokenizer. Default: `cl100k_base` for OpenAI models (provider `openai.*`), none otherwise. */
+  encoding?: TiktokenEncodingName;
 }
 
 /**
@@ -42,8 +50,10 @@ export function modelEmbedder(model: EmbeddingModelV3, options: ModelEmbedderOpt
   const retryDelayMs = options.retryDelayMs ?? 500;
   const name = options.name ?? model.modelId;
   let dimensions = options.dimensions;
+  const encoding = options.encoding ?? (model.provider.startsWith('openai.') ? openAiEncoding(model.modelId) : undefined);
   return {
     model: name,
+    encoding,
     get dimensions() {
       return dimensions;
     },

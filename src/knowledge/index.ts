@@ -1,7 +1,8 @@
 /**
  * `corvid/knowledge`: documents from sources (a folder, web pages, SQL rows, your own), cut into chunks, optionally
  * embedded, indexed in a store, searched by keyword (BM25), vector (cosine) or both (reciprocal
- * rank fusion), and offered to agents as the `search_knowledge` tool.
+ * rank fusion), optionally rewritten (multi-query, HyDE), reranked and diversified (MMR), and offered
+ * to agents as the `search_knowledge` tool or as passages in their instructions (`kb.asContext()`).
  * @example
  * import { createKnowledgeBase, directorySource } from 'corvid/knowledge';
  * const kb = createKnowledgeBase({ name: 'docs', sources: [directorySource({ path: './docs', include: ['**\/*.md'] })] });
@@ -32,19 +33,25 @@ export {
   type KnowledgeBase,
   type KnowledgeBaseOptions,
   type KnowledgeHit,
+  type KnowledgeRetrieval,
   type KnowledgeSearchOptions,
   type SearchMode,
 } from './knowledge-base.js';
+export type { KnowledgeContextOptions } from './knowledge-context.js';
 export type { KnowledgeSource, SourceListContext } from './knowledge-source.js';
 export type { KnowledgeToolHit, KnowledgeToolOptions } from './knowledge-tool.js';
 export { DEFAULT_MAX_FILE_BYTES, loadFile, type LoadFileOptions } from './loaders/load-file.js';
 export { cosine, MemoryKnowledgeStore } from './memory-knowledge-store.js';
+export { maximalMarginalRelevance } from './mmr.js';
 export { openPostgresKnowledgeStore, type PostgresKnowledgeStoreOptions } from './postgres/postgres-knowledge-store.js';
+export { hydeRewriter, multiQueryRewriter, type QueryRewriter, type QueryRewriterOptions } from './query-rewriter.js';
 export { assertReadOnlySelect } from './read-only-sql.js';
+export { llmReranker, type LlmRerankerOptions, modelReranker, type Reranker } from './reranker.js';
 export { reciprocalRankFusion } from './rrf.js';
 export { sqlSource, type SqlSourceOptions } from './sql-source.js';
 export type { SqliteVectorSearchMode } from './sqlite/sqlite-knowledge-index.js';
 export { openSqliteKnowledgeStore, type SqliteKnowledgeStoreOptions } from './sqlite-knowledge-store.js';
+export { openAiEncoding, tiktokenCounter, type TiktokenEncodingName } from './tiktoken-counter.js';
 export { estimateTokens, type TokenCounter } from './token-counter.js';
 export { urlSource, type UrlSourceOptions } from './url-source.js';
 export { memoryText, vectorMemories, type VectorMemoryOptions, withVectorMemories } from './vector-memories.js';

@@ -1,25 +1,23 @@
 import { KnowledgeError } from '../errors/knowledge-error.js';
 import { ValidationError } from '../errors/validation-error.js';
-import type {
-  KnowledgeChunk,
-  KnowledgeFilter,
-  KnowledgeIndex,
-  KnowledgeIndexInfo,
-  KnowledgeStore,
-  ScoredChunk,
-} from '../types/knowledge.js';
+import type { ContextProvider } from '../types/context-provider.js';
+import type { RetrievalTimings } from '../types/events.js';
+import type { KnowledgeChunk, KnowledgeFilter, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
 import type { Tool } from '../types/tool.js';
 import { type ChunkingOptions, chunkSizing } from './chunkers/chunk-document.js';
 import { citation } from './citation.js';
 import type { Embedder } from './embedder.js';
 import { ingestDocuments, type IngestProgress, type IngestReport } from './ingest-documents.js';
+import { knowledgeContext, type KnowledgeContextOptions } from './knowledge-context.js';
+import { runRetrieval, type SearchMode } from './knowledge-retrieval.js';
 import type { KnowledgeSource } from './knowledge-source.js';
 import { knowledgeTool, type KnowledgeToolOptions } from './knowledge-tool.js';
 import { MemoryKnowledgeStore } from './memory-knowledge-store.js';
-import { reciprocalRankFusion } from './rrf.js';
+import type { QueryRewriter } from './query-rewriter.js';
+import type { Reranker } from './reranker.js';
+import { tiktokenCounter } from './tiktoken-counter.js';
 
-/** `keyword` (BM25), `vector` (cosine over embeddings) or `hybrid` (both, fused by reciprocal rank). */
-export type SearchMode = 'keyword' | 'vector' | 'hybrid';
+export type { SearchMode } from './knowledge-retrieval.js';
 
 /** Options for `createKnowledgeBase`. */
 export interface KnowledgeBaseOptions {
@@ -31,8 +29,23 @@ export interface KnowledgeBaseOptions {
   embedder?: Embedder;
   /** Default: a new `MemoryKnowledgeStore`. */
   store?: KnowledgeStore;
-  /** Search defaults: `topK` 5, `mode` hybrid with an embedder (keyword without), RRF `rrfK` 60. */
-  search?: { topK?: number; mode?: SearchMode; rrfK?: number };
+  /** How searches run: defaults `topK` 5, `mode` hybrid with an embedder (keyword without), RRF `rrfK` 60. */
+  search?: {
+    topK?: number;
+    mode?: SearchMode;
+    rrfK?: number;
+    /**
+     * Diversify results by maximal marginal relevance with this λ (0…1): 1 keeps the ranking, 0.5
+     * balances relevance against similarity to passages already picked. Needs an embedder. Default: off.
+     */
+    mmr?: number;
+    /** Reorders the top `candidates` (`llmReranker`, `modelReranker` over an AI SDK reranking model). Default: none. */
+    rerank?: Reranker;
+    /** Candidates searched per query when reranking, rewriting or diversifying. Default 20. */
+    candidates?: number;
+    /** Searches rewrites of the query too (`multiQueryRewriter`, `hydeRewriter`), fused by RRF. Default: none. */
+    rewrite?: QueryRewriter;
+  };
 }
 
 /** One search result: the chunk, its score (BM25, cosine, or RRF for hybrid) and how to cite it. */
@@ -48,7 +61,22 @@ export interface KnowledgeSearchOptions {
   topK?: number;
   mode?: SearchMode;
   filter?: KnowledgeFilter;
+  /** MMR λ for this search; `null` turns the knowledge base's MMR off. */
+  mmr?: number | null;
   signal?: AbortSignal;
+}
+
+/** A search with what it took: the `retrieve` answer, and what `retrieval` events report. */
+export interface KnowledgeRetrieval {
+  /** The knowledge base's name. */
+  knowledge: string;
+  query: string;
+  /** The mode used (`hybrid` without an embedder is `keyword`). */
+  mode: SearchMode;
+  /** Every query searched: the original, then its rewrites. */
+  queries: string[];
+  hits: KnowledgeHit[];
+  timings: RetrievalTimings;
 }
 
 /** Documents from sources, chunked, embedded and indexed; searched by keyword, vector or both. */
@@ -57,6 +85,10 @@ export interface KnowledgeBase {
   /** Brings the index up to date with the sources: new and changed documents (re)indexed, removed ones deleted. */
   ingest(options?: { onProgress?: (progress: IngestProgress) => void; signal?: AbortSignal }): Promise<IngestReport>;
   search(query: string, options?: KnowledgeSearchOptions): Promise<KnowledgeHit[]>;
+  /** Like `search`, with the mode used, the queries searched and the time taken by each part. */
+  retrieve(query: string, options?: KnowledgeSearchOptions): Promise<KnowledgeRetrieval>;
+  /** Passages for the instructions of each turn of an agent (inject mode): `new Agent({ contextProviders: [kb.asContext()] })`. */
+  asContext(options?: KnowledgeContextOptions): ContextProvider;
   /** The `search_knowledge` tool for an agent. */
   asTool(options?: KnowledgeToolOptions): Tool;
   stats(): Promise<KnowledgeIndexInfo>;
@@ -69,6 +101,8 @@ export interface KnowledgeBase {
  * await kb.ingest();
  * const hits = await kb.search('how do I rotate keys?');   // hits[0].citation → 'security.md:40-62'
  * const agent = new Agent({ name: 'helper', model, tools: [kb.asTool()] });
+ * // or put the best passages into the instructions of every turn:
+ * const agent = new Agent({ name: 'helper', model, contextProviders: [kb.asContext({ budgetTokens: 1500 })] });
  */
 export function createKnowledgeBase(options: KnowledgeBaseOptions): KnowledgeBase {
   if (typeof options?.name !== 'string' || !options.name) throw new ValidationError('createKnowledgeBase: "name" is required');
@@ -101,7 +135,7 @@ export function createKnowledgeBase(options: KnowledgeBaseOptions): KnowledgeBas
       indexName: name,
       index,
       sources: options.sources,
-      chunking: options.chunking,
+      chunking: await withTokenizer(options.chunking, embedder),
       embedder,
       reindexAll: gainsEmbedder,
       signal: ingestOptions.signal,
@@ -109,53 +143,50 @@ export function createKnowledgeBase(options: KnowledgeBaseOptions): KnowledgeBas
     });
   }
 
-  async function search(query: string, searchOptions: KnowledgeSearchOptions = {}): Promise<KnowledgeHit[]> {
+  async function retrieve(query: string, searchOptions: KnowledgeSearchOptions = {}): Promise<KnowledgeRetrieval> {
     if (typeof query !== 'string' || !query.trim()) throw new ValidationError('Knowledge search: the query must be a non-empty string');
-    const topK = searchOptions.topK ?? defaultTopK;
-    const { filter, signal } = searchOptions;
     let mode = searchOptions.mode ?? defaultMode;
     if (mode === 'hybrid' && !embedder) mode = 'keyword'; // documented: hybrid without an embedder is keyword search
-    const index = await store.openIndex(name);
-    const vectorHits = async (k: number): Promise<ScoredChunk[]> => {
-      if (!embedder) {
-        throw new KnowledgeError(`Knowledge base "${name}" has no embedder; use keyword search or give it an embedder`, {
-          kind: 'no_embedder',
-          index: name,
-        });
-      }
-      // Nothing ingested yet: no hits (the index records its embedder with its first vectors).
-      if ((await index.stats()).chunks === 0) return [];
-      const [vector] = await embedder.embed([query], { signal });
-      return index.vectorSearch({ vector, topK: k, filter });
+    const outcome = await runRetrieval({
+      indexName: name,
+      index: await store.openIndex(name),
+      embedder,
+      query,
+      signal: searchOptions.signal,
+      settings: {
+        topK: searchOptions.topK ?? defaultTopK,
+        mode,
+        rrfK,
+        filter: searchOptions.filter,
+        mmr: searchOptions.mmr === null ? undefined : (searchOptions.mmr ?? options.search?.mmr),
+        rerank: options.search?.rerank,
+        candidates: options.search?.candidates ?? 20,
+        rewrite: options.search?.rewrite,
+      },
+    });
+    return {
+      ...outcome,
+      knowledge: name,
+      query,
+      hits: outcome.hits.map((h) => ({ chunk: h.chunk, score: h.score, citation: citation(h.chunk.location) })),
     };
-    let hits: ScoredChunk[];
-    switch (mode) {
-      case 'keyword':
-        hits = await index.keywordSearch({ text: query, topK, filter });
-        break;
-      case 'vector':
-        hits = await vectorHits(topK);
-        break;
-      case 'hybrid': {
-        const pool = Math.max(20, topK * 4);
-        const [keyword, vector] = await Promise.all([index.keywordSearch({ text: query, topK: pool, filter }), vectorHits(pool)]);
-        hits = reciprocalRankFusion([keyword, vector], rrfK).slice(0, topK);
-        break;
-      }
-      default: {
-        const never: never = mode;
-        throw new ValidationError(`Unknown search mode ${JSON.stringify(never)}: use keyword, vector or hybrid`);
-      }
-    }
-    return hits.map((h) => ({ chunk: h.chunk, score: h.score, citation: citation(h.chunk.location) }));
   }
 
   const kb: KnowledgeBase = {
     name,
     ingest,
-    search,
+    retrieve,
+    search: async (query, searchOptions) => (await retrieve(query, searchOptions)).hits,
     asTool: (toolOptions) => knowledgeTool(kb, toolOptions),
+    asContext: (contextOptions) => knowledgeContext(kb, contextOptions),
     stats: async () => (await store.openIndex(name)).stats(),
   };
   return kb;
+}
+
+/** Chunking options counting tokens with the embedder's tokenizer (`js-tiktoken`) when it has one and none was given. */
+async function withTokenizer(chunking: ChunkingOptions | undefined, embedder: Embedder | undefined): Promise<ChunkingOptions | undefined> {
+  if (chunking?.tokenCounter || !embedder?.encoding) return chunking;
+  const tokenCounter = await tiktokenCounter(embedder.encoding);
+  return tokenCounter ? { ...chunking, tokenCounter } : chunking;
 }

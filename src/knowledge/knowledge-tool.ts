@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { tool } from '../core/tool.js';
 import type { Tool } from '../types/tool.js';
 import type { KnowledgeBase, SearchMode } from './knowledge-base.js';
+import { retrievalHits } from './retrieval-hits.js';
 
 /** Options for `KnowledgeBase.asTool`. */
 export interface KnowledgeToolOptions {
@@ -24,7 +25,10 @@ export interface KnowledgeToolHit {
   score: number;
 }
 
-/** The `search_knowledge` tool: the model sends a query and gets the best chunks with their citations. */
+/**
+ * The `search_knowledge` tool: the model sends a query and gets the best chunks with their
+ * citations. Each search is reported as a `retrieval` event (`via: 'tool'`).
+ */
 export function knowledgeTool(kb: KnowledgeBase, options: KnowledgeToolOptions = {}): Tool {
   return tool({
     name: options.name ?? 'search_knowledge',
@@ -36,7 +40,21 @@ export function knowledgeTool(kb: KnowledgeBase, options: KnowledgeToolOptions =
       topK: z.number().int().min(1).max(20).optional().describe('How many passages (default 5)'),
     }),
     execute: async ({ query, topK }, context): Promise<{ results: KnowledgeToolHit[] }> => {
-      const hits = await kb.search(query, { topK: topK ?? options.topK, mode: options.mode, signal: context.signal });
+      const r = await kb.retrieve(query, { topK: topK ?? options.topK, mode: options.mode, signal: context.signal });
+      context.emit?.({
+        type: 'retrieval',
+        runId: context.runId,
+        agent: context.agent,
+        path: context.path,
+        via: 'tool',
+        toolCallId: context.toolCallId,
+        knowledge: kb.name,
+        query,
+        mode: r.mode,
+        hits: retrievalHits(r.hits),
+        timings: r.timings,
+      });
+      const hits = r.hits;
       return {
         results: hits.map((h) => ({
           citation: h.citation,

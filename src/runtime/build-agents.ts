@@ -16,6 +16,7 @@ import type { RunLimits } from '../core/run-tree.js';
 import type { Runnable } from '../core/runnable.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import { ASK_USER_TOOL, askUser } from '../tools/ask-user.js';
+import type { ContextProvider } from '../types/context-provider.js';
 import type { CheckpointOptions } from '../types/durable-options.js';
 import type { ModelConfig } from '../types/model.js';
 import type { Store } from '../types/storage/store.js';
@@ -45,6 +46,8 @@ export interface BuildAgentsInput {
   store?: () => Promise<Store>;
   /** The search tools for an agent's `knowledge` list (present when the config has `knowledge:`). */
   knowledgeTools?: (names: readonly string[]) => Tool[];
+  /** Inject mode: context providers for an agent's `knowledge` bases (present when the config has `knowledge:`). */
+  knowledgeContext?: (names: readonly string[], options: { budgetTokens?: number; topK?: number }) => ContextProvider[];
 }
 
 /**
@@ -304,7 +307,10 @@ class AgentBuilder {
     const path = `agents.${def.name}`;
     const config = this.config;
     const agentTools = this.agentTools(def, chain);
-    const tools = [...this.codeTools(def), ...agentTools, ...(def.knowledge ? (this.input.knowledgeTools?.(def.knowledge) ?? []) : [])];
+    const kbTools = def.knowledge && def.knowledgeUse?.tool !== false ? (this.input.knowledgeTools?.(def.knowledge) ?? []) : [];
+    const inject = def.knowledge && def.knowledgeUse?.inject;
+    const contextProviders = inject ? this.input.knowledgeContext?.(def.knowledge!, inject) : undefined;
+    const tools = [...this.codeTools(def), ...agentTools, ...kbTools];
     const names = this.toolNames(def, tools);
     const handoffs = this.handoffs(def);
     const model = this.modelFor(def.model, `${path}.model`);
@@ -340,6 +346,7 @@ class AgentBuilder {
       store,
       checkpoints,
       requireApproval: def.requireApproval,
+      contextProviders,
     };
     this.checkApprovalRules(def, names);
     for (const k of Object.keys(options) as Array<keyof AgentOptions>) if (options[k] === undefined) delete options[k];

@@ -6,10 +6,12 @@ import type { EmbedderConfig } from '../config/knowledge-schema.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { Embedder, KnowledgeBase, KnowledgeSource } from '../knowledge/index.js';
 import { maskUrl } from '../storage/shared/location.js';
+import type { ContextProvider } from '../types/context-provider.js';
 import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
 import type { StoreOptions } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 import { configKnowledgeSources } from './config-knowledge-sources.js';
+import { knowledgeSearchSettings } from './knowledge-search-settings.js';
 import { storeOptionsFromConfig } from './store-options.js';
 
 /** The knowledge bases of a config, built on first use, over one store. */
@@ -27,6 +29,8 @@ export interface ConfigKnowledge {
   location: { path: string; exists: boolean };
   /** The search tools of an agent listing `names`: `search_knowledge` for one, `search_<name>` each for several. */
   toolsFor(names: readonly string[]): Tool[];
+  /** Inject mode: a context provider per base of `names` (`kb.asContext`), with the agent's budget and top K. */
+  contextFor(names: readonly string[], options?: { budgetTokens?: number; topK?: number }): ContextProvider[];
   close(): Promise<void>;
 }
 
@@ -37,6 +41,8 @@ export interface ConfigKnowledgeOptions {
   baseDir: string;
   /** Relative storage paths resolve against this (the runtime's working directory). */
   cwd: string;
+  /** The environment chat models for rerank / rewrite are resolved in. Default: `process.env`. */
+  env?: Record<string, string | undefined>;
 }
 
 /**
@@ -80,9 +86,9 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
         name,
         sources,
         chunking: kb.chunking,
-        embedder: embedderConfig && lazyEmbedder(kb.embedder!, embedderConfig, k.modelEmbedder),
+        embedder: embedderConfig && lazyEmbedder(kb.embedder!, embedderConfig, k),
         store,
-        search: kb.search,
+        search: knowledgeSearchSettings({ k, name, kb, config, env: options.env ?? process.env }),
       });
       bases.set(name, built);
     }
@@ -106,6 +112,12 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
               : undefined,
           }),
         ];
+      });
+    },
+    contextFor(names, contextOptions = {}) {
+      return names.flatMap((name) => {
+        const kb = get(name);
+        return kb ? [kb.asContext(contextOptions)] : [];
       });
     },
     async close() {
@@ -155,12 +167,13 @@ function lazyStore(open: () => Promise<KnowledgeStore>): KnowledgeStore {
 export function lazyEmbedder(
   name: string,
   config: EmbedderConfig,
-  modelEmbedder: typeof import('../knowledge/index.js').modelEmbedder,
+  { modelEmbedder, openAiEncoding }: typeof import('../knowledge/index.js'),
 ): Embedder {
   let inner: Promise<Embedder> | undefined;
   return {
     model: config.model,
     dimensions: config.dimensions,
+    encoding: config.provider === 'openai' ? openAiEncoding(config.model) : undefined,
     async embed(texts, o) {
       inner ??= import('../models/create-embedding-model.js')
         .then((m) => m.createEmbeddingModel(config, `embedders.${name}`))

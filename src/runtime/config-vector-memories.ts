@@ -16,5 +16,5 @@ export async function withConfigVectorMemories(store: Store, options: { config: 
   const k = await import('../knowledge/index.js');
   const storage = storeOptionsFromConfig(options.config.storage, options.cwd);
   const knowledge = await openKnowledgeStore(k, storage, storage.path ?? '');
-  return k.withVectorMemories(store, { knowledge, embedder: lazyEmbedder(name, embedder, k.modelEmbedder), closeKnowledge: true });
+  return k.withVectorMemories(store, { knowledge, embedder: lazyEmbedder(name, embedder, k), closeKnowledge: true });
 }

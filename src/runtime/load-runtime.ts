@@ -133,6 +133,7 @@ async function buildState(
         config: loaded.config,
         baseDir: loaded.path ? dirname(loaded.path) : cwd,
         cwd,
+        env: loaded.env,
       })
     : undefined;
   let agents: Map<string, Runnable>;
@@ -145,6 +146,7 @@ async function buildState(
       file,
       store,
       knowledgeTools: knowledge && ((names) => knowledge.toolsFor(names)),
+      knowledgeContext: knowledge && ((names, o) => knowledge.contextFor(names, o)),
     });
   } catch (err) {
     throw located(err);

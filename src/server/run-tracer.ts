@@ -1,13 +1,14 @@
 import { context, type Span, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 
-import type { AgentEvent } from '../types/events.js';
+import type { AgentEvent, AgentEventOf } from '../types/events.js';
 import { toolErrorMessage, toolSpanAttributes } from './tool-span-attributes.js';
 
 /**
  * Turns one run's events into OpenTelemetry spans: `agent.run` for each (nested) agent run,
  * `model.call` for each model step (model, tokens, latency; provider warnings as `corvid.warning`
  * span events), `tool.call` for each tool call (with what it touched: path, command, exit code,
- * URL — see `toolSpanAttributes`).
+ * URL — see `toolSpanAttributes`), `knowledge.search` for each knowledge retrieval (knowledge base,
+ * mode, hit count, citations, timings; under its tool call's span, or the run's for inject mode).
  * One tracer per run; spans still open when the run ends are ended with it.
  */
 export class RunTracer {
@@ -92,6 +93,9 @@ export class RunTracer {
         span.end();
         return;
       }
+      case 'retrieval':
+        this.retrieval(e, runKey);
+        return;
       case 'warning': {
         const span = this.steps.get(`${e.runId}#${e.step}`) ?? this.runs.get(runKey);
         span?.addEvent('corvid.warning', {
@@ -125,6 +129,27 @@ export class RunTracer {
       default:
         return;
     }
+  }
+
+  /** A `knowledge.search` span for a retrieval, ended now and started `totalMs` ago. */
+  private retrieval(e: AgentEventOf<'retrieval'>, runKey: string): void {
+    const parent = (e.toolCallId !== undefined ? this.tools.get(e.toolCallId) : undefined) ?? this.runs.get(runKey);
+    const ctx = parent ? trace.setSpan(context.active(), parent) : context.active();
+    const end = Date.now();
+    const span = this.tracer.startSpan(`knowledge.search ${e.knowledge}`, { startTime: end - e.timings.totalMs }, ctx);
+    span.setAttributes({
+      'corvid.agent': e.agent,
+      'corvid.knowledge': e.knowledge,
+      'corvid.retrieval.via': e.via,
+      'corvid.retrieval.mode': e.mode,
+      'corvid.retrieval.hits': e.hits.length,
+      'corvid.retrieval.citations': e.hits.map((h) => h.citation),
+      'corvid.retrieval.search_ms': e.timings.searchMs,
+      ...(e.timings.embedMs !== undefined ? { 'corvid.retrieval.embed_ms': e.timings.embedMs } : {}),
+      ...(e.timings.rewriteMs !== undefined ? { 'corvid.retrieval.rewrite_ms': e.timings.rewriteMs } : {}),
+      ...(e.timings.rerankMs !== undefined ? { 'corvid.retrieval.rerank_ms': e.timings.rerankMs } : {}),
+    });
+    span.end(end);
   }
 
   /** Ends every span still open (a run that stopped without its `run_end`). */

@@ -1,3 +1,4 @@
+import type { ChunkLocation } from './knowledge.js';
 import type { FinishReason, InputRequest } from './result.js';
 import type { Usage } from './usage.js';
 
@@ -24,6 +25,30 @@ export type WorkflowKind = 'sequential' | 'parallel' | 'loop' | 'orchestrator' |
 /** How a workflow part ended. `skipped`: never started (a dependency failed, or the run stopped first). */
 export type TaskStatus = 'completed' | 'failed' | 'aborted' | 'skipped';
 
+/** One passage found by a retrieval, as a `retrieval` event reports it. */
+export interface RetrievalHit {
+  /** How to cite it: `path/file.md:12-30`, `URL#Heading`, `file.pdf p.3`. */
+  citation: string;
+  location: ChunkLocation;
+  /** Higher is better: BM25, cosine, RRF or a reranker's score, depending on the search. */
+  score: number;
+  /** The start of the passage's text (about 200 characters, on one line). */
+  excerpt: string;
+}
+
+/** Milliseconds spent in the parts of a retrieval; a part that did not run is absent. */
+export interface RetrievalTimings {
+  /** Query rewriting by a chat model (`rewrite`). */
+  rewriteMs?: number;
+  /** Embedding the query (or queries). */
+  embedMs?: number;
+  /** The store's keyword / vector searches and their fusion. */
+  searchMs: number;
+  /** Reranking the candidates (`rerank`). */
+  rerankMs?: number;
+  totalMs: number;
+}
+
 /**
  * Everything a run reports, in order. For a top-level run:
  * `run_start`, then per step `step_start`, deltas, `tool_call`s, `tool_result`s, `step_end`;
@@ -37,6 +62,9 @@ export type TaskStatus = 'completed' | 'failed' | 'aborted' | 'skipped';
  * Workflow agents emit `task_start` / `task_end` around each part they run, routers a `route`,
  * and an agent handing the conversation over a `handoff`. A `warning` reports what a provider
  * ignored or changed in a request (an unsupported setting), once per distinct warning per run.
+ * A `retrieval` reports a search of a knowledge base: by a search tool (`via: 'tool'`, between
+ * its `tool_call` and `tool_result`) or for the instructions before a turn's first model call
+ * (`via: 'inject'`, before the first `step_start`).
  */
 export type AgentEvent =
   | (EventBase & {
@@ -127,6 +155,21 @@ export type AgentEvent =
       logger?: string;
     })
   | (EventBase & {
+      type: 'retrieval';
+      /** `tool`: a search tool the model called; `inject`: passages put into the instructions for the turn. */
+      via: 'tool' | 'inject';
+      /** The search tool call (`via: 'tool'`). */
+      toolCallId?: string;
+      /** The knowledge base searched. */
+      knowledge: string;
+      query: string;
+      /** `keyword`, `vector` or `hybrid`. */
+      mode: string;
+      /** What was found, best first (for `inject`: the passages that fit the budget). */
+      hits: RetrievalHit[];
+      timings: RetrievalTimings;
+    })
+  | (EventBase & {
       type: 'approval_required';
       /** Id of the stored approval: answer it with `store.approvals.answer(id, …)`, then `agent.resume(runId)`. */
       approvalId: string;
@@ -169,6 +212,7 @@ export const AGENT_EVENT_TYPES: readonly AgentEventType[] = [
   'task_end',
   'route',
   'mcp_notification',
+  'retrieval',
   'approval_required',
   'answer',
   'error',

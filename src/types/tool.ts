@@ -43,7 +43,11 @@ export interface ToolContext {
   idempotencyKey: string;
   /** The conversation so far (read-only view). */
   messages: readonly Message[];
-  /** Forwards events into the caller's stream; used by agent tools for nested runs. */
+  /**
+   * Forwards events into the run's stream (set when the run has an event sink: `stream()` or
+   * `onEvent`): agent tools forward their nested runs, MCP tools `mcp_notification`s, knowledge
+   * search tools a `retrieval`. Use the context's `runId`, `agent` and `path` for the event's base fields.
+   */
   emit?: EventSink;
   /**
    * The run's shared state: session / user / app scopes and earlier agents' outputs. Values a

@@ -19,6 +19,7 @@ function describeEvent(e: AgentEvent): string {
     case 'warning':
     case 'context_compacted':
     case 'mcp_notification':
+    case 'retrieval':
     case 'approval_required':
     case 'answer':
     case 'error':

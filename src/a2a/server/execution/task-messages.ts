@@ -74,6 +74,14 @@ export function progressMetadata(event: CorvidEvent): Record<string, unknown> | 
       return { type: event.type, task: event.task, target: event.target };
     case 'route':
       return { type: event.type, route: event.route, target: event.target };
+    case 'retrieval':
+      return {
+        type: event.type,
+        agent: event.agent,
+        knowledge: event.knowledge,
+        via: event.via,
+        citations: event.hits.map((h) => h.citation),
+      };
     case 'warning':
       return {
         type: event.type,
