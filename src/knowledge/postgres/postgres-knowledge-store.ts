@@ -1,7 +1,7 @@
 import { KnowledgeError } from '../../errors/knowledge-error.js';
 import { ValidationError } from '../../errors/validation-error.js';
-import { loadPg, PgClient } from '../../storage/postgres/driver.js';
-import { maskUrl } from '../../storage/shared/location.js';
+import type { PgClient } from '../../storage/postgres/driver.js';
+import { openPgPool } from '../../storage/postgres/open-pg-pool.js';
 import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../../types/knowledge.js';
 import { type PgKnowledgeContext, pgTransaction, type PgVectorStatus } from './pg-knowledge-context.js';
 import { pgIndexInfo, PostgresKnowledgeIndex } from './postgres-knowledge-index.js';
@@ -21,8 +21,6 @@ export interface PostgresKnowledgeStoreOptions {
   vectors?: boolean;
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
 interface IndexRow {
   id: number;
   embedder_model: string | null;
@@ -39,24 +37,13 @@ interface IndexRow {
  */
 export async function openPostgresKnowledgeStore(options: PostgresKnowledgeStoreOptions): Promise<KnowledgeStore> {
   if (!options.url) throw new ValidationError('The Postgres knowledge store needs a url, e.g. postgres://user:password@localhost:5432/app');
-  if (options.schema !== undefined && !IDENTIFIER.test(options.schema)) {
-    throw new ValidationError(`Postgres schema "${options.schema}" must be a plain identifier (letters, digits, _)`);
-  }
-  const location = maskUrl(options.url) + (options.schema ? ` (schema ${options.schema})` : '');
-  const pg = await loadPg();
-  const int8 = 20;
-  const pool = new pg.Pool({
-    connectionString: options.url,
+  const { pool, client, location } = await openPgPool({
+    url: options.url,
+    schema: options.schema,
     max: options.poolSize ?? 4,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
-    application_name: 'corvid-knowledge',
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    types: {
-      getTypeParser: ((oid: number, format?: string) => (oid === int8 ? Number : pg.types.getTypeParser(oid, format as 'text'))) as never,
-    },
+    connectTimeoutMs: options.connectTimeoutMs,
+    applicationName: 'corvid-knowledge',
   });
-  pool.on('error', () => undefined);
-  const client = new PgClient(pool, location, pool);
   try {
     const { vector, serverMajor } = await pgTransaction(client, async (tx) => {
       await tx.run('SELECT pg_advisory_xact_lock(hashtext(?))', [`corvid_knowledge_schema:${options.schema ?? ''}`]);
