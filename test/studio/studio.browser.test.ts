@@ -58,7 +58,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'corvid-studio-'));
-    mkdirSync(SHOTS, { recursive: true });
+    mkdirSync(join(SHOTS, 'docs'), { recursive: true });
     llm = await startFakeLlmServer(reply);
     const config = studioConfig({ llmUrl: llm.url, dbFile: join(dir, 'store.db') });
     prepareProject(dir, config);
@@ -85,6 +85,18 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     return page;
   }
 
+  /** A 1280×800 shot for docs/studio/ (copied there by hand when the pages change). */
+  async function docShot(page: Page, name: string): Promise<void> {
+    await page.screenshot({ path: join(SHOTS, 'docs', `${name}.png`), clip: { x: 0, y: 0, width: 1280, height: 800 } });
+  }
+
+  /** No serious or critical axe violations on the page as it is now (results, forms and all). */
+  async function expectAccessible(page: Page): Promise<void> {
+    const audit = await new AxeBuilder({ page }).analyze();
+    const bad = audit.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+
   async function send(page: Page, text: string): Promise<void> {
     await page.getByLabel('Message').fill(text);
     await page.getByLabel('Message').press('Enter');
@@ -100,6 +112,13 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     await page.locator('.tool-args summary').first().click();
     expect(await page.locator('pre.json').first().textContent()).toContain('"message": "find corvids"');
     await page.screenshot({ path: join(SHOTS, 'chat-tools.png'), fullPage: true });
+    await docShot(page, 'chat');
+    // The run's timeline: its steps and the agent tool's span.
+    const { runs } = await (await fetch(`${server.apiUrl}/api/v1/runs?agent=assistant&limit=1`)).json();
+    await page.goto(`${server.studioUrl}#/runs/${runs[0].runId}`);
+    await page.locator('.waterfall-tool').first().waitFor({ timeout: 15_000 });
+    expect(await page.locator('.waterfall-tool .visually-hidden').first().textContent()).toMatch(/^ask_researcher .+ ok$/);
+    await docShot(page, 'run-timeline');
     const audit = await new AxeBuilder({ page }).analyze();
     expect(audit.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   }, 60_000);
@@ -112,6 +131,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     const inbox = await open('approvals');
     await inbox.getByRole('heading', { name: 'Remember The colour is green.?' }).waitFor({ timeout: 15_000 });
     await inbox.screenshot({ path: join(SHOTS, 'approvals-pending.png'), fullPage: true });
+    await docShot(inbox, 'approvals');
     await inbox.getByRole('button', { name: 'Approve' }).click();
     await inbox.getByText(/Approved save_memory .* completed: Saved, and done\./).waitFor({ timeout: 20_000 });
     // The waiting chat sees the run move on and shows the session with the rest of the turn.
@@ -133,6 +153,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     expect(await runs.locator('dl.facts').textContent()).toContain('completed');
     expect(await runs.locator('.waterfall-label').first().textContent()).toMatch(/assistant · step \d+/);
     await runs.screenshot({ path: join(SHOTS, 'run-timeline.png'), fullPage: true });
+    await expectAccessible(runs);
   }, 60_000);
 
   it('lists what an agent remembered, edits a memory and deletes it (SQLite store)', async () => {
@@ -154,6 +175,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await card.getByText(/score \d/).waitFor({ timeout: 15_000 });
     await page.screenshot({ path: join(SHOTS, 'memories-search.png'), fullPage: true });
+    await expectAccessible(page);
     page.once('dialog', (dialog) => void dialog.accept());
     await card.getByRole('button', { name: 'Delete colour' }).click();
     await page.getByText('No memories match “teal”.').waitFor({ timeout: 15_000 });
@@ -180,6 +202,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     expect(await first.textContent()).toMatch(/lines \d+–\d+|line \d+/);
     expect(await first.locator('.hit-text').textContent()).toContain('Herons wade in shallow water');
     await page.screenshot({ path: join(SHOTS, 'knowledge-search.png'), fullPage: true });
+    await expectAccessible(page);
   }, 60_000);
 
   it('lists the MCP server with its tools and calls one through the generated form', async () => {
@@ -197,11 +220,13 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     await structured.getByRole('button', { name: 'Call structured' }).click();
     await structured.getByText('Structured content').waitFor({ timeout: 15_000 });
     expect(await structured.locator('.tool-result').textContent()).toContain('"n": 1');
+    expect(await structured.locator('.tool-result img').getAttribute('src')).toBe('data:image/png;base64,iVBORw0KGgo=');
     const failing = card.locator('li', { has: page.locator('summary code', { hasText: 'fail' }) });
     await failing.locator('summary').click();
     await failing.getByRole('button', { name: 'Call fail' }).click();
     await failing.locator('.tool-result.error-result').waitFor({ timeout: 15_000 });
     await page.screenshot({ path: join(SHOTS, 'mcp-call.png'), fullPage: true });
+    await expectAccessible(page);
   }, 60_000);
 
   it('has no serious or critical axe violations on any page, light and dark; screenshots down to 360 px wide', async () => {
@@ -222,6 +247,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
           expect(bad.map((v) => `${path} (${colorScheme}): ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
         }
         await page.screenshot({ path: join(SHOTS, `${path.replace('/', '-')}-${colorScheme}-${width}.png`), fullPage: true });
+        if (path === 'agents/assistant' && width === 1280) await docShot(page, colorScheme === 'dark' ? 'agent-dark' : 'agent');
       }
     }
   }, 300_000);

@@ -100,6 +100,13 @@ function ToolCaller({ server, tool }: { server: string; tool: McpTool }) {
                 <pre key={i} class="json tool-text">
                   {block.text}
                 </pre>
+              ) : block.type === 'image' && typeof block.data === 'string' && typeof block.mimeType === 'string' ? (
+                <img
+                  key={i}
+                  class="tool-image"
+                  src={`data:${block.mimeType};base64,${block.data}`}
+                  alt={`image (${block.mimeType}) returned by ${tool.name}`}
+                />
               ) : (
                 <ValueView key={i} value={block} />
               ),
