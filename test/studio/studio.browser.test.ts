@@ -288,6 +288,10 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Agents' }).waitFor();
       expect(await page.locator('.card h2').allTextContents()).toEqual(['assistant', 'researcher', 'billing']);
+      // Signed in, the memories are those of the user the key speaks for: no user to pick.
+      await page.goto(`${secured.studioUrl}#/memories`);
+      await page.getByText('No memories.').waitFor({ timeout: 15_000 });
+      expect(await page.locator('#memory-user').count()).toBe(0);
     } finally {
       await secured.close();
       rmSync(authDir, { recursive: true, force: true });

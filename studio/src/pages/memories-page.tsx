@@ -11,7 +11,8 @@ interface Scope {
   userId: string;
 }
 
-export function MemoriesPage() {
+/** `ownOnly`: the server has auth, so a caller reaches only the memories of the user it speaks for (no user field). */
+export function MemoriesPage({ ownOnly = false }: { ownOnly?: boolean }) {
   const [q, setQ] = useState('');
   const [scope, setScope] = useState<Scope>({ agent: '', userId: '' });
   const [filter, setFilter] = useState({ q: '', agent: '', userId: '' });
@@ -49,13 +50,17 @@ export function MemoriesPage() {
             </option>
           ))}
         </select>
-        <label for="memory-user">User</label>
-        <input
-          id="memory-user"
-          value={scope.userId}
-          placeholder="default"
-          onInput={(e) => setScope((s) => ({ ...s, userId: e.currentTarget.value }))}
-        />
+        {ownOnly ? null : (
+          <>
+            <label for="memory-user">User</label>
+            <input
+              id="memory-user"
+              value={scope.userId}
+              placeholder="default"
+              onInput={(e) => setScope((s) => ({ ...s, userId: e.currentTarget.value }))}
+            />
+          </>
+        )}
         <button type="submit">Search</button>
       </form>
       {error ? <ErrorBox error={error} /> : null}
