@@ -32,10 +32,15 @@ try {
     'dist/index.js',
     'dist/index.d.ts',
     'dist/cli/main.js',
+    'dist/studio/index.html',
     'docs/configuration.md',
   ]) {
     if (!files.includes(must)) failures.push(`the package lacks ${must}`);
   }
+  // The Studio's bundle (content-hashed names), which `corvid serve` serves at /studio.
+  for (const ext of ['js', 'css'])
+    if (!files.some((f) => new RegExp(`^dist/studio/assets/studio-[A-Za-z0-9]+\\.${ext}$`).test(f)))
+      failures.push(`the package lacks the Studio's ${ext} (dist/studio/assets/studio-<hash>.${ext}): run npm run build`);
   for (const f of files) if (/^(src|test|examples|bench|scripts)\//.test(f)) failures.push(`the package ships ${f}`);
   console.log(`   ${packed.filename}: ${files.length} files, ${Math.round(packed.size / 1024)} kB`);
 

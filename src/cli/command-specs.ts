@@ -288,7 +288,8 @@ servers. It uses the server's API and its auth (with server.auth it asks for an 
 JWT). See docs/studio.md.
 
 Options:
-      --open           Open the Studio in the browser (open, xdg-open or start)
+      --open           Open the Studio in the browser (open, xdg-open or start); not in CI
+                       (CI or CORVID_NO_BROWSER set) nor on Linux without a display
   -p, --port <n>       Port (default: server.port, else 8080; 0 = any free port)
       --host <addr>    Interface (default: server.host, else 127.0.0.1)
   -w, --watch          Reload the config when it changes

@@ -102,8 +102,9 @@ export interface TimelineTool {
   toolCallId: string;
   toolName: string;
   startedAt: string;
+  /** Up to now for a tool still running or waiting for an approval. */
   durationMs: number;
-  status: string;
+  status: 'running' | 'pending' | 'ok' | 'error';
 }
 
 export interface TimelineStep {
@@ -119,21 +120,24 @@ export interface TimelineStep {
 export interface RunTimeline {
   runId: string;
   agent: string;
-  status: string;
+  status: RunStatus;
   startedAt: string;
   endedAt?: string;
-  /** False for runs stored before step timings were recorded. */
-  recorded?: boolean;
+  /** False for runs stored before step timings were recorded (`steps` is empty). */
+  recorded: boolean;
   steps: TimelineStep[];
 }
 
+/** A memory; `id` is its key, unique per user and agent. */
 export interface Memory {
   id: string;
   userId?: string;
-  agent?: string;
+  agent: string;
   text: string;
   category?: string;
-  importance?: number;
+  importance: number;
+  /** Relevance, on search hits. */
+  score?: number;
   tags?: string[];
   createdAt: string;
   updatedAt: string;
@@ -148,18 +152,39 @@ export interface KnowledgeBase {
   indexed?: boolean;
 }
 
+/** Where a chunk is in its document. */
+export interface ChunkLocation {
+  uri?: string;
+  /** First and last line, 1-based. */
+  lines?: [number, number];
+  /** Heading path, outermost first. */
+  headings?: string[];
+  page?: number;
+}
+
 export interface KnowledgeHit {
   score: number;
   source: string;
-  location?: unknown;
+  location: ChunkLocation;
   text: string;
-  citation?: string;
+  citation: string;
+}
+
+export interface KnowledgeSearchResult {
+  hits: KnowledgeHit[];
+  timings: { totalMs: number };
 }
 
 export interface McpTool {
   name: string;
   description?: string;
   inputSchema?: JsonSchema;
+}
+
+export interface McpCallResult {
+  content: Array<{ type: string; text?: string; [key: string]: unknown }>;
+  isError: boolean;
+  structuredContent?: Record<string, unknown>;
 }
 
 export interface McpServer {

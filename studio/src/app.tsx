@@ -102,7 +102,7 @@ export function App() {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        <Page route={route} />
+        <Page route={route} who={auth.who} />
       </main>
     </>
   );
@@ -114,7 +114,7 @@ function skipToMain(event: Event): void {
   document.getElementById('main')?.focus();
 }
 
-function Page({ route }: { route: Route }) {
+function Page({ route, who }: { route: Route; who: WhoAmI }) {
   switch (route.page) {
     case 'agents':
       return <AgentsPage name={route.parts[0]} />;
@@ -133,7 +133,7 @@ function Page({ route }: { route: Route }) {
     case 'approvals':
       return <ApprovalsPage />;
     case 'memories':
-      return <MemoriesPage />;
+      return <MemoriesPage ownOnly={who.authRequired} />;
     case 'knowledge':
       return <KnowledgePage />;
     case 'mcp':

@@ -139,9 +139,10 @@ async function catchUp(opts: {
   for (let attempt = 0; ; attempt++) {
     try {
       await opts.reload(sessionId);
-      const running = await api<{ runs: RunInfo[] }>(`/runs${query({ sessionId, status: 'running' })}`).catch(() => ({ runs: [] }));
+      // `?status=running` lists interrupted runs too (stored as running): only those still running are worth waiting for.
+      const listed = await api<{ runs: RunInfo[] }>(`/runs${query({ sessionId, status: 'running' })}`).catch(() => ({ runs: [] }));
       opts.drop();
-      if (running.runs.length === 0) return;
+      if (!listed.runs.some((r) => r.status === 'running')) return;
     } catch (err) {
       if (err instanceof ApiError && err.status >= 400 && err.status < 500) return void ((turn.error = err), opts.bump());
     }

@@ -1,38 +1,50 @@
 /**
- * Helpers for the Studio's browser tests: the Studio built into a temp folder, `corvid serve` (the real built
- * CLI) on a config whose model is the fake LLM server, the page origin, Chromium, and axe.
- *
- * When the server does not serve `/studio` itself, the harness puts a small static server for the built files in
- * front of it, forwarding everything else (so the pages and the API share one origin, as they do when served).
+ * Helpers for the Studio's browser tests: `corvid serve` (the real built CLI, which serves the built Studio at
+ * `/studio/`) on a config whose model is the fake LLM server, with a keyword knowledge base and a stdio MCP
+ * server; Chromium; where screenshots go.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import { CLI, cliEnv, type CliProcess, ROOT, spawnCli, writeConfig } from '../cli/cli-harness.js';
+import { FIXTURES } from '../mcp/support.js';
 
 /** Chromium from Debian (`.ci/run` installs it). */
 export const CHROMIUM = process.env.CORVID_CHROMIUM ?? '/usr/bin/chromium';
+
+/** The Studio `npm run build` writes, which `corvid serve` serves. */
+export const STUDIO_INDEX = join(ROOT, 'dist', 'studio', 'index.html');
+
+/** Screenshots of every page, light and dark (gitignored). */
+export const SHOTS = process.env.CORVID_STUDIO_SCREENSHOTS ?? join(ROOT, 'test-artifacts', 'studio');
 
 /** Why the browser tests cannot run here, or undefined when they can. */
 export function browserSkipReason(): string | undefined {
   if (!existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CORVID_CHROMIUM)`;
   if (!existsSync(CLI)) return `${CLI} is missing: run "npm run build" first`;
+  if (!existsSync(STUDIO_INDEX)) return `${STUDIO_INDEX} is missing: run "npm run build" first`;
   return undefined;
-}
-
-/** Builds the Studio into `dir` (the real build script, budget check included). */
-export function buildStudio(dir: string): void {
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-studio.mjs'), '--out', dir], { stdio: 'pipe' });
 }
 
 /** `sha256:<hex>` of an API key, as `server.auth.api_keys[].hash` wants it. */
 export const keyHash = (key: string): string => `sha256:${createHash('sha256').update(key).digest('hex')}`;
 
-/** The config of the tests: an assistant with a tool that needs approval, an agent tool and a handoff. */
+/** Two bird notes for the keyword knowledge base `birds` (in `<dir>/notes`). */
+export function writeNotes(dir: string): void {
+  mkdirSync(join(dir, 'notes'), { recursive: true });
+  writeFileSync(
+    join(dir, 'notes', 'herons.md'),
+    '# Herons\n\n## Food\n\nHerons wade in shallow water and hunt fish with their long bills.\n',
+  );
+  writeFileSync(join(dir, 'notes', 'crows.md'), '# Crows\n\nCrows solve puzzles, use tools and remember human faces for years.\n');
+}
+
+/**
+ * The config of the tests: an assistant with a tool that needs approval, an agent tool and a handoff; a keyword
+ * knowledge base over `./notes` and the kitchen-sink MCP server (stdio), both used by the researcher.
+ */
 export function studioConfig(opts: { llmUrl: string; dbFile: string; apiKey?: string }): string {
   const auth = opts.apiKey ? `server:\n  auth:\n    api_keys:\n      - name: studio\n        hash: "${keyHash(opts.apiKey)}"\n` : '';
   return `models:
@@ -47,6 +59,16 @@ defaults:
 storage:
   driver: sqlite
   url: sqlite:${opts.dbFile}
+knowledge:
+  birds:
+    sources:
+      - { type: directory, path: ./notes, include: ["**/*.md"] }
+    search: { mode: keyword }
+mcp_servers:
+  sink:
+    command: ${JSON.stringify(process.execPath)}
+    args: [${JSON.stringify(join(FIXTURES, 'kitchen-sink.mjs'))}]
+    include: [read.file, structured, fail]
 ${auth}agents:
   assistant:
     description: A helpful assistant that remembers things.
@@ -57,12 +79,21 @@ ${auth}agents:
     sub_agents: [billing]
   researcher:
     description: Finds facts.
+    knowledge: [birds]
+    tools: [sink]
   billing:
     description: Answers billing questions.
 `;
 }
 
-/** A running `corvid serve` and the origin the pages are opened at. */
+/** Writes the notes and the config into `dir` and indexes the knowledge base (`corvid ingest`). */
+export function prepareProject(dir: string, config: string): void {
+  writeNotes(dir);
+  writeConfig(dir, config);
+  execFileSync(process.execPath, [CLI, 'ingest'], { cwd: dir, env: cliEnv(dir), stdio: 'pipe', timeout: 60_000 });
+}
+
+/** A running `corvid serve` and the Studio it serves. */
 export interface StudioServer {
   process: CliProcess;
   apiUrl: string;
@@ -71,62 +102,19 @@ export interface StudioServer {
   close(): Promise<void>;
 }
 
-/** Starts `corvid serve` on `config` in `dir` and, when it does not serve `/studio`, a static front for `studioDir`. */
-export async function startStudioServer(opts: { dir: string; config: string; studioDir: string; port?: number }): Promise<StudioServer> {
+/** Starts `corvid serve` on `config` in `dir` (the config is written first). */
+export async function startStudioServer(opts: { dir: string; config: string; port?: number }): Promise<StudioServer> {
   writeConfig(opts.dir, opts.config);
   const child = spawnCli(['serve', '--port', String(opts.port ?? 0)], { cwd: opts.dir, env: cliEnv(opts.dir) });
-  const text = await child.waitFor(/http:\/\/127\.0\.0\.1:\d+/, { stream: 'stderr', timeoutMs: 20_000 });
+  const text = await child.waitFor(/http:\/\/127\.0\.0\.1:\d+/, { stream: 'stderr', timeoutMs: 30_000 });
   const apiUrl = /http:\/\/127\.0\.0\.1:\d+/.exec(text)![0];
-  const own = await fetch(`${apiUrl}/studio/`).catch(() => undefined);
-  if (own?.ok && (own.headers.get('content-type') ?? '').includes('text/html')) {
-    return { process: child, apiUrl, studioUrl: `${apiUrl}/studio/`, close: () => stopChild(child) };
-  }
-  const front = await staticFront(new URL(apiUrl), opts.studioDir);
-  const port = (front.address() as AddressInfo).port;
   return {
     process: child,
     apiUrl,
-    studioUrl: `http://127.0.0.1:${port}/studio/`,
+    studioUrl: `${apiUrl}/studio/`,
     close: async () => {
-      await new Promise<void>((resolve) => front.close(() => resolve()));
-      front.closeAllConnections();
-      await stopChild(child);
+      if (child.child.exitCode === null) child.child.kill('SIGTERM');
+      await child.exit(15_000);
     },
   };
-}
-
-async function stopChild(child: CliProcess): Promise<void> {
-  if (child.child.exitCode === null) child.child.kill('SIGTERM');
-  await child.exit(15_000);
-}
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-};
-const CSP = "default-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'";
-
-/** `/studio/*` from `dir` (index.html for anything else under it), every other path forwarded to `api`. */
-async function staticFront(api: URL, dir: string): Promise<Server> {
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/studio' || path.startsWith('/studio/')) {
-      const asked = normalize(join(dir, path.slice('/studio'.length)));
-      const file = asked.startsWith(dir) && existsSync(asked) && statSync(asked).isFile() ? asked : join(dir, 'index.html');
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': CSP });
-      createReadStream(file).pipe(res);
-      return;
-    }
-    const headers = { ...req.headers, host: api.host, ...(req.headers.origin && { origin: api.origin }) };
-    const upstream = request({ host: api.hostname, port: api.port, path: req.url, method: req.method, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => (res.headersSent ? res.destroy() : (res.writeHead(502), res.end())));
-    res.on('close', () => upstream.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
 }

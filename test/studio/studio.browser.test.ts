@@ -1,8 +1,10 @@
 /**
- * Corvid Studio in a real Chromium against a real `corvid serve` (SQLite store, fake LLM server): chat with
- * streaming and tool calls, an approval answered in the inbox while the chat waits, a run resumed from the Runs
- * page, a session continued after a server restart, sign-in with an API key; axe on every page, light and dark,
- * with screenshots saved to $CORVID_STUDIO_SCREENSHOTS (default: <tmp>/corvid-studio-screenshots).
+ * Corvid Studio in a real Chromium against a real `corvid serve` serving it at /studio (SQLite store, fake LLM
+ * server, a keyword knowledge base, a stdio MCP server): chat with streaming and tool calls, an approval answered
+ * in the inbox while the chat waits, a run resumed from the Runs page and its timeline, memories edited and
+ * deleted, the knowledge search playground, an MCP tool called through its form, a session continued after a
+ * server restart, sign-in with an API key; axe on every page, light and dark, with screenshots saved to
+ * $CORVID_STUDIO_SCREENSHOTS (default: test-artifacts/studio).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,12 +15,20 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlmServer } from '../support/fake-llm-server.js';
-import { browserSkipReason, buildStudio, CHROMIUM, startStudioServer, studioConfig, type StudioServer } from './studio-browser-harness.js';
+import {
+  browserSkipReason,
+  CHROMIUM,
+  prepareProject,
+  SHOTS,
+  startStudioServer,
+  studioConfig,
+  type StudioServer,
+  writeNotes,
+} from './studio-browser-harness.js';
 
 const skip = browserSkipReason();
 if (skip) console.log(`studio browser tests skipped: ${skip}`);
 
-const SHOTS = process.env.CORVID_STUDIO_SCREENSHOTS ?? join(tmpdir(), 'corvid-studio-screenshots');
 const PAGES = ['agents', 'agents/assistant', 'chat/assistant', 'sessions', 'runs', 'approvals', 'memories', 'knowledge', 'mcp'];
 
 let failOnce = true;
@@ -44,18 +54,17 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
   let browser: Browser;
   let server: StudioServer;
   let dir: string;
-  let studioDir: string;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'corvid-studio-'));
-    studioDir = join(dir, 'studio-dist');
-    buildStudio(studioDir);
-    mkdirSync(SHOTS, { recursive: true });
+    mkdirSync(join(SHOTS, 'docs'), { recursive: true });
     llm = await startFakeLlmServer(reply);
-    server = await startStudioServer({ dir, studioDir, config: studioConfig({ llmUrl: llm.url, dbFile: join(dir, 'store.db') }) });
+    const config = studioConfig({ llmUrl: llm.url, dbFile: join(dir, 'store.db') });
+    prepareProject(dir, config);
+    server = await startStudioServer({ dir, config });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
@@ -76,6 +85,18 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     return page;
   }
 
+  /** A 1280×800 shot for docs/studio/ (copied there by hand when the pages change). */
+  async function docShot(page: Page, name: string): Promise<void> {
+    await page.screenshot({ path: join(SHOTS, 'docs', `${name}.png`), clip: { x: 0, y: 0, width: 1280, height: 800 } });
+  }
+
+  /** No serious or critical axe violations on the page as it is now (results, forms and all). */
+  async function expectAccessible(page: Page): Promise<void> {
+    const audit = await new AxeBuilder({ page }).analyze();
+    const bad = audit.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad.map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+
   async function send(page: Page, text: string): Promise<void> {
     await page.getByLabel('Message').fill(text);
     await page.getByLabel('Message').press('Enter');
@@ -91,6 +112,13 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     await page.locator('.tool-args summary').first().click();
     expect(await page.locator('pre.json').first().textContent()).toContain('"message": "find corvids"');
     await page.screenshot({ path: join(SHOTS, 'chat-tools.png'), fullPage: true });
+    await docShot(page, 'chat');
+    // The run's timeline: its steps and the agent tool's span.
+    const { runs } = await (await fetch(`${server.apiUrl}/api/v1/runs?agent=assistant&limit=1`)).json();
+    await page.goto(`${server.studioUrl}#/runs/${runs[0].runId}`);
+    await page.locator('.waterfall-tool').first().waitFor({ timeout: 15_000 });
+    expect(await page.locator('.waterfall-tool .visually-hidden').first().textContent()).toMatch(/^ask_researcher .+ ok$/);
+    await docShot(page, 'run-timeline');
     const audit = await new AxeBuilder({ page }).analyze();
     expect(audit.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   }, 60_000);
@@ -103,6 +131,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     const inbox = await open('approvals');
     await inbox.getByRole('heading', { name: 'Remember The colour is green.?' }).waitFor({ timeout: 15_000 });
     await inbox.screenshot({ path: join(SHOTS, 'approvals-pending.png'), fullPage: true });
+    await docShot(inbox, 'approvals');
     await inbox.getByRole('button', { name: 'Approve' }).click();
     await inbox.getByText(/Approved save_memory .* completed: Saved, and done\./).waitFor({ timeout: 20_000 });
     // The waiting chat sees the run move on and shows the session with the rest of the turn.
@@ -114,11 +143,90 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     await send(chat, 'fail once');
     await chat.locator('.turn-footer .badge-failed').waitFor({ timeout: 20_000 });
     const runs = await open('runs?status=failed');
-    await runs
-      .getByRole('button', { name: /^Resume run_/ })
-      .first()
-      .click();
+    const button = runs.getByRole('button', { name: /^Resume run_/ }).first();
+    const runId = (await button.getAttribute('aria-label'))!.replace('Resume ', '');
+    await button.click();
     await runs.getByText(/resumed: completed: Hello! You said/).waitFor({ timeout: 20_000 });
+    // The run's page: its facts and the timeline waterfall of its steps (the failed one and the resumed one).
+    await runs.goto(`${server.studioUrl}#/runs/${runId}`);
+    await runs.locator('.waterfall-row').first().waitFor({ timeout: 15_000 });
+    expect(await runs.locator('dl.facts').textContent()).toContain('completed');
+    expect(await runs.locator('.waterfall-label').first().textContent()).toMatch(/assistant · step \d+/);
+    await runs.screenshot({ path: join(SHOTS, 'run-timeline.png'), fullPage: true });
+    await expectAccessible(runs);
+  }, 60_000);
+
+  it('lists what an agent remembered, edits a memory and deletes it (SQLite store)', async () => {
+    const chat = await open('chat/assistant');
+    await send(chat, 'remember my colour');
+    await chat.getByRole('button', { name: 'Approve' }).click({ timeout: 20_000 });
+    await chat.locator('.turn-footer .badge-completed').waitFor({ timeout: 20_000 });
+    const page = await open('memories');
+    const card = page.locator('li.memory', { hasText: 'colour' });
+    await card.getByText('The colour is green.').waitFor({ timeout: 15_000 });
+    expect(await card.textContent()).toContain('assistant');
+    await card.getByRole('button', { name: 'Edit colour' }).click();
+    await card.getByLabel('Text of colour').fill('The colour is teal.');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await card.getByText('The colour is teal.').waitFor({ timeout: 15_000 });
+    const stored = await (await fetch(`${server.apiUrl}/api/v1/memories?agent=assistant`)).json();
+    expect(stored.memories).toEqual([expect.objectContaining({ id: 'colour', agent: 'assistant', text: 'The colour is teal.' })]);
+    await page.getByLabel('Search').fill('teal');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await card.getByText(/score \d/).waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: join(SHOTS, 'memories-search.png'), fullPage: true });
+    await expectAccessible(page);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await card.getByRole('button', { name: 'Delete colour' }).click();
+    await page.getByText('No memories match “teal”.').waitFor({ timeout: 15_000 });
+    const after = await (await fetch(`${server.apiUrl}/api/v1/memories?agent=assistant`)).json();
+    expect(after.memories).toEqual([]);
+  }, 90_000);
+
+  it('shows the knowledge base with its stats and searches it in the playground', async () => {
+    const page = await open('knowledge');
+    const base = page.locator('article', { has: page.getByRole('heading', { name: 'birds' }) });
+    await base.waitFor({ timeout: 15_000 });
+    const facts = await base.locator('dl.facts').textContent();
+    expect(facts).toContain('Documents2');
+    expect(facts).toContain('none: keyword search only');
+    expect(await base.getByRole('radio', { name: 'vector' }).isDisabled()).toBe(true);
+    await base.getByLabel('Query').fill('wade fish');
+    await base.getByRole('button', { name: 'Search' }).click();
+    await base
+      .getByRole('status')
+      .getByText(/^\d+ hits? \(keyword\) in [\d.]+ ms$/)
+      .waitFor({ timeout: 15_000 });
+    const first = base.locator('.hits li').first();
+    expect(await first.locator('cite').textContent()).toContain('herons.md');
+    expect(await first.textContent()).toMatch(/lines \d+–\d+|line \d+/);
+    expect(await first.locator('.hit-text').textContent()).toContain('Herons wade in shallow water');
+    await page.screenshot({ path: join(SHOTS, 'knowledge-search.png'), fullPage: true });
+    await expectAccessible(page);
+  }, 60_000);
+
+  it('lists the MCP server with its tools and calls one through the generated form', async () => {
+    const page = await open('mcp');
+    const card = page.locator('article', { has: page.getByRole('heading', { name: /sink/ }) });
+    await card.locator('.badge', { hasText: 'connected' }).waitFor({ timeout: 30_000 });
+    expect(await card.locator('summary code').allTextContents()).toEqual(expect.arrayContaining(['read.file', 'structured', 'fail']));
+    const tool = card.locator('li', { has: page.locator('summary code', { hasText: 'read.file' }) });
+    await tool.locator('summary').click();
+    await tool.getByLabel(/^path/).fill('notes/crows.md');
+    await tool.getByRole('button', { name: 'Call read.file' }).click();
+    await tool.locator('.tool-result').getByText('read notes/crows.md').waitFor({ timeout: 15_000 });
+    const structured = card.locator('li', { has: page.locator('summary code', { hasText: 'structured' }) });
+    await structured.locator('summary').click();
+    await structured.getByRole('button', { name: 'Call structured' }).click();
+    await structured.getByText('Structured content').waitFor({ timeout: 15_000 });
+    expect(await structured.locator('.tool-result').textContent()).toContain('"n": 1');
+    expect(await structured.locator('.tool-result img').getAttribute('src')).toBe('data:image/png;base64,iVBORw0KGgo=');
+    const failing = card.locator('li', { has: page.locator('summary code', { hasText: 'fail' }) });
+    await failing.locator('summary').click();
+    await failing.getByRole('button', { name: 'Call fail' }).click();
+    await failing.locator('.tool-result.error-result').waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: join(SHOTS, 'mcp-call.png'), fullPage: true });
+    await expectAccessible(page);
   }, 60_000);
 
   it('has no serious or critical axe violations on any page, light and dark; screenshots down to 360 px wide', async () => {
@@ -139,6 +247,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
           expect(bad.map((v) => `${path} (${colorScheme}): ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
         }
         await page.screenshot({ path: join(SHOTS, `${path.replace('/', '-')}-${colorScheme}-${width}.png`), fullPage: true });
+        if (path === 'agents/assistant' && width === 1280) await docShot(page, colorScheme === 'dark' ? 'agent-dark' : 'agent');
       }
     }
   }, 300_000);
@@ -151,7 +260,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     // Pages left open keep polling; close them so the server's graceful shutdown has nothing to wait for.
     for (const context of contexts.splice(0)) await context.close();
     await server.close();
-    server = await startStudioServer({ dir, studioDir, config: studioConfig({ llmUrl: llm.url, dbFile: join(dir, 'store.db') }) });
+    server = await startStudioServer({ dir, config: studioConfig({ llmUrl: llm.url, dbFile: join(dir, 'store.db') }) });
     const page = await open(`sessions/${sessionId}`);
     await page.getByRole('link', { name: 'Continue' }).click();
     await page.locator('.history').getByText('hello there', { exact: true }).waitFor({ timeout: 15_000 });
@@ -164,9 +273,9 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
 
   it('signs in with an API key and refuses a wrong one', async () => {
     const authDir = mkdtempSync(join(tmpdir(), 'corvid-studio-auth-'));
+    writeNotes(authDir);
     const secured = await startStudioServer({
       dir: authDir,
-      studioDir,
       config: studioConfig({ llmUrl: llm.url, dbFile: join(authDir, 'store.db'), apiKey: 'studio-test-key' }),
     });
     try {
@@ -179,6 +288,10 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Agents' }).waitFor();
       expect(await page.locator('.card h2').allTextContents()).toEqual(['assistant', 'researcher', 'billing']);
+      // Signed in, the memories are those of the user the key speaks for: no user to pick.
+      await page.goto(`${secured.studioUrl}#/memories`);
+      await page.getByText('No memories.').waitFor({ timeout: 15_000 });
+      expect(await page.locator('#memory-user').count()).toBe(0);
     } finally {
       await secured.close();
       rmSync(authDir, { recursive: true, force: true });

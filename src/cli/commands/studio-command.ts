@@ -23,6 +23,17 @@ function openBrowser(url: string, stderr: NodeJS.WritableStream): void {
 }
 
 /**
+ * Why no browser should be opened here, or undefined when one may be: in CI (`CI` set), when told not to
+ * (`CORVID_NO_BROWSER`), and on Linux without a display (SSH, containers).
+ */
+export function noBrowserReason(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (env.CORVID_NO_BROWSER) return 'CORVID_NO_BROWSER is set';
+  if (env.CI) return 'CI is set';
+  if (platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) return 'no display (DISPLAY and WAYLAND_DISPLAY are unset)';
+  return undefined;
+}
+
+/**
  * `corvid studio [--open] [--port n] [--host addr] [--watch]`: `corvid serve`, printing the
  * Studio's URL (and opening it in the browser with `--open`).
  */
@@ -32,7 +43,10 @@ export function studioCommand(context: CliContext): Promise<number> {
     onListening: (base) => {
       const url = `${base}/studio/`;
       context.stdout.write(`${url}\n`);
-      if (context.values.open === true) openBrowser(url, context.stderr);
+      if (context.values.open !== true) return;
+      const why = noBrowserReason(context.env);
+      if (why) context.stderr.write(`not opening a browser (${why}); open ${url}\n`);
+      else openBrowser(url, context.stderr);
     },
   });
 }

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 
 import { api, seg } from '../api-client.js';
-import type { KnowledgeBase, KnowledgeHit } from '../api-types.js';
+import type { ChunkLocation, KnowledgeBase, KnowledgeSearchResult } from '../api-types.js';
 import { ErrorBox, LoadView, PageHeader, prettyJson, useLoad, When } from '../ui.js';
 
 type Mode = 'keyword' | 'vector' | 'hybrid';
@@ -29,16 +29,27 @@ export function KnowledgePage() {
   );
 }
 
+/** `lines 3–9 · Herons › Food · page 2` of a hit's location. */
+function locationText(location: ChunkLocation | undefined): string {
+  if (!location) return '';
+  const parts: string[] = [];
+  if (location.lines)
+    parts.push(location.lines[0] === location.lines[1] ? `line ${location.lines[0]}` : `lines ${location.lines[0]}–${location.lines[1]}`);
+  if (location.headings?.length) parts.push(location.headings.join(' › '));
+  if (location.page !== undefined) parts.push(`page ${location.page}`);
+  return parts.join(' · ');
+}
+
 function BaseView({ base }: { base: KnowledgeBase }) {
   const [q, setQ] = useState('');
   const [mode, setMode] = useState<Mode>(base.embedder ? 'hybrid' : 'keyword');
-  const [result, setResult] = useState<{ hits: KnowledgeHit[]; timings?: unknown }>();
+  const [result, setResult] = useState<KnowledgeSearchResult & { mode: Mode }>();
   const [error, setError] = useState<Error>();
   const search = (event: Event) => {
     event.preventDefault();
     if (!q.trim()) return;
-    api<{ hits: KnowledgeHit[]; timings?: unknown }>(`/knowledge/${seg(base.name)}/search`, { body: { query: q, mode, topK: 8 } }).then(
-      (r) => (setResult(r), setError(undefined)),
+    api<KnowledgeSearchResult>(`/knowledge/${seg(base.name)}/search`, { body: { query: q, mode, topK: 8 } }).then(
+      (r) => (setResult({ ...r, mode }), setError(undefined)),
       setError,
     );
   };
@@ -58,7 +69,7 @@ function BaseView({ base }: { base: KnowledgeBase }) {
         <dt>Chunks</dt>
         <dd>{base.stats.chunks}</dd>
         <dt>Embedder</dt>
-        <dd>{base.embedder ?? base.stats.model ?? 'none (keyword search)'}</dd>
+        <dd>{base.embedder ? `${base.embedder}${base.stats.model ? ` (${base.stats.model})` : ''}` : 'none: keyword search only'}</dd>
         {base.stats.dimensions ? (
           <>
             <dt>Dimensions</dt>
@@ -79,7 +90,15 @@ function BaseView({ base }: { base: KnowledgeBase }) {
           <legend>Mode</legend>
           {(['keyword', 'vector', 'hybrid'] as const).map((m) => (
             <label key={m}>
-              <input type="radio" name={`${id}-mode`} value={m} checked={mode === m} onChange={() => setMode(m)} /> {m}
+              <input
+                type="radio"
+                name={`${id}-mode`}
+                value={m}
+                checked={mode === m}
+                disabled={m !== 'keyword' && !base.embedder}
+                onChange={() => setMode(m)}
+              />{' '}
+              {m}
             </label>
           ))}
         </fieldset>
@@ -88,20 +107,28 @@ function BaseView({ base }: { base: KnowledgeBase }) {
         </button>
       </form>
       {error ? <ErrorBox error={error} /> : null}
-      {result ? (
-        <ol class="hits">
-          {result.hits.length === 0 ? <li class="muted">No hits.</li> : null}
-          {result.hits.map((hit, i) => (
-            <li key={i}>
-              <div class="muted small">
-                {hit.score.toFixed(3)} · {hit.citation ?? hit.source}
-              </div>
-              <p>{hit.text}</p>
-            </li>
-          ))}
-        </ol>
-      ) : null}
-      {result?.timings ? <p class="muted small">timings: {prettyJson(result.timings)}</p> : null}
+      {result ? <Hits result={result} /> : null}
     </article>
+  );
+}
+
+function Hits({ result }: { result: KnowledgeSearchResult & { mode: Mode } }) {
+  return (
+    <>
+      <p class="muted small" role="status">
+        {result.hits.length} {result.hits.length === 1 ? 'hit' : 'hits'} ({result.mode}) in {result.timings.totalMs} ms
+      </p>
+      <ol class="hits">
+        {result.hits.map((hit, i) => (
+          <li key={i}>
+            <div class="muted small">
+              <span class="hit-score">{hit.score.toFixed(3)}</span> · <cite>{hit.citation}</cite>
+              {locationText(hit.location) ? ` · ${locationText(hit.location)}` : ''}
+            </div>
+            <p class="hit-text">{hit.text}</p>
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }

@@ -2,12 +2,13 @@
 import { useState } from 'preact/hooks';
 
 import { api, seg } from '../api-client.js';
-import type { McpServer, McpTool } from '../api-types.js';
+import type { McpCallResult, McpServer, McpTool } from '../api-types.js';
 import { argumentsOf, type SchemaField, schemaFields } from '../schema-args.js';
 import { Badge, ErrorBox, LoadView, PageHeader, useLoad, ValueView } from '../ui.js';
 
 export function McpPage() {
-  const loaded = useLoad(() => api<{ servers: McpServer[] }>('/mcp/servers'), []);
+  // `connect=true`: servers not connected yet (nothing has used them) are connected to list their tools.
+  const loaded = useLoad(() => api<{ servers: McpServer[] }>('/mcp/servers?connect=true'), []);
   return (
     <section>
       <PageHeader title="MCP servers">
@@ -32,6 +33,7 @@ export function McpPage() {
                   </h2>
                   <p class="muted small">{server.transport}</p>
                   {server.error ? <p class="error">{server.error}</p> : null}
+                  {server.tools.length === 0 && !server.error ? <p class="muted">No tools.</p> : null}
                   <ul class="plain">
                     {server.tools.map((tool) => (
                       <ToolCaller key={tool.name} server={server.name} tool={tool} />
@@ -50,7 +52,7 @@ export function McpPage() {
 function ToolCaller({ server, tool }: { server: string; tool: McpTool }) {
   const fields = schemaFields(tool.inputSchema);
   const [values, setValues] = useState<Record<string, string>>({});
-  const [result, setResult] = useState<{ content: unknown; isError: boolean }>();
+  const [result, setResult] = useState<McpCallResult>();
   const [error, setError] = useState<Error>();
   const [invalid, setInvalid] = useState<string>();
   const set = (name: string, value: string) => setValues((v) => ({ ...v, [name]: value }));
@@ -59,7 +61,7 @@ function ToolCaller({ server, tool }: { server: string; tool: McpTool }) {
     const args = argumentsOf(fields, values);
     if (!args.ok) return setInvalid(args.error);
     setInvalid(undefined);
-    api<{ content: unknown; isError: boolean }>(`/mcp/servers/${seg(server)}/tools/${seg(tool.name)}/call`, {
+    api<McpCallResult>(`/mcp/servers/${seg(server)}/tools/${seg(tool.name)}/call`, {
       body: { arguments: args.value },
     }).then((r) => (setResult(r), setError(undefined)), setError);
   };
@@ -93,7 +95,28 @@ function ToolCaller({ server, tool }: { server: string; tool: McpTool }) {
         {result ? (
           <div class={result.isError ? 'tool-result error-result' : 'tool-result'}>
             <strong>{result.isError ? 'Error' : 'Result'}</strong>
-            <ValueView value={result.content} />
+            {result.content.map((block, i) =>
+              block.type === 'text' && typeof block.text === 'string' ? (
+                <pre key={i} class="json tool-text">
+                  {block.text}
+                </pre>
+              ) : block.type === 'image' && typeof block.data === 'string' && typeof block.mimeType === 'string' ? (
+                <img
+                  key={i}
+                  class="tool-image"
+                  src={`data:${block.mimeType};base64,${block.data}`}
+                  alt={`image (${block.mimeType}) returned by ${tool.name}`}
+                />
+              ) : (
+                <ValueView key={i} value={block} />
+              ),
+            )}
+            {result.structuredContent ? (
+              <>
+                <div class="muted small">Structured content</div>
+                <ValueView value={result.structuredContent} />
+              </>
+            ) : null}
           </div>
         ) : null}
       </details>

@@ -1,17 +1,33 @@
-/** Memories: list and search what agents remembered, edit a memory's text, delete one. */
-import { useState } from 'preact/hooks';
+/** Memories: list and search what an agent remembered for a user, edit a memory's text, delete one. */
+import { useEffect, useState } from 'preact/hooks';
 
 import { api, query, seg } from '../api-client.js';
-import type { Memory } from '../api-types.js';
+import type { AgentInfo, Memory } from '../api-types.js';
 import { ErrorBox, LoadView, PageHeader, useLoad, When } from '../ui.js';
 
-export function MemoriesPage() {
+/** Whose memories: an agent (empty: the server's default agent) and, without auth, a user (empty: `default`). */
+interface Scope {
+  agent: string;
+  userId: string;
+}
+
+/** `ownOnly`: the server has auth, so a caller reaches only the memories of the user it speaks for (no user field). */
+export function MemoriesPage({ ownOnly = false }: { ownOnly?: boolean }) {
   const [q, setQ] = useState('');
-  const [userId, setUserId] = useState('');
-  const [filter, setFilter] = useState({ q: '', userId: '' });
+  const [scope, setScope] = useState<Scope>({ agent: '', userId: '' });
+  const [filter, setFilter] = useState({ q: '', agent: '', userId: '' });
+  const [agents, setAgents] = useState<AgentInfo[]>([]);
   const [error, setError] = useState<Error>();
+  useEffect(() => {
+    api<{ agents: AgentInfo[] }>('/agents').then(
+      (r) => setAgents(r.agents),
+      () => undefined,
+    );
+  }, []);
   const loaded = useLoad(() => api<{ memories: Memory[] }>(`/memories${query({ ...filter, limit: 100 })}`), [filter]);
   const act = (work: Promise<unknown>) => work.then(() => (setError(undefined), loaded.reload()), setError);
+  // PUT and DELETE name the memory's own agent and user (its id is a key, unique per user and agent).
+  const at = (m: Memory) => `/memories/${seg(m.id)}${query({ agent: m.agent, userId: filter.userId })}`;
   return (
     <section>
       <PageHeader title="Memories" />
@@ -20,13 +36,31 @@ export function MemoriesPage() {
         role="search"
         onSubmit={(e) => {
           e.preventDefault();
-          setFilter({ q: q.trim(), userId: userId.trim() });
+          setFilter({ q: q.trim(), agent: scope.agent, userId: scope.userId.trim() });
         }}
       >
         <label for="memory-q">Search</label>
         <input id="memory-q" type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
-        <label for="memory-user">User</label>
-        <input id="memory-user" value={userId} onInput={(e) => setUserId(e.currentTarget.value)} />
+        <label for="memory-agent">Agent</label>
+        <select id="memory-agent" value={scope.agent} onChange={(e) => setScope((s) => ({ ...s, agent: e.currentTarget.value }))}>
+          <option value="">default agent</option>
+          {agents.map((a) => (
+            <option key={a.name} value={a.name}>
+              {a.name}
+            </option>
+          ))}
+        </select>
+        {ownOnly ? null : (
+          <>
+            <label for="memory-user">User</label>
+            <input
+              id="memory-user"
+              value={scope.userId}
+              placeholder="default"
+              onInput={(e) => setScope((s) => ({ ...s, userId: e.currentTarget.value }))}
+            />
+          </>
+        )}
         <button type="submit">Search</button>
       </form>
       {error ? <ErrorBox error={error} /> : null}
@@ -38,10 +72,10 @@ export function MemoriesPage() {
             <ul class="cards">
               {memories.map((m) => (
                 <MemoryCard
-                  key={m.id}
+                  key={`${m.agent}/${m.id}`}
                   memory={m}
-                  onSave={(text) => act(api(`/memories/${seg(m.id)}`, { method: 'PUT', body: { text } }))}
-                  onDelete={() => confirm('Delete this memory?') && act(api(`/memories/${seg(m.id)}`, { method: 'DELETE' }))}
+                  onSave={(text) => act(api(at(m), { method: 'PUT', body: { text } }))}
+                  onDelete={() => confirm(`Delete the memory “${m.id}”?`) && act(api(at(m), { method: 'DELETE' }))}
                 />
               ))}
             </ul>
@@ -54,26 +88,31 @@ export function MemoriesPage() {
 
 function MemoryCard({ memory, onSave, onDelete }: { memory: Memory; onSave: (text: string) => void; onDelete: () => void }) {
   const [text, setText] = useState<string>();
-  const id = `memory-${memory.id}`;
+  const id = `memory-${memory.agent}-${memory.id}`;
   return (
-    <li class="card">
+    <li class="card memory">
+      <h2 class="memory-key">
+        <code>{memory.id}</code>
+      </h2>
       {text === undefined ? (
-        <p>{memory.text}</p>
+        <p class="memory-text">{memory.text}</p>
       ) : (
         <>
-          <label for={id}>Memory text</label>
+          <label for={id}>Text of {memory.id}</label>
           <textarea id={id} rows={3} value={text} onInput={(e) => setText(e.currentTarget.value)} />
         </>
       )}
       <p class="muted small">
-        {memory.userId ? `${memory.userId} · ` : ''}
-        {memory.agent ? `${memory.agent} · ` : ''}
-        {memory.category ? `${memory.category} · ` : ''}
-        {memory.tags?.length ? `${memory.tags.join(', ')} · ` : ''}updated <When iso={memory.updatedAt} />
+        {memory.agent}
+        {memory.userId ? ` · ${memory.userId}` : ''}
+        {memory.category ? ` · ${memory.category}` : ''}
+        {memory.importance !== undefined ? ` · importance ${memory.importance}` : ''}
+        {memory.score !== undefined ? ` · score ${memory.score.toFixed(3)}` : ''}
+        {memory.tags?.length ? ` · ${memory.tags.join(', ')}` : ''} · updated <When iso={memory.updatedAt} />
       </p>
       <div class="actions">
         {text === undefined ? (
-          <button type="button" onClick={() => setText(memory.text)}>
+          <button type="button" onClick={() => setText(memory.text)} aria-label={`Edit ${memory.id}`}>
             Edit
           </button>
         ) : (
@@ -86,7 +125,7 @@ function MemoryCard({ memory, onSave, onDelete }: { memory: Memory; onSave: (tex
             </button>
           </>
         )}
-        <button type="button" class="danger" onClick={onDelete}>
+        <button type="button" class="danger" onClick={onDelete} aria-label={`Delete ${memory.id}`}>
           Delete
         </button>
       </div>
