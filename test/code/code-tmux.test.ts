@@ -195,7 +195,7 @@ describe.skipIf(missing !== undefined)('corvid code in a real terminal (tmux)', 
     await t.waitForText('Allow bash?');
     t.snapshot('10-before-kill');
     process.kill(t.pid(), 'SIGKILL');
-    await t.waitFor(() => t.exitStatus() !== undefined, { what: 'the killed process' });
+    await t.waitFor(() => t.exitStatus() === 128 + 9, { what: 'the killed process' });
     expect(server!.requests).toHaveLength(2);
 
     t.respawn({ command: [process.execPath, CLI, 'code', '--resume'], cwd: project!.dir, env: project!.env });

@@ -117,11 +117,16 @@ export class Terminal {
     return Number(this.tmux(['display-message', '-p', '-t', 'e2e', '#{pane_pid}']).trim());
   }
 
-  /** `undefined` while the program runs; its exit status once it has ended. */
+  /** `undefined` while the program runs; once it has ended, its exit status (128 + the signal when killed by one). */
   exitStatus(): number | undefined {
-    const [dead, status] = this.tmux(['display-message', '-p', '-t', 'e2e', '#{pane_dead} #{pane_dead_status}']).trim().split(' ');
+    const format = '#{pane_dead} #{pane_dead_status} #{pane_dead_signal}';
+    const [dead, status, signal] = this.tmux(['display-message', '-p', '-t', 'e2e', format])
+      .split(' ')
+      .map((s) => s.trim());
     // tmux marks the pane dead a moment before it has the status.
-    return dead === '1' && status ? Number(status) : undefined;
+    if (dead !== '1') return undefined;
+    if (status) return Number(status);
+    return signal ? 128 + Number(signal) : undefined;
   }
 
   /**
