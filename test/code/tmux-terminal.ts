@@ -126,7 +126,10 @@ export class Terminal {
     // tmux marks the pane dead a moment before it has the status.
     if (dead !== '1') return undefined;
     if (status) return Number(status);
-    return signal ? 128 + Number(signal) : undefined;
+    if (signal) return 128 + Number(signal);
+    // tmux before 3.4 has no pane_dead_signal: read its "Pane is dead (signal 9, …)" line.
+    const killed = /Pane is dead \(signal (\d+)/.exec(this.screen());
+    return killed ? 128 + Number(killed[1]) : undefined;
   }
 
   /**
