@@ -214,6 +214,8 @@ describe.skipIf(missing !== undefined)('corvid code in a real terminal (tmux)', 
     const done = await t.waitFor((s) => s.includes('add subtracts') && s.includes(PROMPT), { timeoutMs: 60_000, what: 'the answer' });
     t.snapshot('12-resumed-answer');
     expect(done).toContain('FAIL add(2, 3) = -1');
+    // The question is shown once: the continued turn does not repeat it.
+    expect(done.split('❯ why does the test fail?')).toHaveLength(2);
     // The read was not asked for again: the run went on from its checkpoint.
     expect(server!.requests).toHaveLength(3);
   });
