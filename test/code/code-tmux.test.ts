@@ -129,7 +129,7 @@ describe.skipIf(missing !== undefined)('corvid code in a real terminal (tmux)', 
     expect(t.history()).not.toMatch(/Error|Warning|at .+:\d+:\d+/);
   });
 
-  it('sends the reason of a denial to the model (a wide terminal, 120×40)', { timeout: 120_000 }, async () => {
+  it('sends the reason of a denial to the model (a wide terminal, 120×40)', { timeout: 180_000 }, async () => {
     const editCall: FakeReply = {
       toolCalls: [{ id: 'e1', name: 'edit_file', arguments: { path: 'src/math.js', old_string: 'a - b', new_string: 'a + b' } }],
     };
@@ -154,7 +154,7 @@ describe.skipIf(missing !== undefined)('corvid code in a real terminal (tmux)', 
     expect(JSON.stringify(server!.requests[1].body.messages)).toContain('The user said no: keep the subtraction');
   });
 
-  it('Ctrl-C while a slow shell command runs stops it, the prompt returns and the session goes on', { timeout: 120_000 }, async () => {
+  it('Ctrl-C while a slow shell command runs stops it, the prompt returns and the session goes on', { timeout: 180_000 }, async () => {
     const sleep = ['sleep', '41.7'];
     const t = await start([
       { toolCalls: [{ id: 's1', name: 'bash', arguments: { command: sleep.join(' ') } }] },
@@ -185,7 +185,7 @@ describe.skipIf(missing !== undefined)('corvid code in a real terminal (tmux)', 
     expect(toolCallsAnswered(messages)).toBe(true);
   });
 
-  it('kill -9 mid-session, then --resume shows the transcript and finishes the turn', { timeout: 180_000 }, async () => {
+  it('kill -9 mid-session, then --resume shows the transcript and finishes the turn', { timeout: 240_000 }, async () => {
     const t = await start([
       { toolCalls: [{ id: 'r1', name: 'read_file', arguments: { path: 'src/math.js' } }] },
       { toolCalls: [{ id: 'b1', name: 'bash', arguments: { command: 'node test.js' } }] },

@@ -140,7 +140,7 @@ export class Terminal {
     predicate: (screen: string) => boolean,
     options: { timeoutMs?: number; from?: 'screen' | 'history'; what?: string } = {},
   ): Promise<string> {
-    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+    const deadline = Date.now() + (options.timeoutMs ?? 60_000);
     for (;;) {
       const text = options.from === 'history' ? this.history() : this.screen();
       if (predicate(text)) return text;
