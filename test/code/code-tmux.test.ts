@@ -59,6 +59,16 @@ function processesRunning(argv: string[]): number[] {
   return pids;
 }
 
+/** Whether process `pid` still exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Every tool call the model sent has its result in the messages of a later request (what real APIs require). */
 function toolCallsAnswered(messages: Array<{ role: string; tool_calls?: Array<{ id: string }>; tool_call_id?: string }>): boolean {
   const results = new Set(messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id));
@@ -194,8 +204,9 @@ describe.skipIf(missing !== undefined)('corvid code in a real terminal (tmux)', 
     t.submit('why does the test fail?');
     await t.waitForText('Allow bash?');
     t.snapshot('10-before-kill');
-    process.kill(t.pid(), 'SIGKILL');
-    await t.waitFor(() => t.exitStatus() === 128 + 9, { what: 'the killed process' });
+    const pid = t.pid();
+    process.kill(pid, 'SIGKILL');
+    await t.waitFor(() => !alive(pid), { what: 'the killed process' });
     expect(server!.requests).toHaveLength(2);
 
     t.respawn({ command: [process.execPath, CLI, 'code', '--resume'], cwd: project!.dir, env: project!.env });
