@@ -131,8 +131,10 @@ describe.skipIf(missing !== undefined)('corvid code in a real terminal (tmux)', 
     expect(undo).toContain('restored src/math.js');
     expect(mathJs(project!)).toBe(BUGGY);
 
+    const pid = t.pid();
     t.submit('/exit');
-    await t.waitFor(() => t.exitStatus() !== undefined, { what: 'the exit' });
+    await t.waitFor(() => !alive(pid), { what: 'the exit' });
+    await t.waitFor(() => t.exitStatus() !== undefined, { what: 'the exit status' });
     t.snapshot('07-exit');
     expect(t.exitStatus()).toBe(0);
     // Nothing was printed outside the UI (no stack, no warning) in the whole session.
