@@ -59,11 +59,12 @@ function processesRunning(argv: string[]): number[] {
   return pids;
 }
 
-/** Whether process `pid` still exists. */
+/** Whether process `pid` still runs (a zombie — ended, not yet reaped by tmux — does not). */
 function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    // /proc/<pid>/stat: "pid (comm) state …"; the state follows the last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return false;
   }
