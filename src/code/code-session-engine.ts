@@ -179,7 +179,7 @@ export class CodeSessionEngine implements CodeSession {
     this.interrupted = undefined;
     const turn = ++this.turns;
     const text = this.withShellNotes(input);
-    return this.turn(turn, input, (options) => this.agent.stream(text, { ...options, session: this.sessionId, store: this.store }));
+    return this.turn({ turn, input }, (options) => this.agent.stream(text, { ...options, session: this.sessionId, store: this.store }));
   }
 
   /** Continues the interrupted run of the session from its last checkpoint (finished tool calls are not run again). */
@@ -187,17 +187,20 @@ export class CodeSessionEngine implements CodeSession {
     const run = this.interrupted;
     if (run === undefined || this.running) return undefined;
     this.interrupted = undefined;
-    return this.turn(Math.max(1, this.turns), run.input, (options) =>
+    return this.turn({ turn: Math.max(1, this.turns), input: run.input, resumed: true }, (options) =>
       this.agent.resumeStream(run.runId, { ...options, store: this.store }),
     );
   }
 
-  private async turn(turn: number, input: string, start: (options: RunOptions) => RunStream): Promise<CodeTurnResult> {
+  private async turn(
+    { turn, input, resumed }: { turn: number; input: string; resumed?: boolean },
+    start: (options: RunOptions) => RunStream,
+  ): Promise<CodeTurnResult> {
     const usage = emptyUsage();
     this.snapshots.turn = turn;
     const controller = new AbortController();
     this.running = controller;
-    this.emit({ type: 'turn_start', turn, input });
+    this.emit({ type: 'turn_start', turn, input, ...(resumed ? { resumed } : {}) });
     this.emitStatus();
     const result = await this.runTurn(start, controller, usage);
     result.changedFiles = await this.snapshots.changedIn(turn).catch(() => []);

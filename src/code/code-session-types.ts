@@ -74,7 +74,8 @@ export interface CodeTurnResult {
 
 /** Everything a front end renders, in order. */
 export type CodeEvent =
-  | { type: 'turn_start'; turn: number; input: string }
+  /** `resumed`: the turn continues an interrupted run (`/resume`), whose input is already in the transcript. */
+  | { type: 'turn_start'; turn: number; input: string; resumed?: boolean }
   /** Every event of the running turn's agent (text and reasoning deltas, tool calls and results, …). */
   | { type: 'agent'; event: AgentEvent }
   | { type: 'approval'; approval: CodeApproval }

@@ -7,6 +7,7 @@ import { readAll } from '../read-all.js';
 
 /** What the full-screen UI module (src/code/tui/run-tui.ts) exports. */
 interface TuiModule {
+  preloadTui(): Promise<void>;
   runTui(options: { session: CodeSession; stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream }): Promise<void>;
 }
 
@@ -49,12 +50,17 @@ function onCtrlC(session: CodeSession, note: (text: string) => void): () => void
   return () => void process.off('SIGINT', handler);
 }
 
-/** Loads the full-screen UI; `undefined` (after a hint when ink / react are missing) to fall back to plain output. */
+/**
+ * Loads the full-screen UI with Ink and React; `undefined` (after a hint when ink / react are missing) to fall
+ * back to plain output.
+ */
 async function loadTui(context: CliContext): Promise<TuiModule | undefined> {
   // A variable specifier: the UI module is optional at build time and loads only on a terminal.
   const specifier = '../../code/tui/run-tui.js';
   try {
-    return (await import(specifier)) as TuiModule;
+    const tui = (await import(specifier)) as TuiModule;
+    await tui.preloadTui();
+    return tui;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/['"](ink|react)['"]/.test(message)) {
@@ -76,6 +82,9 @@ export async function codeCommand(context: CliContext): Promise<number> {
   if (values.json === true && values.print === undefined) throw new UsageError('--json needs -p (headless mode)', 'code');
   const mode = parseMode(values.mode);
   const prompt = await headlessPrompt(context);
+  // On a terminal the UI's modules (Ink and React: the slowest part of startup) load while the session opens.
+  const terminal = prompt === undefined && context.stdin.isTTY === true && stdout.isTTY === true && values.plain !== true;
+  const tuiLoading = terminal ? loadTui(context) : Promise.resolve(undefined);
   const { openCodeSession } = await import('../../code/open-code-session.js');
   const session = await openCodeSession({
     cwd: context.cwd,
@@ -102,8 +111,7 @@ export async function codeCommand(context: CliContext): Promise<number> {
         off();
       }
     }
-    const terminal = context.stdin.isTTY === true && stdout.isTTY === true;
-    const tui = terminal && values.plain !== true ? await loadTui(context) : undefined;
+    const tui = await tuiLoading;
     if (tui) {
       await tui.runTui({ session, stdin: context.stdin, stdout });
       return EXIT.ok;

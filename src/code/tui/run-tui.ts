@@ -18,15 +18,31 @@ export interface RunTuiOptions {
   onRender?: () => void;
 }
 
+type UiModules = [typeof import('ink'), typeof import('react'), typeof import('./app.js')];
+let loading: Promise<UiModules> | undefined;
+
+function uiModules(): Promise<UiModules> {
+  // React's development build is several times slower to load and to render; a terminal app wants production
+  // unless the user asked otherwise. Set before React is first imported.
+  process.env.NODE_ENV ??= 'production';
+  loading ??= Promise.all([import('ink'), import('react'), import('./app.js')]);
+  return loading;
+}
+
+/**
+ * Starts loading Ink, React and the UI (the slowest part of startup), so that it can overlap other work;
+ * `runTui` then uses them. Rejects when `ink` or `react` is not installed.
+ */
+export async function preloadTui(): Promise<void> {
+  await uiModules();
+}
+
 /**
  * Runs the UI until the user exits (`/exit`, Ctrl-C twice or Ctrl-C at an empty prompt, Ctrl-D at an empty prompt).
  * A turn still running at exit is cancelled.
  */
 export async function runTui(options: RunTuiOptions): Promise<void> {
-  // React's development build is several times slower to load and to render; a terminal app wants production
-  // unless the user asked otherwise. Set before React is first imported.
-  process.env.NODE_ENV ??= 'production';
-  const [{ render }, { createElement: h }, { App }] = await Promise.all([import('ink'), import('react'), import('./app.js')]);
+  const [{ render }, { createElement: h }, { App }] = await uiModules();
   const { session } = options;
   const instance = render(h(App, { session, frameMs: options.frameMs }), {
     stdin: options.stdin,

@@ -50,7 +50,7 @@ function describe(call: ToolCallView, options: ToolDisplayOptions): Described {
   const input = obj(call.input);
   const r = call.result;
   const out = obj(r?.output);
-  const err = r?.isError ? firstLine(str(r.output)) : undefined;
+  const err = r?.isError ? errorNote(str(r.output)) : undefined;
   const done = r && !r.isError;
   switch (call.toolName) {
     case 'read_file':
@@ -150,6 +150,15 @@ function summary(output: unknown): string | undefined {
 }
 
 const firstLine = (s: string): string => s.split('\n')[0] ?? '';
+
+/** The note of a failed call: its first line; a denial as `denied` with the user's reason, if any. */
+function errorNote(output: string): string {
+  const line = firstLine(output);
+  const denial = /^The user denied this call of "[^"]*"[.:]?\s*(.*)$/.exec(line);
+  if (!denial) return line;
+  const reason = denial[1].replace(/^The user said no[.:]?\s*/, '');
+  return reason ? `denied: ${reason}` : 'denied';
+}
 const clip = (s: string, n: number): string => (s.length > n ? s.slice(0, Math.max(1, n - 1)) + '…' : s);
 const indent = (s: string): string =>
   s

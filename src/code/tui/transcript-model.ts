@@ -64,7 +64,7 @@ export class TranscriptModel {
   apply(event: CodeEvent): void {
     switch (event.type) {
       case 'turn_start':
-        this.push({ kind: 'user', text: event.input });
+        if (!event.resumed) this.push({ kind: 'user', text: event.input });
         break;
       case 'agent':
         this.applyAgent(event.event);
