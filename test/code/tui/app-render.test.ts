@@ -21,7 +21,7 @@ function start(session: FakeCodeSession, size = { columns: 80, rows: 24 }): { te
   return { term, done };
 }
 
-describe('corvid code terminal UI', () => {
+describe('corvid code terminal UI', { timeout: 90_000 }, () => {
   it('runs a scripted task: approvals with diff and command previews, tool lines, markdown answer, status line', async () => {
     const session = new FakeCodeSession({ script: demoScript() });
     const { term, done } = start(session);
@@ -110,7 +110,7 @@ describe('corvid code terminal UI', () => {
     await done;
   });
 
-  it('continues on a new line after a trailing backslash, and ↑ recalls the sent message', { timeout: 60_000 }, async () => {
+  it('continues on a new line after a trailing backslash, and ↑ recalls the sent message', async () => {
     const session = new FakeCodeSession();
     const { term, done } = start(session);
     term.type('first line\\\r');

@@ -44,7 +44,7 @@ export function createFakeTerminal(options: { columns?: number; rows?: number } 
     written: () => out,
     screen: () => renderScreen(out, stdout.columns),
     type: (text) => void stdin.write(text),
-    until: (predicate, timeoutMs = 15_000) =>
+    until: (predicate, timeoutMs = 45_000) =>
       new Promise<string>((resolve, reject) => {
         const check = () => {
           const screen = renderScreen(out, stdout.columns);
