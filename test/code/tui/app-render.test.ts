@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { runTui } from '../../../src/code/tui/run-tui.js';
 import { demoScript } from './demo-script.js';
@@ -20,6 +20,13 @@ function start(session: FakeCodeSession, size = { columns: 80, rows: 24 }): { te
   const done = runTui({ session, stdin: term.stdin, stdout: term.stdout, frameMs: 1, patchConsole: false });
   return { term, done };
 }
+
+// Ink renders only the last frame, at exit, when it thinks it runs in CI (the is-in-ci package reads CI when Ink
+// loads); these tests read the frames as they are drawn, as on a developer's terminal.
+beforeAll(() => {
+  vi.stubEnv('CI', 'false');
+  vi.stubEnv('CONTINUOUS_INTEGRATION', 'false');
+});
 
 describe('corvid code terminal UI', { timeout: 90_000 }, () => {
   it('runs a scripted task: approvals with diff and command previews, tool lines, markdown answer, status line', async () => {
