@@ -56,7 +56,7 @@ const size = (file) => {
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const jsSize = size(js[0]);
 const cssSize = size(css[0]);
-console.log(
+console.error(
   `studio: ${basename(js[0])} ${kb(jsSize.raw)} (${kb(jsSize.gzip)} gzip), ${basename(css[0])} ${kb(cssSize.raw)} (${kb(cssSize.gzip)} gzip) → ${outDir}`,
 );
 if (jsSize.gzip > JS_BUDGET_BYTES) {
