@@ -104,7 +104,7 @@ export class EventRenderer {
       }
       case 'context_compacted':
         this.line(
-          `${indent}${label}${c.dim(`context compacted (${e.strategy}): ${e.removedMessages} messages removed, ~${e.tokensBefore} → ~${e.tokensAfter} tokens`)}`,
+          `${indent}${label}${c.dim(`context compacted (${e.strategy}): ${e.removedMessages} messages removed, ~${e.tokensBefore} → ~${e.tokensAfter} tokens${e.summaryError ? ` (the summary failed: ${e.summaryError})` : ''}`)}`,
         );
         break;
       case 'handoff':

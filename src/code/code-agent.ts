@@ -78,7 +78,10 @@ export interface CodeAgentInput {
   mode: () => CodeMode;
   /** Extra instructions (the project's). */
   projectText: string;
-  /** The context budget: older turns are dropped (tool calls with their results) beyond this many estimated tokens. */
+  /**
+   * The context budget: beyond this many estimated tokens, older turns (tool calls with their results) are summarised
+   * by the session's model, or dropped when it cannot summarise.
+   */
   contextTokens: number;
   /** The coding tools (`codeTools()`), before wrapping. */
   own: Tool[];
@@ -125,7 +128,7 @@ export async function buildCodeAgent(input: CodeAgentInput): Promise<{ agent: Ag
     tools: [...tools.values()],
     store: input.store,
     maxSteps: base?.options.maxSteps ?? 100,
-    context: base?.options.context ?? { maxTokens: input.contextTokens, strategy: 'window', keepRecentMessages: 8 },
+    context: base?.options.context ?? { maxTokens: input.contextTokens, strategy: 'summarize', keepRecentMessages: 8 },
     instructions: () => `${fixed}\n\n## Session\n\nWorking folder: ${input.cwd}\n${MODE_NOTES[input.mode()]}`,
     requireApproval: undefined,
     handoffs: undefined,

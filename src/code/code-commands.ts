@@ -160,21 +160,14 @@ async function compact(e: CodeSessionEngine): Promise<void> {
   const before = estimateTokens(history);
   if (history.length < 6) return e.notice('Nothing to compact yet.');
   const budget = { maxTokens: Math.max(1, Math.floor(before / 4)), keepRecentMessages: 4 };
-  let report;
-  try {
-    report = await compactContext({
-      history,
-      system: undefined,
-      budget: { ...budget, strategy: 'summarize', summarize: summarizer(() => e.agent.resolveModel()) },
-    });
-  } catch (error) {
-    e.notice(
-      `The model could not summarise (${error instanceof Error ? error.message : String(error)}); dropping the oldest turns instead.`,
-      'warning',
-    );
-    report = await compactContext({ history, system: undefined, budget: { ...budget, strategy: 'window' } });
-  }
+  const report = await compactContext({
+    history,
+    system: undefined,
+    budget: { ...budget, strategy: 'summarize', summarize: summarizer(() => e.agent.resolveModel()) },
+  });
   if (report === undefined) return e.notice('Nothing to compact: the conversation is already short.');
+  if (report.summaryError !== undefined)
+    e.notice(`The model could not summarise (${report.summaryError}); the oldest turns were dropped instead.`, 'warning');
   const old = e.id;
   const id = await newCodeSession(e, { compactedFrom: old });
   // A summary is a system message; sessions hold it as a user note so every provider accepts it.

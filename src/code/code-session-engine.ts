@@ -120,7 +120,7 @@ export class CodeSessionEngine implements CodeSession {
       mode: this.gate.mode,
       usage: { ...this.usage },
       ...(cost !== undefined ? { costUsd: cost } : {}),
-      contextPercent: Math.min(100, Math.round((tokens / modelFacts(model).contextWindow) * 1000) / 10),
+      contextPercent: Math.min(100, Math.round((tokens / (this.model.contextWindow ?? modelFacts(model).contextWindow)) * 1000) / 10),
       busy: this.busy,
       sandbox: this.sandbox,
       cwd: this.cwd,

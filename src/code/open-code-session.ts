@@ -112,7 +112,7 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
       store,
       mode: () => gate.mode,
       projectText: project.text,
-      contextTokens: Math.floor(modelFacts(modelLabel(model)).contextWindow * 0.8),
+      contextTokens: Math.floor((model.contextWindow ?? modelFacts(modelLabel(model)).contextWindow) * 0.8),
       own,
     });
     tools = built.tools;

@@ -135,7 +135,9 @@ export class PlainRenderer {
         return this.line(`${nested}${describeToolResult(e.toolName, e.output, e.isError)}`);
       }
       case 'context_compacted':
-        return this.line(`(context compacted: ${e.tokensBefore} → ${e.tokensAfter} tokens)`);
+        return this.line(
+          `(context compacted, ${e.strategy}: ${e.tokensBefore} → ${e.tokensAfter} tokens${e.summaryError ? `; the summary failed: ${e.summaryError}` : ''})`,
+        );
       case 'retry':
         return this.line(`(retrying: ${e.error.message})`);
       case 'handoff':

@@ -96,6 +96,11 @@ export const modelSchema = z
         'Streaming calls: how long the response may take to start before the call is aborted and retried, in ms. Default 60000 (ollama: timeout_ms).',
       ),
     retry: retrySchema.optional(),
+    context_window: positiveInt()
+      .optional()
+      .describe(
+        "The model's context window in tokens (corvid code compacts its session before 80 % of it). Default: known for the major hosted models, else 128000.",
+      ),
     provider_options: z
       .record(z.string(), z.record(z.string(), z.unknown()))
       .optional()

@@ -42,6 +42,7 @@ function model(m: FileModel): ModelConfig {
     retry:
       m.retry && compact({ maxRetries: m.retry.max_retries, initialDelayMs: m.retry.initial_delay_ms, maxDelayMs: m.retry.max_delay_ms }),
     providerOptions: m.provider_options,
+    contextWindow: m.context_window,
   });
 }
 

@@ -18,6 +18,8 @@ export interface CompactionReport {
   removedMessages: number;
   tokensBefore: number;
   tokensAfter: number;
+  /** Why the summary could not be written, when `summarize` fell back to dropping the turns. */
+  summaryError?: string;
 }
 
 const SUMMARY_PREFIX = 'Summary of the earlier conversation:\n';
@@ -41,7 +43,9 @@ export function estimateTokens(messages: readonly Message[]): number {
 /**
  * Shrinks `history` in place when system + history exceed the budget. Cuts fall only before a
  * user message or before an assistant message that follows tool results, so a tool call is never
- * separated from its result. Returns what it did, or undefined when nothing was needed.
+ * separated from its result. With `summarize`, a summary model that fails (other than by the run's
+ * cancellation) does not fail the run: the turns are dropped as with `window`, and the report says
+ * so (`strategy: 'window'`, `summaryError`). Returns what it did, or undefined when nothing was needed.
  */
 export async function compactContext(args: {
   history: Message[];
@@ -71,9 +75,21 @@ export async function compactContext(args: {
 
   const removed = history.slice(start, cut);
   const replacement: Message[] = [];
-  if (budget.strategy === 'summarize' && budget.summarize) {
+  let strategy = budget.strategy;
+  let summary: string | undefined;
+  let summaryError: string | undefined;
+  if (strategy === 'summarize' && budget.summarize) {
     const input = hasSummary ? [history[0], ...removed] : removed;
-    const summary = await budget.summarize(input, args.signal);
+    try {
+      summary = await budget.summarize(input, args.signal);
+    } catch (error) {
+      // A cancelled run stays cancelled; any other failure of the summary model falls back to dropping the turns.
+      if (args.signal?.aborted) throw error;
+      summaryError = error instanceof Error ? error.message : String(error);
+      strategy = 'window';
+    }
+  }
+  if (summary !== undefined) {
     replacement.push({ role: 'system', content: `${SUMMARY_PREFIX}${summary}` });
     history.splice(0, cut, ...replacement);
   } else {
@@ -81,10 +97,11 @@ export async function compactContext(args: {
     history.splice(start, cut - start, ...replacement);
   }
   return {
-    strategy: budget.strategy,
+    strategy,
     removedMessages: removed.length,
     tokensBefore: before,
     tokensAfter: systemTokens + estimateTokens(history),
+    ...(summaryError !== undefined ? { summaryError } : {}),
   };
 }
 

@@ -102,10 +102,13 @@ export type AgentEvent =
     })
   | (EventBase & {
       type: 'context_compacted';
+      /** What was done: `window` also when a `summarize` budget's summary model failed (see `summaryError`). */
       strategy: 'window' | 'summarize';
       removedMessages: number;
       tokensBefore: number;
       tokensAfter: number;
+      /** Why the summary model failed, when the turns were dropped instead of summarised. */
+      summaryError?: string;
     })
   | (EventBase & { type: 'handoff'; from: string; to: string; toolCallId: string })
   | (EventBase & {

@@ -62,6 +62,11 @@ export interface ModelConfig {
   firstByteTimeoutMs?: number;
   /** Passed through to the provider (`providerOptions[provider]`). */
   providerOptions?: Record<string, Record<string, unknown>>;
+  /**
+   * The model's context window in tokens, for budgets that must fit it (`corvid code` compacts its session before
+   * 80 % of it). Default: known for the major hosted models, else 128,000.
+   */
+  contextWindow?: number;
 }
 
 /** A model: `'provider:model'`, a config object, or any AI SDK `LanguageModelV3`. */

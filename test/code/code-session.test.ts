@@ -210,6 +210,37 @@ describe('openCodeSession', { timeout: 60_000 }, () => {
   });
 });
 
+describe('openCodeSession context', { timeout: 60_000 }, () => {
+  it("compacts a long session automatically before the model's context_window: older turns are summarised by the model", async () => {
+    const answer = (i: number): FakeReply => ({ text: `answer ${i} ${'lorem ipsum '.repeat(300)}` });
+    let n = 0;
+    server = await startFakeLlmServer((req) => {
+      const body = JSON.stringify(req.body);
+      if (body.includes('Summarise the conversation below')) return { text: 'SUMMARY: four questions about the calculator.' };
+      return answer(++n);
+    });
+    project = makeProject(server.url);
+    const yaml = readFileSync(join(project.dir, 'corvid.yaml'), 'utf8').replace(
+      '      max_retries: 0\n',
+      '      max_retries: 0\n    context_window: 6000\n',
+    );
+    writeFileSync(join(project.dir, 'corvid.yaml'), yaml);
+    const session = await openCodeSession({ cwd: project.dir, env: project.env });
+    sessions.push(session);
+    const events: CodeEvent[] = [];
+    session.subscribe((e) => events.push(e));
+    for (let i = 1; i <= 8; i++) await session.send(`question ${i}`);
+    const compacted = events.flatMap((e) => (e.type === 'agent' && e.event.type === 'context_compacted' ? [e.event] : []));
+    expect(compacted.length).toBeGreaterThan(0);
+    expect(compacted[0]).toMatchObject({ strategy: 'summarize' });
+    expect(compacted[0]!.tokensAfter).toBeLessThanOrEqual(4800);
+    const last = JSON.stringify(server.requests.at(-1)!.body);
+    expect(last).toContain('SUMMARY: four questions about the calculator.');
+    expect(last).toContain('question 8');
+    expect(last).not.toContain('question 1"');
+  });
+});
+
 describe('openCodeSession with a corvid.yaml agent', { timeout: 60_000 }, () => {
   it('--agent adds the agent instructions and tools; --model overrides its model', async () => {
     server = await startFakeLlmServer([{ text: 'Bonjour.' }]);

@@ -54,4 +54,28 @@ describe('context budget', () => {
     expect(last[1]).toMatchObject({ role: 'system', content: expect.stringContaining('User is Ann; likes tea.') });
     expect(chat.messages[0].role).toBe('system');
   });
+
+  it('summarize: a failing summary model drops the turns instead of failing the run, and says why', async () => {
+    const summaries = new ScriptedModel(() => {
+      throw new Error('summary model is down');
+    });
+    const model = new ScriptedModel(() => ({ text: long(60) }));
+    const agent = new Agent({
+      name: 'f',
+      model,
+      context: { maxTokens: 300, strategy: 'summarize', keepRecentMessages: 2, summaryModel: summaries },
+    });
+    const chat = agent.conversation();
+    const events: AgentEvent[] = [];
+    for (let turn = 0; turn < 4; turn++) {
+      const result = await chat.run(`turn ${turn}. ${long(30)}`, { onEvent: (e) => events.push(e) });
+      expect(result.text).toContain('word');
+    }
+    const compacted = events.filter((e) => e.type === 'context_compacted');
+    expect(compacted.length).toBeGreaterThan(0);
+    expect(compacted[0]).toMatchObject({ strategy: 'window', summaryError: expect.stringContaining('summary model is down') });
+    const last = JSON.stringify(model.calls.at(-1)!.prompt);
+    expect(last).toContain('turn 3');
+    expect(last).not.toContain('turn 0');
+  });
 });

@@ -166,7 +166,7 @@ export class TranscriptModel {
         this.flushLive();
         this.push({
           kind: 'event',
-          text: `⊜ context compacted (${e.strategy}): ${e.removedMessages} messages, ${e.tokensBefore} → ${e.tokensAfter} tokens`,
+          text: `⊜ context compacted (${e.strategy}): ${e.removedMessages} messages, ${e.tokensBefore} → ${e.tokensAfter} tokens${e.summaryError ? ` (the summary failed: ${e.summaryError})` : ''}`,
           depth,
         });
         break;
