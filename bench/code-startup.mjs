@@ -3,7 +3,7 @@
 // project (a corvid.yaml model that is never called at startup) and the bench polls `tmux capture-pane` every
 // 10 ms until the input box's placeholder is on the screen. Beside it, the same measure for `node -e` printing one
 // word (what tmux, the shell and the polling cost) and `node -e 0` spawned directly. From the repo root, after
-// `npx tsc -p tsconfig.build.json`; needs tmux:
+// `npm run build` (the UI is the bundle it makes); needs tmux:
 //
 //   node bench/code-startup.mjs [--runs=7] [--root=<checkout>] [--base=<checkout>]
 //
