@@ -115,13 +115,20 @@ describe.skipIf(missing !== undefined)('the UI bundle in a terminal', () => {
 
     const first = await term.waitForText(PROMPT, { timeoutMs: 60_000 });
     expect(first).toContain('openai-compatible:test');
-    term.submit('show me the answer');
+    // Type, see the line in the input box, then Enter (as a person would; a paste-like burst with the Enter in it is
+    // another case, tested elsewhere).
+    const submit = async (line: string): Promise<void> => {
+      term.type(line);
+      await term.waitForText(`❯ ${line}`, { timeoutMs: 30_000 });
+      term.keys('Enter');
+    };
+    await submit('show me the answer');
     await term.waitForText('const answer = 42;', { timeoutMs: 60_000 });
     // highlight.js coloured the keyword and the number (an SGR sequence right before each).
     const ESC = String.fromCharCode(27);
     const coloured = (word: string): boolean => term.screenAnsi().includes(`m${word}`) && term.screenAnsi().includes(ESC);
     await term.waitFor(() => coloured('const') && coloured('42'), { timeoutMs: 30_000, what: 'the code block in colour' });
-    term.submit('/exit');
+    await submit('/exit');
     await term.waitFor(() => term.exitStatus() !== undefined, { timeoutMs: 30_000, what: 'the UI to exit' });
     expect(term.exitStatus()).toBe(0);
   }, 180_000);
