@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The terminal UI of `corvid code` (src/code/tui): rendering a streamed 200 KB markdown answer, and spawn to first
-// frame of runTui beside `node -e 0`. From the repo root, after `npx tsc -p tsconfig.build.json`:
+// frame of runTui beside `node -e 0`. From the repo root, after `npm run build` (it measures the UI bundle that the
+// package ships, dist/code/tui/run-tui.bundle.js; after `tsc` alone, the unbundled dist/code/tui/run-tui.js):
 //
 //   node bench/code-render.mjs             (streaming once, first frame median of 7 spawns)
 //   node bench/code-render.mjs --demo      the UI on a scripted session in this terminal (a realistic task; try it in tmux)
@@ -11,7 +12,7 @@
 // Exits 1 when a target is missed: last 20 KB ≤ 2× the first 20 KB per KB; spawn to first frame < 600 ms.
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -38,7 +39,8 @@ async function loadFakes() {
   return { ...fake, ...demo };
 }
 
-const runTuiPath = pathToFileURL(join(ROOT, 'dist', 'code', 'tui', 'run-tui.js')).href;
+const bundlePath = join(ROOT, 'dist', 'code', 'tui', 'run-tui.bundle.js');
+const runTuiPath = pathToFileURL(existsSync(bundlePath) ? bundlePath : join(ROOT, 'dist', 'code', 'tui', 'run-tui.js')).href;
 
 function fakeTerminal(columns = 80, rows = 24) {
   const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => stdin, ref: () => stdin, unref: () => stdin });
@@ -194,6 +196,7 @@ else {
     : await firstFrame(Number(/--runs=(\d+)/.exec(args.join(' '))?.[1] ?? 7));
   const fmt = (n) => n.toFixed(2);
   console.log('| measure | value |\n|---|---|');
+  console.log(`| UI module | ${runTuiPath.split('/').pop()} |`);
   console.log(`| streamed answer | ${s.kb} KB in 64-byte deltas, ${s.frames} frames, ${(s.bytesWritten / 1024).toFixed(0)} KB written |`);
   console.log(`| total (wall / CPU) | ${s.totalMs.toFixed(0)} ms / ${s.cpuMs.toFixed(0)} ms |`);
   console.log(`| CPU per KB, first 20 KB | ${fmt(s.firstCpuPerKb)} ms |`);

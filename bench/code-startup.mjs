@@ -3,15 +3,16 @@
 // project (a corvid.yaml model that is never called at startup) and the bench polls `tmux capture-pane` every
 // 10 ms until the input box's placeholder is on the screen. Beside it, the same measure for `node -e` printing one
 // word (what tmux, the shell and the polling cost) and `node -e 0` spawned directly. From the repo root, after
-// `npx tsc -p tsconfig.build.json`; needs tmux:
+// `npm run build` (the UI is the bundle it makes); needs tmux:
 //
 //   node bench/code-startup.mjs [--runs=7] [--root=<checkout>] [--base=<checkout>]
 //
 // --root measures another build; --base also measures a second build (e.g. a copy of an earlier commit's dist/)
 // in alternation with the first. Runs alternate between the commands (the machine's speed drifts) and the medians
-// are printed.
+// are printed, with the CPU time of corvid's main thread when the prompt appeared (from /proc: steadier than the
+// wall time when other work loads the machine).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,13 +47,28 @@ const line = (argv) =>
     .map(([k, v]) => q(`${k}=${v}`))
     .join(' ')} ${argv.map(q).join(' ')}`;
 
-/** ms from asking tmux to run `argv` to `marker` on the screen. */
-async function toScreen(argv, marker, first) {
+/** CPU time (user + system, ms) of the main thread of process `pid` so far (Linux; NaN elsewhere). */
+function mainThreadCpu(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+  } catch {
+    return NaN;
+  }
+}
+
+/** ms from asking tmux to run `argv` to `marker` on the screen; the program's main-thread CPU then in `cpu`. */
+async function toScreen(argv, marker, first, cpu) {
   const t0 = performance.now();
   if (first) tmux('-f', conf, 'new-session', '-d', '-s', 'b', '-x', '80', '-y', '24', line(argv));
   else tmux('respawn-pane', '-k', '-t', 'b', line(argv));
+  const pid = Number(tmux('display-message', '-p', '-t', 'b', '#{pane_pid}').trim());
   for (;;) {
-    if (tmux('capture-pane', '-p', '-t', 'b').includes(marker)) return performance.now() - t0;
+    if (tmux('capture-pane', '-p', '-t', 'b').includes(marker)) {
+      const ms = performance.now() - t0;
+      cpu?.push(mainThreadCpu(pid));
+      return ms;
+    }
     if (performance.now() - t0 > 60_000) throw new Error(`${argv.join(' ')}: "${marker}" not on screen after 60 s`);
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -67,7 +83,7 @@ function nodeE0() {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const cli = join(ROOT, 'dist', 'cli', 'main.js');
 const baseCli = BASE && join(BASE, 'dist', 'cli', 'main.js');
-const rows = { code: [], base: [], marker: [], e0: [] };
+const rows = { code: [], base: [], marker: [], e0: [], codeCpu: [], baseCpu: [] };
 try {
   await toScreen([process.execPath, '-e', 'process.stdout.write("READY\\n"); setInterval(() => {}, 1000)'], 'READY', true); // warm-up
   await toScreen([process.execPath, cli, 'code'], PROMPT, false); // warm-up (disk cache, the session database)
@@ -75,8 +91,8 @@ try {
     rows.marker.push(
       await toScreen([process.execPath, '-e', 'process.stdout.write("READY\\n"); setInterval(() => {}, 1000)'], 'READY', false),
     );
-    rows.code.push(await toScreen([process.execPath, cli, 'code'], PROMPT, false));
-    if (baseCli) rows.base.push(await toScreen([process.execPath, baseCli, 'code'], PROMPT, false));
+    rows.code.push(await toScreen([process.execPath, cli, 'code'], PROMPT, false, rows.codeCpu));
+    if (baseCli) rows.base.push(await toScreen([process.execPath, baseCli, 'code'], PROMPT, false, rows.baseCpu));
     rows.e0.push(nodeE0());
   }
 } finally {
@@ -95,6 +111,8 @@ console.log(
     .join(' ')}`,
 );
 console.log(`corvid code, spawn to prompt in tmux     ${fmt(rows.code)}`);
+console.log(`  main-thread CPU at the prompt          ${fmt(rows.codeCpu)}`);
 if (BASE) console.log(`base ${BASE}, spawn to prompt       ${fmt(rows.base)}`);
+if (BASE) console.log(`  main-thread CPU at the prompt          ${fmt(rows.baseCpu)}`);
 console.log(`node -e printing a word, to screen       ${fmt(rows.marker)}`);
 console.log(`node -e 0, spawn to exit                 ${fmt(rows.e0)}`);

@@ -3,14 +3,15 @@
 // tarball into a fresh project with only its dependencies (no optional peers), and there
 //   - checks what the tarball holds (dist, README.md, LICENSE, docs; no sources or tests),
 //   - type-checks a file importing every entry point with `skipLibCheck: false`,
-//   - imports the entry points that need no optional peer.
+//   - imports the entry points that need no optional peer,
+//   - loads `corvid code`'s bundled terminal UI (Ink and React inside, nothing else installed).
 // Needs the npm registry (or a warm npm cache) for the dependencies, TypeScript and @types/node.
 // Run by .ci/run; by hand: node scripts/check-package.mjs [--keep]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -33,6 +34,8 @@ try {
     'dist/index.d.ts',
     'dist/cli/main.js',
     'dist/studio/index.html',
+    'dist/code/tui/run-tui.bundle.js',
+    'dist/code/tui/run-tui.bundle.licenses.txt',
     'docs/configuration.md',
   ]) {
     if (!files.includes(must)) failures.push(`the package lacks ${must}`);
@@ -125,6 +128,23 @@ try {
     } catch (err) {
       failures.push(`import('${entry}') failed:\n${err.stderr}`);
     }
+  }
+
+  step("load corvid code's terminal UI bundle");
+  const bundle = join(project, 'node_modules', pkg.name, 'dist', 'code', 'tui', 'run-tui.bundle.js');
+  try {
+    execFileSync(
+      process.execPath,
+      ['--input-type=module', '-e', `await (await import(${JSON.stringify(pathToFileURL(bundle).href)})).preloadTui()`],
+      {
+        cwd: project,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    console.log('   the bundle loads Ink, React and the UI with no other package installed');
+  } catch (err) {
+    failures.push(`the terminal UI bundle failed to load:\n${err.stderr}`);
   }
 } catch (err) {
   failures.push(`${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`);

@@ -5,12 +5,6 @@ import { colorsFor } from '../colors.js';
 import { cliMcpOptions } from '../mcp-cli-options.js';
 import { readAll } from '../read-all.js';
 
-/** What the full-screen UI module (src/code/tui/run-tui.ts) exports. */
-interface TuiModule {
-  preloadTui(): Promise<void>;
-  runTui(options: { session: CodeSession; stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream }): Promise<void>;
-}
-
 /** Time within which a second Ctrl-C exits (plain and headless modes). */
 const DOUBLE_CTRL_C_MS = 2000;
 
@@ -51,29 +45,8 @@ function onCtrlC(session: CodeSession, note: (text: string) => void): () => void
 }
 
 /**
- * Loads the full-screen UI with Ink and React; `undefined` (after a hint when ink / react are missing) to fall
- * back to plain output.
- */
-async function loadTui(context: CliContext): Promise<TuiModule | undefined> {
-  // A variable specifier: the UI module is optional at build time and loads only on a terminal.
-  const specifier = '../../code/tui/run-tui.js';
-  try {
-    const tui = (await import(specifier)) as TuiModule;
-    await tui.preloadTui();
-    return tui;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (/['"](ink|react)['"]/.test(message)) {
-      const c = colorsFor(context.stderr, context.globals);
-      context.stderr.write(c.dim('The full-screen UI needs the optional packages ink and react (npm i ink react); using plain output.\n'));
-    } else if (context.globals.debug) context.stderr.write(`corvid code: no terminal UI (${message}); using plain output\n`);
-    return undefined;
-  }
-}
-
-/**
  * `corvid code`: the coding agent. Headless with `-p`, the full-screen UI on a terminal, plain
- * lines otherwise (pipes, `--plain`, or the UI not installed).
+ * lines otherwise (pipes, `--plain`, or the UI not built).
  */
 export async function codeCommand(context: CliContext): Promise<number> {
   const { values, positionals, stdout, stderr } = context;
@@ -84,7 +57,7 @@ export async function codeCommand(context: CliContext): Promise<number> {
   const prompt = await headlessPrompt(context);
   // On a terminal the UI's modules (Ink and React: the slowest part of startup) load while the session opens.
   const terminal = prompt === undefined && context.stdin.isTTY === true && stdout.isTTY === true && values.plain !== true;
-  const tuiLoading = terminal ? loadTui(context) : Promise.resolve(undefined);
+  const tuiLoading = terminal ? import('../../code/tui/load-tui.js').then(({ loadTui }) => loadTui()) : undefined;
   const { openCodeSession } = await import('../../code/open-code-session.js');
   const session = await openCodeSession({
     cwd: context.cwd,
@@ -111,11 +84,12 @@ export async function codeCommand(context: CliContext): Promise<number> {
         off();
       }
     }
-    const tui = await tuiLoading;
-    if (tui) {
-      await tui.runTui({ session, stdin: context.stdin, stdout });
+    const loaded = await tuiLoading;
+    if (loaded?.ok) {
+      await loaded.tui.runTui({ session, stdin: context.stdin, stdout });
       return EXIT.ok;
     }
+    if (loaded) note(`corvid code: ${loaded.reason}; using plain output.`);
     const off = onCtrlC(session, note);
     try {
       const { runPlain } = await import('../../code/run-plain.js');

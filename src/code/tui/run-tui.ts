@@ -1,7 +1,8 @@
 /**
- * Entry point of `corvid code`'s full-screen UI. The command loads this module with `import()` when stdin and
- * stdout are terminals (Ink and React are optional peers). Resolves when the user exits; the caller closes the
- * session.
+ * Entry point of `corvid code`'s full-screen UI. The command loads it (see `loadTui`) when stdin and stdout are
+ * terminals: from the package, as one bundled file with Ink, React, marked and highlight.js inside
+ * (scripts/build-code-tui.mjs); from a checkout without that file, as this module. Resolves when the user exits;
+ * the caller closes the session.
  */
 import type { CodeSession } from '../code-session-types.js';
 
@@ -23,8 +24,10 @@ let loading: Promise<UiModules> | undefined;
 
 function uiModules(): Promise<UiModules> {
   // React's development build is several times slower to load and to render; a terminal app wants production
-  // unless the user asked otherwise. Set before React is first imported.
-  process.env.NODE_ENV ??= 'production';
+  // unless the user asked otherwise. Set before React is first imported. (The bundle has the production build
+  // compiled in: it replaces `process.env.NODE_ENV` reads, hence the alias, which it leaves alone.)
+  const env = process.env;
+  env.NODE_ENV ??= 'production';
   loading ??= Promise.all([import('ink'), import('react'), import('./app.js')]);
   return loading;
 }
