@@ -27,9 +27,9 @@ const statusLine = (screen: string): string => screen.trimEnd().split('\n').at(-
 
 describe.skipIf(missing !== undefined)('corvid code keys in a real terminal (tmux)', () => {
   it('Esc interrupts a streaming answer: the stream stops, the prompt returns, the next message works', { timeout: 180_000 }, async () => {
-    // Three text pieces, 8 s apart: the answer is still streaming when Esc is pressed.
+    // Three text pieces, 12 s apart: the answer is still streaming when Esc is pressed.
     const long = 'Counting slowly: one two three four five six seven eight nine ten eleven twelve thirteen END-OF-ANSWER';
-    session = await TmuxCodeSession.start([{ text: long, chunkDelayMs: 8_000 }, { text: 'Second answer, complete.' }]);
+    session = await TmuxCodeSession.start([{ text: long, chunkDelayMs: 12_000 }, { text: 'Second answer, complete.' }]);
     const t = session.term;
     t.submit('count for me');
     const streaming = await t.waitForText('Counting slowly');
@@ -40,12 +40,13 @@ describe.skipIf(missing !== undefined)('corvid code keys in a real terminal (tmu
     const stopped = await t.waitFor((s) => s.includes(PROMPT) && s.includes('⏹ Cancelled'), { what: 'the interrupted turn' });
     t.snapshot('keys-02-interrupted');
     // Well before the rest of the stream would have come.
-    expect(Date.now() - pressed).toBeLessThan(8_000);
+    expect(Date.now() - pressed).toBeLessThan(12_000);
     expect(stopped).toContain('Counting slowly');
     expect(stopped).not.toContain('END-OF-ANSWER');
     // The request was aborted: the model stops generating (and billing).
     await t.waitFor(() => session!.requests[0].clientClosedAt !== undefined, { what: 'the aborted request' });
-    expect(session.requests[0].eventsSent ?? 0).toBeLessThan(6);
+    // The role chunk and the first text piece were sent; the other two text pieces never were.
+    expect(session.requests[0].eventsSent).toBeLessThan(4);
 
     t.submit('just say hi');
     const next = await session.answered('Second answer, complete.');

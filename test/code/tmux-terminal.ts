@@ -137,21 +137,22 @@ export class Terminal {
     const [dead, status, signal] = this.tmux(['display-message', '-p', '-t', 'e2e', format])
       .split(' ')
       .map((s) => s.trim());
-    if (dead !== '1') {
-      this.reapIfZombie();
-      return undefined;
+    if (dead === '1') {
+      if (status) return Number(status);
+      if (signal) return 128 + Number(signal);
+      // tmux before 3.4 has no pane_dead_signal: read its "Pane is dead (signal 9, …)" line.
+      const killed = /Pane is dead \(signal (\d+)/.exec(this.screen());
+      if (killed) return 128 + Number(killed[1]);
     }
-    // tmux marks the pane dead a moment before it has the status.
-    if (status) return Number(status);
-    if (signal) return 128 + Number(signal);
-    // tmux before 3.4 has no pane_dead_signal: read its "Pane is dead (signal 9, …)" line.
-    const killed = /Pane is dead \(signal (\d+)/.exec(this.screen());
-    return killed ? 128 + Number(killed[1]) : undefined;
+    // Not ended, or ended without a status yet: the pane is dead once its terminal closes, its status known once
+    // tmux has reaped the program.
+    this.reapIfZombie();
+    return undefined;
   }
 
   /**
-   * tmux sometimes misses the SIGCHLD of its pane's program (seen with tmux 3.3a: the program stays a zombie and
-   * the pane alive for minutes, until another SIGCHLD reaches the server). When the program is a zombie, this
+   * tmux sometimes misses the SIGCHLD of its pane's program (seen with tmux 3.3a: the program stays a zombie, the
+   * pane without an exit status for minutes, until another SIGCHLD reaches the server). When the program is a zombie, this
    * sends the server a SIGCHLD, on which it reaps every ended child (`waitpid(WNOHANG)` in a loop).
    */
   private reapIfZombie(): void {
