@@ -7,7 +7,7 @@ import { shellTool } from '../tools/shell/index.js';
 import type { ModelConfig } from '../types/model.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
-import type { ApprovalGate } from './approval-gate.js';
+import { type ApprovalGate, toolClass } from './approval-gate.js';
 import type { CodeRuntime } from './code-runtime.js';
 import type { CodeMode } from './code-session-types.js';
 import type { FileSnapshots } from './file-snapshots.js';
@@ -102,8 +102,8 @@ export async function codeTools(input: { cwd: string; sandbox: boolean; web: boo
 
 /**
  * The session's agent: the coding instructions, the project's instructions and the mode; the file
- * tools confined to `cwd` and the shell tool, each wrapped by the approval gate (mode rules) and,
- * for edits, by the snapshots; a `corvid.yaml` agent's own tools (MCP included) and instructions
+ * tools confined to `cwd` and the shell tool, each wrapped by the approval gate (mode rules) and
+ * by the snapshots (edits: the prior content; shell: the command line); a `corvid.yaml` agent's own tools (MCP included) and instructions
  * when `agentName` is given.
  */
 export async function buildCodeAgent(input: CodeAgentInput): Promise<{ agent: Agent; tools: Map<string, Tool> }> {
@@ -114,7 +114,8 @@ export async function buildCodeAgent(input: CodeAgentInput): Promise<{ agent: Ag
   const tools = new Map<string, Tool>();
   for (const t of [...own, ...extra]) {
     const guarded = input.gate.wrap(t);
-    tools.set(t.name, ['write_file', 'edit_file', 'multi_edit'].includes(t.name) ? input.snapshots.wrap(guarded) : guarded);
+    const cls = toolClass(t.name);
+    tools.set(t.name, cls === 'edit' ? input.snapshots.wrap(guarded) : cls === 'shell' ? input.snapshots.wrapShell(guarded) : guarded);
   }
   const baseInstructions = typeof base?.options.instructions === 'string' ? base.options.instructions : undefined;
   const fixed = [CODE_INSTRUCTIONS, baseInstructions ? `## Agent instructions\n\n${baseInstructions}` : '', input.projectText]

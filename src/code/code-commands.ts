@@ -10,6 +10,7 @@ import { costOf } from './code-prices.js';
 import type { CodeSessionEngine } from './code-session-engine.js';
 import { CODE_MODES, CODE_SLASH_COMMANDS, type CodeMode, type CodeSlashCommand } from './code-session-types.js';
 import { CODE_SESSION_AGENT, type CodeSessionMetadata, listCodeSessions } from './code-store.js';
+import type { UndoReport } from './file-snapshots.js';
 
 /** One line of `/help` per command. */
 export const SLASH_HELP: Record<CodeSlashCommand, string> = {
@@ -75,10 +76,8 @@ const COMMANDS: Record<CodeSlashCommand, Handler> = {
   compact: compact,
   undo: async (e) => {
     const report = await e.snapshots.undo();
-    if (report === undefined) return e.notice('Nothing to undo: the agent has not changed files in this session.');
-    const lines = [...report.restored.map((p) => `  restored ${p}`), ...report.removed.map((p) => `  removed ${p} (it was new)`)];
-    const n = lines.length;
-    e.notice(`Undid turn ${report.turn}: ${n} file${n === 1 ? '' : 's'}\n${lines.join('\n')}`);
+    if (report === undefined) return e.notice('Nothing to undo: the agent has not changed files or run commands in this session.');
+    e.notice(undoText(report));
   },
   diff: async (e) => {
     const diff = await e.snapshots.diff();
@@ -121,6 +120,20 @@ const COMMANDS: Record<CodeSlashCommand, Handler> = {
   init: init,
   exit: (e) => e.emit({ type: 'exit' }),
 };
+
+/** What `/undo` says: the files put back, and the shell commands of the turn, whose effects stay. */
+export function undoText(report: UndoReport): string {
+  const lines = [...report.restored.map((p) => `  restored ${p}`), ...report.removed.map((p) => `  removed ${p} (it was new)`)];
+  const n = lines.length;
+  const head = `Undid turn ${report.turn}: ${n === 0 ? 'no file edits to restore' : `${n} file${n === 1 ? '' : 's'}`}`;
+  if (report.commands.length > 0) {
+    lines.push(
+      `  not reverted: what the turn's shell command${report.commands.length === 1 ? '' : 's'} changed (check with git status)`,
+      ...report.commands.map((c) => `    $ ${c.split('\n')[0].slice(0, 100)}`),
+    );
+  }
+  return [head, ...lines].join('\n');
+}
 
 /** Creates a stored `corvid code` session of the engine's folder and returns its id. */
 export async function newCodeSession(e: CodeSessionEngine, extra: Partial<CodeSessionMetadata>): Promise<string> {

@@ -18,6 +18,7 @@ import { modelLabel } from './code-model.js';
 import { costOf, modelFacts } from './code-prices.js';
 import type { CodeRuntime } from './code-runtime.js';
 import type { CodeApprovalAnswer, CodeEvent, CodeMode, CodeSession, CodeStatus, CodeTurnResult } from './code-session-types.js';
+import { attachMentions, type MentionRead } from './file-mentions.js';
 import type { FileSnapshots } from './file-snapshots.js';
 
 /** Everything the engine is built from (see `openCodeSession`). */
@@ -178,7 +179,9 @@ export class CodeSessionEngine implements CodeSession {
     if (input.trim() === '') return { status: 'failed', error: 'Nothing to send.', usage: emptyUsage(), changedFiles: [] };
     this.interrupted = undefined;
     const turn = ++this.turns;
-    const text = this.withShellNotes(input);
+    const mentions = await attachMentions(input, { cwd: this.cwd, read: (path) => this.readForUser(path) });
+    for (const s of mentions.skipped) this.notice(`@${s.path} is not attached: ${s.reason}`, 'warning');
+    const text = this.withShellNotes(mentions.text);
     return this.turn({ turn, input }, (options) => this.agent.stream(text, { ...options, session: this.sessionId, store: this.store }));
   }
 
@@ -267,21 +270,12 @@ export class CodeSessionEngine implements CodeSession {
   }
 
   async runShell(command: string): Promise<{ exitCode: number | null; output: string }> {
-    const controller = new AbortController();
     try {
-      const r = (await this.parts.shell.execute(
-        { command },
-        {
-          signal: controller.signal,
-          agent: this.agent.name,
-          path: [this.agent.name],
-          runId: `shell_${Date.now().toString(36)}`,
-          toolCallId: 'user',
-          idempotencyKey: `user:${Date.now()}`,
-          messages: [],
-          state: new RunState(),
-        },
-      )) as { exitCode: number | null; stdout: string; stderr: string };
+      const r = (await this.parts.shell.execute({ command }, this.userToolContext('shell'))) as {
+        exitCode: number | null;
+        stdout: string;
+        stderr: string;
+      };
       const output = [r.stdout, r.stderr].filter((s) => s !== '').join(r.stdout.endsWith('\n') || r.stdout === '' ? '' : '\n');
       this.shellNotes.push({ command, exitCode: r.exitCode, output });
       this.emit({ type: 'shell', command, exitCode: r.exitCode, output });
@@ -291,6 +285,28 @@ export class CodeSessionEngine implements CodeSession {
       this.emit({ type: 'shell', command, exitCode: null, output });
       return { exitCode: null, output };
     }
+  }
+
+  /** Reads a file the user mentioned (`@path`) with the session's `read_file`, outside the model's turn. */
+  private async readForUser(path: string): Promise<MentionRead> {
+    const read = this.parts.tools.get('read_file');
+    if (read === undefined) throw new Error('this session has no read_file tool');
+    return (await read.execute({ path }, this.userToolContext('mention'))) as MentionRead;
+  }
+
+  /** The context of a tool call the user made (`!command`, `@path`), not the model. */
+  private userToolContext(kind: string): Parameters<Tool['execute']>[1] {
+    const stamp = Date.now().toString(36);
+    return {
+      signal: new AbortController().signal,
+      agent: this.agent.name,
+      path: [this.agent.name],
+      runId: `${kind}_${stamp}`,
+      toolCallId: 'user',
+      idempotencyKey: `user:${kind}:${stamp}`,
+      messages: [],
+      state: new RunState(),
+    };
   }
 
   answerApproval(id: string, answer: CodeApprovalAnswer): void {

@@ -15,7 +15,14 @@ interface Snapshot {
   content?: string;
 }
 
+/** A shell command the agent ran in a turn (its effects on files are not recorded). */
+interface ShellRecord {
+  turn: number;
+  command: string;
+}
+
 const PREFIX = 'snapshot:';
+const SHELL_PREFIX = 'shell:';
 
 /** What `/undo` did. */
 export interface UndoReport {
@@ -24,12 +31,16 @@ export interface UndoReport {
   restored: string[];
   /** Files the turn had created, removed again. */
   removed: string[];
+  /** Shell commands the turn ran (distinct, in order): what they changed is not reverted. */
+  commands: string[];
 }
 
 /**
  * Prior contents of the files the agent edits, per turn, stored as artifacts of the session (so
  * they survive the process: `/undo` works after `--resume`). The first snapshot of a file in the
- * session is its state at the session's start (for `/diff`).
+ * session is its state at the session's start (for `/diff`). Shell commands are recorded by their
+ * command line only: what a command changes cannot be known before it runs, so `/undo` names the
+ * commands whose effects it does not revert.
  */
 export class FileSnapshots {
   private readonly store: Store;
@@ -39,6 +50,7 @@ export class FileSnapshots {
   turn = 0;
   /** `turn:path` already recorded (only the first edit of a file in a turn counts). */
   private readonly recorded = new Set<string>();
+  private commandCount = 0;
 
   constructor(options: { store: Store; cwd: string; sessionId: string }) {
     this.store = options.store;
@@ -80,12 +92,31 @@ export class FileSnapshots {
     return (await this.all()).filter((s) => s.turn === turn).map((s) => s.path);
   }
 
-  /** Restores the files of the latest turn that has snapshots, and forgets that turn; `undefined` when nothing is left to undo. */
+  /** Records a shell command the agent runs in the current turn (before it runs). */
+  async recordCommand(command: string): Promise<void> {
+    const record: ShellRecord = { turn: this.turn, command };
+    const seq = `${Date.now().toString(36)}${String(++this.commandCount).padStart(4, '0')}`;
+    await this.store.artifacts.save(this.sessionId, {
+      name: `${SHELL_PREFIX}${String(this.turn).padStart(6, '0')}:${seq}`,
+      mimeType: 'application/json',
+      data: JSON.stringify(record),
+    });
+  }
+
+  /**
+   * Restores the files of the latest turn that changed files or ran shell commands, and forgets that turn;
+   * `undefined` when nothing is left to undo. The turn's shell commands are listed in the report, not reverted.
+   */
   async undo(): Promise<UndoReport | undefined> {
     const all = await this.all();
-    if (all.length === 0) return undefined;
-    const turn = Math.max(...all.map((s) => s.turn));
-    const report: UndoReport = { turn, restored: [], removed: [] };
+    const commands = await this.commands();
+    if (all.length === 0 && commands.length === 0) return undefined;
+    const turn = Math.max(...all.map((s) => s.turn), ...commands.map((c) => c.turn));
+    const report: UndoReport = { turn, restored: [], removed: [], commands: [] };
+    for (const c of commands.filter((x) => x.turn === turn)) {
+      if (!report.commands.includes(c.record.command)) report.commands.push(c.record.command);
+      await this.store.artifacts.delete(this.sessionId, c.name);
+    }
     for (const s of all.filter((x) => x.turn === turn)) {
       const file = nodePath.join(this.cwd, s.path);
       if (s.content === undefined) {
@@ -131,6 +162,33 @@ export class FileSnapshots {
         return tool.execute(input, context);
       },
     };
+  }
+
+  /**
+   * Wraps the shell tool so each call records its command line for the current turn before it runs (after its
+   * approval). The tool itself is unchanged.
+   */
+  wrapShell(tool: Tool): Tool {
+    return {
+      ...tool,
+      execute: async (input, context) => {
+        const command = (input as { command?: unknown } | undefined)?.command;
+        if (typeof command === 'string') await this.recordCommand(command);
+        return tool.execute(input, context);
+      },
+    };
+  }
+
+  private async commands(): Promise<Array<{ name: string; turn: number; record: ShellRecord }>> {
+    const infos = (await this.store.artifacts.list(this.sessionId)).filter((a) => a.name.startsWith(SHELL_PREFIX));
+    const out: Array<{ name: string; turn: number; record: ShellRecord }> = [];
+    for (const info of infos.sort((a, b) => a.name.localeCompare(b.name))) {
+      const a = await this.store.artifacts.load(this.sessionId, info.name);
+      if (a === undefined) continue;
+      const record = JSON.parse(Buffer.from(a.data).toString('utf8')) as ShellRecord;
+      out.push({ name: info.name, turn: record.turn, record });
+    }
+    return out;
   }
 
   private async all(): Promise<Snapshot[]> {

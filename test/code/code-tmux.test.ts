@@ -11,7 +11,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, CLI } from '../cli/cli-harness.js';
 import { type FakeLlmServer, type FakeReply, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { BUGGY, type CodeProject, FIXED, fixTaskScript, makeProject } from './code-project.js';
-import { Terminal, tmuxMissing } from './tmux-terminal.js';
+import { processState, Terminal, tmuxMissing } from './tmux-terminal.js';
 
 const missing = tmuxMissing();
 if (missing) console.warn(`skipping the tmux tests of corvid code: ${missing}`);
@@ -61,13 +61,8 @@ function processesRunning(argv: string[]): number[] {
 
 /** Whether process `pid` still runs (a zombie — ended, not yet reaped by tmux — does not). */
 function alive(pid: number): boolean {
-  try {
-    // /proc/<pid>/stat: "pid (comm) state …"; the state follows the last ")".
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
+  const state = processState(pid);
+  return state !== undefined && state !== 'Z';
 }
 
 /** Every tool call the model sent has its result in the messages of a later request (what real APIs require). */
@@ -130,6 +125,8 @@ describe.skipIf(missing !== undefined)('corvid code in a real terminal (tmux)', 
     const undo = await t.waitForText('Undid turn 1: 1 file');
     t.snapshot('06-undo');
     expect(undo).toContain('restored src/math.js');
+    // The turn's shell command is named: what it changed is not reverted.
+    expect(undo).toContain("not reverted: what the turn's shell command changed (check with git status)\n    $ node test.js");
     expect(mathJs(project!)).toBe(BUGGY);
 
     const pid = t.pid();
@@ -209,7 +206,10 @@ describe.skipIf(missing !== undefined)('corvid code in a real terminal (tmux)', 
     t.snapshot('10-before-kill');
     const pid = t.pid();
     process.kill(pid, 'SIGKILL');
-    await t.waitFor(() => !alive(pid), { what: 'the killed process' });
+    // Reaped by tmux (its status known), so the killed program is really gone before the next one starts.
+    await t.waitFor(() => t.exitStatus() !== undefined, { what: 'the killed process to be reaped' });
+    expect(t.exitStatus()).toBe(137);
+    expect(processState(pid)).toBeUndefined();
     expect(server!.requests).toHaveLength(2);
 
     t.respawn({ command: [process.execPath, CLI, 'code', '--resume'], cwd: project!.dir, env: project!.env });

@@ -5,7 +5,7 @@
  * fixed sleep). Screens can be saved as text snapshots under `test-artifacts/`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -19,6 +19,17 @@ export function tmuxMissing(): string | undefined {
   const r = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
   if (r.error || r.status !== 0) return `tmux is not installed (${r.error?.message ?? r.stderr.trim()}): apt-get install tmux`;
   return undefined;
+}
+
+/** The state letter of a process (`R`, `S`, `Z` for ended but not reaped, …), or `undefined` once it is gone. */
+export function processState(pid: number): string | undefined {
+  try {
+    // /proc/<pid>/stat: "pid (comm) state …"; the state follows the last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Quotes one word for `sh -c`. */
@@ -117,19 +128,37 @@ export class Terminal {
     return Number(this.tmux(['display-message', '-p', '-t', 'e2e', '#{pane_pid}']).trim());
   }
 
-  /** `undefined` while the program runs; once it has ended, its exit status (128 + the signal when killed by one). */
+  /**
+   * `undefined` while the program runs; once it has ended, its exit status (128 + the signal when killed by one).
+   * The status is tmux's: it is known once tmux has reaped the program, so the program is really gone.
+   */
   exitStatus(): number | undefined {
     const format = '#{pane_dead} #{pane_dead_status} #{pane_dead_signal}';
     const [dead, status, signal] = this.tmux(['display-message', '-p', '-t', 'e2e', format])
       .split(' ')
       .map((s) => s.trim());
-    // tmux marks the pane dead a moment before it has the status.
-    if (dead !== '1') return undefined;
-    if (status) return Number(status);
-    if (signal) return 128 + Number(signal);
-    // tmux before 3.4 has no pane_dead_signal: read its "Pane is dead (signal 9, …)" line.
-    const killed = /Pane is dead \(signal (\d+)/.exec(this.screen());
-    return killed ? 128 + Number(killed[1]) : undefined;
+    if (dead === '1') {
+      if (status) return Number(status);
+      if (signal) return 128 + Number(signal);
+      // tmux before 3.4 has no pane_dead_signal: read its "Pane is dead (signal 9, …)" line.
+      const killed = /Pane is dead \(signal (\d+)/.exec(this.screen());
+      if (killed) return 128 + Number(killed[1]);
+    }
+    // Not ended, or ended without a status yet: the pane is dead once its terminal closes, its status known once
+    // tmux has reaped the program.
+    this.reapIfZombie();
+    return undefined;
+  }
+
+  /**
+   * tmux sometimes misses the SIGCHLD of its pane's program (seen with tmux 3.3a: the program stays a zombie, the
+   * pane without an exit status for minutes, until another SIGCHLD reaches the server). When the program is a zombie, this
+   * sends the server a SIGCHLD, on which it reaps every ended child (`waitpid(WNOHANG)` in a loop).
+   */
+  private reapIfZombie(): void {
+    if (processState(this.pid()) !== 'Z') return;
+    const server = Number(this.tmux(['display-message', '-p', '#{pid}']).trim());
+    if (server > 0) process.kill(server, 'SIGCHLD');
   }
 
   /**

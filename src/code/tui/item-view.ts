@@ -24,7 +24,8 @@ export function spacedBefore(item: TranscriptItem): boolean {
 export function renderItem(item: TranscriptItem, o: ItemViewOptions): string | undefined {
   switch (item.kind) {
     case 'user':
-      return style('bold', style('cyan', '❯ ')) + style('bold', item.text);
+      // Continuation lines of a multi-line message line up under its first line.
+      return style('bold', style('cyan', '❯ ')) + style('bold', item.text.split('\n').join('\n  '));
     case 'markdown':
       return o.markdown(item.text, o.width - item.depth * 2);
     case 'reasoning':

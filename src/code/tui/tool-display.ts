@@ -90,7 +90,10 @@ function editDisplay(name: string, input: Obj, out: Obj, err: string | undefined
 function shellDisplay(input: Obj, r: ToolCallView['result'], options: ToolDisplayOptions): Described {
   const command = str(input.command);
   if (!r) return { title: 'Bash', detail: { head: command } };
-  if (r.isError || typeof r.output === 'string') return { title: 'Bash', detail: { head: command, note: firstLine(str(r.output)) } };
+  if (r.isError || typeof r.output === 'string') {
+    const text = str(r.output);
+    return { title: 'Bash', detail: { head: command, note: r.isError ? errorNote(text) : firstLine(text) } };
+  }
   const out = obj(r.output);
   const code = out.exitCode === null ? `killed${out.signal ? ` by ${str(out.signal)}` : ''}` : `exit ${str(out.exitCode)}`;
   const secs = typeof out.durationMs === 'number' ? ` · ${(out.durationMs / 1000).toFixed(1)}s` : '';

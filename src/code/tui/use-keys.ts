@@ -5,7 +5,7 @@
 import { type Key, useInput } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-import { CODE_MODES, type CodeSession } from '../code-session-types.js';
+import { CODE_MODES, type CodeMode, type CodeSession } from '../code-session-types.js';
 import { complete } from './completion.js';
 import { initialInput, type InputAction, inputReducer, type InputState } from './input-state.js';
 import type { TranscriptModel } from './transcript-model.js';
@@ -79,6 +79,16 @@ export function useKeys(o: KeysOptions): KeysState {
     setTimeout(() => setNotice(undefined), EXIT_WINDOW_MS);
   };
 
+  // Tab: completes the `/command` or `@path` at the cursor (listing the candidates when several remain).
+  const completeInput = (): void => {
+    const input = inputRef.current as InputState;
+    void complete(input.value, input.cursor, (p) => session.completePath(p)).then((c) => {
+      if (!c) return;
+      dispatch({ type: 'set', value: c.value, cursor: c.cursor });
+      setCandidates(c.candidates);
+    });
+  };
+
   const handler = (text: string, key: Key): void => {
     const input = inputRef.current as InputState;
     if (key.ctrl && text === 'c') return onCtrlC();
@@ -92,26 +102,16 @@ export function useKeys(o: KeysOptions): KeysState {
       else if (model.busy) session.cancel();
       return;
     }
-    if (key.tab && key.shift) {
-      const current = model.status?.mode ?? 'default';
-      return session.setMode(CODE_MODES[(CODE_MODES.indexOf(current) + 1) % CODE_MODES.length]);
-    }
-    if (key.tab) {
-      void complete(input.value, input.cursor, (p) => session.completePath(p)).then((c) => {
-        if (!c) return;
-        dispatch({ type: 'set', value: c.value, cursor: c.cursor });
-        setCandidates(c.candidates);
-      });
-      return;
-    }
+    if (key.tab && key.shift) return session.setMode(nextMode(model.status?.mode ?? 'default', model.status?.sandbox ?? false));
+    if (key.tab) return completeInput();
     setCandidates([]);
     if (key.return) return onReturn(input, key, dispatch, submit);
-    // Text and Enter in one chunk (fast typing, `tmux send-keys text Enter`): the text, then Enter. A chunk with
-    // several line breaks is a paste and is inserted as it is.
+    // Text and Enter or Tab in one chunk (fast typing, `tmux send-keys text Enter`): the text, then the key. A
+    // chunk with several line breaks is a paste and is inserted as it is.
     // eslint-disable-next-line no-control-regex
-    if (text.length > 1 && /^[^\u0000-\u001f]+\r$/.test(text)) {
+    if (text.length > 1 && /^[^\u0000-\u001f]+[\r\t]$/.test(text)) {
       dispatch({ type: 'insert', text: text.slice(0, -1) });
-      return onReturn(inputRef.current as InputState, key, dispatch, submit);
+      return text.endsWith('\t') ? completeInput() : onReturn(inputRef.current as InputState, key, dispatch, submit);
     }
     const action = editAction(text, key);
     if (action) dispatch(action);
@@ -121,6 +121,12 @@ export function useKeys(o: KeysOptions): KeysState {
   useInput(useCallback((text: string, key: Key) => handlerRef.current(text, key), []));
   return { input: inputRef.current, reason: reasonRef.current, candidates, notice, queued };
 }
+/** The mode Shift+Tab switches to: the next in `CODE_MODES`, skipping `yolo` when the sandbox is off (it would be refused). */
+export function nextMode(current: CodeMode, sandbox: boolean): CodeMode {
+  const modes = sandbox ? CODE_MODES : CODE_MODES.filter((m) => m !== 'yolo');
+  return modes[(modes.indexOf(current) + 1) % modes.length];
+}
+
 function useSubmit(
   o: KeysOptions,
   running: { current: boolean },

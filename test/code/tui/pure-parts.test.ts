@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import type { CodeMode } from '../../../src/code/code-session-types.js';
 import { stripAnsi } from '../../../src/code/tui/ansi.js';
 import { commonPrefix, complete, mentionAt, slashHints } from '../../../src/code/tui/completion.js';
 import { colorDiff } from '../../../src/code/tui/diff-ansi.js';
@@ -10,6 +11,7 @@ import { MarkdownStream } from '../../../src/code/tui/markdown-stream.js';
 import { formatStatus } from '../../../src/code/tui/status-line.js';
 import { formatToolCall } from '../../../src/code/tui/tool-display.js';
 import { TranscriptModel } from '../../../src/code/tui/transcript-model.js';
+import { nextMode } from '../../../src/code/tui/use-keys.js';
 
 const run = (actions: InputAction[], history: string[] = []) => actions.reduce(inputReducer, initialInput(history));
 
@@ -73,6 +75,23 @@ describe('tool lines', () => {
       result: { output: 'Tool "read_file" failed: x does not exist', isError: true },
     });
     expect(stripAnsi(failed)).toBe('● Read x (Tool "read_file" failed: x does not exist)');
+    // A denied shell command reads like a denied edit: "denied: <reason>".
+    const denied = formatToolCall({
+      toolName: 'bash',
+      input: { command: 'npm test' },
+      result: { output: 'The user denied this call of "bash": The user said no: use node test.js', isError: true },
+    });
+    expect(stripAnsi(denied)).toBe('● Bash npm test (denied: use node test.js)');
+  });
+
+  it('Shift+Tab cycles every mode with the sandbox, and skips yolo (refused) without it', () => {
+    const cycle = (sandbox: boolean): string[] => {
+      const seen: CodeMode[] = ['default'];
+      for (let i = 0; i < 4; i++) seen.push(nextMode(seen.at(-1)!, sandbox));
+      return seen;
+    };
+    expect(cycle(true)).toEqual(['default', 'auto-edit', 'yolo', 'ask', 'default']);
+    expect(cycle(false)).toEqual(['default', 'auto-edit', 'ask', 'default', 'auto-edit']);
   });
 
   it('colours diffs and elides the middle of long ones', () => {

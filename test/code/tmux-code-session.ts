@@ -1,0 +1,102 @@
+/**
+ * One `corvid code` session in a real terminal for the tmux tests: the fake model with its script, the
+ * temporary project and the built CLI in a tmux pane; plus readers of what the model received.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+import { CLI } from '../cli/cli-harness.js';
+import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlmServer } from '../support/fake-llm-server.js';
+import { type CodeProject, makeProject } from './code-project.js';
+import { Terminal } from './tmux-terminal.js';
+
+/** The input box's placeholder: the prompt is ready for a message. */
+export const PROMPT = 'Ask, /command, !shell, @file';
+
+/** A chat message as the OpenAI-compatible API receives it. */
+export interface WireMessage {
+  role: string;
+  content?: string | Array<{ type: string; text?: string }> | null;
+  tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>;
+  tool_call_id?: string;
+}
+
+/** The text of a wire message (string content or its text parts). */
+export function textOf(m: WireMessage | undefined): string {
+  if (m === undefined || m.content == null) return '';
+  return typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join('');
+}
+
+/** The messages of a recorded request. */
+export const messagesOf = (r: RecordedRequest): WireMessage[] => (r.body as { messages: WireMessage[] }).messages;
+
+/** The last user message of a recorded request. */
+export const lastUserText = (r: RecordedRequest): string => textOf(messagesOf(r).findLast((m) => m.role === 'user'));
+
+/** The result the model received for tool call `id`. */
+export const toolResultText = (r: RecordedRequest, id: string): string =>
+  textOf(messagesOf(r).find((m) => m.role === 'tool' && m.tool_call_id === id));
+
+/** A running session: call `close()` in `afterEach`. */
+export class TmuxCodeSession {
+  private constructor(
+    readonly server: FakeLlmServer,
+    readonly project: CodeProject,
+    readonly term: Terminal,
+  ) {}
+
+  /**
+   * Starts the fake model with `script`, a project (`files` added, relative path → content) and `corvid code <args>` in
+   * a terminal of `size` (default 80×24); resolves once the prompt is shown.
+   */
+  static async start(
+    script: FakeReply[],
+    options: { args?: string[]; columns?: number; rows?: number; files?: Record<string, string> } = {},
+  ): Promise<TmuxCodeSession> {
+    const server = await startFakeLlmServer(script);
+    const project = makeProject(server.url);
+    for (const [path, content] of Object.entries(options.files ?? {})) writeProjectFile(project, path, content);
+    const term = Terminal.start({
+      command: [process.execPath, CLI, 'code', ...(options.args ?? [])],
+      cwd: project.dir,
+      env: project.env,
+      ...(options.columns !== undefined ? { columns: options.columns } : {}),
+      ...(options.rows !== undefined ? { rows: options.rows } : {}),
+    });
+    const session = new TmuxCodeSession(server, project, term);
+    try {
+      await term.waitForText(PROMPT);
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+    return session;
+  }
+
+  /** The requests the model received so far. */
+  get requests(): RecordedRequest[] {
+    return this.server.requests;
+  }
+
+  /** A project file's content. */
+  read(path: string): string {
+    return readFileSync(join(this.project.dir, path), 'utf8');
+  }
+
+  /** Waits until the answer (`text`) and the prompt are both on the screen. */
+  answered(text: string): Promise<string> {
+    return this.term.waitFor((s) => s.includes(text) && s.includes(PROMPT), { what: `the answer "${text}" and the prompt` });
+  }
+
+  async close(): Promise<void> {
+    this.term.close();
+    await this.server.close();
+    this.project.cleanup();
+  }
+}
+
+function writeProjectFile(project: CodeProject, path: string, content: string): void {
+  const file = join(project.dir, path);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, content);
+}
