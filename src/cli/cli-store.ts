@@ -24,21 +24,25 @@ export interface CliStore {
  * (other sections' `${VAR}`s need not be set): no agents are built, no MCP servers started. With
  * `create: false` (reading commands) a missing SQLite file is not created. With `vectorSearch`,
  * a `storage.embedder` makes memory and conversation search hybrid (the `embedders:` section is
- * read too).
+ * read too). With `conversationVectors`, `dropConversationVectors` is set when `storage.embedder`
+ * is (the `embedders:` section is read when it resolves; else the vectors wait for the next vector search).
  */
-export async function openCliStore(context: CliContext, options: { create: boolean; vectorSearch?: boolean }): Promise<CliStore> {
+export async function openCliStore(
+  context: CliContext,
+  options: { create: boolean; vectorSearch?: boolean; conversationVectors?: boolean },
+): Promise<CliStore> {
   const [{ loadConfig }, { storeOptionsFromConfig }, { openStore, maskUrl }] = await Promise.all([
     import('../config/load-config.js'),
     import('../runtime/store-options.js'),
     import('../storage/index.js'),
   ]);
   // Only `storage:` matters here: an unset API key elsewhere is no reason to refuse a listing.
-  const { config } = await loadConfig({
-    path: context.globals.config,
-    cwd: context.cwd,
-    env: context.env,
-    sections: options.vectorSearch ? ['storage', 'embedders'] : ['storage'],
-  });
+  const load = (sections: string[]) => loadConfig({ path: context.globals.config, cwd: context.cwd, env: context.env, sections });
+  const { config } = options.vectorSearch
+    ? await load(['storage', 'embedders'])
+    : options.conversationVectors
+      ? await load(['storage', 'embedders']).catch(() => load(['storage']))
+      : await load(['storage']);
   const storeOptions: StoreOptions = storeOptionsFromConfig(config.storage, context.cwd);
   const location = storeOptions.path ?? (storeOptions.url ? maskUrl(storeOptions.url) : (storeOptions.driver ?? 'sqlite'));
   if (!options.create && storeOptions.driver === 'sqlite' && storeOptions.path !== ':memory:' && !existsSync(storeOptions.path!)) {

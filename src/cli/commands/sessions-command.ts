@@ -191,7 +191,7 @@ export async function sessionsCommand(context: CliContext): Promise<number> {
     if (id === undefined || id === '') throw new UsageError(`missing session id: corvid sessions ${command} <id>`, 'sessions');
     if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}" for "corvid sessions ${command}"`, 'sessions');
   }
-  const cli = await openCliStore(context, { create: false, vectorSearch: command === 'search' });
+  const cli = await openCliStore(context, { create: false, vectorSearch: command === 'search', conversationVectors: command === 'delete' });
   try {
     switch (command) {
       case 'list':
