@@ -318,6 +318,8 @@ class VectorConversations {
       throw new ValidationError(`Unknown conversation search mode ${JSON.stringify(mode)}: use ${MODES.join(', ')}`);
     if (mode === 'keyword') return this.store.conversations.search(query, o);
     const limit = o.limit ?? 20;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+      throw new ValidationError(`limit must be an integer from 1 to 1000 (got ${limit})`);
     const pool = Math.max(20, limit * 4);
     const keyword =
       mode === 'hybrid' ? await this.store.conversations.search(query, { ...o, mode: 'keyword', limit: Math.min(pool, 1000) }) : [];
