@@ -10,6 +10,11 @@ export interface CliStore {
   store: Store | undefined;
   /** Where the data is (file, or URL with the password masked). */
   location: string;
+  /**
+   * Removes a deleted session's message vectors (present when `storage.embedder` is set; needs no
+   * embedder, so the `embedders:` section need not resolve).
+   */
+  dropConversationVectors?: (sessionId: string) => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -17,37 +22,53 @@ export interface CliStore {
  * Opens the store of the config (the `-c` file, else the one found in the working directory;
  * SQLite at ./.corvid/corvid.db without either). Only the config's `storage:` section is read
  * (other sections' `${VAR}`s need not be set): no agents are built, no MCP servers started. With
- * `create: false` (reading commands) a missing SQLite file is not created. With `vectorMemories`,
- * a `storage.embedder` makes memory search hybrid (the `embedders:` section is read too).
+ * `create: false` (reading commands) a missing SQLite file is not created. With `vectorSearch`,
+ * a `storage.embedder` makes memory and conversation search hybrid (the `embedders:` section is
+ * read too). With `conversationVectors`, `dropConversationVectors` is set when `storage.embedder`
+ * is (the `embedders:` section is read when it resolves; else the vectors wait for the next vector search).
  */
-export async function openCliStore(context: CliContext, options: { create: boolean; vectorMemories?: boolean }): Promise<CliStore> {
+export async function openCliStore(
+  context: CliContext,
+  options: { create: boolean; vectorSearch?: boolean; conversationVectors?: boolean },
+): Promise<CliStore> {
   const [{ loadConfig }, { storeOptionsFromConfig }, { openStore, maskUrl }] = await Promise.all([
     import('../config/load-config.js'),
     import('../runtime/store-options.js'),
     import('../storage/index.js'),
   ]);
   // Only `storage:` matters here: an unset API key elsewhere is no reason to refuse a listing.
-  const { config } = await loadConfig({
-    path: context.globals.config,
-    cwd: context.cwd,
-    env: context.env,
-    sections: options.vectorMemories ? ['storage', 'embedders'] : ['storage'],
-  });
+  const load = (sections: string[]) => loadConfig({ path: context.globals.config, cwd: context.cwd, env: context.env, sections });
+  const { config } = options.vectorSearch
+    ? await load(['storage', 'embedders'])
+    : options.conversationVectors
+      ? await load(['storage', 'embedders']).catch(() => load(['storage']))
+      : await load(['storage']);
   const storeOptions: StoreOptions = storeOptionsFromConfig(config.storage, context.cwd);
   const location = storeOptions.path ?? (storeOptions.url ? maskUrl(storeOptions.url) : (storeOptions.driver ?? 'sqlite'));
   if (!options.create && storeOptions.driver === 'sqlite' && storeOptions.path !== ':memory:' && !existsSync(storeOptions.path!)) {
     return { store: undefined, location, close: async () => undefined };
   }
   let store = await openStore(storeOptions);
-  if (options.vectorMemories && config.storage?.embedder) {
-    const { withConfigVectorMemories } = await import('../runtime/config-vector-memories.js');
+  if (options.vectorSearch && config.storage?.embedder) {
+    const { withConfigVectorSearch } = await import('../runtime/config-vector-search.js');
     const plain = store;
-    store = await withConfigVectorMemories(plain, { config, cwd: context.cwd }).catch(async (err: unknown) => {
+    store = await withConfigVectorSearch(plain, { config, cwd: context.cwd }).catch(async (err: unknown) => {
       await plain.close();
       throw err;
     });
   }
-  return { store, location: store.info.location, close: () => store.close() };
+  const dropConversationVectors = config.storage?.embedder
+    ? async (sessionId: string): Promise<void> => {
+        const [k, { openKnowledgeStore }] = await Promise.all([import('../knowledge/index.js'), import('../runtime/config-knowledge.js')]);
+        const knowledge = await openKnowledgeStore(k, storeOptions, storeOptions.path ?? '');
+        try {
+          await k.deleteConversationVectors(knowledge, sessionId);
+        } finally {
+          await knowledge.close();
+        }
+      }
+    : undefined;
+  return { store, location: store.info.location, dropConversationVectors, close: () => store.close() };
 }
 
 /** Parses a positive integer flag (`--limit 20`), else a usage error naming the flag. */

@@ -81,9 +81,10 @@ export function storeCommandSpecs(globalHelp: string): CommandSpec[] {
     },
     {
       name: 'sessions',
-      summary: 'List, show, delete and export stored conversations',
+      summary: 'List, search, show, delete and export stored conversations',
       options: {
         agent: { type: 'string', short: 'a' },
+        mode: { type: 'string' },
         user: { type: 'string', short: 'u' },
         limit: { type: 'string', short: 'n' },
         cursor: { type: 'string' },
@@ -93,6 +94,7 @@ export function storeCommandSpecs(globalHelp: string): CommandSpec[] {
       },
       maxPositionals: 2,
       help: `Usage: corvid sessions list [--agent <name>] [--user <id>] [--limit <n>] [--cursor <c>] [--json]
+         corvid sessions search <query> [--mode <mode>] [--agent <name>] [--user <id>] [--limit <n>] [--json]
          corvid sessions show <id> [--json]
          corvid sessions delete <id> [--yes]
          corvid sessions export <id> [-o <file>]
@@ -100,6 +102,8 @@ export function storeCommandSpecs(globalHelp: string): CommandSpec[] {
   Works on the store of the config's storage: section (default SQLite at ./.corvid/corvid.db).
 
   list    Sessions, newest first: id, agent, active agent, user, messages, last update.
+  search  Messages of past conversations, most relevant first: session, seq, role, agent, date,
+          score and the matching text. By keywords; with storage.embedder also by meaning.
   show    The conversation: user and assistant messages with agent names, reasoning, tool calls
           and their results, handoffs.
   delete  Deletes a session with its entries, state, artifacts, runs and approvals (asks first
@@ -107,11 +111,13 @@ export function storeCommandSpecs(globalHelp: string): CommandSpec[] {
   export  The session and every entry as JSON at full fidelity (file bytes base64-tagged).
 
   Options:
-    -a, --agent <name>   list: only sessions of this agent
-    -u, --user <id>      list: only sessions of this user
-    -n, --limit <n>      list: sessions per page, 1-1000 (default 20)
+    -a, --agent <name>   list: only sessions of this agent; search: only its messages
+    -u, --user <id>      list, search: only sessions of this user
+    -n, --limit <n>      list: sessions per page, 1-1000 (default 20); search: at most this many (default 10)
         --cursor <c>     list: the next page (printed under a full page)
-        --json           list, show: print JSON
+        --mode <mode>    search: keyword, vector or hybrid (vector and hybrid need storage.embedder;
+                         default hybrid with it, keyword without)
+        --json           list, search, show: print JSON
     -y, --yes            delete: do not ask
     -o, --output <file>  export: write to a file instead of stdout
 
@@ -121,6 +127,7 @@ export function storeCommandSpecs(globalHelp: string): CommandSpec[] {
 
   Examples:
     corvid sessions list --agent support --user u_42
+    corvid sessions search "what did we decide about refunds" --user u_42
     corvid sessions show ses_01JD3...
     corvid sessions export ses_01JD3... -o conversation.json
     corvid sessions delete ses_01JD3... --yes`,

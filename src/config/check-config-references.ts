@@ -1,3 +1,4 @@
+import { assertReadOnlySelect } from '../knowledge/read-only-sql.js';
 import { canonicalProvider, PROVIDER_ALIASES } from '../models/parse-model-id.js';
 import { MEMORY_TOOL_NAMES } from '../tools/builtin-tool-names.js';
 import { type AgentEdge, agentTypeOf, checkAgentTypes, transferName } from './check-agent-types.js';
@@ -88,7 +89,7 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
     errors.push({ path: ['defaults', 'agent'], message: `unknown agent "${defaults.agent}"; agents: ${list(Object.keys(agents))}` });
   }
 
-  const knowledge = checkKnowledgeReferences(data, errors);
+  const knowledge = checkKnowledgeReferences(data, errors, checkModelRef);
   const graph = checkAgentTypes(agents, errors);
   for (const [name, a] of Object.entries(agents)) {
     if (!isObj(a)) continue;
@@ -208,8 +209,12 @@ function agentKnowledgeTools(refs: unknown, path: ConfigPath, knowledge: Obj, er
   return out;
 }
 
-/** `knowledge.*.embedder` and `storage.embedder` name an entry of `embedders`; openai-compatible embedders have a base_url. Returns `knowledge:`. */
-function checkKnowledgeReferences(data: Obj, errors: RawIssue[]): Obj {
+/**
+ * `knowledge.*.embedder` and `storage.embedder` name an entry of `embedders`; openai-compatible
+ * embedders have a base_url; `knowledge.*.search.model` is a model reference; SQL sources read
+ * only and name a database URL that parses (nothing is connected to). Returns `knowledge:`.
+ */
+function checkKnowledgeReferences(data: Obj, errors: RawIssue[], checkModelRef: (ref: unknown, path: ConfigPath) => void): Obj {
   const embedders = isObj(data.embedders) ? data.embedders : {};
   const knowledge = isObj(data.knowledge) ? data.knowledge : {};
   for (const [name, e] of Object.entries(embedders)) {
@@ -236,6 +241,8 @@ function checkKnowledgeReferences(data: Obj, errors: RawIssue[]): Obj {
         message: `unknown embedder "${k.embedder}"; define it under embedders (defined: ${list(Object.keys(embedders))})`,
       });
     }
+    if (isObj(k.search)) checkModelRef(k.search.model, ['knowledge', name, 'search', 'model']);
+    if (Array.isArray(k.sources)) k.sources.forEach((source, i) => checkSqlSource(source, ['knowledge', name, 'sources', i], errors));
     if (isObj(k.search) && typeof k.search.mmr === 'number' && k.embedder === undefined) {
       errors.push({ path: ['knowledge', name, 'search', 'mmr'], message: "MMR compares the passages' vectors: it needs an embedder" });
     }
@@ -247,6 +254,34 @@ function checkKnowledgeReferences(data: Obj, errors: RawIssue[]): Obj {
     }
   }
   return knowledge;
+}
+
+/** The database URL schemes a SQL source understands (anything without `scheme://` is a SQLite file path). */
+const SQL_URL = /^(postgres|postgresql|mysql|sqlite|file):$/i;
+
+/** A `type: sql` source: its query reads only; its `url`, when a URL, parses and has a known scheme. */
+function checkSqlSource(source: unknown, path: ConfigPath, errors: RawIssue[]): void {
+  if (!isObj(source) || source.type !== 'sql') return;
+  if (typeof source.query === 'string' && source.query.trim()) {
+    try {
+      assertReadOnlySelect(source.query, 'sql source');
+    } catch (err) {
+      errors.push({ path: [...path, 'query'], message: (err as Error).message.replace(/^sql source: /, '') });
+    }
+  }
+  if (typeof source.url !== 'string' || !/^[a-z][a-z0-9+.-]*:\/\//i.test(source.url)) return;
+  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(source.url)![0];
+  if (!SQL_URL.test(scheme)) {
+    errors.push({
+      path: [...path, 'url'],
+      message: `unsupported database URL scheme "${scheme}//": use postgres://…, mysql://… or a SQLite file path (relative to this config file)`,
+    });
+  } else if (!URL.canParse(source.url)) {
+    errors.push({
+      path: [...path, 'url'],
+      message: `the database URL does not parse; write e.g. postgres://user:password@host:5432/db (percent-encode special characters)`,
+    });
+  }
 }
 
 function formatPathShort(path: ConfigPath): string {

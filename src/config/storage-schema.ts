@@ -94,7 +94,7 @@ export const storageSchema = z
       .min(1)
       .optional()
       .describe(
-        'An embedder from `embedders`: memory search (search_memories, `corvid memories search`) becomes hybrid, keyword plus vector (RRF), so a paraphrase finds the memory. MySQL storage is not supported.',
+        'An embedder from `embedders`: memory and conversation search (search_memories, search_conversations, `corvid memories search`, `corvid sessions search`) become hybrid, keyword plus vector (RRF), so a paraphrase finds the memory or message; appended messages are embedded. MySQL storage is not supported.',
       ),
     checkpoints: checkpointsSchema.optional(),
     resume: z

@@ -54,4 +54,5 @@ export { openSqliteKnowledgeStore, type SqliteKnowledgeStoreOptions } from './sq
 export { openAiEncoding, tiktokenCounter, type TiktokenEncodingName } from './tiktoken-counter.js';
 export { estimateTokens, type TokenCounter } from './token-counter.js';
 export { urlSource, type UrlSourceOptions } from './url-source.js';
+export { deleteConversationVectors, type VectorConversationOptions, withVectorConversations } from './vector-conversations.js';
 export { memoryText, vectorMemories, type VectorMemoryOptions, withVectorMemories } from './vector-memories.js';

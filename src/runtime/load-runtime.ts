@@ -235,8 +235,8 @@ class ConfigRuntime implements Runtime {
         .then((m) => m.openStore(options))
         .then((store) =>
           config.storage?.embedder
-            ? import('./config-vector-memories.js').then((m) =>
-                m.withConfigVectorMemories(store, { config, cwd }).catch(async (err: unknown) => {
+            ? import('./config-vector-search.js').then((m) =>
+                m.withConfigVectorSearch(store, { config, cwd }).catch(async (err: unknown) => {
                   await store.close();
                   throw err;
                 }),

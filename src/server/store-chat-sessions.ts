@@ -58,7 +58,8 @@ export class StoreChatSessions implements SessionDirectory {
    */
   private async search(store: Store, query: ListSessionsQuery, q: string): Promise<ChatSessionSummary[]> {
     const ids: string[] = [];
-    for (const hit of await store.conversations.search(q, { userId: query.userId, limit: query.limit * 5 }))
+    // Words, as the endpoint promises (and no embedding per keystroke of a sidebar filter).
+    for (const hit of await store.conversations.search(q, { userId: query.userId, limit: query.limit * 5, mode: 'keyword' }))
       if (!ids.includes(hit.sessionId)) ids.push(hit.sessionId);
     const needle = q.toLowerCase();
     const recent = await store.sessions.list({ agent: query.agent, userId: query.userId, limit: 500 });

@@ -8,6 +8,7 @@ export { StorageError, type StorageErrorKind } from '../errors/storage-error.js'
 export type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from '../types/storage/coordination.js';
 export type {
   ConversationSearch,
+  ConversationSearchMode,
   Memory,
   MemoryFilter,
   MemoryInput,

@@ -250,7 +250,7 @@ describe('memory tools in session runs', () => {
     });
     expect(toolResults(bob).map((r) => r.value)).toEqual([
       { count: 0, results: [] },
-      { count: 0, results: [] },
+      { count: 0, mode: 'keyword', results: [] },
     ]);
 
     const aliceAgain = new ScriptedModel([

@@ -139,7 +139,7 @@ export async function memoriesCommand(context: CliContext): Promise<number> {
     throw new UsageError(`missing ${wanted}: corvid memories ${command} ${wanted}`, 'memories');
   if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}" for "corvid memories ${command}"`, 'memories');
   const scope = await scopeOf(context);
-  const cli = await openCliStore(context, { create: command === 'import', vectorMemories: command === 'search' });
+  const cli = await openCliStore(context, { create: command === 'import', vectorSearch: command === 'search' });
   try {
     return await run(context, cli, command, arg, scope);
   } finally {

@@ -11,8 +11,9 @@ import { type CliStore, formatTime, intFlag, openCliStore, stringFlag } from '..
 import { colorsFor } from '../colors.js';
 import { truncate } from '../format.js';
 import { renderTranscript } from '../session-transcript.js';
+import { searchModeFlag, searchSessions } from './sessions-search.js';
 
-const SUBCOMMANDS = ['list', 'show', 'delete', 'export'] as const;
+const SUBCOMMANDS = ['list', 'search', 'show', 'delete', 'export'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
 
 /** The format `corvid sessions export` writes. */
@@ -144,6 +145,7 @@ async function remove(context: CliContext, cli: CliStore, id: string): Promise<n
     }
   }
   if (!(await store.sessions.delete(id))) throw notFound(id, cli.location);
+  await cli.dropConversationVectors?.(id);
   context.stderr.write(`Deleted session "${id}".\n`);
   return EXIT.ok;
 }
@@ -172,7 +174,7 @@ async function exportSession(context: CliContext, cli: CliStore, id: string): Pr
   return EXIT.ok;
 }
 
-/** `corvid sessions list|show|delete|export`. */
+/** `corvid sessions list|search|show|delete|export`. */
 export async function sessionsCommand(context: CliContext): Promise<number> {
   const [sub, id, ...extra] = context.positionals;
   if (sub === undefined) throw new UsageError(`missing subcommand: corvid sessions ${SUBCOMMANDS.join('|')}`, 'sessions');
@@ -181,15 +183,21 @@ export async function sessionsCommand(context: CliContext): Promise<number> {
   const command = sub as Subcommand;
   if (command === 'list') {
     if (id !== undefined) throw new UsageError(`Unexpected argument "${id}" for "corvid sessions list"`, 'sessions');
+  } else if (command === 'search') {
+    if (!id?.trim()) throw new UsageError('missing query: corvid sessions search <query>', 'sessions');
+    if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}": quote a query of several words`, 'sessions');
+    searchModeFlag(context.values.mode);
   } else {
     if (id === undefined || id === '') throw new UsageError(`missing session id: corvid sessions ${command} <id>`, 'sessions');
     if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}" for "corvid sessions ${command}"`, 'sessions');
   }
-  const cli = await openCliStore(context, { create: false });
+  const cli = await openCliStore(context, { create: false, vectorSearch: command === 'search', conversationVectors: command === 'delete' });
   try {
     switch (command) {
       case 'list':
         return await list(context, cli);
+      case 'search':
+        return await searchSessions(context, cli, id!);
       case 'show':
         return await show(context, cli, id!);
       case 'delete':

@@ -13,7 +13,7 @@ import type {
 import { memorySearchText } from '../shared/entry-text.js';
 import { exportRecords, prepareImport } from '../shared/memory-import.js';
 import { bm25Scores, makeSnippet, queryTerms } from '../shared/text-search.js';
-import { checkLimit, checkMemoryScope, normalizeMemory } from '../shared/validate.js';
+import { checkKeywordMode, checkLimit, checkMemoryScope, normalizeMemory } from '../shared/validate.js';
 import { k, type MemMemory } from './data.js';
 import type { MemContext } from './sessions.js';
 
@@ -133,9 +133,12 @@ export class MemoryMemoryStore implements MemoryStore {
 export class MemoryConversationSearch implements ConversationSearch {
   constructor(private readonly c: MemContext) {}
 
+  readonly modes = ['keyword'] as const;
+
   async search(query: string, options: MessageSearchOptions = {}): Promise<MessageSearchHit[]> {
     this.c.check();
     const limit = checkLimit(options.limit, 20);
+    checkKeywordMode(options.mode);
     const terms = queryTerms(query);
     if (terms.length === 0) return [];
     const docs: { sessionId: string; seq: number; agent?: string; role?: string; text: string; createdAt: number }[] = [];

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../errors/validation-error.js';
-import type { MemoryInput, MemoryScope } from '../../types/storage/memories.js';
+import type { ConversationSearchMode, MemoryInput, MemoryScope } from '../../types/storage/memories.js';
 import type { ApprovalInput, CheckpointInput, RunStatus } from '../../types/storage/runs.js';
 import type { SessionEntryInput, SessionInput } from '../../types/storage/sessions.js';
 import type { StateScope } from '../../types/storage/state.js';
@@ -23,6 +23,19 @@ export function checkLimit(limit: number | undefined, fallback: number, max = 10
   if (!Number.isInteger(limit) || limit < 1 || limit > max)
     throw new ValidationError(`limit must be an integer from 1 to ${max} (got ${limit})`);
   return limit;
+}
+
+/**
+ * The mode of a search on a store without an embedder: `keyword` (the default), or a
+ * ValidationError saying how to get vector search.
+ */
+export function checkKeywordMode(mode: ConversationSearchMode | undefined): void {
+  if (mode === undefined || mode === 'keyword') return;
+  if (mode === 'vector' || mode === 'hybrid')
+    throw new ValidationError(
+      `Conversation search mode "${mode}" needs an embedder: set storage.embedder in corvid.yaml (or wrap the store with withVectorConversations from corvid/knowledge), or use mode "keyword"`,
+    );
+  throw new ValidationError(`Unknown conversation search mode ${JSON.stringify(mode)}: use keyword, vector or hybrid`);
 }
 
 export function checkSessionInput(input: SessionInput): void {

@@ -14,7 +14,7 @@ import { memorySearchText } from '../shared/entry-text.js';
 import { exportRecords, prepareImport } from '../shared/memory-import.js';
 import { type MemoryRow, toMemory } from '../shared/rows.js';
 import { makeSnippet, queryTerms } from '../shared/text-search.js';
-import { checkLimit, checkMemoryScope, normalizeMemory } from '../shared/validate.js';
+import { checkKeywordMode, checkLimit, checkMemoryScope, normalizeMemory } from '../shared/validate.js';
 import type { SqlClient, SqlValue } from './sql-client.js';
 import type { SqlContext } from './sql-sessions.js';
 
@@ -186,9 +186,12 @@ export class SqlMemoryStore implements MemoryStore {
 export class SqlConversationSearch implements ConversationSearch {
   constructor(private readonly c: SqlContext) {}
 
+  readonly modes = ['keyword'] as const;
+
   async search(query: string, options: MessageSearchOptions = {}): Promise<MessageSearchHit[]> {
     this.c.check();
     const limit = checkLimit(options.limit, 20);
+    checkKeywordMode(options.mode);
     const terms = queryTerms(query);
     if (terms.length === 0) return [];
     const hits = await this.c.backend.searchMessages(terms, options, limit);

@@ -99,6 +99,13 @@ export interface MessageSearchHit {
   createdAt: Date;
 }
 
+/**
+ * How a conversation search ranks: `keyword` (full text), `vector` (cosine over the messages'
+ * embeddings) or `hybrid` (both, fused by reciprocal rank). Vector and hybrid need a store with an
+ * embedder (`withVectorConversations`, or `storage.embedder` in corvid.yaml).
+ */
+export type ConversationSearchMode = 'keyword' | 'vector' | 'hybrid';
+
 /** Options for a conversation search. */
 export interface MessageSearchOptions {
   /** Only sessions of this user. */
@@ -108,10 +115,17 @@ export interface MessageSearchOptions {
   sessionId?: string;
   /** Default 20. */
   limit?: number;
+  /**
+   * Default: `hybrid` on a store with an embedder, else `keyword`. `vector` or `hybrid` on a store
+   * without one fails with a ValidationError.
+   */
+  mode?: ConversationSearchMode;
 }
 
-/** Keyword search over past messages of every session. */
+/** Search over past messages of every session: by keywords, and by meaning when the store has an embedder. */
 export interface ConversationSearch {
-  /** Messages matching any word of `query`, most relevant first. */
+  /** The modes this store answers (`['keyword']` without an embedder). */
+  readonly modes?: readonly ConversationSearchMode[];
+  /** Messages matching `query` (keyword mode: any of its words), most relevant first. */
   search(query: string, options?: MessageSearchOptions): Promise<MessageSearchHit[]>;
 }

@@ -176,6 +176,12 @@ export function memoryCases(ctx: SuiteContext): void {
       expect((await conversations.search(word, { sessionId: c.id })).map((h) => h.sessionId)).toEqual([c.id]);
       expect((await conversations.search(word, { limit: 1 })).length).toBe(1);
       expect(await conversations.search('bread', { userId: unique('nobody') })).toEqual([]);
+      // Keyword is the only mode without an embedder; asking for another says how to get it.
+      expect(conversations.modes).toEqual(['keyword']);
+      expect((await conversations.search(word, { userId, mode: 'keyword' })).length).toBe(2);
+      await expect(conversations.search(word, { mode: 'hybrid' })).rejects.toThrow(
+        'Conversation search mode "hybrid" needs an embedder: set storage.embedder in corvid.yaml',
+      );
     });
   });
 }

@@ -1,0 +1,23 @@
+import type { CorvidConfig } from '../config/corvid-config.js';
+import type { Store } from '../types/storage/store.js';
+import { lazyEmbedder, openKnowledgeStore } from './config-knowledge.js';
+import { storeOptionsFromConfig } from './store-options.js';
+
+/**
+ * `store` with hybrid memory and conversation search when the config's `storage.embedder` names
+ * an embedder: appended messages are embedded, and both searches gain a vector side. The vectors
+ * live in the knowledge tables of the same database (SQLite file, Postgres, memory), opened here
+ * and closed with the store. Without `storage.embedder`, `store` itself. Loads `corvid/knowledge`
+ * only when an embedder is set.
+ */
+export async function withConfigVectorSearch(store: Store, options: { config: CorvidConfig; cwd: string }): Promise<Store> {
+  const name = options.config.storage?.embedder;
+  const embedder = name === undefined ? undefined : options.config.embedders?.[name];
+  if (!name || !embedder) return store;
+  const k = await import('../knowledge/index.js');
+  const storage = storeOptionsFromConfig(options.config.storage, options.cwd);
+  const knowledge = await openKnowledgeStore(k, storage, storage.path ?? '');
+  const lazy = lazyEmbedder(name, embedder, k);
+  const memories = k.withVectorMemories(store, { knowledge, embedder: lazy });
+  return k.withVectorConversations(memories, { knowledge, embedder: lazy, closeKnowledge: true });
+}
