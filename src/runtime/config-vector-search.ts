@@ -19,5 +19,16 @@ export async function withConfigVectorSearch(store: Store, options: { config: Co
   const knowledge = await openKnowledgeStore(k, storage, storage.path ?? '');
   const lazy = lazyEmbedder(name, embedder, k);
   const memories = k.withVectorMemories(store, { knowledge, embedder: lazy });
-  return k.withVectorConversations(memories, { knowledge, embedder: lazy, closeKnowledge: true });
+  let warned = false;
+  // Told once per process: the message is stored, keyword search finds it, and the next vector search embeds it.
+  const onEmbedError = (error: unknown): void => {
+    if (warned) return;
+    warned = true;
+    const why = error instanceof Error ? error.message : String(error);
+    process.emitWarning(
+      `Embedding conversation messages with "${name}" failed (${why}). They are stored and found by keyword search; the next vector search embeds them.`,
+      { code: 'CORVID_EMBEDDING_FAILED' },
+    );
+  };
+  return k.withVectorConversations(memories, { knowledge, embedder: lazy, closeKnowledge: true, onEmbedError });
 }

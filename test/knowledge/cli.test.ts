@@ -126,7 +126,7 @@ describe('corvid ingest / search / knowledge (keyword mode)', () => {
     expect(drop.stdout).toContain('Dropped "docs" (1 documents)');
     expect((await corvid(dir, 'knowledge', 'list')).stdout).toContain('docs  not indexed');
     expect((await corvid(dir, 'knowledge', 'drop', 'docs')).code).toBe(1);
-  });
+  }, 60_000); // eight CLI processes
 
   it('exits 1 when a source cannot be read at all, and 2 on bad usage', async () => {
     const dir = project(KEYWORD_CONFIG.replace('./docs', './missing'));

@@ -101,6 +101,29 @@ describe('vector conversation search from corvid.yaml (storage.embedder)', () =>
     expect((await corvid('sessions', 'search', 'favourite morning beverage')).stdout).not.toContain('chat-1');
   }, 90_000); // several CLI processes and a runtime
 
+  it('an embedder that is down does not lose the message: a warning says so once, keyword search finds it', async () => {
+    writeFileSync(join(dir, 'corvid.yaml'), config('small').replace(server.baseURL, 'http://127.0.0.1:9/v1'));
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w.message);
+    process.on('warning', onWarning);
+    const runtime = await loadRuntime({ configPath: join(dir, 'corvid.yaml'), cwd: dir });
+    try {
+      const store = await runtime.store();
+      await store.sessions.create({ id: 'chat-down', agent: 'helper' });
+      await store.sessions.append('chat-down', text('The invoice for March is overdue'));
+      await store.sessions.append('chat-down', text('The invoice for April is paid'));
+      const found = await store.conversations.search('invoice overdue', { mode: 'keyword' });
+      expect(found[0]).toMatchObject({ sessionId: 'chat-down', seq: 1, snippet: expect.stringContaining('March is overdue') });
+    } finally {
+      await runtime.close(); // waits for the failed embeddings
+      process.off('warning', onWarning);
+    }
+    const ours = warnings.filter((w) => w.includes('Embedding conversation messages'));
+    expect(ours).toHaveLength(1);
+    expect(ours[0]).toContain('"small" failed');
+    expect(ours[0]).toContain('found by keyword search');
+  }, 60_000);
+
   it('refuses vector mode without storage.embedder, saying how to get it', async () => {
     writeFileSync(join(dir, 'corvid.yaml'), config());
     const r = await corvid('sessions', 'search', 'coffee', '--mode', 'vector');
