@@ -7,9 +7,8 @@ import type { SessionEntry, SessionStore } from '../types/storage/sessions.js';
 import type { Store } from '../types/storage/store.js';
 import { embedChunks } from './embed-chunks.js';
 import type { Embedder } from './embedder.js';
-import { sha256 } from './hash.js';
 import { reciprocalRankFusion } from './rrf.js';
-import { estimateTokens } from './token-counter.js';
+import { wholeTextChunk } from './whole-text-chunk.js';
 
 /** Options for {@link withVectorConversations}. */
 export interface VectorConversationOptions {
@@ -191,17 +190,7 @@ class VectorConversations {
       if (user !== null) metadata.user = user;
       if (e.agent !== undefined) metadata.agent = e.agent;
       if (e.role !== undefined) metadata.role = e.role;
-      const hash = sha256(text);
-      chunks.push({
-        id: `${uri}#0`,
-        documentUri: uri,
-        index: 0,
-        text,
-        tokens: estimateTokens.count(text),
-        hash,
-        location: { uri },
-        metadata,
-      });
+      chunks.push(wholeTextChunk({ uri, text, metadata }));
     }
     if (chunks.length === 0) return;
     const embedded = await embedChunks({ chunks, index, embedder: this.options.embedder, cache: new Map() });

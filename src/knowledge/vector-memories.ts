@@ -4,7 +4,7 @@ import type { Store } from '../types/storage/store.js';
 import type { Embedder } from './embedder.js';
 import { sha256 } from './hash.js';
 import { reciprocalRankFusion } from './rrf.js';
-import { estimateTokens } from './token-counter.js';
+import { wholeTextChunk } from './whole-text-chunk.js';
 
 /** Options for {@link vectorMemories} and {@link withVectorMemories}. */
 export interface VectorMemoryOptions {
@@ -47,22 +47,11 @@ async function sync(inner: MemoryStore, embedder: Embedder, index: KnowledgeInde
   const vectors = await embedder.embed(texts);
   for (const [i, m] of stale.entries()) {
     const uri = prefix + encodeURIComponent(m.key);
-    const text = texts[i]!;
-    const hash = sha256(text);
-    const metadata = { scope: prefix, key: m.key };
-    await index.putDocument({ uri, source: 'memories', title: m.key, text, contentHash: hash, metadata }, [
-      {
-        id: `${uri}#0`,
-        documentUri: uri,
-        index: 0,
-        text,
-        tokens: estimateTokens.count(text),
-        hash,
-        location: { uri },
-        metadata,
-        vector: vectors[i],
-      },
-    ]);
+    const chunk = wholeTextChunk({ uri, text: texts[i]!, metadata: { scope: prefix, key: m.key }, vector: vectors[i] });
+    await index.putDocument(
+      { uri, source: 'memories', title: m.key, text: chunk.text, contentHash: chunk.hash, metadata: chunk.metadata },
+      [chunk],
+    );
   }
   return byKey;
 }

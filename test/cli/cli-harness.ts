@@ -3,11 +3,12 @@
  * `npm run build` first) with a clean environment and a private HOME, and wait for output by
  * watching the child's streams, never with fixed sleeps.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
@@ -166,3 +167,22 @@ export async function runCli(
 
 /** Matches lines of a JavaScript stack trace. */
 export const STACK_LINE = /^\s+at .+\(?.+:\d+:\d+\)?$/m;
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Runs `corvid <args> -c <dir>/corvid.yaml --no-color` in `dir` (HOME there too, a clean environment) to the end:
+ * its exit code and output, whatever the code.
+ */
+export async function corvidIn(dir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [CLI, ...args, '-c', join(dir, 'corvid.yaml'), '--no-color'], {
+      cwd: dir,
+      env: cliEnv(dir),
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}

@@ -3,19 +3,16 @@
  * on a temporary folder, the index in a private schema dropped afterwards, embeddings from the
  * fake OpenAI embeddings server.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { assertBuilt, CLI, cliEnv } from '../cli/cli-harness.js';
+import { assertBuilt, corvidIn } from '../cli/cli-harness.js';
 import { type FakeEmbeddingsServer, startFakeEmbeddingsServer } from './support/fake-embeddings-server.js';
 
-const run = promisify(execFile);
 const URL = process.env.CORVID_TEST_POSTGRES_URL;
 const SKIP = URL ? undefined : 'CORVID_TEST_POSTGRES_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test; .ci/run sets it)';
 if (SKIP) console.log(`[knowledge] Postgres CLI tests skipped: ${SKIP}`);
@@ -66,18 +63,7 @@ afterAll(async () => {
   await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).finally(() => client.end());
 });
 
-async function corvid(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args, '-c', join(dir, 'corvid.yaml'), '--no-color'], {
-      cwd: dir,
-      env: cliEnv(dir),
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const corvid = (...args: string[]) => corvidIn(dir, ...args);
 
 describe.skipIf(Boolean(SKIP))('corvid ingest / search / knowledge on Postgres storage', () => {
   it('ingests with embeddings, searches by keyword, lists, and drops the index', async () => {

@@ -3,26 +3,16 @@
  * `search`, `knowledge list|stats|drop`, `validate`) on a temporary folder, and a YAML agent
  * calling `search_knowledge` through `loadRuntime`.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadRuntime } from '../../src/runtime/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
-import { assertBuilt, CLI, cliEnv } from '../cli/cli-harness.js';
+import { assertBuilt, corvidIn } from '../cli/cli-harness.js';
 import { type FakeEmbeddingsServer, startFakeEmbeddingsServer } from './support/fake-embeddings-server.js';
-
-const run = promisify(execFile);
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 const dirs: string[] = [];
 let server: FakeEmbeddingsServer | undefined;
@@ -61,18 +51,7 @@ function project(config = KEYWORD_CONFIG): string {
   return dir;
 }
 
-async function corvid(dir: string, ...args: string[]): Promise<Result> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args, '-c', join(dir, 'corvid.yaml'), '--no-color'], {
-      cwd: dir,
-      env: cliEnv(dir),
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const corvid = (dir: string, ...args: string[]) => corvidIn(dir, ...args);
 
 describe('corvid ingest / search / knowledge (keyword mode)', () => {
   it('reads nothing and creates nothing before the first ingest', async () => {

@@ -5,21 +5,18 @@
  * `corvid sessions delete` removes the session's vectors. Without an embedder, vector mode is
  * refused with the fix.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { openSqliteKnowledgeStore } from '../../src/knowledge/sqlite-knowledge-store.js';
 import { loadRuntime } from '../../src/runtime/index.js';
 import { openStore } from '../../src/storage/index.js';
-import { assertBuilt, CLI, cliEnv } from '../cli/cli-harness.js';
+import { assertBuilt, corvidIn } from '../cli/cli-harness.js';
 import { type FakeEmbeddingsServer, startFakeEmbeddingsServer } from './support/fake-embeddings-server.js';
 
-const run = promisify(execFile);
 const SYNONYMS = { beverage: 'drink', favourite: 'preferred', morning: 'breakfast' };
 
 let server: FakeEmbeddingsServer;
@@ -43,18 +40,7 @@ agents:
     tools: [search_conversations]
 `;
 
-async function corvid(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args, '-c', join(dir, 'corvid.yaml'), '--no-color'], {
-      cwd: dir,
-      env: cliEnv(dir),
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const corvid = (...args: string[]) => corvidIn(dir, ...args);
 
 const text = (t: string) => ({ message: { role: 'user' as const, content: [{ type: 'text' as const, text: t }] }, agent: 'helper' });
 

@@ -3,19 +3,16 @@
  * runtime's store (what `search_memories` uses) find a paraphrase that keyword search misses;
  * `corvid validate` names an unknown embedder.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadRuntime } from '../../src/runtime/index.js';
-import { assertBuilt, CLI, cliEnv } from '../cli/cli-harness.js';
+import { assertBuilt, corvidIn } from '../cli/cli-harness.js';
 import { type FakeEmbeddingsServer, startFakeEmbeddingsServer } from './support/fake-embeddings-server.js';
 
-const run = promisify(execFile);
 const SYNONYMS = { beverage: 'drink', favourite: 'preferred', morning: 'breakfast' };
 
 let server: FakeEmbeddingsServer;
@@ -39,18 +36,7 @@ agents:
     tools: [search_memories]
 `;
 
-async function corvid(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args, '-c', join(dir, 'corvid.yaml'), '--no-color'], {
-      cwd: dir,
-      env: cliEnv(dir),
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const corvid = (...args: string[]) => corvidIn(dir, ...args);
 
 describe('vector memories from corvid.yaml (storage.embedder)', () => {
   it('corvid memories search and the runtime store find a paraphrase; keyword-only storage does not', async () => {
