@@ -2,15 +2,15 @@
 // Corvid's SQLite knowledge store beside LangChain.js (MemoryVectorStore + BM25Retriever + EnsembleRetriever) and
 // LanceDB, on the corpus and queries of bench/knowledge.mjs (bench/lib/knowledge-corpus.mjs), in one run.
 // `npm run build` at the root and `npm install` in bench/, then
-// `node bench/knowledge-peers.mjs [--chunks=100000] [--queries=200] [--dims=384] [--budget=45]
+// `node bench/knowledge-peers.mjs [--chunks=100000] [--queries=200] [--dims=384] [--budget=30]
 //   [--systems=corvid,langchain,lancedb] [--ivf-pq|--no-ivf-pq] [--json] [--out=run.json]`.
 // Each system runs in its own child process (bench/lib/knowledge-peers/child.mjs): its peak RSS is the kernel's
 // high-water mark of that process. Each child generates the corpus itself (same seed, one document at a time); this
 // process tells every system in turn to ingest the next 1,000 documents (the order rotates per batch), then to run
 // the next 10 queries, again rotating, so a drift of the machine's speed lands on every system alike, and generates
 // the corpus too, for the exact nearest neighbours. Timed: the calls into each system only.
-// A query mode that would take more than --budget seconds over all queries (judged by its first 3 queries) runs on
-// every n-th query only (and on the first 3); the report gives how many it ran. Recall@10 of each vector search is
+// After a warm-up (the first 3 queries in every mode, not counted), a query mode that would take more than --budget
+// seconds over all queries (judged by those 3) runs on every n-th query only; the report gives how many it ran. Recall@10 of each vector search is
 // against an exact cosine search computed here; "overlap" is the share of a system's top 10 that Corvid's top 10 for
 // the same mode also has.
 import { fork } from 'node:child_process';
@@ -29,9 +29,9 @@ const opt = (name, def) => args.find((a) => a.startsWith(`--${name}=`))?.split('
 const CHUNKS = Number(opt('chunks', 100_000));
 const QUERIES = Number(opt('queries', 200));
 const DIMS = Number(opt('dims', 384));
-const BUDGET_MS = Number(opt('budget', 45)) * 1000;
+const BUDGET_MS = Number(opt('budget', 30)) * 1000;
 const SYSTEMS = opt('systems', 'corvid,langchain,lancedb').split(',');
-// Building LanceDB's IVF_PQ index (default parameters) took ~40 s at 10,000 chunks here and over 9 minutes at 100,000
+// Building LanceDB's IVF_PQ index (default parameters) took ~40 s at 10,000 chunks here and 6 minutes at 100,000
 // (k-means of every PQ sub-vector): on by default up to 20,000 chunks only.
 const IVF_PQ = args.includes('--no-ivf-pq') ? false : args.includes('--ivf-pq') || CHUNKS <= 20_000;
 const json = args.includes('--json');
@@ -51,13 +51,8 @@ for (const dep of ['@langchain/classic', '@langchain/community', '@lancedb/lance
   }
 }
 
-// LanceDB 0.31.0 logs a deprecation notice per query that selects columns without its score column. And on a 2-core
-// machine its default CPU pool (one thread per core) never finished building the full-text index of 100,000 chunks:
-// every thread idle in a futex wait, twice; with 4 threads it takes ~10 s.
-const LANCE_ENV = {
-  LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error',
-  LANCE_CPU_THREADS: process.env.LANCE_CPU_THREADS ?? String(Math.max(4, cpus().length)),
-};
+// LanceDB 0.31.0 logs a deprecation notice per query that selects columns without its score column.
+const LANCE_ENV = { LANCEDB_LOG: process.env.LANCEDB_LOG ?? 'error' };
 
 /** A system's child process, one request at a time. */
 function spawnSystem(name) {
@@ -135,13 +130,14 @@ try {
     log(`  ${s.name}: ready (${Math.round(finished.ms)} ms after ingest, peak RSS ${finished.rssMb} MB)`);
   }
 
-  // The first 3 queries, run in every mode, set each mode's stride: the median of their times, times the number of
-  // queries, against the budget.
+  // The first 3 queries, run in every mode once to warm up and once more, set each mode's stride: the median of their
+  // times, times the number of queries, against the budget.
   const PROBE = Math.min(3, QUERIES);
   const strides = {};
   const collect = (name, results) => {
     for (const [mode, list] of Object.entries(results)) (state[name].results[mode] ??= []).push(...list);
   };
+  for (const s of systems) await s.call('query', { from: 0, to: PROBE, strides: {} }); // warm-up, not counted
   for (const s of systems) {
     const { results } = await s.call('query', { from: 0, to: PROBE, strides: {} });
     collect(s.name, results);

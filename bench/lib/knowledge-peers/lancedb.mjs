@@ -2,7 +2,11 @@
 // and a fixed-size float32 vector. Keyword: its native full-text index (`Index.fts()`, default tokenizer); vector:
 // cosine, brute force (`bypassVectorIndex()`) and, with `ivfPq`, through an IVF_PQ index (default partitions, sub-vectors
 // and nprobes); hybrid: the SDK's own (`nearestTo(…).fullTextSearch(…)` reranked by its `RRFReranker`, k = 60).
+import { execFile } from 'node:child_process';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Schema, Utf8 } from 'apache-arrow';
@@ -14,7 +18,8 @@ import { packageVersion } from './package-version.mjs';
  * @param {{ dir: string, dims: number, ivfPq?: boolean }} options
  */
 export async function open({ dir, dims, ivfPq = true }) {
-  const db = await lancedb.connect(join(dir, 'lancedb'));
+  const path = join(dir, 'lancedb');
+  const db = await lancedb.connect(path);
   const schema = new Schema([
     new Field('id', new Utf8(), false),
     new Field('uri', new Utf8(), false),
@@ -57,7 +62,13 @@ export async function open({ dir, dims, ivfPq = true }) {
     async finish() {
       const times = {};
       let t = performance.now();
-      await table.createIndex('text', { config: lancedb.Index.fts() });
+      // In a process of its own, with a bigger CPU pool (see lancedb-fts-index.mjs); then this handle moves to the
+      // table's version that has the index.
+      await promisify(execFile)(process.execPath, [fileURLToPath(new URL('lancedb-fts-index.mjs', import.meta.url)), path], {
+        env: { ...process.env, LANCE_CPU_THREADS: process.env.LANCE_CPU_THREADS ?? String(Math.max(4, cpus().length)) },
+      });
+      await table.checkoutLatest();
+      if (!(await table.listIndices()).some((i) => i.indexType === 'FTS')) throw new Error('the LanceDB table has no FTS index');
       times.FTS = performance.now() - t;
       if (ivfPq) {
         t = performance.now();
