@@ -40,6 +40,11 @@ const BATCH_DOCS = 1000;
 const ROUND = 10;
 const log = (line) => json || process.stderr.write(`${line}\n`);
 
+const unknown = SYSTEMS.filter((name) => !['corvid', 'langchain', 'lancedb'].includes(name));
+if (unknown.length) {
+  console.error(`unknown system(s) ${unknown.join(', ')}: --systems takes corvid, langchain, lancedb`);
+  process.exit(1);
+}
 if (!existsSync(join(ROOT, 'dist', 'knowledge', 'sqlite-knowledge-store.js'))) {
   console.error('dist/ is missing: run "npm run build" at the repository root first');
   process.exit(1);
