@@ -15,6 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { createKnowledgeCorpus, PER_DOC } from './lib/knowledge-corpus.mjs';
+
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ENTRY = join(ROOT, 'dist', 'knowledge', 'sqlite-knowledge-store.js');
 if (!existsSync(ENTRY)) {
@@ -30,83 +32,8 @@ const CHUNKS = arg('chunks', 100_000);
 const DIMS = arg('dims', 384);
 const QUERIES = arg('queries', 200);
 const json = args.includes('--json');
-const PER_DOC = 10;
-const VOCAB = 20_000;
-const CENTROIDS = 256;
-
-/** mulberry32: a small seeded PRNG, so every run ingests the same corpus. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = prng(20261127);
-const gauss = () => Math.sqrt(-2 * Math.log(rand() || 1e-12)) * Math.cos(2 * Math.PI * rand());
-
-// Words: pronounceable, unique; Zipf weights through a cumulative table.
-const syll = ['ka', 'lo', 'mi', 'ra', 'te', 'su', 'no', 'vi', 'de', 'po', 'ga', 'ni', 'ro', 'be', 'fu', 'ze'];
-const words = Array.from({ length: VOCAB }, (_, i) => {
-  let w = '';
-  let n = i + 1;
-  while (n > 0) {
-    w += syll[n % 16];
-    n = Math.floor(n / 16);
-  }
-  return w;
-});
-const cumulative = new Float64Array(VOCAB);
-let total = 0;
-for (let i = 0; i < VOCAB; i++) cumulative[i] = total += 1 / (i + 1);
-function word() {
-  const x = rand() * total;
-  let lo = 0;
-  let hi = VOCAB - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (cumulative[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return words[lo];
-}
-
-function unit(v) {
-  let n = 0;
-  for (const x of v) n += x * x;
-  n = Math.sqrt(n);
-  for (let i = 0; i < v.length; i++) v[i] /= n;
-  return v;
-}
-const centroids = Array.from({ length: CENTROIDS }, () => unit(Float32Array.from({ length: DIMS }, gauss)));
-function near(c, noise) {
-  return unit(Float32Array.from(centroids[c], (x) => x + gauss() * noise));
-}
-
-const hex = (n) => n.toString(16).padStart(64, '0');
-function makeDocument(d) {
-  const uri = `docs/${d}.md`;
-  const lang = ['en', 'fr', 'de', 'es'][d % 4];
-  const chunks = [];
-  for (let i = 0; i < PER_DOC; i++) {
-    const text = Array.from({ length: 80 }, word).join(' ');
-    chunks.push({
-      id: `${uri}#${i}`,
-      documentUri: uri,
-      index: i,
-      text,
-      tokens: 100,
-      hash: hex(d * PER_DOC + i),
-      location: { uri, lines: [i * 5 + 1, i * 5 + 5] },
-      metadata: { lang, part: i },
-      vector: near(Math.floor(rand() * CENTROIDS), 0.08),
-    });
-  }
-  return { document: { uri, source: 'bench', text: '', contentHash: hex(d), metadata: { lang } }, chunks };
-}
+const corpus = createKnowledgeCorpus({ dims: DIMS });
+const { makeDocument } = corpus;
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -133,10 +60,7 @@ try {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
   const stats = await index.stats();
 
-  const queries = Array.from({ length: QUERIES }, () => ({
-    text: [word(), words[Math.floor(rand() * 2000)], words[Math.floor(rand() * 2000)]].join(' '),
-    vector: near(Math.floor(rand() * CENTROIDS), 0.1),
-  }));
+  const queries = corpus.makeQueries(QUERIES);
   const binaryStore = await openSqliteKnowledgeStore({ path: join(dir, 'corvid.db'), vectorSearch: 'binary' });
   const binaryIndex = await binaryStore.openIndex('bench', { embedder: { model: 'synthetic', dimensions: DIMS } });
   const time = async (list, fn) => {
