@@ -8,7 +8,10 @@
 // Vectors are offline and NOT a real embedding model: hashed word vectors (each lower-cased word
 // hashed into one of 256 dimensions, L2-normalised) — the same idea as the tests' fake embeddings
 // server. So "vector" here measures word overlap through a lossy hash, not semantic similarity.
-// `npm run build`, then `node bench/knowledge-quality.mjs [--json]`.
+// `--store=sqlite` uses the SQLite knowledge store (in memory) instead, with `--common-word-share=x`
+// passed on as its `commonWordShare` (keyword search leaving out words found in more than that share
+// of the chunks; default 0.5, 1 keeps every word).
+// `npm run build`, then `node bench/knowledge-quality.mjs [--store=sqlite] [--common-word-share=0.5] [--json]`.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,7 +22,13 @@ if (!existsSync(ENTRY)) {
   console.error(`${ENTRY} is missing: run "npm run build" first`);
   process.exit(1);
 }
-const { createKnowledgeBase, directorySource } = await import(pathToFileURL(ENTRY).href);
+const { createKnowledgeBase, directorySource, openSqliteKnowledgeStore } = await import(pathToFileURL(ENTRY).href);
+const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const share = option('common-word-share');
+const store =
+  option('store') === 'sqlite'
+    ? await openSqliteKnowledgeStore({ path: ':memory:', ...(share ? { commonWordShare: Number(share) } : {}) })
+    : undefined;
 const questions = JSON.parse(readFileSync(join(ROOT, 'bench', 'knowledge-questions.json'), 'utf8'));
 const DIMS = 256;
 
@@ -50,6 +59,7 @@ const kb = createKnowledgeBase({
   sources: [directorySource({ path: join(ROOT, 'docs'), include: ['*.md'] })],
   chunking: { strategy: 'markdown', maxTokens: 400, overlapTokens: 40 },
   embedder: hashedWords,
+  store,
 });
 const report = await kb.ingest();
 const results = {};
@@ -71,10 +81,18 @@ for (const mode of ['keyword', 'vector', 'hybrid']) {
     mrr: Math.round((rr / questions.length) * 1000) / 1000,
   };
 }
-const out = { questions: questions.length, documents: report.added.length, chunks: report.chunks, ...results };
+const out = {
+  store: store ? 'sqlite' : 'memory',
+  questions: questions.length,
+  documents: report.added.length,
+  chunks: report.chunks,
+  ...results,
+};
 if (process.argv.includes('--json')) console.log(JSON.stringify(out));
 else {
-  console.log(`Retrieval quality on docs/ (${out.documents} documents, ${out.chunks} chunks, ${out.questions} questions, top 5)`);
+  console.log(
+    `Retrieval quality on docs/ (${out.documents} documents, ${out.chunks} chunks, ${out.questions} questions, top 5, ${store ? 'SQLite' : 'memory'} store)`,
+  );
   for (const mode of ['keyword', 'vector', 'hybrid'])
     console.log(`  ${mode.padEnd(8)} recall@5 ${results[mode].recallAt5}  MRR ${results[mode].mrr}`);
   console.log('  vectors: hashed word vectors (offline stand-in, not a semantic embedding model)');

@@ -6,9 +6,11 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { KnowledgeError } from '../errors/knowledge-error.js';
 import { loadSqlite, sqliteError } from '../storage/sqlite/driver.js';
 import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
+import { dropKeywordTables } from './sqlite/common-words.js';
 import { bitsTable, createBitsSql, createFtsSql, createVecSql, ftsTable, migrateKnowledgeSchema, vecTable } from './sqlite/schema.js';
+import { dropIndexCache } from './sqlite/sqlite-index-cache.js';
 import { SqliteKnowledgeContext } from './sqlite/sqlite-knowledge-context.js';
-import { indexInfo, SqliteKnowledgeIndex, type SqliteVectorSearchMode } from './sqlite/sqlite-knowledge-index.js';
+import { indexInfo, SqliteKnowledgeIndex, type SqliteSearchOptions, type SqliteVectorSearchMode } from './sqlite/sqlite-knowledge-index.js';
 import { loadSqliteVec, vecUnsupported } from './sqlite/sqlite-vec-loader.js';
 
 /** Where a SQLite knowledge store lives: a file (created with its folder when missing) or an open connection. */
@@ -18,12 +20,32 @@ export type SqliteKnowledgeStoreOptions = ({ path: string; db?: undefined } | { 
   /** `false` skips loading sqlite-vec: keyword search only (default `true`). */
   vectors?: boolean;
   /**
-   * `exact` (default) compares the query with every vector; `binary` prefilters unfiltered searches
-   * by Hamming distance of sign bits and re-scores `10 × topK` candidates exactly: several times
-   * faster on large indexes, at the price of approximate recall (see BENCHMARKS.md).
+   * How unfiltered vector searches find neighbours. `exact` compares the query with every vector
+   * (about 1 ms per 1,000 vectors of 384 dimensions). `binary` takes the `max(1000, 20 × topK)`
+   * nearest by Hamming distance of their sign bits (kept in memory, 48 bytes a vector of 384
+   * dimensions) and re-scores those exactly: exact scores, approximate recall (0.98 at 100,000
+   * vectors in BENCHMARKS.md). `auto` (default) is `exact` below `prefilterFrom` vectors and
+   * `binary` from there. Filtered searches are always exact; indexes whose dimension is not a
+   * multiple of 8 (or created before sign bits were stored) are always searched exactly.
    */
   vectorSearch?: SqliteVectorSearchMode;
+  /** With `vectorSearch: 'auto'`, the number of vectors of an index from which it is prefiltered (default 20,000). */
+  prefilterFrom?: number;
+  /**
+   * Keyword search leaves out the query's words found in more than this share of an index's chunks
+   * when the query has rarer words (default 0.5; 1 keeps every word). From half the chunks a word
+   * weighs nothing in FTS5's BM25 (its idf is clamped to 1e-6), yet it makes FTS5 score most of the
+   * index: leaving it out keeps the ranking and saves that work. A lower share saves more, at the
+   * price of ranking changes (a word in a third of the chunks has an idf of up to 0.69).
+   */
+  commonWordShare?: number;
 };
+
+/** The default `prefilterFrom`: below it, an exact scan takes about 20 ms or less. */
+export const DEFAULT_PREFILTER_FROM = 20_000;
+
+/** The default `commonWordShare`: the share from which FTS5's BM25 gives a word no weight. */
+export const DEFAULT_COMMON_WORD_SHARE = 0.5;
 
 interface IndexRow {
   id: number;
@@ -39,6 +61,7 @@ interface IndexRow {
  * work fails with a KnowledgeError of kind `unsupported` that says how to install it.
  */
 export async function openSqliteKnowledgeStore(options: SqliteKnowledgeStoreOptions): Promise<KnowledgeStore> {
+  checkSearchOptions(options);
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   const owned = options.db === undefined;
   let db: BetterSqlite3.Database;
@@ -64,12 +87,26 @@ export async function openSqliteKnowledgeStore(options: SqliteKnowledgeStoreOpti
       options.vectors === false ? { ok: false as const, reason: 'vectors were turned off for this store' } : await loadSqliteVec(db);
     const ctx = new SqliteKnowledgeContext(db, location, busyTimeoutMs, vec);
     await ctx.write(() => migrateKnowledgeSchema(db, location));
-    return new SqliteKnowledgeStore(ctx, owned, options.vectorSearch ?? 'exact');
+    return new SqliteKnowledgeStore(ctx, owned, {
+      mode: options.vectorSearch ?? 'auto',
+      prefilterFrom: options.prefilterFrom ?? DEFAULT_PREFILTER_FROM,
+      commonWordShare: options.commonWordShare ?? DEFAULT_COMMON_WORD_SHARE,
+    });
   } catch (err) {
     if (owned) db.close();
     if (KnowledgeError.isInstance(err)) throw err;
     throw sqliteError(err, location, busyTimeoutMs);
   }
+}
+
+function checkSearchOptions(o: SqliteKnowledgeStoreOptions): void {
+  const invalid = (message: string) => new KnowledgeError(`openSqliteKnowledgeStore: ${message}`, { kind: 'failed' });
+  if (o.vectorSearch !== undefined && !['auto', 'exact', 'binary'].includes(o.vectorSearch))
+    throw invalid(`vectorSearch is auto, exact or binary, not ${JSON.stringify(o.vectorSearch)}`);
+  if (o.prefilterFrom !== undefined && !(Number.isInteger(o.prefilterFrom) && o.prefilterFrom >= 0))
+    throw invalid(`prefilterFrom is a number of vectors (an integer, 0 or more), not ${String(o.prefilterFrom)}`);
+  if (o.commonWordShare !== undefined && !(o.commonWordShare > 0 && o.commonWordShare <= 1))
+    throw invalid(`commonWordShare is a share of the chunks above 0 and at most 1, not ${String(o.commonWordShare)}`);
 }
 
 const sameEmbedder = (row: IndexRow, e: IndexEmbedder): boolean => row.embedder_model === e.model && row.dimensions === e.dimensions;
@@ -83,7 +120,7 @@ class SqliteKnowledgeStore implements KnowledgeStore {
   constructor(
     private readonly ctx: SqliteKnowledgeContext,
     private readonly owned: boolean,
-    private readonly mode: SqliteVectorSearchMode,
+    private readonly search: Omit<SqliteSearchOptions, 'bits'>,
   ) {}
 
   private check(): void {
@@ -137,7 +174,7 @@ class SqliteKnowledgeStore implements KnowledgeStore {
       }
       const embedder =
         row.embedder_model !== null && row.dimensions !== null ? { model: row.embedder_model, dimensions: row.dimensions } : undefined;
-      return new SqliteKnowledgeIndex(this.ctx, name, row.id, embedder, { bits, mode: this.mode });
+      return new SqliteKnowledgeIndex(this.ctx, name, row.id, embedder, { ...this.search, bits });
     });
   }
 
@@ -158,6 +195,8 @@ class SqliteKnowledgeStore implements KnowledgeStore {
       if (hasVec && !this.ctx.vec.ok) throw vecUnsupported(this.ctx.vec, name, 'Dropping the vectors');
       if (hasVec) this.ctx.db.exec(`DROP TABLE ${vecTable(id)}`);
       this.ctx.db.exec(`DROP TABLE IF EXISTS ${bitsTable(id)}`);
+      dropKeywordTables(this.ctx, id);
+      dropIndexCache(this.ctx.db, id);
       this.ctx.db.exec(`DROP TABLE IF EXISTS ${ftsTable(id)}`);
       this.ctx.prepare('DELETE FROM knowledge_chunks WHERE index_id = ?').run(id);
       this.ctx.prepare('DELETE FROM knowledge_documents WHERE index_id = ?').run(id);

@@ -1,15 +1,15 @@
 import type { KnowledgeFilter } from '../../types/knowledge.js';
 
-/**
- * A user's text as an FTS5 query that cannot fail to parse: every word (a run of letters, digits
- * or `_`) becomes a quoted string, joined with OR, so quotes, `*`, `NEAR`, `-`, `:` and parentheses
- * are searched as text, never read as syntax. `undefined` when the text has no word.
- */
-export function ftsQuery(text: string): string | undefined {
-  const words = text.match(/[\p{L}\p{N}_]+/gu);
-  if (!words) return undefined;
-  return [...new Set(words.map((w) => w.toLowerCase()))].map((w) => `"${w}"`).join(' OR ');
+/** The words of a user's text (runs of letters, digits or `_`), lower-cased, each once. */
+export function queryWords(text: string): string[] {
+  return [...new Set((text.match(/[\p{L}\p{N}_]+/gu) ?? []).map((w) => w.toLowerCase()))];
 }
+
+/**
+ * Words as an FTS5 query that cannot fail to parse: every word becomes a quoted string, joined with
+ * OR, so quotes, `*`, `NEAR`, `-`, `:` and parentheses are searched as text, never read as syntax.
+ */
+export const orQuery = (words: string[]): string => words.map((w) => `"${w}"`).join(' OR ');
 
 /**
  * `AND …` conditions over the JSON column `column` (`c.metadata`) for an exact-match filter, with

@@ -61,9 +61,12 @@ export const bitsTable = (id: number): string => `knowledge_vecbits_${id}`;
 export const createBitsSql = (id: number): string =>
   `CREATE TABLE IF NOT EXISTS ${bitsTable(id)} (id INTEGER PRIMARY KEY, bits BLOB NOT NULL)`;
 
-/** SQL creating the FTS5 table of an index (BM25 ranking, Porter stemming over unicode61 tokens). */
+/** The FTS5 tokenizer of every index: Porter stemming over unicode61 tokens. */
+export const FTS_TOKENIZE = 'porter unicode61';
+
+/** SQL creating the FTS5 table of an index (BM25 ranking, {@link FTS_TOKENIZE}). */
 export const createFtsSql = (id: number): string =>
-  `CREATE VIRTUAL TABLE IF NOT EXISTS ${ftsTable(id)} USING fts5(text, content='knowledge_chunks', content_rowid='id', tokenize='porter unicode61')`;
+  `CREATE VIRTUAL TABLE IF NOT EXISTS ${ftsTable(id)} USING fts5(text, content='knowledge_chunks', content_rowid='id', tokenize='${FTS_TOKENIZE}')`;
 
 /** SQL creating the vec0 table of an index (cosine distance). */
 export const createVecSql = (id: number, dimensions: number): string =>

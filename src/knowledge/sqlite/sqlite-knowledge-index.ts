@@ -2,77 +2,84 @@ import { KnowledgeError } from '../../errors/knowledge-error.js';
 import type {
   EmbeddedChunk,
   IndexEmbedder,
-  KnowledgeChunk,
   KnowledgeDocument,
   KnowledgeFilter,
   KnowledgeIndex,
   KnowledgeIndexInfo,
   ScoredChunk,
 } from '../../types/knowledge.js';
-import { filterSql, ftsQuery } from './query-sql.js';
+import { blobVector, CHUNK_COLUMNS, type ChunkRow, toChunk, vectorBlob } from './chunk-row.js';
+import { keywordMatch } from './common-words.js';
+import { filterSql } from './query-sql.js';
 import { bitsTable, ftsTable, vecTable } from './schema.js';
+import { indexCache, type SqliteIndexCache } from './sqlite-index-cache.js';
 import type { SqliteKnowledgeContext } from './sqlite-knowledge-context.js';
 import { vecUnsupported } from './sqlite-vec-loader.js';
+import { exactKnn, prefilterKnn } from './vector-knn.js';
 
-interface ChunkRow {
-  id: number;
-  document_uri: string;
-  idx: number;
-  text: string;
-  tokens: number;
-  hash: string;
-  location: string;
-  metadata: string;
+/**
+ * How vector search finds neighbours: `exact` compares the query with every vector; `binary` takes
+ * candidates by the Hamming distance of sign bits and re-scores them exactly; `auto` is `exact` below
+ * a number of vectors and `binary` from there.
+ */
+export type SqliteVectorSearchMode = 'auto' | 'exact' | 'binary';
+
+/** How an index searches (set by the store's options). */
+export interface SqliteSearchOptions {
+  /** Whether the index has a sign-bit table (the prefilter needs one). */
+  bits: boolean;
+  mode: SqliteVectorSearchMode;
+  /** With `auto`, the number of vectors from which the prefilter is used. */
+  prefilterFrom: number;
+  /** Keyword search leaves out words found in more than this share of the chunks (see {@link keywordMatch}). */
+  commonWordShare: number;
 }
-
-const CHUNK_COLUMNS = 'c.id, c.document_uri, c.idx, c.text, c.tokens, c.hash, c.location, c.metadata';
-
-/** The largest `k` a vec0 KNN query accepts. */
-const VEC_MAX_K = 4096;
-
-/** How vector search finds neighbours: `exact` scans every float vector; `binary` prefilters by Hamming distance. */
-export type SqliteVectorSearchMode = 'exact' | 'binary';
-
-/** Candidates per requested result that the binary prefilter passes on to exact re-scoring. */
-export const BINARY_OVERSAMPLE = 10;
-
-const toChunk = (r: ChunkRow): KnowledgeChunk => ({
-  id: `${r.document_uri}#${r.idx}`,
-  documentUri: r.document_uri,
-  index: r.idx,
-  text: r.text,
-  tokens: r.tokens,
-  hash: r.hash,
-  location: JSON.parse(r.location) as KnowledgeChunk['location'],
-  metadata: JSON.parse(r.metadata) as KnowledgeChunk['metadata'],
-});
-
-const vectorBlob = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
-
-/** A copy of a float32 blob (the driver's buffer may be reused). */
-const blobVector = (b: Buffer): Float32Array => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 
 /**
  * One index of a SQLite knowledge store: rows in `knowledge_documents` / `knowledge_chunks`, BM25
  * keyword search over its FTS5 table and cosine KNN over its vec0 table (sqlite-vec).
  *
  * Metadata filters are exact matches on the chunk's JSON metadata (`json_extract`, JSON type
- * included). Keyword search applies them in the same query. Vector search first asks vec0 for
- * `max(10 × topK, 200)` neighbours (at most 4096) and filters those; when fewer than `topK` pass and
- * more neighbours exist, it falls back to an exact scan of the filtered chunks, so results are exact.
- *
- * With `vectorSearch: 'binary'` (and a dimension that is a multiple of 8), an unfiltered search first
- * takes the `10 × topK` nearest chunks by Hamming distance of the sign bits (a plain table, a 32×
- * smaller scan), then scores those exactly by cosine: scores are exact, recall is approximate.
+ * included). Keyword search applies them in the same query; it leaves out the query's very common
+ * words when it has rarer ones ({@link keywordMatch}). Filtered vector searches are exact
+ * ({@link exactKnn}). Unfiltered ones are exact too with `vectorSearch: 'exact'`, and below
+ * `prefilterFrom` vectors with `auto`; otherwise (and with a sign-bit table, which needs a dimension
+ * that is a multiple of 8) they go through the sign-bit prefilter ({@link prefilterKnn}): exact
+ * scores, approximate recall.
  */
 export class SqliteKnowledgeIndex implements KnowledgeIndex {
+  private readonly cache: SqliteIndexCache;
+
   constructor(
     private readonly ctx: SqliteKnowledgeContext,
     readonly name: string,
     private readonly id: number,
     private readonly embedder: IndexEmbedder | undefined,
-    private readonly options: { bits: boolean; mode: SqliteVectorSearchMode },
-  ) {}
+    private readonly options: SqliteSearchOptions,
+  ) {
+    this.cache = indexCache(ctx, id, embedder?.dimensions);
+  }
+
+  /** A write transaction that keeps this connection's cache of the index in step (reset when it fails). */
+  private write(fn: () => void): Promise<void> {
+    return this.ctx.write(() => {
+      try {
+        this.cache.refresh();
+        fn();
+      } catch (err) {
+        this.cache.reset();
+        throw err;
+      }
+    });
+  }
+
+  /** A read that first brings the cache up to date with other connections' writes. */
+  private read<T>(fn: () => T): Promise<T> {
+    return this.ctx.read(() => {
+      this.cache.refresh();
+      return fn();
+    });
+  }
 
   documentHashes(): Promise<Map<string, string>> {
     return this.ctx.read(() => {
@@ -85,7 +92,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   putDocument(document: KnowledgeDocument, chunks: EmbeddedChunk[]): Promise<void> {
-    return this.ctx.write(() => {
+    return this.write(() => {
       this.removeDocument(document.uri);
       this.ctx
         .prepare('INSERT INTO knowledge_documents (index_id, uri, content_hash, metadata) VALUES (?, ?, ?, ?)')
@@ -110,6 +117,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
         );
         insertFts.run(rowid, chunk.text);
         if (chunk.vector) this.insertVector(rowid, chunk, document.uri);
+        this.cache.added(Number(rowid), chunk.vector && this.options.bits ? chunk.vector : undefined);
       }
       this.touch();
     });
@@ -162,6 +170,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
           delBits?.run(BigInt(id));
         }
       }
+      for (const id of ids) this.cache.removed(id);
       this.ctx.prepare('DELETE FROM knowledge_chunks WHERE index_id = ? AND document_uri = ?').run(this.id, uri);
     }
     return this.ctx.prepare('DELETE FROM knowledge_documents WHERE index_id = ? AND uri = ?').run(this.id, uri).changes;
@@ -177,7 +186,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
 
   deleteDocuments(uris: string[]): Promise<void> {
     if (uris.length === 0) return Promise.resolve();
-    return this.ctx.write(() => {
+    return this.write(() => {
       let removed = 0;
       for (const uri of new Set(uris)) removed += this.removeDocument(uri);
       if (removed > 0) this.touch();
@@ -200,8 +209,8 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
   }
 
   keywordSearch(query: { text: string; topK: number; filter?: KnowledgeFilter }): Promise<ScoredChunk[]> {
-    const match = ftsQuery(query.text);
-    if (!match || query.topK <= 0) return Promise.resolve([]);
+    const topK = Math.floor(query.topK);
+    if (topK <= 0 || !/[\p{L}\p{N}_]/u.test(query.text)) return Promise.resolve([]);
     const fts = ftsTable(this.id);
     const where = filterSql(query.filter, 'c.metadata');
     // Unfiltered, the best rowids are ranked inside FTS5 first and only those chunk rows are read;
@@ -211,8 +220,12 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
         ? `WITH hits AS (SELECT rowid, rank FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rank LIMIT ?) ` +
           `SELECT ${CHUNK_COLUMNS}, -hits.rank AS score FROM hits JOIN knowledge_chunks c ON c.id = hits.rowid ORDER BY hits.rank`
         : `SELECT ${CHUNK_COLUMNS}, -${fts}.rank AS score FROM ${fts} JOIN knowledge_chunks c ON c.id = ${fts}.rowid WHERE ${fts} MATCH ?${where.sql} ORDER BY ${fts}.rank LIMIT ?`;
-    return this.ctx.read(() => {
-      const rows = this.ctx.prepare(sql).all(match, ...where.params, Math.floor(query.topK)) as (ChunkRow & { score: number })[];
+    return this.read(() => {
+      const plan = keywordMatch(this.ctx, this.cache, this.id, query.text, this.options.commonWordShare);
+      if (!plan) return [];
+      const run = (match: string) => this.ctx.prepare(sql).all(match, ...where.params, topK) as (ChunkRow & { score: number })[];
+      let rows = run(plan.match);
+      if (plan.all !== undefined && rows.length < topK) rows = run(plan.all);
       return rows.map((r) => ({ chunk: toChunk(r), score: r.score }));
     });
   }
@@ -237,53 +250,16 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     }
     const topK = Math.floor(query.topK);
     if (topK <= 0) return [];
-    return this.ctx.read(() => this.knn(query.vector, topK, query.filter));
+    return this.read(() => this.knn(query.vector, topK, query.filter));
   }
 
-  /** KNN through vec0 (over-fetching when filtered), with an exact filtered scan as the fallback. */
+  /** Exact KNN when filtered, or by the mode and the number of vectors; the sign-bit prefilter otherwise. */
   private knn(vector: Float32Array, topK: number, filter: KnowledgeFilter | undefined): ScoredChunk[] {
-    const vec = vecTable(this.id);
-    const where = filterSql(filter, 'c.metadata');
-    const filtered = where.sql !== '';
-    if (!filtered && this.options.bits && this.options.mode === 'binary') return this.binaryKnn(vector, topK);
-    const k = Math.min(VEC_MAX_K, filtered ? Math.max(topK * 10, 200) : topK);
-    const blob = vectorBlob(vector);
-    const rows = this.ctx
-      .prepare(
-        `WITH knn AS (SELECT rowid, distance FROM ${vec} WHERE embedding MATCH ? AND k = ?) ` +
-          `SELECT ${CHUNK_COLUMNS}, knn.distance AS distance FROM knn JOIN knowledge_chunks c ON c.id = knn.rowid WHERE 1 = 1${where.sql} ORDER BY knn.distance LIMIT ?`,
-      )
-      .all(blob, k, ...where.params, topK) as (ChunkRow & { distance: number })[];
-    let result = rows;
-    if (filtered && rows.length < topK && k < this.vectorCount()) {
-      result = this.ctx
-        .prepare(
-          `SELECT ${CHUNK_COLUMNS}, vec_distance_cosine(v.embedding, ?) AS distance FROM knowledge_chunks c JOIN ${vec} v ON v.rowid = c.id ` +
-            `WHERE c.index_id = ?${where.sql} ORDER BY distance LIMIT ?`,
-        )
-        .all(blob, this.id, ...where.params, topK) as (ChunkRow & { distance: number })[];
-    }
-    return result.map((r) => ({ chunk: toChunk(r), score: 1 - r.distance }));
-  }
-
-  /** Hamming-distance candidates from the bit table, re-scored exactly by cosine on the stored float vectors. */
-  private binaryKnn(vector: Float32Array, topK: number): ScoredChunk[] {
-    const blob = vectorBlob(vector);
-    const candidates = this.ctx
-      .prepare(`SELECT id FROM ${bitsTable(this.id)} ORDER BY vec_distance_hamming(vec_bit(bits), vec_quantize_binary(?)) LIMIT ?`)
-      .pluck()
-      .all(blob, Math.min(VEC_MAX_K, topK * BINARY_OVERSAMPLE)) as number[];
-    const rows = this.ctx
-      .prepare(
-        `SELECT ${CHUNK_COLUMNS}, vec_distance_cosine(c.vector, ?) AS distance FROM knowledge_chunks c ` +
-          'WHERE c.id IN (SELECT value FROM json_each(?)) AND c.vector IS NOT NULL ORDER BY distance LIMIT ?',
-      )
-      .all(blob, JSON.stringify(candidates), topK) as (ChunkRow & { distance: number })[];
-    return rows.map((r) => ({ chunk: toChunk(r), score: 1 - r.distance }));
-  }
-
-  private vectorCount(): number {
-    return (this.ctx.prepare(`SELECT COUNT(*) AS n FROM ${vecTable(this.id)}`).get() as { n: number }).n;
+    const { bits, mode, prefilterFrom } = this.options;
+    const filtered = filter !== undefined && Object.keys(filter).length > 0;
+    const prefilter = !filtered && bits && (mode === 'binary' || (mode === 'auto' && this.cache.vectors() >= prefilterFrom));
+    const target = { ctx: this.ctx, id: this.id, cache: this.cache };
+    return prefilter ? prefilterKnn(target, vector, topK) : exactKnn(target, vector, topK, filter);
   }
 
   stats(): Promise<KnowledgeIndexInfo> {

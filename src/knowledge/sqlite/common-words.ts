@@ -1,0 +1,93 @@
+import { orQuery, queryWords } from './query-sql.js';
+import { FTS_TOKENIZE, ftsTable } from './schema.js';
+import type { SqliteIndexCache } from './sqlite-index-cache.js';
+import type { SqliteKnowledgeContext } from './sqlite-knowledge-context.js';
+
+/** The FTS5 MATCH expressions of a keyword search. */
+export interface KeywordMatch {
+  /** The expression to run first. */
+  match: string;
+  /**
+   * The expression with every word, when `match` leaves common words out: to run instead when
+   * `match` finds fewer than topK chunks.
+   */
+  all?: string;
+}
+
+const TERMS = 'knowledge_query_terms';
+const TERM_LIST = 'knowledge_query_term_list';
+const vocabTable = (id: number): string => `knowledge_fts_vocab_${id}`;
+
+/**
+ * The MATCH expressions of a keyword search in index `id`, leaving out the words found in more than
+ * `share` of its chunks when the text has rarer words (`undefined` when the text has no word).
+ *
+ * FTS5 computes BM25 for every chunk that matches, so a word found in most chunks makes a search
+ * score most of the index. Its weight is small: FTS5's idf, log((N - n + 0.5) / (n + 0.5)) for a
+ * word in n of N chunks, is clamped to 1e-6 from half the chunks (and below 0.69 above a third).
+ * Leaving it out changes the scores of the chunks that contain rarer words by at most that weight
+ * (times 2.2, BM25's bound on the term-frequency factor), and loses only the chunks that contain
+ * none of them, which score at most as much; when fewer than topK chunks contain the rarer words,
+ * the caller runs `all` instead and returns what a search of every word would.
+ *
+ * Words are turned into FTS5 terms (stemmed) by the index's own tokenizer, through a temporary
+ * FTS5 table of this connection; their document frequencies come from an `fts5vocab` table over
+ * the index (also temporary) and are cached until the index changes.
+ */
+export function keywordMatch(
+  ctx: SqliteKnowledgeContext,
+  cache: SqliteIndexCache,
+  id: number,
+  text: string,
+  share: number,
+): KeywordMatch | undefined {
+  const words = queryWords(text);
+  if (words.length === 0) return undefined;
+  const all = orQuery(words);
+  if (words.length === 1 || share >= 1) return { match: all };
+  const terms = tokenize(ctx, words);
+  const limit = share * cache.chunks();
+  const vocab = vocabStatement(ctx, id);
+  const common = words.filter((_, i) => {
+    const t = terms[i]!;
+    if (t.length !== 1) return false;
+    let n = cache.frequencies.get(t[0]!);
+    if (n === undefined) cache.frequencies.set(t[0]!, (n = (vocab.get(t[0]!) as number | undefined) ?? 0));
+    return n > limit;
+  });
+  if (common.length === 0 || common.length === words.length) return { match: all };
+  return { match: orQuery(words.filter((w) => !common.includes(w))), all };
+}
+
+/** Drops the temporary vocabulary table of index `id` (the index is being dropped). */
+export function dropKeywordTables(ctx: SqliteKnowledgeContext, id: number): void {
+  ctx.db.exec(`DROP TABLE IF EXISTS temp.${vocabTable(id)}`);
+}
+
+function vocabStatement(ctx: SqliteKnowledgeContext, id: number) {
+  const sql = `SELECT doc FROM temp.${vocabTable(id)} WHERE term = ?`;
+  try {
+    return ctx.prepare(sql).pluck();
+  } catch {
+    ctx.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${vocabTable(id)} USING fts5vocab(main, ${ftsTable(id)}, row)`);
+    return ctx.prepare(sql).pluck();
+  }
+}
+
+/** The FTS5 terms of each word (usually one; none or several for some characters). */
+function tokenize(ctx: SqliteKnowledgeContext, words: string[]): string[][] {
+  let insert;
+  try {
+    insert = ctx.prepare(`INSERT INTO temp.${TERMS} (rowid, t) VALUES (?, ?)`);
+  } catch {
+    ctx.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${TERMS} USING fts5(t, tokenize='${FTS_TOKENIZE}')`);
+    ctx.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${TERM_LIST} USING fts5vocab(temp, ${TERMS}, instance)`);
+    insert = ctx.prepare(`INSERT INTO temp.${TERMS} (rowid, t) VALUES (?, ?)`);
+  }
+  words.forEach((w, i) => insert.run(i, w));
+  const out = words.map((): string[] => []);
+  for (const [doc, term] of ctx.prepare(`SELECT doc, term FROM temp.${TERM_LIST} ORDER BY doc, offset`).raw().all() as [number, string][])
+    out[doc]!.push(term);
+  ctx.prepare(`DELETE FROM temp.${TERMS}`).run();
+  return out;
+}
