@@ -31,7 +31,7 @@ export interface KeysState {
   candidates: string[];
   /** A transient hint (e.g. "Press Ctrl-C again to exit"). */
   notice: string | undefined;
-  /** Messages typed while a turn ran, sent when it ends. */
+  /** Messages typed while a turn ran (or the session opened), sent when it ends. */
   queued: string[];
 }
 
@@ -61,7 +61,7 @@ export function useKeys(o: KeysOptions): KeysState {
   const submit = useSubmit(o, running, setQueued);
   // Send the next queued message once the turn is over.
   useEffect(() => {
-    if (model.busy || running.current || queued.length === 0) return;
+    if (model.busy || running.current || queued.length === 0 || model.status?.starting) return;
     const [next, ...rest] = queued;
     setQueued(rest);
     submit(next);
@@ -136,7 +136,8 @@ function useSubmit(
     };
     if (line.startsWith('/')) return void session.command(line).catch(report);
     if (line.startsWith('!')) return void session.runShell(line.slice(1).trim()).catch(report);
-    if (model.busy || running.current) return setQueued((q) => [...q, line]);
+    // Messages typed while a turn runs, or before the session has opened, wait for their turn.
+    if (model.busy || running.current || model.status?.starting) return setQueued((q) => [...q, line]);
     running.current = true;
     void session
       .send(line)
