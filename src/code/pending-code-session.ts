@@ -23,17 +23,17 @@ export interface PendingCodeSessionOptions {
  * Until it opens, `status()` has `starting: true`; `send`, `command`, `runShell` and `completePath` wait for it;
  * a mode set meanwhile is applied when it opens. Once open, listeners receive the session's events, preceded by
  * its transcript (a resumed session) and its status. If it fails to open, listeners receive `exit`, and `opened`
- * rejects with the error.
+ * rejects with the error (and `state` is `failed`).
  * @example
  * const session = new PendingCodeSession({ opening: openCodeSession({ cwd }), cwd });
  * await runTui({ session, stdin: process.stdin, stdout: process.stdout });
- * await (await session.opened).close();
+ * await session.close();
  */
 export class PendingCodeSession implements CodeSession {
   /** Resolves with the session once open; rejects with why it could not open. */
   readonly opened: Promise<CodeSession>;
   private inner: CodeSession | undefined;
-  private failed = false;
+  private current: 'opening' | 'open' | 'failed' | 'closed' = 'opening';
   private mode: CodeMode;
   private modeChanged = false;
   private readonly listeners = new Map<(event: CodeEvent) => void, () => void>();
@@ -45,6 +45,11 @@ export class PendingCodeSession implements CodeSession {
       (session) => this.attach(session),
       () => this.fail(),
     );
+  }
+
+  /** `opening`, `open`, `failed` (see `opened` for why), or `closed` (by `close()`, possibly before it opened). */
+  get state(): 'opening' | 'open' | 'failed' | 'closed' {
+    return this.current;
   }
 
   /** The session's id (empty until it is open). */
@@ -112,14 +117,19 @@ export class PendingCodeSession implements CodeSession {
     return (await this.opened).completePath(prefix);
   }
 
-  /** Closes the session once it has opened; nothing to do if it failed to open. */
+  /**
+   * Closes the session. Does not wait for a session still opening (the user quit before it opened): that one is
+   * closed as soon as it opens, and an error opening it is ignored.
+   */
   async close(): Promise<void> {
-    const session = await this.opened.catch(() => undefined);
-    await session?.close();
+    const state = this.current;
+    this.current = 'closed';
+    if (state === 'open') await this.inner?.close();
   }
 
   private attach(session: CodeSession): void {
-    if (this.failed) return;
+    if (this.current === 'closed') return void session.close().catch(() => undefined);
+    this.current = 'open';
     this.inner = session;
     const messages = session.messages();
     for (const listener of this.listeners.keys()) {
@@ -131,7 +141,8 @@ export class PendingCodeSession implements CodeSession {
   }
 
   private fail(): void {
-    this.failed = true;
+    if (this.current === 'closed') return;
+    this.current = 'failed';
     this.emit({ type: 'exit' });
   }
 

@@ -49,7 +49,7 @@ function onCtrlC(session: CodeSession, note: (text: string) => void): () => void
 /**
  * The full-screen UI, drawn before the session has opened: the prompt takes input at once (messages sent meanwhile
  * wait for the session) and the session opens behind it. If it cannot open, the UI closes and the error is thrown,
- * as without the UI.
+ * as without the UI. Quitting before it has opened does not wait for it.
  */
 async function fullScreen(
   context: CliContext,
@@ -63,10 +63,11 @@ async function fullScreen(
   const session = new PendingCodeSession({ opening, cwd: context.cwd, ...(mode ? { mode } : {}) });
   try {
     await tui.runTui({ session, stdin: context.stdin, stdout: context.stdout });
+    // The UI closed because the session could not open: say why, as without the UI.
+    if (session.state === 'failed') await session.opened;
   } finally {
     await session.close();
   }
-  await session.opened;
   return EXIT.ok;
 }
 
