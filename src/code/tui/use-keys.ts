@@ -43,6 +43,7 @@ export function useKeys(o: KeysOptions): KeysState {
   const [, force] = useState(0);
   const inputRef = useRef<InputState | undefined>(undefined);
   inputRef.current ??= initialInput(userHistory(session));
+  useOpenedHistory(session, model, inputRef as { current: InputState });
   const reasonRef = useRef<string | undefined>(undefined);
   const dispatch = (action: InputAction): void => {
     inputRef.current = inputReducer(inputRef.current as InputState, action);
@@ -121,6 +122,16 @@ export function useKeys(o: KeysOptions): KeysState {
   useInput(useCallback((text: string, key: Key) => handlerRef.current(text, key), []));
   return { input: inputRef.current, reason: reasonRef.current, candidates, notice, queued };
 }
+/** A session that opens after the UI is drawn brings its earlier messages (`--resume`) into the history then. */
+function useOpenedHistory(session: CodeSession, model: TranscriptModel, inputRef: { current: InputState }): void {
+  const loaded = useRef(!model.status?.starting);
+  if (loaded.current || model.status?.starting) return;
+  loaded.current = true;
+  const current = inputRef.current;
+  const earlier = userHistory(session);
+  inputRef.current = { ...current, history: [...earlier, ...current.history], historyIndex: current.historyIndex + earlier.length };
+}
+
 function useSubmit(
   o: KeysOptions,
   running: { current: boolean },
