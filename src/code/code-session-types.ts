@@ -36,6 +36,8 @@ export interface CodeStatus {
   /** The shell sandbox (bubblewrap) is on. */
   sandbox: boolean;
   cwd: string;
+  /** The session is still opening: the model, sandbox and usage are not known yet (see `PendingCodeSession`). */
+  starting?: boolean;
 }
 
 /** A pending approval, as a front end shows it. */

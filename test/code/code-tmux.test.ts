@@ -40,7 +40,8 @@ async function start(script: FakeReply[], args: string[] = [], size: { columns?:
   server = await startFakeLlmServer(script);
   project = makeProject(server.url);
   term = Terminal.start({ command: [process.execPath, CLI, 'code', ...args], cwd: project.dir, env: project.env, ...size });
-  await term.waitForText(PROMPT, { timeoutMs: 60_000 });
+  // The prompt comes first, then the status line once the session has opened.
+  await term.waitFor((s) => s.includes(PROMPT) && !s.includes('starting…'), { timeoutMs: 60_000, what: 'the open session' });
   return term;
 }
 

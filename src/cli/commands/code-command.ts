@@ -1,5 +1,7 @@
 import type { CodeMode, CodeSession } from '../../code/code-session-types.js';
 import { CODE_MODES } from '../../code/code-session-types.js';
+import { PendingCodeSession } from '../../code/pending-code-session.js';
+import type { TuiModule } from '../../code/tui/load-tui.js';
 import { type CliContext, EXIT, UsageError } from '../cli-context.js';
 import { colorsFor } from '../colors.js';
 import { cliMcpOptions } from '../mcp-cli-options.js';
@@ -45,6 +47,31 @@ function onCtrlC(session: CodeSession, note: (text: string) => void): () => void
 }
 
 /**
+ * The full-screen UI, drawn before the session has opened: the prompt takes input at once (messages sent meanwhile
+ * wait for the session) and the session opens behind it. If it cannot open, the UI closes and the error is thrown,
+ * as without the UI. Quitting before it has opened does not wait for it.
+ */
+async function fullScreen(
+  context: CliContext,
+  tui: TuiModule,
+  open: () => Promise<CodeSession>,
+  mode: CodeMode | undefined,
+): Promise<number> {
+  // Opening starts once the first frame is drawn (runTui draws it before anything else runs) and so does not
+  // delay it.
+  const opening = new Promise<void>((resolve) => setImmediate(resolve)).then(open);
+  const session = new PendingCodeSession({ opening, cwd: context.cwd, ...(mode ? { mode } : {}) });
+  try {
+    await tui.runTui({ session, stdin: context.stdin, stdout: context.stdout });
+    // The UI closed because the session could not open: say why, as without the UI.
+    if (session.state === 'failed') await session.opened;
+  } finally {
+    await session.close();
+  }
+  return EXIT.ok;
+}
+
+/**
  * `corvid code`: the coding agent. Headless with `-p`, the full-screen UI on a terminal, plain
  * lines otherwise (pipes, `--plain`, or the UI not built).
  */
@@ -55,24 +82,31 @@ export async function codeCommand(context: CliContext): Promise<number> {
   if (values.json === true && values.print === undefined) throw new UsageError('--json needs -p (headless mode)', 'code');
   const mode = parseMode(values.mode);
   const prompt = await headlessPrompt(context);
-  // On a terminal the UI's modules (Ink and React: the slowest part of startup) load while the session opens.
-  const terminal = prompt === undefined && context.stdin.isTTY === true && stdout.isTTY === true && values.plain !== true;
-  const tuiLoading = terminal ? import('../../code/tui/load-tui.js').then(({ loadTui }) => loadTui()) : undefined;
-  const { openCodeSession } = await import('../../code/open-code-session.js');
-  const session = await openCodeSession({
-    cwd: context.cwd,
-    env: context.env,
-    configPath: context.globals.config,
-    ...(typeof values.agent === 'string' ? { agent: values.agent } : {}),
-    ...(typeof values.model === 'string' ? { model: values.model } : {}),
-    ...(mode ? { mode } : {}),
-    sandbox: values['no-sandbox'] !== true,
-    web: values.web === true,
-    ...(values.resume === true ? { resume: positionals[0] ?? true } : {}),
-    headless: prompt !== undefined,
-    mcp: cliMcpOptions(context),
-  });
+  const open = async (): Promise<CodeSession> => {
+    const { openCodeSession } = await import('../../code/open-code-session.js');
+    return openCodeSession({
+      cwd: context.cwd,
+      env: context.env,
+      configPath: context.globals.config,
+      ...(typeof values.agent === 'string' ? { agent: values.agent } : {}),
+      ...(typeof values.model === 'string' ? { model: values.model } : {}),
+      ...(mode ? { mode } : {}),
+      sandbox: values['no-sandbox'] !== true,
+      web: values.web === true,
+      ...(values.resume === true ? { resume: positionals[0] ?? true } : {}),
+      headless: prompt !== undefined,
+      mcp: cliMcpOptions(context),
+    });
+  };
   const note = (text: string): void => void stderr.write(`${colorsFor(stderr, context.globals).dim(text)}\n`);
+  const terminal = prompt === undefined && context.stdin.isTTY === true && stdout.isTTY === true && values.plain !== true;
+  if (terminal) {
+    const { loadTui } = await import('../../code/tui/load-tui.js');
+    const loaded = await loadTui();
+    if (loaded.ok) return fullScreen(context, loaded.tui, open, mode);
+    note(`corvid code: ${loaded.reason}; using plain output.`);
+  }
+  const session = await open();
   try {
     if (prompt !== undefined) {
       const off = onCtrlC(session, note);
@@ -84,12 +118,6 @@ export async function codeCommand(context: CliContext): Promise<number> {
         off();
       }
     }
-    const loaded = await tuiLoading;
-    if (loaded?.ok) {
-      await loaded.tui.runTui({ session, stdin: context.stdin, stdout });
-      return EXIT.ok;
-    }
-    if (loaded) note(`corvid code: ${loaded.reason}; using plain output.`);
     const off = onCtrlC(session, note);
     try {
       const { runPlain } = await import('../../code/run-plain.js');

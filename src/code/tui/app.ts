@@ -37,6 +37,8 @@ export function App(props: AppProps): ReactNode {
   const [ready, setReady] = useState(false);
   const [frame, setFrame] = useState(0);
   const [showReasoning, setShowReasoning] = useState(false);
+  // The session could not open: the UI erases itself and exits (the command prints why).
+  const [failed, setFailed] = useState(false);
   const shownEpoch = useRef(model.epoch);
   const width = Math.max(30, stdout.columns || 80);
   const rows = Math.max(10, stdout.rows || 24);
@@ -46,10 +48,14 @@ export function App(props: AppProps): ReactNode {
     void loadRenderers().then(() => setReady(true));
     return session.subscribe((event) => {
       model.apply(event);
-      if (model.exited) exit();
+      if (model.exited && model.status?.starting) setFailed(true);
+      else if (model.exited) exit();
       else rerender();
     });
   }, [session, model, exit, rerender]);
+  useEffect(() => {
+    if (failed) exit();
+  }, [failed, exit]);
   // A spinner while a turn runs.
   useEffect(() => {
     if (!model.busy) return;
@@ -62,6 +68,7 @@ export function App(props: AppProps): ReactNode {
     stdout.write(CLEAR_SCREEN);
   }
   const keys = useKeys({ session, model, rerender, exit, onToggleReasoning: () => (setShowReasoning((v) => !v), model.redraw()) });
+  if (failed) return null;
   const itemOptions = { width, showReasoning, markdown: renderMarkdown };
   const approval = model.approvals[0];
   const hints = !approval ? hintLine(keys) : undefined;

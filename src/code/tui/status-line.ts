@@ -16,6 +16,7 @@ export function formatTokens(n: number): string {
 /** The status line (ANSI), cut to `width`. */
 export function formatStatus(status: CodeStatus, width: number): string {
   const mode = style(MODE_STYLE[status.mode], `⏵ ${status.mode}`);
+  if (status.starting) return mode + style('gray', ' │ starting…');
   const tokens = `${formatTokens(status.usage.inputTokens)} in · ${formatTokens(status.usage.outputTokens)} out`;
   const cost = status.costUsd !== undefined ? ` · $${status.costUsd.toFixed(status.costUsd < 1 ? 3 : 2)}` : '';
   const pct = Math.round(status.contextPercent);

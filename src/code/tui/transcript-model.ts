@@ -101,15 +101,19 @@ export class TranscriptModel {
     }
   }
 
-  /** Replaces the finished items with a stored conversation (resume, clear). */
+  /**
+   * Replaces the finished items with a stored conversation (resume, clear). The screen is redrawn only when items
+   * were shown (not for the transcript of a session that opens after the UI is drawn).
+   */
   replace(messages: readonly Message[]): void {
+    const shown = this.items.length > 0;
     this.items = [];
     this.running = [];
     this.approvals = [];
     this.stream = new MarkdownStream();
     this.liveReasoning = '';
     for (const item of itemsFromMessages(messages)) this.push(item);
-    this.epoch++;
+    if (shown) this.epoch++;
   }
 
   /** Asks for a redraw of every finished item (e.g. reasoning shown or hidden). */

@@ -31,7 +31,7 @@ export interface KeysState {
   candidates: string[];
   /** A transient hint (e.g. "Press Ctrl-C again to exit"). */
   notice: string | undefined;
-  /** Messages typed while a turn ran, sent when it ends. */
+  /** Messages typed while a turn ran (or the session opened), sent when it ends. */
   queued: string[];
 }
 
@@ -43,6 +43,7 @@ export function useKeys(o: KeysOptions): KeysState {
   const [, force] = useState(0);
   const inputRef = useRef<InputState | undefined>(undefined);
   inputRef.current ??= initialInput(userHistory(session));
+  useOpenedHistory(session, model, inputRef as { current: InputState });
   const reasonRef = useRef<string | undefined>(undefined);
   const dispatch = (action: InputAction): void => {
     inputRef.current = inputReducer(inputRef.current as InputState, action);
@@ -61,7 +62,7 @@ export function useKeys(o: KeysOptions): KeysState {
   const submit = useSubmit(o, running, setQueued);
   // Send the next queued message once the turn is over.
   useEffect(() => {
-    if (model.busy || running.current || queued.length === 0) return;
+    if (model.busy || running.current || queued.length === 0 || model.status?.starting) return;
     const [next, ...rest] = queued;
     setQueued(rest);
     submit(next);
@@ -121,10 +122,21 @@ export function useKeys(o: KeysOptions): KeysState {
   useInput(useCallback((text: string, key: Key) => handlerRef.current(text, key), []));
   return { input: inputRef.current, reason: reasonRef.current, candidates, notice, queued };
 }
+
 /** The mode Shift+Tab switches to: the next in `CODE_MODES`, skipping `yolo` when the sandbox is off (it would be refused). */
 export function nextMode(current: CodeMode, sandbox: boolean): CodeMode {
   const modes = sandbox ? CODE_MODES : CODE_MODES.filter((m) => m !== 'yolo');
   return modes[(modes.indexOf(current) + 1) % modes.length];
+}
+
+/** A session that opens after the UI is drawn brings its earlier messages (`--resume`) into the history then. */
+function useOpenedHistory(session: CodeSession, model: TranscriptModel, inputRef: { current: InputState }): void {
+  const loaded = useRef(!model.status?.starting);
+  if (loaded.current || model.status?.starting) return;
+  loaded.current = true;
+  const current = inputRef.current;
+  const earlier = userHistory(session);
+  inputRef.current = { ...current, history: [...earlier, ...current.history], historyIndex: current.historyIndex + earlier.length };
 }
 
 function useSubmit(
@@ -142,7 +154,8 @@ function useSubmit(
     };
     if (line.startsWith('/')) return void session.command(line).catch(report);
     if (line.startsWith('!')) return void session.runShell(line.slice(1).trim()).catch(report);
-    if (model.busy || running.current) return setQueued((q) => [...q, line]);
+    // Messages typed while a turn runs, or before the session has opened, wait for their turn.
+    if (model.busy || running.current || model.status?.starting) return setQueued((q) => [...q, line]);
     running.current = true;
     void session
       .send(line)
