@@ -1,5 +1,6 @@
-// Corvid's side of bench/knowledge-peers.mjs: the SQLite knowledge store with its default options (FTS5 BM25, exact
-// sqlite-vec search), as bench/knowledge.mjs measures it.
+// Corvid's side of bench/knowledge-peers.mjs: the SQLite knowledge store with its default options (FTS5 BM25 leaving
+// out words found in more than half the chunks; vectorSearch 'auto': exact below 20,000 vectors, the sign-bit prefilter
+// with exact re-scoring from there), as bench/knowledge.mjs measures it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

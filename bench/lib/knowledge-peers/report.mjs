@@ -2,8 +2,8 @@
 
 const MODES = [
   ['keyword', 'keyword'],
-  ['vector', 'vector, exact'],
-  ['hybrid', 'hybrid, exact vectors'],
+  ['vector', 'vector, default search'],
+  ['hybrid', 'hybrid, default search'],
   ['vectorIvfPq', 'vector, IVF_PQ index'],
   ['hybridIvfPq', 'hybrid, IVF_PQ index'],
 ];
