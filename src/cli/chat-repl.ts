@@ -90,7 +90,7 @@ export function chatRepl(options: ReplOptions): Promise<number> {
       const outcome = await session.turn(text, renderer);
       if (outcome.status === 'completed') {
         const total = session.sessionUsage;
-        write(`${c.dim(`↳ ${formatUsage(outcome.usage)} tokens · session ${formatCount(total.totalTokens)} tokens`)}\n`);
+        write(`${c.dim(`↳ ${formatUsage(outcome.usage)} tokens · ${formatCount(total.totalTokens)} tokens this session`)}\n`);
       } else if (outcome.status === 'failed' && (options.debug || !outcome.reported)) {
         // The renderer showed the message; --debug adds the stack, and failures outside the event stream need saying.
         write(formatError(outcome.error, { debug: options.debug, colors: c }));

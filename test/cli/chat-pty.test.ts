@@ -47,7 +47,7 @@ describe('corvid chat on a terminal', () => {
 
       let mark = p.mark();
       p.write('Hi, I am Ann\r');
-      let out = await p.waitFor(/↳ 12 in · 4 out tokens · session 16 tokens[\s\S]*helper › $/, { since: mark });
+      let out = await p.waitFor(/↳ 12 in · 4 out tokens · 16 tokens this session[\s\S]*helper › $/, { since: mark });
       expect(out).toMatch(/step 1\/10/);
       expect(out).toMatch(/thinking Greet back\./);
       expect(out).toMatch(/Hello, Ann!/);

@@ -41,7 +41,7 @@ async function runPiped(session: ChatSession, context: CliContext): Promise<numb
         stdout.write(answer.endsWith('\n') ? answer : `${answer}\n`);
         if (verbose) {
           const total = formatCount(session.sessionUsage.totalTokens);
-          stderr.write(`${errColors.dim(`↳ ${formatUsage(outcome.usage)} tokens · session ${total} tokens`)}\n`);
+          stderr.write(`${errColors.dim(`↳ ${formatUsage(outcome.usage)} tokens · ${total} tokens this session`)}\n`);
         }
       } else {
         failed = true;
