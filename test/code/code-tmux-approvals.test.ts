@@ -3,24 +3,14 @@
  * call's result) and `p`, always allowing a command prefix (a later command with that prefix does not ask; one
  * with another prefix does).
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { assertBuilt } from '../cli/cli-harness.js';
 import type { FakeReply } from '../support/fake-llm-server.js';
-import { TmuxCodeSession, toolResultText } from './tmux-code-session.js';
-import { tmuxMissing } from './tmux-terminal.js';
+import { TmuxCodeSession, tmuxCodeSessionSuite, toolResultText } from './tmux-code-session.js';
 
-const missing = tmuxMissing();
-if (missing) console.warn(`skipping the tmux tests of corvid code: ${missing}`);
+const missing = tmuxCodeSessionSuite();
 
 let session: TmuxCodeSession | undefined;
-beforeAll(() => {
-  if (!missing) assertBuilt();
-});
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-});
 
 const bash = (id: string, command: string): FakeReply => ({ toolCalls: [{ id, name: 'bash', arguments: { command } }] });
 

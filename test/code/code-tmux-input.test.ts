@@ -3,23 +3,13 @@
  * completed with Tab (the file's content reaches the model) and `!command` (its output on screen, then in the
  * model's context with the next message).
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { assertBuilt } from '../cli/cli-harness.js';
-import { lastUserText, PROMPT, TmuxCodeSession } from './tmux-code-session.js';
-import { tmuxMissing } from './tmux-terminal.js';
+import { lastUserText, PROMPT, TmuxCodeSession, tmuxCodeSessionSuite } from './tmux-code-session.js';
 
-const missing = tmuxMissing();
-if (missing) console.warn(`skipping the tmux tests of corvid code: ${missing}`);
+const missing = tmuxCodeSessionSuite();
 
 let session: TmuxCodeSession | undefined;
-beforeAll(() => {
-  if (!missing) assertBuilt();
-});
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-});
 
 describe.skipIf(missing !== undefined)('corvid code input in a real terminal (tmux)', () => {
   it('@src/ma + Tab lists the candidates, completes the mention, and the file reaches the model', { timeout: 180_000 }, async () => {

@@ -3,24 +3,14 @@
  * cycling the modes, ↑ recalling an earlier message, and multi-line input (`\` + Enter, Alt+Enter). Each test checks
  * the screen and what the fake model received; screens are saved in test-artifacts/code/.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { assertBuilt } from '../cli/cli-harness.js';
 import { BUGGY, FIXED } from './code-project.js';
-import { lastUserText, messagesOf, PROMPT, textOf, TmuxCodeSession } from './tmux-code-session.js';
-import { tmuxMissing } from './tmux-terminal.js';
+import { lastUserText, messagesOf, PROMPT, textOf, TmuxCodeSession, tmuxCodeSessionSuite } from './tmux-code-session.js';
 
-const missing = tmuxMissing();
-if (missing) console.warn(`skipping the tmux tests of corvid code: ${missing}`);
+const missing = tmuxCodeSessionSuite();
 
 let session: TmuxCodeSession | undefined;
-beforeAll(() => {
-  if (!missing) assertBuilt();
-});
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-});
 
 /** The status line (the last line of the screen). */
 const statusLine = (screen: string): string => screen.trimEnd().split('\n').at(-1) ?? '';

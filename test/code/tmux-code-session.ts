@@ -5,10 +5,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-import { CLI } from '../cli/cli-harness.js';
+import { afterEach, beforeAll } from 'vitest';
+
+import { assertBuilt, CLI } from '../cli/cli-harness.js';
 import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { type CodeProject, makeProject } from './code-project.js';
-import { Terminal } from './tmux-terminal.js';
+import { Terminal, tmuxMissing } from './tmux-terminal.js';
 
 /** The input box's placeholder: the prompt is ready for a message. */
 export const PROMPT = 'Ask, /command, !shell, @file';
@@ -37,8 +39,27 @@ export const lastUserText = (r: RecordedRequest): string => textOf(messagesOf(r)
 export const toolResultText = (r: RecordedRequest, id: string): string =>
   textOf(messagesOf(r).find((m) => m.role === 'tool' && m.tool_call_id === id));
 
-/** A running session: call `close()` in `afterEach`. */
+/**
+ * The shared setup of a tmux test file: says once why its tests are skipped (no tmux), checks the build, and closes
+ * the sessions a test started after it. Returns the reason to skip, or `undefined`.
+ */
+export function tmuxCodeSessionSuite(): string | undefined {
+  const missing = tmuxMissing();
+  if (missing) console.warn(`skipping the tmux tests of corvid code: ${missing}`);
+  beforeAll(() => {
+    if (!missing) assertBuilt();
+  });
+  afterEach(async () => {
+    for (const s of [...TmuxCodeSession.open]) await s.close();
+  });
+  return missing;
+}
+
+/** A running session: closed by `close()`, or after the test by {@link tmuxCodeSessionSuite}. */
 export class TmuxCodeSession {
+  /** Sessions started and not closed yet. */
+  static readonly open = new Set<TmuxCodeSession>();
+
   private constructor(
     readonly server: FakeLlmServer,
     readonly project: CodeProject,
@@ -64,6 +85,7 @@ export class TmuxCodeSession {
       ...(options.rows !== undefined ? { rows: options.rows } : {}),
     });
     const session = new TmuxCodeSession(server, project, term);
+    TmuxCodeSession.open.add(session);
     try {
       await term.waitForText(PROMPT);
     } catch (error) {
@@ -89,6 +111,7 @@ export class TmuxCodeSession {
   }
 
   async close(): Promise<void> {
+    if (!TmuxCodeSession.open.delete(this)) return;
     this.term.close();
     await this.server.close();
     this.project.cleanup();
