@@ -1,4 +1,3 @@
-import { CorvidError } from '../errors/corvid-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import type { ApprovalHandler } from '../types/durable-options.js';
@@ -95,7 +94,7 @@ async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResu
   if (scope.journal !== undefined && o.kind !== 'reused') await scope.journal.toolCompleted(call.toolCallId, o.output, isError);
   if (isError && o.kind !== 'denied' && scope.errorMode === 'throw') {
     const cause = o.kind === 'done' ? o.cause : undefined;
-    if (CorvidError.isInstance(cause) && cause.name === 'ToolExecutionError') throw cause;
+    if (ToolExecutionError.isInstance(cause)) throw cause;
     throw new ToolExecutionError(String(o.output), { toolName: call.toolName, toolCallId: call.toolCallId, cause });
   }
   const result: ToolResultRecord = {

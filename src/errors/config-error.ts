@@ -23,8 +23,17 @@ export function formatConfigIssue(issue: ConfigIssue): string {
   return `${where ? `${where}  ` : ''}${path}${issue.message}`;
 }
 
+const MARKER = Symbol.for('corvid.error.ConfigError');
+
 /** The configuration is invalid; `issues` lists every problem found, not just the first. */
 export class ConfigError extends CorvidError {
+  private readonly [MARKER] = true;
+
+  /** True for a `ConfigError` (or a subclass), also across duplicated copies of the package. */
+  static override isInstance(error: unknown): error is ConfigError {
+    return ConfigError.hasMarker(error, MARKER);
+  }
+
   readonly issues: ConfigIssue[];
 
   constructor(message: string, options: { issues?: ConfigIssue[]; cause?: unknown } = {}) {

@@ -54,7 +54,16 @@ export class CorvidError extends Error {
 
   /** True for any Corvid error, also across duplicated copies of the package. */
   static isInstance(error: unknown): error is CorvidError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[MARKER] === true;
+    return CorvidError.hasMarker(error, MARKER);
+  }
+
+  /**
+   * Whether `error` carries `marker` set to `true`. Each class of the hierarchy sets its own marker
+   * (`Symbol.for('corvid.error.<ClassName>')`) on its instances, so `X.isInstance` recognises X and
+   * its subclasses only, also across duplicated copies of the package (where `instanceof` fails).
+   */
+  protected static hasMarker(error: unknown, marker: symbol): boolean {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
   }
 
   /** A plain, serialisable view (used in events, NDJSON and HTTP answers). */

@@ -3,12 +3,21 @@ import { CorvidError } from './corvid-error.js';
 /** Which limit of a run was exceeded. */
 export type RunLimitName = 'max_depth' | 'max_total_steps' | 'max_total_tokens' | 'max_duration_ms' | 'max_iterations';
 
+const MARKER = Symbol.for('corvid.error.LimitExceededError');
+
 /**
  * A run went past one of its limits: nesting depth, a loop's iteration cap, or a budget of the
  * whole run tree (model steps, tokens, wall time). The whole run stops; `agent` and `path` name
  * where it happened, `limit` and `value` which limit it was.
  */
 export class LimitExceededError extends CorvidError {
+  private readonly [MARKER] = true;
+
+  /** True for a `LimitExceededError` (or a subclass), also across duplicated copies of the package. */
+  static override isInstance(error: unknown): error is LimitExceededError {
+    return LimitExceededError.hasMarker(error, MARKER);
+  }
+
   readonly limit: RunLimitName;
   /** The configured limit. */
   readonly value: number;

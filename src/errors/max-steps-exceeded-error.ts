@@ -1,8 +1,17 @@
 import type { StepResult } from '../types/result.js';
 import { CorvidError } from './corvid-error.js';
 
+const MARKER = Symbol.for('corvid.error.MaxStepsExceededError');
+
 /** The agent used all of its `maxSteps` without producing an answer. Carries the steps so far. */
 export class MaxStepsExceededError extends CorvidError {
+  private readonly [MARKER] = true;
+
+  /** True for a `MaxStepsExceededError` (or a subclass), also across duplicated copies of the package. */
+  static override isInstance(error: unknown): error is MaxStepsExceededError {
+    return MaxStepsExceededError.hasMarker(error, MARKER);
+  }
+
   readonly maxSteps: number;
   readonly steps: StepResult[];
   readonly agent: string;

@@ -12,8 +12,17 @@ const CODES: Record<McpErrorKind, CorvidErrorCode> = {
   auth: 'mcp_auth_failed',
 };
 
+const MARKER = Symbol.for('corvid.error.McpError');
+
 /** An MCP server failed. The message always names the server (its id from `mcp_servers`). */
 export class McpError extends CorvidError {
+  private readonly [MARKER] = true;
+
+  /** True for a `McpError` (or a subclass), also across duplicated copies of the package. */
+  static override isInstance(error: unknown): error is McpError {
+    return McpError.hasMarker(error, MARKER);
+  }
+
   readonly kind: McpErrorKind;
   /** Id of the server concerned. */
   readonly server: string;

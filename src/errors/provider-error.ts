@@ -13,8 +13,17 @@ const CODES: Record<ProviderErrorKind, CorvidErrorCode> = {
   stream_interrupted: 'provider_error',
 };
 
+const MARKER = Symbol.for('corvid.error.ProviderError');
+
 /** A model provider failed; names the provider, model, HTTP status and the provider's own message. */
 export class ProviderError extends CorvidError {
+  private readonly [MARKER] = true;
+
+  /** True for a `ProviderError` (or a subclass), also across duplicated copies of the package. */
+  static override isInstance(error: unknown): error is ProviderError {
+    return ProviderError.hasMarker(error, MARKER);
+  }
+
   readonly kind: ProviderErrorKind;
   readonly provider: string;
   readonly model: string;

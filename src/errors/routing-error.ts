@@ -1,7 +1,16 @@
 import { CorvidError } from './corvid-error.js';
 
+const MARKER = Symbol.for('corvid.error.RoutingError');
+
 /** A router found no route for a request and has no default route. */
 export class RoutingError extends CorvidError {
+  private readonly [MARKER] = true;
+
+  /** True for a `RoutingError` (or a subclass), also across duplicated copies of the package. */
+  static override isInstance(error: unknown): error is RoutingError {
+    return RoutingError.hasMarker(error, MARKER);
+  }
+
   /** The router's name. */
   readonly agent: string;
   /** The route names it had. */

@@ -1,7 +1,16 @@
 import { CorvidError } from './corvid-error.js';
 
+const MARKER = Symbol.for('corvid.error.RunAbortedError');
+
 /** The run was cancelled through its AbortSignal (Ctrl-C in the CLI). */
 export class RunAbortedError extends CorvidError {
+  private readonly [MARKER] = true;
+
+  /** True for a `RunAbortedError` (or a subclass), also across duplicated copies of the package. */
+  static override isInstance(error: unknown): error is RunAbortedError {
+    return RunAbortedError.hasMarker(error, MARKER);
+  }
+
   constructor(message = 'The run was cancelled', options: { cause?: unknown } = {}) {
     super(message, { code: 'run_aborted', cause: options.cause });
     this.name = 'RunAbortedError';

@@ -16,12 +16,21 @@ const CODES: Record<StorageErrorKind, CorvidErrorCode> = {
   failed: 'storage_error',
 };
 
+const MARKER = Symbol.for('corvid.error.StorageError');
+
 /**
  * A storage backend failed or refused an operation: a newer schema, a corrupted or locked SQLite
  * file, an unreachable server, refused credentials, a missing driver package, an unknown session
  * or run id, a conflicting write. `location` names the file or URL (passwords masked).
  */
 export class StorageError extends CorvidError {
+  private readonly [MARKER] = true;
+
+  /** True for a `StorageError` (or a subclass), also across duplicated copies of the package. */
+  static override isInstance(error: unknown): error is StorageError {
+    return StorageError.hasMarker(error, MARKER);
+  }
+
   readonly kind: StorageErrorKind;
   /** The database file or URL (password masked), when known. */
   readonly location?: string;

@@ -1,7 +1,16 @@
 import { CorvidError } from './corvid-error.js';
 
+const MARKER = Symbol.for('corvid.error.TemplateError');
+
 /** Templated instructions (or a task / stage input) refer to a state key or output that is not there. */
 export class TemplateError extends CorvidError {
+  private readonly [MARKER] = true;
+
+  /** True for a `TemplateError` (or a subclass), also across duplicated copies of the package. */
+  static override isInstance(error: unknown): error is TemplateError {
+    return TemplateError.hasMarker(error, MARKER);
+  }
+
   /** The agent whose template it is. */
   readonly agent: string;
   /** The placeholder as written, e.g. `state.topic`. */

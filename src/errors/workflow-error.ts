@@ -1,7 +1,16 @@
 import { CorvidError } from './corvid-error.js';
 
+const MARKER = Symbol.for('corvid.error.WorkflowError');
+
 /** A workflow agent that does not stop at the first failure (fail_fast: false) had no part succeed. */
 export class WorkflowError extends CorvidError {
+  private readonly [MARKER] = true;
+
+  /** True for a `WorkflowError` (or a subclass), also across duplicated copies of the package. */
+  static override isInstance(error: unknown): error is WorkflowError {
+    return WorkflowError.hasMarker(error, MARKER);
+  }
+
   /** The workflow agent. */
   readonly agent: string;
   /** Each failed part (task id, or sub-agent name) with its error. */

@@ -3,11 +3,20 @@ import { CorvidError, type CorvidErrorCode } from '../errors/corvid-error.js';
 /** HTTP statuses the server answers errors with. */
 export type HttpErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 499 | 500 | 502 | 503 | 504;
 
+const MARKER = Symbol.for('corvid.error.HttpError');
+
 /**
  * An error answered over HTTP as `{ error: { code, message } }` with `status`. `wireCode` is the
  * `code` clients see (e.g. `invalid_request`, `unauthorized`, `rate_limited`).
  */
 export class HttpError extends CorvidError {
+  private readonly [MARKER] = true;
+
+  /** True for a `HttpError` (or a subclass), also across duplicated copies of the package. */
+  static override isInstance(error: unknown): error is HttpError {
+    return HttpError.hasMarker(error, MARKER);
+  }
+
   readonly status: HttpErrorStatus;
   readonly wireCode: string;
   /** Extra response headers (e.g. `Retry-After`, `WWW-Authenticate`). */

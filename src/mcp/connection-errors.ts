@@ -69,7 +69,7 @@ export function connectError(d: ConnectionDiagnostics, err: unknown): McpError {
 
 /** A request (`what`: `tool "x"`, `tools/list`) failed: timed out, the server went away, or the SDK refused the answer. */
 export function callError(d: ConnectionDiagnostics, err: unknown, what: string, timeout: number | undefined): McpError {
-  if (McpError.isInstance(err) && (err as McpError).name === 'McpError') return err as McpError;
+  if (McpError.isInstance(err)) return err;
   if (isTimeout(err)) {
     return new McpError(
       `MCP server "${d.id}": ${what} timed out after ${timeout ?? d.config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS} ms`,

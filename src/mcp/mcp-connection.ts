@@ -104,7 +104,7 @@ export class McpConnection {
           return client;
         })
         .catch((err: unknown) => {
-          const e = McpError.isInstance(err) && err.name === 'McpError' ? (err as McpError) : this.connectError(err);
+          const e = McpError.isInstance(err) ? err : this.connectError(err);
           this.state = 'failed';
           this.lastError = e;
           throw e;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { tool } from '../../core/tool.js';
+import { ConfigError } from '../../errors/config-error.js';
 import type { Tool } from '../../types/tool.js';
 import { decodeText } from './decode-text.js';
 import { guardedFetch, type GuardedResponse } from './guarded-fetch.js';
@@ -62,7 +63,7 @@ async function readable(res: GuardedResponse): Promise<{ title?: string; content
     }
     case 'pdf': {
       const pdf = await pdfToText(res.body).catch((err: unknown) => {
-        if ((err as { name?: string }).name === 'ConfigError') throw err;
+        if (ConfigError.isInstance(err)) throw err;
         throw new WebRefusal(`Could not read the PDF at ${res.url}: ${(err as Error).message ?? String(err)}`, { cause: err });
       });
       return { title: pdf.title, content: pdf.text, contentType };
