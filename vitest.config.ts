@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Lists skipped tests at the end of every run (CI fails on them: scripts/check-test-report.mjs).
+    reporters: ['default', './test/support/skip-reporter.ts'],
   },
 });
