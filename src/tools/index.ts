@@ -17,13 +17,6 @@
  * import { webTools, slackTools, restTools } from 'corvid/tools';
  * const tools = [...webTools({ allowHosts: ['api.github.com'] }), ...slackTools({ token }), ...(await restTools({ url: 'http://127.0.0.1:8001' }))];
  */
-import type { Tool } from '../types/tool.js';
-import type { MemoryToolName } from './builtin-tool-names.js';
-import { createGetMemories, getMemories } from './get-memories.js';
-import { createSaveMemory, saveMemory } from './save-memory.js';
-import { createSearchConversations, searchConversations } from './search-conversations.js';
-import { createSearchMemories, searchMemories } from './search-memories.js';
-import type { MemoryToolOptions } from './tool-store.js';
 
 export { ASK_USER_RESULT, ASK_USER_TOOL, askUser, type AskUserArgs, askUserTool, type AskUserToolOptions } from './ask-user.js';
 export { isMemoryToolName, MEMORY_TOOL_NAMES, type MemoryToolName } from './builtin-tool-names.js';
@@ -48,6 +41,7 @@ export {
   type WriteFileOutput,
 } from './files/index.js';
 export { createGetMemories, getMemories, type GetMemoriesArgs, type GetMemoriesOutput } from './get-memories.js';
+export { builtinTools, createMemoryTools, memoryTools } from './memory-tools.js';
 export type { MemoryView } from './memory-view.js';
 export {
   type PathAccess,
@@ -68,6 +62,7 @@ export {
   type SearchConversationsOutput,
 } from './search-conversations.js';
 export { createSearchMemories, searchMemories, type SearchMemoriesArgs, type SearchMemoriesOutput } from './search-memories.js';
+export { shellTool, type ShellToolInput, type ShellToolOptions, type ShellToolResult } from './shell/index.js';
 export { type SlackChannel, SlackToolError, type SlackToolName, slackTools, type SlackToolsOptions } from './slack/index.js';
 export { DEFAULT_MEMORY_USER, type MemoryStoreSource, type MemoryToolOptions } from './tool-store.js';
 export {
@@ -79,31 +74,3 @@ export {
   webTools,
   type WebToolsOptions,
 } from './web/index.js';
-
-/** The memory tools and conversation search by name. */
-export const builtinTools: Readonly<Record<MemoryToolName, Tool>> = {
-  save_memory: saveMemory,
-  get_memories: getMemories,
-  search_memories: searchMemories,
-  search_conversations: searchConversations,
-};
-
-/** `save_memory`, `get_memories`, `search_memories` and `search_conversations`, for `new Agent({ tools })`; they use the run's store. */
-export const memoryTools: Tool[] = [saveMemory, getMemories, searchMemories, searchConversations];
-
-/**
- * The four tools by name, using the run's store when it has one (session runs) and else
- * `options.store` (a store, or a function opening one on first use).
- * @example
- * const tools = createMemoryTools({ store: () => openStore() });
- * const agent = new Agent({ name: 'helper', model, tools: Object.values(tools) });
- */
-export function createMemoryTools(options: MemoryToolOptions = {}): Record<MemoryToolName, Tool> {
-  return {
-    save_memory: createSaveMemory(options),
-    get_memories: createGetMemories(options),
-    search_memories: createSearchMemories(options),
-    search_conversations: createSearchConversations(options),
-  };
-}
-export { shellTool, type ShellToolInput, type ShellToolOptions, type ShellToolResult } from './shell/index.js';
