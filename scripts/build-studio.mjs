@@ -2,10 +2,10 @@
 // Builds Corvid Studio (studio/) into dist/studio/: one bundled, minified, content-hashed JS file and one CSS
 // file, and index.html pointing at them. Prints the gzip size of the JS and fails above the budget.
 // Usage: node scripts/build-studio.mjs [--out <dir>]
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 import { build } from 'esbuild';
 
@@ -48,6 +48,15 @@ const html = readFileSync(join(root, 'studio', 'index.html'), 'utf8')
   .replace('__JS__', `./assets/${basename(js[0])}`)
   .replace('__CSS__', `./assets/${basename(css[0])}`);
 writeFileSync(join(outDir, 'index.html'), html);
+copyFileSync(join(root, 'studio', 'favicon.svg'), join(outDir, 'favicon.svg'));
+
+// Compressed copies beside each text file; the server sends the one the browser accepts.
+for (const file of [join(outDir, 'index.html'), join(outDir, 'favicon.svg'), ...readdirSync(assetsDir).map((f) => join(assetsDir, f))]) {
+  if (!/\.(html|js|css|svg|map|txt|json)$/.test(file)) continue;
+  const bytes = readFileSync(file);
+  writeFileSync(`${file}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
+}
 
 const size = (file) => {
   const bytes = readFileSync(file);

@@ -27,6 +27,9 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
+/** Types served compressed when the build left a `.br` / `.gz` copy beside the file. */
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.svg', '.txt', '.webmanifest']);
+
 /** Same-origin only: the Studio loads nothing from elsewhere and talks only to this server. */
 export const STUDIO_CSP = [
   "default-src 'self'",
@@ -57,7 +60,34 @@ export interface StudioOptions {
 
 /** Whether `path` is one of the Studio's (served without credentials: the sign-in screen must load). */
 export function isStudioPath(path: string): boolean {
-  return path === STUDIO_PATH || path.startsWith(`${STUDIO_PATH}/`);
+  return path === STUDIO_PATH || path.startsWith(`${STUDIO_PATH}/`) || path === FAVICON_PATH;
+}
+
+/** Browsers ask for it on their own; it leads to the Studio's icon (without credentials). */
+const FAVICON_PATH = '/favicon.ico';
+
+/** The encodings a request accepts that the build wrote copies for, best first (`br`, then `gzip`). */
+export function acceptedEncodings(acceptEncoding: string | undefined): Array<'br' | 'gzip'> {
+  const accepted = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').toLowerCase().split(',')) {
+    const [name = '', ...params] = part.trim().split(';');
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find(Boolean);
+    accepted.set(name.trim(), q ? Number(q[1]) : 1);
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  return (['br', 'gzip'] as const).filter(ok);
+}
+
+/** The file, or its `.br` / `.gz` copy when the client accepts it (with the `content-encoding` to send). */
+async function encodedFileAt(path: string, acceptEncoding: string | undefined): Promise<{ body: Buffer; encoding?: string } | undefined> {
+  if (COMPRESSIBLE.has(extname(path).toLowerCase())) {
+    for (const encoding of acceptedEncodings(acceptEncoding)) {
+      const body = await fileAt(`${path}.${encoding === 'br' ? 'br' : 'gz'}`);
+      if (body !== undefined) return { body, encoding };
+    }
+  }
+  const body = await fileAt(path);
+  return body === undefined ? undefined : { body };
 }
 
 async function fileAt(path: string): Promise<Buffer | undefined> {
@@ -81,18 +111,23 @@ function notBuilt(dir: string): HttpError {
  */
 export function registerStudio(app: Hono<ServerEnv>, options: StudioOptions = {}): void {
   const dir = resolve(options.dir ?? defaultStudioDir());
-  const headers = (type: string, cache: string) => ({
-    'content-type': type,
+  const headers = (file: string, cache: string, encoding: string | undefined): Record<string, string> => ({
+    'content-type': CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
     'cache-control': cache,
     'content-security-policy': STUDIO_CSP,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
+    // Caches keep one copy per encoding of what may be sent compressed.
+    ...(COMPRESSIBLE.has(extname(file).toLowerCase()) ? { vary: 'accept-encoding' } : {}),
+    ...(encoding ? { 'content-encoding': encoding } : {}),
   });
-  const index = async () => {
-    const html = await fileAt(join(dir, 'index.html'));
+  const index = async (acceptEncoding?: string) => {
+    const html = await encodedFileAt(join(dir, 'index.html'), acceptEncoding);
     if (html === undefined) throw notBuilt(dir);
     return html;
   };
+
+  app.get(FAVICON_PATH, (c) => c.redirect(`${STUDIO_PATH}/favicon.svg`, 308));
 
   app.get(STUDIO_PATH, async (c) => {
     await index();
@@ -109,11 +144,10 @@ export function registerStudio(app: Hono<ServerEnv>, options: StudioOptions = {}
     }
     const file = resolve(dir, rel);
     if (rel !== '' && !rel.includes('\0') && file.startsWith(dir + sep)) {
-      const body = await fileAt(file);
-      if (body !== undefined) {
-        const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+      const found = await encodedFileAt(file, c.req.header('accept-encoding'));
+      if (found !== undefined) {
         const cache = HASHED.test(file) && !file.endsWith('.html') ? 'public, max-age=31536000, immutable' : 'no-cache';
-        return c.body(new Uint8Array(body), 200, headers(type, cache));
+        return c.body(new Uint8Array(found.body), 200, headers(file, cache, found.encoding));
       }
       // A missing file with an extension is a missing asset, not a client route.
       if (extname(rel) !== '') {
@@ -121,6 +155,7 @@ export function registerStudio(app: Hono<ServerEnv>, options: StudioOptions = {}
         throw new HttpError(404, 'not_found', `No Studio file "${rel.slice(0, 200)}"`);
       }
     }
-    return c.body(new Uint8Array(await index()), 200, headers('text/html; charset=utf-8', 'no-cache'));
+    const html = await index(c.req.header('accept-encoding'));
+    return c.body(new Uint8Array(html.body), 200, headers('index.html', 'no-cache', html.encoding));
   });
 }
