@@ -85,7 +85,7 @@ export async function createProviderModel(config: ModelConfig, label = config.mo
       const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({
         // The name is also the providerOptions key whose extra fields go into the request body,
-        // so `providerOptions: { 'openai-compatible': { top_k: 20 } }` reaches the server.
+        // so `providerOptions: { openaiCompatible: { top_k: 20 } }` (or the config's `openai-compatible:` key) reaches the server.
         name: 'openai-compatible',
         baseURL: config.baseURL,
         apiKey: config.apiKey,

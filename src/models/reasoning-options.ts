@@ -28,9 +28,26 @@ export function reasoningProviderOptions(provider: string, r: ReasoningSettings)
       const effort = effortFor(r) === 'minimal' ? 'low' : effortFor(r);
       return { ollama: { reasoningEffort: effort }, openaiCompatible: { reasoningEffort: effort } };
     }
+    case 'openai-compatible':
+      // The SDK reads `openaiCompatible`; its older `openai-compatible` key draws a deprecation warning on every call.
+      return { openaiCompatible: { reasoningEffort: effortFor(r) } };
     default:
       return { [family]: { reasoningEffort: effortFor(r) }, openaiCompatible: { reasoningEffort: effortFor(r) } };
   }
+}
+
+/**
+ * The options of an openai-compatible model under the key its SDK reads (`openaiCompatible`): a
+ * config's `openai-compatible:` key (the provider's name) is moved there, since the SDK warns on
+ * every call that it is deprecated. Other providers' options are returned as they are.
+ */
+export function canonicalProviderOptions(
+  provider: string,
+  options: Record<string, Record<string, unknown>> | undefined,
+): Record<string, Record<string, unknown>> | undefined {
+  if (provider.split('.')[0] !== 'openai-compatible' || options?.['openai-compatible'] === undefined) return options;
+  const { 'openai-compatible': legacy, ...rest } = options;
+  return { ...rest, openaiCompatible: { ...legacy, ...rest.openaiCompatible } };
 }
 
 /** Merges provider option maps one level deep (later wins). */

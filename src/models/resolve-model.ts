@@ -9,7 +9,7 @@ import { createProviderModel } from './create-provider-model.js';
 import { detectDefaultModel } from './default-model.js';
 import { firstByteTimeoutFor, withFirstByteTimeout } from './first-byte-timeout.js';
 import { parseModelId } from './parse-model-id.js';
-import { mergeProviderOptions, reasoningProviderOptions } from './reasoning-options.js';
+import { canonicalProviderOptions, mergeProviderOptions, reasoningProviderOptions } from './reasoning-options.js';
 import { DEFAULT_RETRY, type ResolvedModel } from './resolved-model.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -71,7 +71,10 @@ function withProviderFunctions(m: Omit<ResolvedModel, 'callProviderOptions' | 'c
   return {
     ...m,
     callProviderOptions: (reasoning: ReasoningSettings | undefined) =>
-      mergeProviderOptions(reasoning ? reasoningProviderOptions(m.provider, reasoning) : undefined, m.providerOptions),
+      canonicalProviderOptions(
+        m.provider,
+        mergeProviderOptions(reasoning ? reasoningProviderOptions(m.provider, reasoning) : undefined, m.providerOptions),
+      ),
     classifyError: (err: unknown, info: FailedCallInfo) =>
       classifyProviderError(err, {
         provider: m.provider,

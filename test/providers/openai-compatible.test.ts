@@ -73,13 +73,21 @@ describe.each(cases)('%s over Chat Completions (stream=%s)', (path, stream) => {
     expect(s.requests[0].body.reasoning_effort).toBe('low');
     expect(s.requests[0].body).not.toHaveProperty('reasoningEffort');
     expect(s.requests[1].body.messages[2]).toMatchObject({ role: 'assistant', reasoning_content: 'Use add.' });
+    // Corvid's own options use the key the SDK reads: no deprecation warning on each step.
+    expect(ofType(events, 'warning')).toEqual([]);
   });
 
   it('passes provider-specific body fields from providerOptions', async () => {
     const s = await start([{ text: 'ok' }]);
     const key = path === 'ollama' ? 'ollama' : 'openai-compatible';
-    await mustDrive(calcAgent(modelConfig(path, s.url, { providerOptions: { [key]: { top_k: 20 } } })), 'hi', stream);
+    const { events } = await mustDrive(
+      calcAgent(modelConfig(path, s.url, { reasoning: { effort: 'high' }, providerOptions: { [key]: { top_k: 20 } } })),
+      'hi',
+      stream,
+    );
     expect(s.requests[0].body.top_k).toBe(20);
+    expect(s.requests[0].body.reasoning_effort).toBe('high');
+    expect(ofType(events, 'warning')).toEqual([]);
   });
 });
 
