@@ -8,6 +8,7 @@ import { EventTreeView } from '../event-tree-view.js';
 import { SessionHistory } from '../session-history.js';
 import { ErrorBox, Markdown, PageHeader, UsageText } from '../ui.js';
 import { type Turn, useChat } from '../use-chat.js';
+import { useFollowBottom } from '../use-follow-bottom.js';
 import { href, navigate } from '../use-route.js';
 
 export function ChatPage({ agentName, sessionId }: { agentName?: string; sessionId?: string }) {
@@ -18,6 +19,12 @@ export function ChatPage({ agentName, sessionId }: { agentName?: string; session
   }, []);
   const agent = agentName ?? agents?.find((a) => a.default)?.name ?? agents?.[0]?.name;
   const chat = useChat({ agent, sessionId });
+  const follow = useFollowBottom();
+  const send = (text: string) => {
+    const sent = chat.send(text);
+    if (sent) follow.pin();
+    return sent;
+  };
   return (
     <section class="chat">
       <PageHeader title="Chat">
@@ -46,7 +53,7 @@ export function ChatPage({ agentName, sessionId }: { agentName?: string; session
           <TurnView key={turn.id} turn={turn} onAnswer={(id, ok, reason) => chat.answer(turn, id, ok, reason)} />
         ))}
       </ol>
-      <Composer agent={agent} running={chat.running} onSend={chat.send} onStop={chat.stop} />
+      <Composer agent={agent} running={chat.running} onSend={send} onStop={chat.stop} />
     </section>
   );
 }

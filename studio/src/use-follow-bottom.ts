@@ -1,0 +1,33 @@
+/**
+ * Keeps the page at its newest content (new turns, streamed words, notices, the approval bar) while the reader is
+ * at the bottom; once they scroll up, it leaves the page where they put it until they scroll back down or send.
+ */
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+
+/** How close to the bottom (px) still counts as "at the bottom". */
+const SLACK = 64;
+
+const atBottom = () => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - SLACK;
+const toBottom = () => window.scrollTo({ top: document.documentElement.scrollHeight });
+
+/** Follows the bottom of the page after each render; `pin()` follows again (e.g. when the user sends a message). */
+export function useFollowBottom(): { pin(): void } {
+  const pinned = useRef(true);
+  useEffect(() => {
+    const onScroll = () => {
+      pinned.current = atBottom();
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+  // After every render: content only grows at the bottom, so a pinned reader is moved down with it.
+  useLayoutEffect(() => {
+    if (pinned.current) toBottom();
+  });
+  return {
+    pin() {
+      pinned.current = true;
+      toBottom();
+    },
+  };
+}
