@@ -19,7 +19,7 @@ import {
   type TreeRow,
   windowRows,
 } from './event-tree.js';
-import { Markdown, UsageText, ValueView } from './ui.js';
+import { ApprovalPrompt, Markdown, UsageText, ValueView } from './ui.js';
 
 /** Rows in the page at once; more come in steps of this size. */
 export const WINDOW = 200;
@@ -191,7 +191,8 @@ function ApprovalRow({ approval, onAnswer }: { approval: ApprovalNode; onAnswer?
   return (
     <div class="approval" role="group" aria-label={`approval for ${approval.toolName}`}>
       <div>
-        <strong>Approval needed:</strong> {approval.prompt} <span class={`badge badge-${approval.status}`}>{approval.status}</span>
+        <span class={`badge badge-${approval.status}`}>{approval.status}</span>{' '}
+        <ApprovalPrompt prompt={approval.prompt || 'Approval needed'} />
       </div>
       <details>
         <summary>{approval.toolName} arguments</summary>

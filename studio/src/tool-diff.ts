@@ -59,3 +59,16 @@ export function diffOf(value: unknown): DiffLine[] | undefined {
   for (const field of Object.values(record)) if (typeof field === 'string' && isUnifiedDiff(field)) return unifiedDiffLines(field);
   return undefined;
 }
+
+/**
+ * An approval's prompt split into its first line (the question) and what follows it: the tool's preview of the
+ * call (a diff, a command), as diff lines when it is a diff, else as text.
+ */
+export function splitApprovalPrompt(prompt: string): { title: string; diff?: DiffLine[]; preview?: string } {
+  const newline = prompt.indexOf('\n');
+  if (newline < 0) return { title: prompt };
+  const title = prompt.slice(0, newline).trim();
+  const rest = prompt.slice(newline + 1).replace(/\s+$/, '');
+  if (rest === '') return { title };
+  return isUnifiedDiff(rest) ? { title, diff: unifiedDiffLines(rest) } : { title, preview: rest };
+}

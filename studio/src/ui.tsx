@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError } from './api-client.js';
 import type { Usage } from './event-tree.js';
 import { renderMarkdown } from './markdown.js';
-import { type DiffLine, diffOf } from './tool-diff.js';
+import { type DiffLine, diffOf, splitApprovalPrompt } from './tool-diff.js';
 
 /** The state of one API load. */
 export interface Loaded<T> {
@@ -100,6 +100,23 @@ export function DiffView({ lines, label }: { lines: DiffLine[]; label?: string }
         </span>
       ))}
     </pre>
+  );
+}
+
+/** An approval's question, with the tool's preview of the call under it (a coloured diff, or the text as it is). */
+export function ApprovalPrompt({ prompt, as: Heading }: { prompt: string; as?: 'h2' | 'strong' }) {
+  const { title, diff, preview } = useMemo(() => splitApprovalPrompt(prompt), [prompt]);
+  const H = Heading ?? 'strong';
+  return (
+    <>
+      <H class="approval-title">{title}</H>
+      {diff ? <DiffView lines={diff} label="preview of the change" /> : null}
+      {preview !== undefined ? (
+        <pre class="approval-preview" aria-label="preview">
+          {preview}
+        </pre>
+      ) : null}
+    </>
   );
 }
 

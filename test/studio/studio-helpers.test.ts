@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { argumentsOf, schemaFields } from '../../studio/src/schema-args.js';
 import { createSseParser, type SseMessage } from '../../studio/src/sse-parser.js';
 import { taskLayers } from '../../studio/src/structure-diagram-layout.js';
-import { diffOf, isUnifiedDiff } from '../../studio/src/tool-diff.js';
+import { diffOf, isUnifiedDiff, splitApprovalPrompt } from '../../studio/src/tool-diff.js';
 
 describe('SSE parser', () => {
   it('reassembles events split across chunks, skips comments and handles CRLF', () => {
@@ -22,6 +22,17 @@ describe('SSE parser', () => {
       { event: 'text_delta', data: '{"delta":"hi"}' },
       { event: 'message', data: 'a\nb' },
     ]);
+  });
+});
+
+describe('approval prompts', () => {
+  it('keep the question as the title and show the preview under it: a diff as diff lines, a command as text', () => {
+    const prompt = 'Edit src/app.ts?\n--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1 +1 @@\n-const a = 1;\n+const a = 2;\n';
+    const split = splitApprovalPrompt(prompt);
+    expect(split.title).toBe('Edit src/app.ts?');
+    expect(split.diff?.map((l) => l.kind)).toEqual(['meta', 'meta', 'hunk', 'del', 'add']);
+    expect(splitApprovalPrompt('Run this command?\n$ npm test')).toEqual({ title: 'Run this command?', preview: '$ npm test' });
+    expect(splitApprovalPrompt('Remember green?')).toEqual({ title: 'Remember green?' });
   });
 });
 

@@ -173,6 +173,8 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     expect(await chat.locator('.turn-footer .badge-paused').count()).toBe(1);
     const inbox = await open('approvals');
     await inbox.getByRole('heading', { name: 'Remember The colour is green.?' }).waitFor({ timeout: 15_000 });
+    // The card names the agent that asks.
+    await expect.poll(() => inbox.locator('.card.approval .muted').first().textContent()).toMatch(/^agent assistant · save_memory · run /);
     await inbox.screenshot({ path: join(SHOTS, 'approvals-pending.png'), fullPage: true });
     await docShot(inbox, 'approvals');
     await inbox.getByRole('button', { name: 'Approve' }).click();

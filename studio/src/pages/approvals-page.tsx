@@ -2,9 +2,9 @@
 import { useEffect, useState } from 'preact/hooks';
 
 import { api, seg } from '../api-client.js';
-import type { Approval } from '../api-types.js';
+import type { Approval, RunInfo } from '../api-types.js';
 import { startApprovalFeed } from '../approval-feed.js';
-import { ErrorBox, PageHeader, ValueView, When } from '../ui.js';
+import { ApprovalPrompt, ErrorBox, PageHeader, ValueView, When } from '../ui.js';
 import { href } from '../use-route.js';
 
 export function ApprovalsPage() {
@@ -56,6 +56,29 @@ export function ApprovalsPage() {
   );
 }
 
+/** The agent of each run, fetched once per run for the cards that name it. */
+const runAgents = new Map<string, Promise<string | undefined>>();
+
+function useRunAgent(runId: string): string | undefined {
+  const [agent, setAgent] = useState<string>();
+  useEffect(() => {
+    let agentOf = runAgents.get(runId);
+    if (!agentOf) {
+      agentOf = api<RunInfo>(`/runs/${seg(runId)}`).then(
+        (run) => run.agent,
+        () => undefined,
+      );
+      runAgents.set(runId, agentOf);
+    }
+    let live = true;
+    void agentOf.then((a) => live && setAgent(a));
+    return () => {
+      live = false;
+    };
+  }, [runId]);
+  return agent;
+}
+
 function ApprovalCard({
   approval,
   onAnswer,
@@ -67,10 +90,16 @@ function ApprovalCard({
   const [busy, setBusy] = useState(false);
   const go = (approved: boolean) => (setBusy(true), onAnswer(approval, approved, reason).finally(() => setBusy(false)));
   const reasonId = `reason-${approval.approvalId}`;
+  const agent = useRunAgent(approval.runId);
   return (
     <li class="card approval">
-      <h2>{approval.prompt}</h2>
+      <ApprovalPrompt prompt={approval.prompt} as="h2" />
       <p class="muted small">
+        {agent ? (
+          <>
+            agent <a href={href('agents', [agent])}>{agent}</a> ·{' '}
+          </>
+        ) : null}
         <code>{approval.toolName}</code> · run <a href={href('runs', [approval.runId])}>{approval.runId}</a>
         {approval.sessionId ? (
           <>
