@@ -31,6 +31,37 @@ if (skip) console.log(`studio browser tests skipped: ${skip}`);
 
 const PAGES = ['agents', 'agents/assistant', 'chat/assistant', 'sessions', 'runs', 'approvals', 'memories', 'knowledge', 'mcp'];
 
+/** An answer with highlighted code of several kinds (keywords, strings, comments, numbers, titles, tags…). */
+const CODE_ANSWER = [
+  'Here is some code:',
+  '```ts',
+  '// Adds two numbers.',
+  'export async function add(a: number, b = 2): Promise<number> {',
+  '  const label = `sum of ${a}`; /* a template */',
+  '  return a + b + 0x1f;',
+  '}',
+  'class Crow extends Bird implements Flyer { static readonly count = 3; }',
+  '```',
+  '```json',
+  '{ "name": "corvid", "version": 1, "private": true, "tags": null }',
+  '```',
+  '```bash',
+  '# install',
+  'npm install corvid && echo "done" | tee $HOME/log.txt',
+  '```',
+  '```html',
+  '<!doctype html><div class="x" id="y"><p>Crows &amp; ravens</p></div>',
+  '```',
+  '```yaml',
+  'agents:',
+  '  helper: { model: fake, max_steps: 4 } # a comment',
+  '```',
+  '```diff',
+  '- old line',
+  '+ new line',
+  '```',
+].join('\n');
+
 let failOnce = true;
 function reply(req: RecordedRequest): FakeReply {
   const messages = (req.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
@@ -40,6 +71,7 @@ function reply(req: RecordedRequest): FakeReply {
   if (/remember/i.test(text)) return { toolCalls: [{ name: 'save_memory', arguments: { key: 'colour', value: 'The colour is green.' } }] };
   if (/research/i.test(text)) return { toolCalls: [{ name: 'ask_researcher', arguments: { message: 'find corvids' } }] };
   if (/find corvids/.test(text)) return { text: 'Corvids are crows and ravens.' };
+  if (/show me code/.test(text)) return { text: CODE_ANSWER };
   if (/long story/.test(text)) {
     const story = Array.from({ length: 40 }, (_, i) => `Line ${i + 1} of the story.`).join('\n\n');
     return { text: story, chunkDelayMs: 25 };
@@ -276,26 +308,34 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
 
   it('has no serious or critical axe violations on any page, light and dark; screenshots down to 360 px wide', async () => {
     // axe runs at the desktop width (one analysis takes seconds on a shared machine); 360 px gets screenshots.
+    // A session whose answer has highlighted code, so the contrast of every token colour is checked.
+    const chat = await open('chat/assistant');
+    await send(chat, 'show me code');
+    await chat.locator('.turn-footer .badge-completed').waitFor({ timeout: 20_000 });
+    expect(await chat.locator('.hljs-keyword').count()).toBeGreaterThan(0);
+    const codeChat = chat.url().split('#/')[1]!;
     for (const [colorScheme, width, audit] of [
       ['light', 1280, true],
       ['dark', 1280, true],
       ['light', 360, false],
     ] as const) {
       const page = await open('agents', { colorScheme, width });
-      for (const path of PAGES) {
+      for (const path of [...PAGES, codeChat]) {
         await page.goto(`${server.studioUrl}#/${path}`);
         await page.locator('main h1').first().waitFor();
+        if (path === codeChat) await page.locator('.history .hljs-keyword').first().waitFor({ timeout: 15_000 });
         await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 10_000 });
         if (audit) {
           const result = await new AxeBuilder({ page }).analyze();
           const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
           expect(bad.map((v) => `${path} (${colorScheme}): ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
         }
-        await page.screenshot({ path: join(SHOTS, `${path.replace('/', '-')}-${colorScheme}-${width}.png`), fullPage: true });
+        const shot = path === codeChat ? 'chat-code' : path.replace('/', '-');
+        await page.screenshot({ path: join(SHOTS, `${shot}-${colorScheme}-${width}.png`), fullPage: true });
         if (path === 'agents/assistant' && width === 1280) await docShot(page, colorScheme === 'dark' ? 'agent-dark' : 'agent');
       }
     }
-  }, 300_000);
+  }, 420_000);
 
   it('continues a session after the server restarts on the same SQLite store', async () => {
     const first = await open('chat/assistant');
