@@ -58,7 +58,23 @@ const REFUSED: Record<string, string> = {
   coproc: 'starts a coprocess',
 };
 /** Programs that talk to the network; without the sandbox (which has none) they are refused unless `network`. */
-const NETWORK_PROGRAMS = new Set(['curl', 'wget', 'nc', 'ncat', 'netcat', 'socat', 'ssh', 'scp', 'sftp', 'rsync', 'ftp', 'telnet', 'http', 'https', 'aria2c']);
+const NETWORK_PROGRAMS = new Set([
+  'curl',
+  'wget',
+  'nc',
+  'ncat',
+  'netcat',
+  'socat',
+  'ssh',
+  'scp',
+  'sftp',
+  'rsync',
+  'ftp',
+  'telnet',
+  'http',
+  'https',
+  'aria2c',
+]);
 /** Variables whose value changes which code runs; setting them in the line is refused. */
 const DANGEROUS_VARIABLE =
   /^(PATH|IFS|ENV|BASH\w*|SHELLOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|HOME|EDITOR|VISUAL|PAGER|BROWSER|GCONV_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|NODE_OPTIONS|NODE_PATH|XDG_\w+|GIT_\w+|LD_\w+|DYLD_\w+|npm_config_\w+|PYTHON\w*|PERL\w*|RUBY\w*)$/i;
@@ -207,7 +223,9 @@ export class CommandPolicy {
     }
     if (this.#unconfined !== undefined) {
       if (NETWORK_PROGRAMS.has(base) && this.#options.network !== true) {
-        throw new Refusal(`"${base}" uses the network, which is off (without the sandbox, network programs are refused unless network is allowed)`);
+        throw new Refusal(
+          `"${base}" uses the network, which is off (without the sandbox, network programs are refused unless network is allowed)`,
+        );
       }
       await this.#unconfined.judge(words, state.dirs);
     }

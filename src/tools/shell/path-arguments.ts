@@ -92,9 +92,12 @@ export class PathArguments {
 
   /** Judges one word that may name a file (an argument, or a redirection target read from). */
   async judgeWord(word: ShellWord, dirs: Set<string>, program: string): Promise<void> {
-    if (word.start < 0) throw new ShellSyntaxRefusal(`${program} gets arguments at run time (${word.raw}), which cannot be judged without the sandbox`);
+    if (word.start < 0)
+      throw new ShellSyntaxRefusal(`${program} gets arguments at run time (${word.raw}), which cannot be judged without the sandbox`);
     if (word.dynamic && word.value.includes('$')) {
-      throw new ShellSyntaxRefusal(`"${word.raw}" is only known at run time and may name any file; write the path literally (without the sandbox)`);
+      throw new ShellSyntaxRefusal(
+        `"${word.raw}" is only known at run time and may name any file; write the path literally (without the sandbox)`,
+      );
     }
     if ((word.dynamic && word.value.startsWith('~')) || /(^|[=:])~/.test(word.raw.replace(/'[^']*'|"[^"]*"/g, ''))) {
       throw new ShellSyntaxRefusal(`"${word.raw}" names a home folder, which is outside the workspace`);
@@ -158,10 +161,13 @@ function candidates(value: string): string[] {
 function checkInterpreter(base: string, args: ShellWord[], inline: RegExp): void {
   if (args.length === 1 && VERSION_OR_HELP.test(args[0]!.value)) return;
   const refuse = (what: string) => {
-    throw new ShellSyntaxRefusal(`${base} running inline code (${what.slice(0, 40)}) cannot be judged without the sandbox; put the code in a file`);
+    throw new ShellSyntaxRefusal(
+      `${base} running inline code (${what.slice(0, 40)}) cannot be judged without the sandbox; put the code in a file`,
+    );
   };
   if (/awk$/.test(base)) {
-    if (!args.some((a) => a.value.startsWith('-f') || a.value.startsWith('--file'))) refuse(args.find((a) => !a.value.startsWith('-'))?.raw ?? base);
+    if (!args.some((a) => a.value.startsWith('-f') || a.value.startsWith('--file')))
+      refuse(args.find((a) => !a.value.startsWith('-'))?.raw ?? base);
     return;
   }
   const inlineArg = args.find((a) => inline.test(a.value));

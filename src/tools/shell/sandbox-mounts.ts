@@ -41,7 +41,17 @@ export const ETC_ENTRIES = [
 ] as const;
 
 /** Devices every command may name (the sandbox's own `/dev` has them). */
-export const DEVICES = ['/dev/null', '/dev/zero', '/dev/random', '/dev/urandom', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/fd'];
+export const DEVICES = [
+  '/dev/null',
+  '/dev/zero',
+  '/dev/random',
+  '/dev/urandom',
+  '/dev/stdin',
+  '/dev/stdout',
+  '/dev/stderr',
+  '/dev/tty',
+  '/dev/fd',
+];
 
 /** Whether `path` (absolute, normalised) is part of the read-only system a command may see. */
 export function isSystemPath(path: string): boolean {
@@ -125,9 +135,7 @@ async function scan(root: string, dir: string, paths: PathPolicy, found: Map<str
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const e of entries) {
     if (--budget.left < 0) {
-      throw new Error(
-        `more than ${MAX_SCANNED} files in ${root}: the sandbox cannot look for denied files there; use a smaller workspace`,
-      );
+      throw new Error(`more than ${MAX_SCANNED} files in ${root}: the sandbox cannot look for denied files there; use a smaller workspace`);
     }
     if (e.isSymbolicLink()) continue;
     const path = nodePath.join(dir, e.name);

@@ -234,12 +234,16 @@ function sandboxGate(options: ShellToolOptions, setup: ShellSetup): (command: st
   return async (command) => {
     if (setup.isolation === 'none') return undefined;
     const problem =
-      setup.bwrap === undefined ? 'bubblewrap is not installed here' : await (probe ??= probeBwrap(setup.bwrap, { ...setup.view, paths: undefined }));
+      setup.bwrap === undefined
+        ? 'bubblewrap is not installed here'
+        : await (probe ??= probeBwrap(setup.bwrap, { ...setup.view, paths: undefined }));
     if (problem === undefined) return setup.bwrap;
     const why = setup.bwrap === undefined ? problem : `bubblewrap cannot start a sandbox here (${problem})`;
     if (!warned) {
       warned = true;
-      warn(`shell tool "${name}": ${why}, so every command is refused; install bubblewrap (apt-get install bubblewrap) or set isolation: none to run commands unconfined`);
+      warn(
+        `shell tool "${name}": ${why}, so every command is refused; install bubblewrap (apt-get install bubblewrap) or set isolation: none to run commands unconfined`,
+      );
     }
     throw new CommandRefusedError(
       `Command refused: this tool runs commands only in a bubblewrap sandbox, and ${why}. The operator can install bubblewrap (apt-get install bubblewrap), or set isolation: none in the shell tool's options to run commands unconfined (only where a person approves each command).`,

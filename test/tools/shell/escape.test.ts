@@ -126,7 +126,10 @@ describe('shell tool escapes: at run time', () => {
 
   it('a command that ignores SIGTERM is killed after the grace', async () => {
     const p = playground();
-    writeFileSync(join(p.ws, 'corvid-stubborn.js'), 'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000); console.log("stubborn")');
+    writeFileSync(
+      join(p.ws, 'corvid-stubborn.js'),
+      'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000); console.log("stubborn")',
+    );
     const sh = shellTool({ cwd: p.ws, isolation: 'none', timeoutMs: 500, killGraceMs: 300 });
     const { result } = await attempt(sh, 'node corvid-stubborn.js');
     expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGKILL' });

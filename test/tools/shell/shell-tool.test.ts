@@ -141,13 +141,18 @@ describe('shell tool: running', () => {
       const sh = shellTool({ cwd: p.ws, onWarning: (m) => warnings.push(m) });
       for (const line of ['echo a > a.txt', 'echo b > b.txt']) {
         const { refused } = await attempt(sh, line);
-        expect(refused).toMatch(/^Command refused: this tool runs commands only in a bubblewrap sandbox, and bubblewrap is not installed here/);
+        expect(refused).toMatch(
+          /^Command refused: this tool runs commands only in a bubblewrap sandbox, and bubblewrap is not installed here/,
+        );
         expect(refused).toContain('apt-get install bubblewrap');
         expect(refused).toContain('isolation: none');
       }
       expect(existsSync(join(p.ws, 'a.txt'))).toBe(false);
       expect(warnings).toEqual([expect.stringMatching(/bubblewrap is not installed here, so every command is refused/)]);
-      expect((await attempt(shellTool({ cwd: p.ws, isolation: 'none' }), 'echo c')).result).toMatchObject({ stdout: 'c\n', sandbox: 'none' });
+      expect((await attempt(shellTool({ cwd: p.ws, isolation: 'none' }), 'echo c')).result).toMatchObject({
+        stdout: 'c\n',
+        sandbox: 'none',
+      });
     } finally {
       process.env.PATH = path;
     }
