@@ -78,7 +78,7 @@ export interface SandboxView {
 }
 
 /** Entries visited at most when looking for denied files in the workspace and the read roots. */
-const MAX_SCANNED = 200_000;
+const MAX_SCANNED = 100_000;
 
 /**
  * The bubblewrap arguments for one command: a read-only system (`SYSTEM_DIRS`, `ETC_ENTRIES`), fresh
@@ -131,18 +131,24 @@ async function coveredEntries(view: SandboxView): Promise<Array<{ path: string; 
   return [...found].map(([path, dir]) => ({ path, dir })).sort((a, b) => a.path.length - b.path.length);
 }
 
+/** Folders not looked into for denied files: installed dependencies and git's object store, large and not the user's secrets. */
+const NOT_SCANNED = new Set(['node_modules', '.git']);
+
 async function scan(root: string, dir: string, paths: PathPolicy, found: Map<string, boolean>, budget: { left: number }): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  budget.left -= entries.length;
+  if (budget.left < 0) {
+    throw new Error(`more than ${MAX_SCANNED} files in ${root}: the sandbox cannot look for denied files there; use a smaller workspace`);
+  }
+  const folders: string[] = [];
   for (const e of entries) {
-    if (--budget.left < 0) {
-      throw new Error(`more than ${MAX_SCANNED} files in ${root}: the sandbox cannot look for denied files there; use a smaller workspace`);
-    }
     if (e.isSymbolicLink()) continue;
     const path = nodePath.join(dir, e.name);
     const relative = nodePath.relative(root, path).split(nodePath.sep).join('/');
     if (paths.deniedBy(relative) !== undefined) found.set(path, e.isDirectory());
-    else if (e.isDirectory()) await scan(root, path, paths, found, budget);
+    else if (e.isDirectory() && !NOT_SCANNED.has(e.name)) folders.push(path);
   }
+  await Promise.all(folders.map((f) => scan(root, f, paths, found, budget)));
 }
 
 /** Whether `path` is `base` or inside it. */

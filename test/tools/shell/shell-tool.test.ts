@@ -189,6 +189,8 @@ describe('shell tool: YAML entry', () => {
     const entry = shellToolEntrySchema.parse({
       type: 'shell',
       cwd: './ws',
+      read_roots: ['./outside'],
+      deny_paths: ['secrets/**'],
       allow: ['npm test'],
       deny: ['rm *'],
       timeout: '60s',
@@ -197,8 +199,11 @@ describe('shell tool: YAML entry', () => {
       allow_substitution: true,
       pass_env: ['CI'],
     });
-    expect(shellToolOptions(entry, { baseDir: p.root })).toEqual({
+    expect(shellToolOptions(entry, { baseDir: p.root, protectedPaths: ['/srv/corvid.yaml'] })).toEqual({
       cwd: p.ws,
+      readRoots: [p.outside],
+      denyPaths: ['secrets/**'],
+      hiddenPaths: ['/srv/corvid.yaml'],
       allow: ['npm test'],
       deny: ['rm *'],
       timeoutMs: 60_000,
