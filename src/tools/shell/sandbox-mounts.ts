@@ -100,7 +100,8 @@ export async function sandboxArgs(view: SandboxView): Promise<string[]> {
   for (const entry of await coveredEntries(view)) {
     args.push(...(entry.dir ? ['--tmpfs', entry.path, '--remount-ro', entry.path] : ['--ro-bind', '/dev/null', entry.path]));
   }
-  args.push('--chdir', view.cwd, '--');
+  // The sandbox's own root (where the mount points were made) becomes read-only too.
+  args.push('--remount-ro', '/', '--chdir', view.cwd, '--');
   return args;
 }
 
