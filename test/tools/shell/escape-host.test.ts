@@ -140,6 +140,22 @@ describe.skipIf(!bwrapInstalled)('what the sandbox shows', () => {
     expect(outsideState(p)).toContain(SECRETS.parent);
   }, 60_000);
 
+  it('denied folders and deny_paths are covered in the workspace, at any depth', async () => {
+    const p = hostPlayground();
+    process.env.HOME = p.home;
+    writeFiles(p.ws, {
+      'sub/.ssh/id_ed25519': SECRETS.ssh,
+      'sub/deep/server.pem': SECRETS.ssh,
+      'secrets/token.txt': SECRETS.env,
+      'src/a.ts': 'ok',
+    });
+    const sh = shellTool({ cwd: p.ws, isolation: 'bwrap', denyPaths: ['secrets/**'] });
+    const { result } = await attempt(sh, 'ls -A sub/.ssh secrets; cat sub/deep/server.pem secrets/token.txt sub/.ssh/*; cat src/a.ts');
+    expect(result!.stdout).toBe('secrets:\n\nsub/.ssh:\nok');
+    noSecret(JSON.stringify(result));
+    expect((await attempt(sh, 'touch sub/.ssh/x')).result!.stderr).toMatch(/Read-only file system/);
+  });
+
   it('a read root is visible read-only; the network stays off unless allowed', async () => {
     const p = hostPlayground();
     process.env.HOME = p.home;

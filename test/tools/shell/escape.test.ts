@@ -130,7 +130,8 @@ describe('shell tool escapes: at run time', () => {
       join(p.ws, 'corvid-stubborn.js'),
       'process.on("SIGTERM", () => {}); setInterval(() => {}, 1000); console.log("stubborn")',
     );
-    const sh = shellTool({ cwd: p.ws, isolation: 'none', timeoutMs: 500, killGraceMs: 300 });
+    // The time limit leaves node time to start and install its handler on a busy machine.
+    const sh = shellTool({ cwd: p.ws, isolation: 'none', timeoutMs: 3000, killGraceMs: 300 });
     const { result } = await attempt(sh, 'node corvid-stubborn.js');
     expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: 'SIGKILL' });
     expect(await processesGone('corvid-stubborn')).toBe(0);
