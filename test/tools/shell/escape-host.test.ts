@@ -187,8 +187,8 @@ describe('a config-built shell tool hides the runtime config file and database',
         await runtime.store();
         const bash = runtime.agent('dev').tools.find((t) => t.name === 'bash')!;
         for (const line of ['cat corvid.yaml', 'cat .corvid/corvid.db', 'cat .env']) {
-          const out = await bash.execute({ command: line }, context()).then(
-            (r) => JSON.stringify(r),
+          const out = await Promise.resolve(bash.execute({ command: line }, context())).then(
+            (r: unknown) => JSON.stringify(r),
             (err: Error) => err.message,
           );
           noSecret(out);
