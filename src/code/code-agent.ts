@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import nodePath from 'node:path';
 
 import { Agent, type AgentOptions } from '../core/agent.js';
@@ -91,13 +92,29 @@ export interface CodeAgentInput {
 export async function codeTools(input: { cwd: string; sandbox: boolean; web: boolean }): Promise<Tool[]> {
   const tools: Tool[] = [
     ...fileTools({ root: input.cwd, deny: ['.git/**', '.env', '.env.*', '**/*.pem', '**/*.key'] }),
-    shellTool({ cwd: input.cwd, isolation: input.sandbox ? 'bwrap' : 'none', timeoutMs: 120_000, onWarning: () => undefined }),
+    // Without the sandbox each command waits for the user's approval (yolo, which asks nothing, needs the sandbox).
+    shellTool({
+      cwd: input.cwd,
+      isolation: input.sandbox ? 'bwrap' : 'none',
+      readRoots: nodeInstallRoot(),
+      timeoutMs: 120_000,
+      onWarning: () => undefined,
+    }),
   ];
   if (input.web) {
     const { webTools } = await import('../tools/web/index.js');
     tools.push(...webTools());
   }
   return tools;
+}
+
+/** The folder of the running Node.js when it is not part of the system (nvm, volta…): the sandbox shows it read-only. */
+function nodeInstallRoot(): string[] {
+  const prefix = nodePath.dirname(nodePath.dirname(process.execPath));
+  const system = /^\/(usr|bin|sbin|lib\w*)(\/|$)/.test(prefix);
+  // Never a folder that holds the home folder (node in ~/bin would show all of it).
+  const holdsHome = `${homedir()}/`.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
+  return system || holdsHome ? [] : [prefix];
 }
 
 /**

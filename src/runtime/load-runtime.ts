@@ -14,6 +14,7 @@ import type { Tool } from '../types/tool.js';
 import { buildAgents } from './build-agents.js';
 import type { ConfigKnowledge } from './config-knowledge.js';
 import { loadToolModules, usedToolEntryIds } from './load-tool-modules.js';
+import { runtimeFiles } from './runtime-files.js';
 import { storeOptionsFromConfig } from './store-options.js';
 import { toolRegistry, withBuiltinTools } from './tool-registry.js';
 
@@ -116,6 +117,7 @@ async function buildState(
   const located = (err: unknown) => (loaded.path ? locateConfigIssues(err, loaded.path, loaded.env) : err);
   const modules = await loadToolModules(loaded.config.toolModules, loaded.path ? dirname(loaded.path) : cwd, {
     kinds: usedToolEntryIds(loaded.config),
+    protectedPaths: runtimeFiles(loaded.path, loaded.config.storage, cwd),
   });
   if (modules.issues.length > 0) {
     throw located(

@@ -5,7 +5,7 @@ import type { CorvidConfig, ToolEntryConfig } from '../config/corvid-config.js';
 import type { ToolKindEntry } from '../config/tool-kinds/index.js';
 import type { ConfigIssue } from '../errors/config-error.js';
 import type { Tool } from '../types/tool.js';
-import { isToolKindEntry, loadToolKind } from './tool-kinds.js';
+import { isToolKindEntry, loadToolKind, type ToolKindContext } from './tool-kinds.js';
 
 /** Tools of each tool module, by module id, then by tool name (and export name). */
 export type ToolModules = Map<string, Map<string, Tool>>;
@@ -20,6 +20,8 @@ export interface LoadToolModulesOptions {
    * `usedToolEntryIds`). Family entries not listed are not loaded. Default: none.
    */
   kinds?: ReadonlySet<string>;
+  /** Files of the running Corvid that built-in tools must not hand to a model (see `ToolKindContext`). */
+  protectedPaths?: readonly string[];
 }
 
 /** Ids of `tools:` entries that some agent refers to (`id` or `id.tool`). */
@@ -51,7 +53,7 @@ export async function loadToolModules(
   for (const [id, def] of Object.entries(modules)) {
     if (isToolKindEntry(def)) {
       if (!options.kinds?.has(id)) continue;
-      const kind = await loadKindEntry(id, def, baseDir);
+      const kind = await loadKindEntry(id, def, { baseDir, ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}) });
       if ('issue' in kind) issues.push(kind.issue);
       else out.set(id, kind.tools);
       continue;
@@ -103,11 +105,11 @@ export async function loadToolModules(
 async function loadKindEntry(
   id: string,
   def: ToolKindEntry,
-  baseDir: string,
+  ctx: ToolKindContext,
 ): Promise<{ tools: Map<string, Tool> } | { issue: ConfigIssue }> {
   try {
     const tools = new Map<string, Tool>();
-    for (const t of await loadToolKind(def, { baseDir })) tools.set(t.name, t);
+    for (const t of await loadToolKind(def, ctx)) tools.set(t.name, t);
     return { tools };
   } catch (err) {
     return {

@@ -11,6 +11,8 @@ import type { Tool } from '../types/tool.js';
 export interface ToolKindContext {
   /** The config file's folder: relative paths of the entry start here. */
   baseDir: string;
+  /** Files of the running Corvid that tools must not hand to a model (its config file, its database files). */
+  protectedPaths?: readonly string[];
 }
 
 type Loader<K extends ToolKind> = (entry: Extract<ToolKindEntry, { type: K }>, ctx: ToolKindContext) => Promise<Tool[]>;

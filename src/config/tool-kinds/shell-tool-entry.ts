@@ -17,6 +17,16 @@ export const shellToolEntrySchema = z
       .describe(
         "Folder commands may write to (redirections, the sandbox's writable folder), relative to this config file. Default: `cwd`.",
       ),
+    read_roots: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('More folders commands may read (read-only in the sandbox), relative to this config file. Default: none.'),
+    deny_paths: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        'Globs of files hidden from commands even in the workspace, added to .env, .env.*, *.pem, *.key, .ssh, .netrc, .git-credentials (a glob without / matches a name at any depth).',
+      ),
     allow: z
       .array(z.string().min(1))
       .optional()
@@ -46,7 +56,7 @@ export const shellToolEntrySchema = z
       .enum(['auto', 'bwrap', 'none'])
       .optional()
       .describe(
-        'auto (default): a bubblewrap sandbox when bwrap is installed (read-only system, writable workspace, private /tmp, no network), else unconfined with a warning; bwrap: always (an error without bubblewrap); none: unconfined.',
+        'auto (default): every command runs in a bubblewrap sandbox (only the workspace, the read roots and a read-only system visible, private /tmp and home, no network); without bubblewrap every command is refused. bwrap: the same, and a missing bubblewrap is a load error. none: UNCONFINED, commands run as Corvid with only the command checker in the way; use it only where a person approves each command.',
       ),
     network: z.boolean().optional().describe('Let sandboxed commands use the network (and /dev/tcp redirections). Default false.'),
     allow_substitution: z.boolean().optional().describe('Allow $(…), backticks and <(…) (their commands are checked too). Default false.'),
@@ -66,10 +76,16 @@ export const shellToolEntrySchema = z
 /** A validated `type: shell` entry. */
 export type ShellToolEntry = z.infer<typeof shellToolEntrySchema>;
 
-/** `shellTool()` options of an entry (paths resolved against the config file's folder `baseDir`). */
-export function shellToolOptions(entry: ShellToolEntry, ctx: { baseDir: string }): ShellToolOptions {
+/**
+ * `shellTool()` options of an entry (paths resolved against the config file's folder `baseDir`);
+ * `protectedPaths` (the running Corvid's config file and database) are hidden from commands.
+ */
+export function shellToolOptions(entry: ShellToolEntry, ctx: { baseDir: string; protectedPaths?: readonly string[] }): ShellToolOptions {
   const options: ShellToolOptions = { cwd: nodePath.resolve(ctx.baseDir, entry.cwd ?? '.') };
   if (entry.workspace !== undefined) options.workspace = nodePath.resolve(ctx.baseDir, entry.workspace);
+  if (entry.read_roots !== undefined) options.readRoots = entry.read_roots.map((r) => nodePath.resolve(ctx.baseDir, r));
+  if (entry.deny_paths !== undefined) options.denyPaths = entry.deny_paths;
+  if (ctx.protectedPaths !== undefined && ctx.protectedPaths.length > 0) options.hiddenPaths = [...ctx.protectedPaths];
   if (entry.allow !== undefined) options.allow = entry.allow;
   if (entry.deny !== undefined) options.deny = entry.deny;
   if (entry.timeout !== undefined) options.timeoutMs = durationToMs(entry.timeout);

@@ -2,6 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import nodePath from 'node:path';
 
 import { runProcess } from './run-process.js';
+import { sandboxArgs, type SandboxView } from './sandbox-mounts.js';
 
 /** The `bwrap` program on `PATH`, or `undefined` when bubblewrap is not installed. */
 export function findBwrap(path = process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'): string | undefined {
@@ -18,52 +19,13 @@ export function findBwrap(path = process.env.PATH ?? '/usr/local/bin:/usr/bin:/b
   return undefined;
 }
 
-/** What the sandbox lets a command do. */
-export interface SandboxOptions {
-  /** The writable folder (real path). */
-  workspace: string;
-  /** Folder the command starts in. */
-  cwd: string;
-  /** Keep the network (default: none, not even loopback of the host). */
-  network: boolean;
-}
-
-/**
- * bubblewrap arguments: the whole file system read-only, the workspace writable, a private
- * `/tmp`, fresh `/proc` and `/dev`, every namespace unshared (network too unless allowed), the
- * sandbox killed with its parent and detached from the terminal (`--new-session`).
- */
-export function bwrapArgs(options: SandboxOptions): string[] {
-  return [
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-    '--bind',
-    options.workspace,
-    options.workspace,
-    '--unshare-all',
-    ...(options.network ? ['--share-net'] : []),
-    '--die-with-parent',
-    '--new-session',
-    '--chdir',
-    options.cwd,
-    '--',
-  ];
-}
-
 /** Runs `true` in the sandbox once: `undefined` when it works, else bwrap's complaint. */
-export async function probeBwrap(bwrap: string, options: SandboxOptions): Promise<string | undefined> {
+export async function probeBwrap(bwrap: string, view: SandboxView): Promise<string | undefined> {
   try {
     const r = await runProcess({
       file: bwrap,
-      args: [...bwrapArgs(options), 'true'],
-      cwd: options.cwd,
+      args: [...(await sandboxArgs(view)), 'true'],
+      cwd: view.cwd,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
       timeoutMs: 10_000,
       killGraceMs: 500,

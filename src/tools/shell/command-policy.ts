@@ -5,6 +5,7 @@ import { PathPolicy } from '../path-policy.js';
 import { CommandPattern, commandText, unknownWord } from './command-pattern.js';
 import { envAssignments, findExecCommands, shellInvocation, SHELLS, TRANSPARENT_WRAPPERS, xargsCommand } from './command-wrappers.js';
 import { parseCommandLine, type SimpleCommand } from './parse-command-line.js';
+import { PathArguments } from './path-arguments.js';
 import { checkRealParse } from './real-parse.js';
 import { ShellSyntaxRefusal, type ShellWord } from './shell-words.js';
 
@@ -22,8 +23,16 @@ export interface CommandPolicyOptions {
   network?: boolean;
   /** Folder the line runs in (relative redirection targets are resolved against it). */
   cwd: string;
-  /** Where redirections may write. */
+  /** Where redirections may write (and, without the sandbox, which files arguments may name). */
   paths: PathPolicy;
+  /** Files and folders no argument may name without the sandbox (the running Corvid's config and database). */
+  hiddenPaths?: readonly string[];
+  /**
+   * Whether the commands run in the bubblewrap sandbox. Default `false`: the checker then also
+   * judges the files named in arguments and read redirections, and refuses inline code (`bash -c`,
+   * `eval`, `python3 -c`, `node -e` …) and `xargs` (see `PathArguments`).
+   */
+  sandboxed?: boolean;
 }
 
 /** Commands the tool never runs, with why. */
@@ -48,6 +57,24 @@ const REFUSED: Record<string, string> = {
   set: 'changes how the shell runs the rest of the line',
   coproc: 'starts a coprocess',
 };
+/** Programs that talk to the network; without the sandbox (which has none) they are refused unless `network`. */
+const NETWORK_PROGRAMS = new Set([
+  'curl',
+  'wget',
+  'nc',
+  'ncat',
+  'netcat',
+  'socat',
+  'ssh',
+  'scp',
+  'sftp',
+  'rsync',
+  'ftp',
+  'telnet',
+  'http',
+  'https',
+  'aria2c',
+]);
 /** Variables whose value changes which code runs; setting them in the line is refused. */
 const DANGEROUS_VARIABLE =
   /^(PATH|IFS|ENV|BASH\w*|SHELLOPTS|PS4|PROMPT_COMMAND|CDPATH|GLOBIGNORE|HOME|EDITOR|VISUAL|PAGER|BROWSER|GCONV_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|NODE_OPTIONS|NODE_PATH|XDG_\w+|GIT_\w+|LD_\w+|DYLD_\w+|npm_config_\w+|PYTHON\w*|PERL\w*|RUBY\w*)$/i;
@@ -62,6 +89,8 @@ const MAX_LINE = 16_384;
 interface CheckState {
   depth: number;
   changedDir: boolean;
+  /** The folders the line may be in at this point (grows with each `cd`). */
+  dirs: Set<string>;
 }
 
 /**
@@ -72,9 +101,12 @@ export class CommandPolicy {
   readonly #options: CommandPolicyOptions;
   readonly #allow: CommandPattern[];
   readonly #deny: CommandPattern[];
+  /** Judges file names in arguments; only without the sandbox. */
+  readonly #unconfined: PathArguments | undefined;
 
   constructor(options: CommandPolicyOptions) {
     this.#options = options;
+    this.#unconfined = options.sandboxed === true ? undefined : new PathArguments(options.paths, options.hiddenPaths ?? []);
     this.#allow = (options.allow ?? []).map((p) => new CommandPattern(p));
     this.#deny = (options.deny ?? []).map((p) => new CommandPattern(p));
   }
@@ -82,7 +114,7 @@ export class CommandPolicy {
   /** Throws `CommandRefusedError` unless every command of `line` may run. */
   async check(line: string): Promise<void> {
     try {
-      await this.#checkLine(line, { depth: 0, changedDir: false });
+      await this.#checkLine(line, { depth: 0, changedDir: false, dirs: new Set([this.#options.cwd]) });
     } catch (err) {
       if (err instanceof ShellSyntaxRefusal || err instanceof Refusal) {
         throw new CommandRefusedError(`Command refused: ${err.message}`, { command: line });
@@ -131,6 +163,7 @@ export class CommandPolicy {
     if (/^\/dev\/(tcp|udp)\//.test(target.value) && this.#options.network !== true) {
       throw new Refusal(`network redirections (${target.value}) are not allowed`);
     }
+    if (op === '<' && this.#unconfined !== undefined) return this.#unconfined.judgeWord(target, state.dirs, 'a redirection');
     if (!WRITES.has(op) && op !== '>&') return;
     if (DEVICES.has(target.value)) return;
     if (state.changedDir && !nodePath.isAbsolute(target.value)) {
@@ -171,6 +204,7 @@ export class CommandPolicy {
     }
     if (base === 'eval') {
       this.#matchDeny(words);
+      if (this.#unconfined !== undefined) await this.#unconfined.judge(words, state.dirs);
       const dynamic = args.find((a) => a.dynamic);
       if (dynamic) throw new Refusal(`eval needs literal arguments to be checked, not "${dynamic.raw}"`);
       return this.#checkLine(args.map((a) => a.value).join(' '), { ...state, depth: state.depth + 1 });
@@ -179,10 +213,21 @@ export class CommandPolicy {
     if (SHELLS.has(base)) {
       const run = shellInvocation(args);
       if (run === undefined) throw new Refusal(`"${base}" reading commands from its input cannot be checked; pass them with -c`);
+      if ('script' in run && this.#unconfined !== undefined) {
+        throw new Refusal(`"${base} -c" runs code that cannot be judged without the sandbox; run the commands directly`);
+      }
       if ('script' in run) {
         if (run.script.dynamic) throw new Refusal(`the script of ${base} -c must be written literally`);
         return this.#checkLine(run.script.value, { ...state, depth: state.depth + 1 });
       }
+    }
+    if (this.#unconfined !== undefined) {
+      if (NETWORK_PROGRAMS.has(base) && this.#options.network !== true) {
+        throw new Refusal(
+          `"${base}" uses the network, which is off (without the sandbox, network programs are refused unless network is allowed)`,
+        );
+      }
+      await this.#unconfined.judge(words, state.dirs);
     }
     if (base === 'xargs') {
       const inner = xargsCommand(args);

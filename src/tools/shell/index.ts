@@ -8,4 +8,5 @@
 export { CommandPattern } from './command-pattern.js';
 export { CommandPolicy, type CommandPolicyOptions } from './command-policy.js';
 export { DEFAULT_PASSED_ENV } from './scrub-env.js';
+export { DEFAULT_DENIED_PATHS } from './shell-tool.js';
 export { shellTool, type ShellToolInput, type ShellToolOptions, type ShellToolResult } from './shell-tool.js';

@@ -41,7 +41,7 @@ describe('shell tool: rules on the parsed line', () => {
     const ws = playground().ws;
     expect(await policy(ws, { allow: ['rm *'], deny: ['rm -rf *'] })('rm -rf x')).toMatch(/denied/);
     expect(await policy(ws, { allow: ['rm *'], deny: ['rm -rf *'] })('rm x')).toBe('ok');
-    expect(await policy(ws, { deny: ['curl*'] })('wget http://example.test')).toBe('ok');
+    expect(await policy(ws, { deny: ['curl*'] })('git log --oneline')).toBe('ok');
   });
 
   it('patterns: * spans words, other text is literal, quoted words keep their boundaries, expansions only match *', () => {
@@ -94,7 +94,7 @@ describe('shell tool: running', () => {
     process.env.CORVID_SHELL_HIDDEN = 'no';
     try {
       const sh = shellTool({ cwd: p.ws, isolation: 'none', env: { GREETING: 'hi' }, passEnv: ['CORVID_SHELL_VISIBLE'] });
-      const { result } = await attempt(sh, 'echo "$GREETING $CORVID_SHELL_VISIBLE [$CORVID_SHELL_HIDDEN]"; echo "$PATH" | grep -c /');
+      const { result } = await attempt(sh, 'echo "$GREETING $CORVID_SHELL_VISIBLE [$CORVID_SHELL_HIDDEN]"; echo "$PATH" | grep -c bin');
       expect(result!.stdout).toBe('hi yes []\n1\n');
     } finally {
       delete process.env.CORVID_SHELL_VISIBLE;
@@ -128,7 +128,7 @@ describe('shell tool: running', () => {
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
-  it('isolation "bwrap" without bubblewrap is an error; "auto" runs unconfined and warns once', async () => {
+  it('isolation "bwrap" without bubblewrap is an error; "auto" refuses every command, naming the two ways out, and warns once', async () => {
     const p = playground();
     const bin = join(p.root, 'bin');
     mkdirSync(bin);
@@ -139,9 +139,20 @@ describe('shell tool: running', () => {
       expect(() => shellTool({ cwd: p.ws, isolation: 'bwrap' })).toThrow(/isolation "bwrap" needs bubblewrap.*apt-get install bubblewrap/);
       const warnings: string[] = [];
       const sh = shellTool({ cwd: p.ws, onWarning: (m) => warnings.push(m) });
-      expect((await attempt(sh, 'echo a')).result).toMatchObject({ stdout: 'a\n', sandbox: 'none' });
-      expect((await attempt(sh, 'echo b')).result).toMatchObject({ stdout: 'b\n', sandbox: 'none' });
-      expect(warnings).toEqual([expect.stringMatching(/bubblewrap is not available, commands run unconfined/)]);
+      for (const line of ['echo a > a.txt', 'echo b > b.txt']) {
+        const { refused } = await attempt(sh, line);
+        expect(refused).toMatch(
+          /^Command refused: this tool runs commands only in a bubblewrap sandbox, and bubblewrap is not installed here/,
+        );
+        expect(refused).toContain('apt-get install bubblewrap');
+        expect(refused).toContain('isolation: none');
+      }
+      expect(existsSync(join(p.ws, 'a.txt'))).toBe(false);
+      expect(warnings).toEqual([expect.stringMatching(/bubblewrap is not installed here, so every command is refused/)]);
+      expect((await attempt(shellTool({ cwd: p.ws, isolation: 'none' }), 'echo c')).result).toMatchObject({
+        stdout: 'c\n',
+        sandbox: 'none',
+      });
     } finally {
       process.env.PATH = path;
     }
@@ -178,6 +189,8 @@ describe('shell tool: YAML entry', () => {
     const entry = shellToolEntrySchema.parse({
       type: 'shell',
       cwd: './ws',
+      read_roots: ['./outside'],
+      deny_paths: ['secrets/**'],
       allow: ['npm test'],
       deny: ['rm *'],
       timeout: '60s',
@@ -186,8 +199,11 @@ describe('shell tool: YAML entry', () => {
       allow_substitution: true,
       pass_env: ['CI'],
     });
-    expect(shellToolOptions(entry, { baseDir: p.root })).toEqual({
+    expect(shellToolOptions(entry, { baseDir: p.root, protectedPaths: ['/srv/corvid.yaml'] })).toEqual({
       cwd: p.ws,
+      readRoots: [p.outside],
+      denyPaths: ['secrets/**'],
+      hiddenPaths: ['/srv/corvid.yaml'],
       allow: ['npm test'],
       deny: ['rm *'],
       timeoutMs: 60_000,

@@ -88,3 +88,47 @@ export async function processesGone(marker: string, withinMs = 3000): Promise<nu
   }
   return left;
 }
+
+/** The secrets of `hostPlayground`: none may ever appear in a command's output. */
+export const SECRETS = {
+  parent: 'corvid-secret-parent-5b1e',
+  ssh: 'corvid-secret-ssh-key-77c2',
+  env: 'corvid-secret-dotenv-9d04',
+  config: 'corvid-secret-config-31aa',
+  server: 'corvid-secret-server-e0f3',
+} as const;
+
+/**
+ * A host in a temp folder: `parent/` holds `secret.txt`, `keep.txt` (a scratch sibling `rm -rf ../*`
+ * must not delete) and the workspace `parent/ws/` (with `.env`, `corvid.yaml` — the runtime's config
+ * file — and `notes.txt`); `home/` is a fake home with `.ssh/id_rsa`. The real home is never used.
+ */
+export function hostPlayground(): { root: string; parent: string; ws: string; home: string; config: string } {
+  const root = mkdtempSync(join(tmpdir(), 'corvid-host-'));
+  dirs.push(root);
+  const parent = join(root, 'parent');
+  const ws = join(parent, 'ws');
+  const home = join(root, 'home');
+  mkdirSync(ws, { recursive: true });
+  mkdirSync(join(home, '.ssh'), { recursive: true });
+  writeFileSync(join(parent, 'secret.txt'), SECRETS.parent);
+  writeFileSync(join(parent, 'keep.txt'), 'keep');
+  writeFileSync(join(home, '.ssh', 'id_rsa'), SECRETS.ssh);
+  writeFileSync(join(ws, '.env'), `OPENAI_API_KEY=${SECRETS.env}\n`);
+  writeFileSync(join(ws, 'corvid.yaml'), `# ${SECRETS.config}\n`);
+  writeFileSync(join(ws, 'notes.txt'), 'hello\n');
+  return { root, parent, ws, home, config: join(ws, 'corvid.yaml') };
+}
+
+/** What is on disk outside the workspace of a `hostPlayground` (compared before and after each attack). */
+export function outsideState(p: { parent: string; home: string }): string {
+  const list = (dir: string) => readdirSync(dir).sort().join(',');
+  return [
+    list(p.parent),
+    readFileSync(join(p.parent, 'secret.txt'), 'utf8'),
+    readFileSync(join(p.parent, 'keep.txt'), 'utf8'),
+    list(p.home),
+    list(join(p.home, '.ssh')),
+    readFileSync(join(p.home, '.ssh', 'id_rsa'), 'utf8'),
+  ].join('|');
+}
