@@ -96,4 +96,21 @@ describe('the README, followed from the packed package', () => {
       writeFileSync(join(project, '.env'), '');
     }
   });
+
+  it("the README's corvid.yaml passes corvid validate without OPENAI_API_KEY (a warning); --strict requires it", async () => {
+    writeFileSync(join(project, 'corvid.yaml'), readmeBlock('## Config: `corvid.yaml`', 'yaml', 'models:'));
+    const env = cliEnv(tmp.dir);
+    const loose = await run(process.execPath, [packedCli, 'validate', '--no-color'], env);
+    expect(loose.stdout).toBe('✓ corvid.yaml is valid (2 models, 3 agents)\n');
+    expect(loose.stderr).toMatch(/^warning: corvid\.yaml:5:14 +models\.fast\.api_key: environment variable OPENAI_API_KEY is not set/);
+    expect(loose.code).toBe(0);
+
+    const strict = await run(process.execPath, [packedCli, 'validate', '--strict', '--no-color'], env);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/^corvid\.yaml:5:14 +models\.fast\.api_key: environment variable OPENAI_API_KEY is not set/m);
+    expect(strict.stderr).toContain('✗ corvid.yaml is invalid: 1 problem');
+
+    const withKey = await run(process.execPath, [packedCli, 'validate', '--strict', '--no-color'], { ...env, OPENAI_API_KEY: 'sk-x' });
+    expect(withKey).toEqual({ code: 0, stdout: '✓ corvid.yaml is valid (2 models, 3 agents)\n', stderr: '' });
+  });
 });
