@@ -113,4 +113,12 @@ describe('the README, followed from the packed package', () => {
     const withKey = await run(process.execPath, [packedCli, 'validate', '--strict', '--no-color'], { ...env, OPENAI_API_KEY: 'sk-x' });
     expect(withKey).toEqual({ code: 0, stdout: '✓ corvid.yaml is valid (2 models, 3 agents)\n', stderr: '' });
   });
+
+  it('the TypeScript quick start says how to run it on Node 20 and that type-checking needs @types/node', () => {
+    // scripts/check-package.mjs type-checks this block against the installed tarball (tsc is too slow for a unit test).
+    const quickStart = readme.slice(readme.indexOf('## Quick start: code'), readme.indexOf('## Config: `corvid.yaml`'));
+    expect(quickStart).toContain('npx tsx agent.ts');
+    expect(quickStart).toMatch(/node --experimental-strip-types agent\.ts`\s+on Node ≥ 22\.6/);
+    expect(quickStart).toContain('npm install -D typescript @types/node');
+  });
 });
