@@ -2,7 +2,8 @@
 // Checks the package as npm users get it: packs it (`npm pack`, which builds), installs the
 // tarball into a fresh project with only its dependencies (no optional peers), and there
 //   - checks what the tarball holds (dist, README.md, LICENSE, docs; no sources or tests),
-//   - type-checks a file importing every entry point with `skipLibCheck: false`,
+//   - type-checks a file importing every entry point, and the README's TypeScript quick start,
+//     with `skipLibCheck: false`,
 //   - imports the entry points that need no optional peer,
 //   - loads `corvid code`'s bundled terminal UI (Ink and React inside, nothing else installed).
 // Needs the npm registry (or a warm npm cache) for the dependencies, TypeScript and @types/node.
@@ -86,6 +87,11 @@ try {
       '',
     ].join('\n'),
   );
+  // The README's TypeScript quick start, as a user pastes it (with @types/node, as the README says).
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const quickStart = /## Quick start: code\n+```ts\n([\s\S]*?)```/.exec(readme);
+  if (!quickStart) failures.push('README.md has no ```ts block under "## Quick start: code"');
+  writeFileSync(join(project, 'readme-quick-start.ts'), `${quickStart?.[1] ?? ''}export {};\n`);
   writeFileSync(
     join(project, 'tsconfig.json'),
     JSON.stringify(
@@ -99,7 +105,7 @@ try {
           noEmit: true,
           types: ['node'],
         },
-        files: ['check.ts'],
+        files: ['check.ts', 'readme-quick-start.ts'],
       },
       null,
       2,

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 import type { Store, StoreOptions } from '../types/storage/store.js';
 import type { CliContext } from './cli-context.js';
@@ -38,12 +39,13 @@ export async function openCliStore(
   ]);
   // Only `storage:` matters here: an unset API key elsewhere is no reason to refuse a listing.
   const load = (sections: string[]) => loadConfig({ path: context.globals.config, cwd: context.cwd, env: context.env, sections });
-  const { config } = options.vectorSearch
+  const { config, path: configPath } = options.vectorSearch
     ? await load(['storage', 'embedders'])
     : options.conversationVectors
       ? await load(['storage', 'embedders']).catch(() => load(['storage']))
       : await load(['storage']);
-  const storeOptions: StoreOptions = storeOptionsFromConfig(config.storage, context.cwd);
+  const configDir = configPath ? dirname(configPath) : undefined;
+  const storeOptions: StoreOptions = storeOptionsFromConfig(config.storage, context.cwd, configDir);
   const location = storeOptions.path ?? (storeOptions.url ? maskUrl(storeOptions.url) : (storeOptions.driver ?? 'sqlite'));
   if (!options.create && storeOptions.driver === 'sqlite' && storeOptions.path !== ':memory:' && !existsSync(storeOptions.path!)) {
     return { store: undefined, location, close: async () => undefined };
@@ -52,7 +54,7 @@ export async function openCliStore(
   if (options.vectorSearch && config.storage?.embedder) {
     const { withConfigVectorSearch } = await import('../runtime/config-vector-search.js');
     const plain = store;
-    store = await withConfigVectorSearch(plain, { config, cwd: context.cwd }).catch(async (err: unknown) => {
+    store = await withConfigVectorSearch(plain, { config, cwd: context.cwd, configDir }).catch(async (err: unknown) => {
       await plain.close();
       throw err;
     });

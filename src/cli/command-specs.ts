@@ -117,6 +117,7 @@ Examples:
     options: {
       'print-config': { type: 'boolean' },
       'allow-unknown-tools': { type: 'boolean' },
+      strict: { type: 'boolean' },
     },
     maxPositionals: 1,
     help: `Usage: corvid validate [file] [options]
@@ -124,9 +125,11 @@ Examples:
 Checks a config file (default: the -c file, else ./corvid.yaml or ./corvid.yml) and lists every
 problem as file:line:col  path: message. It checks what corvid run / chat / serve check: every
 tool an agent names must be built in or come from the config's tool modules (tools:), which are
-imported.
+imported. An unset \${VAR} (without default) is a warning, so the structure can be checked
+without the secrets; --strict makes it an error, as corvid run does.
 
 Options:
+  --strict                Every \${VAR} without default must be set (an error, not a warning)
   --print-config          Also print the resolved config as YAML (secrets masked)
   --allow-unknown-tools   Tools not defined in the config are registered by a program
                           (loadRuntime({ tools })): report them as warnings, not errors
@@ -137,6 +140,7 @@ Exit codes: 0 valid, 1 invalid or unreadable, 2 bad usage.
 
 Examples:
   corvid validate
+  corvid validate --strict
   corvid validate config/prod.yaml --print-config`,
   },
   {

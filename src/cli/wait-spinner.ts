@@ -1,3 +1,4 @@
+import { describeEndpoint, type ModelEndpoint } from '../models/model-endpoint.js';
 import type { AgentEvent } from '../types/events.js';
 import type { Colors } from './colors.js';
 import { truncate } from './format.js';
@@ -19,6 +20,8 @@ export interface WaitSpinnerOptions {
   intervalMs?: number;
   /** Also show what happens while the answer streams (deltas, tools): when nothing else is printed. Default false. */
   busyStates?: boolean;
+  /** The model an agent (by name) calls and its host, named while waiting; without it, "the model". */
+  endpointOf?: (agent: string) => ModelEndpoint | undefined;
 }
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -28,7 +31,8 @@ export function spinnerEnabled(out: { isTTY?: boolean }, env: NodeJS.ProcessEnv 
   return out.isTTY === true && env.TERM !== 'dumb';
 }
 
-function seconds(ms: number, round: (n: number) => number = Math.floor): string {
+/** A wait as a person reads it: `12s`, `4m 05s`. */
+export function formatWaitTime(ms: number, round: (n: number) => number = Math.floor): string {
   const s = Math.max(0, round(ms / 1000));
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
 }
@@ -46,6 +50,7 @@ export class WaitSpinner {
   private readonly busyStates: boolean;
   private readonly intervalMs: number;
   private readonly env: NodeJS.ProcessEnv;
+  private readonly endpointOf: (agent: string) => ModelEndpoint | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private frame = 0;
   private shown = false;
@@ -59,6 +64,7 @@ export class WaitSpinner {
     this.enabled = spinnerEnabled(options.out, this.env);
     this.busyStates = options.busyStates ?? false;
     this.intervalMs = options.intervalMs ?? 100;
+    this.endpointOf = options.endpointOf ?? (() => undefined);
   }
 
   /** Starts showing `label` with a clock from now. */
@@ -72,7 +78,7 @@ export class WaitSpinner {
     const who = e.path.length > 1 ? `${e.path.join(' > ')}: ` : '';
     switch (e.type) {
       case 'step_start':
-        this.wait(`${who}waiting for the model`);
+        this.wait(`${who}waiting for ${describeEndpoint(this.endpointOf(e.agent))}`);
         break;
       case 'retry': {
         const now = Date.now();
@@ -80,7 +86,7 @@ export class WaitSpinner {
           label: `${who}${e.error.message}`,
           since: now,
           retryAt: now + e.delayMs,
-          after: `${who}waiting for the model (attempt ${e.attempt + 1})`,
+          after: `${who}waiting for ${describeEndpoint(this.endpointOf(e.agent))} (attempt ${e.attempt + 1})`,
         });
         break;
       }
@@ -140,7 +146,7 @@ export class WaitSpinner {
       return this.draw();
     }
     this.frame = (this.frame + 1) % FRAMES.length;
-    const clock = s.retryAt !== undefined ? `retrying in ${seconds(s.retryAt - now, Math.ceil)}` : seconds(now - s.since);
+    const clock = s.retryAt !== undefined ? `retrying in ${formatWaitTime(s.retryAt - now, Math.ceil)}` : formatWaitTime(now - s.since);
     // A line wider than the terminal would wrap, and `\r` could no longer erase it.
     const width = Math.max(20, (this.out.columns || Number(this.env.COLUMNS) || 80) - 1);
     const text = truncate(`${FRAMES[this.frame]} ${s.retryAt !== undefined ? `${clock} · ${s.label}` : `${s.label} · ${clock}`}`, width);

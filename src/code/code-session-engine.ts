@@ -5,6 +5,7 @@ import type { Agent } from '../core/agent.js';
 import { estimateTokens } from '../core/context-budget.js';
 import type { RunOptions } from '../core/run-options.js';
 import type { RunStream } from '../core/run-stream.js';
+import { modelEndpoint } from '../models/model-endpoint.js';
 import type { AgentEvent } from '../types/events.js';
 import type { Message } from '../types/message.js';
 import type { ModelConfig } from '../types/model.js';
@@ -115,9 +116,11 @@ export class CodeSessionEngine implements CodeSession {
     const model = modelLabel(this.model);
     const cost = costOf(model, this.usage);
     const tokens = this.lastPromptTokens > 0 ? this.lastPromptTokens : estimateTokens(this.transcript);
+    const host = modelEndpoint(this.model)?.host;
     return {
       sessionId: this.sessionId,
       model,
+      ...(host !== undefined ? { modelHost: host } : {}),
       mode: this.gate.mode,
       usage: { ...this.usage },
       ...(cost !== undefined ? { costUsd: cost } : {}),

@@ -24,6 +24,8 @@ export interface CodeStatus {
   sessionId: string;
   /** `provider:model`. */
   model: string;
+  /** `host[:port]` the model's requests go to, when known. */
+  modelHost?: string;
   mode: CodeMode;
   /** Tokens used by the whole session so far. */
   usage: Usage;

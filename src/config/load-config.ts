@@ -29,6 +29,11 @@ export interface LoadConfigOptions extends ToolNameOptions {
    * commands that list stored data without running an agent. Default: every section.
    */
   sections?: readonly string[];
+  /**
+   * `'warning'`: an unset `${VAR}` without default is a warning (see `validateConfigText`), for
+   * checking a config's structure without its secrets (`corvid validate`). Default `'error'`.
+   */
+  missingEnv?: 'error' | 'warning';
 }
 
 /** A loaded, validated config. */
@@ -90,6 +95,7 @@ async function readConfig(options: LoadConfigOptions): Promise<ReadResult> {
     knownTools: options.knownTools,
     allowUnknownTools: options.allowUnknownTools,
     sections: options.sections,
+    missingEnv: options.missingEnv,
   });
   return { path, validation, env: dot.env, envFiles: dot.files };
 }

@@ -26,6 +26,8 @@ export interface ConfigSource {
   data: unknown;
   /** Syntax errors and interpolation problems. */
   issues: RawIssue[];
+  /** Unset variables under `missingEnv: 'warning'` (their scalars keep the `${VAR}` text). */
+  warnings: RawIssue[];
   /** Paths whose value could not be interpolated; other issues there are suppressed. */
   failedPaths: Set<string>;
   /** Paths of unquoted scalars that were interpolated (numbers/booleans may be coerced there). */
@@ -46,6 +48,17 @@ export function formatConfigPath(path: ConfigPath): string {
   return out;
 }
 
+/** Options for `parseConfigSource`. */
+export interface ParseConfigSourceOptions {
+  /** An unset variable is an issue only at the paths this accepts. Default: everywhere. */
+  requireEnv?: (path: ConfigPath) => boolean;
+  /**
+   * `'warning'`: an unset variable (without default) is a warning and its scalar keeps the
+   * `${VAR}` text, so the structure can be checked without the secrets. Default `'error'`.
+   */
+  missingEnv?: 'error' | 'warning';
+}
+
 /**
  * Parses config YAML keeping source ranges, interpolates `${VAR}` per scalar on the AST (never
  * in keys, never on raw text), and records where every key and value came from. An empty value
@@ -56,13 +69,14 @@ export function formatConfigPath(path: ConfigPath): string {
 export function parseConfigSource(
   text: string,
   env: Record<string, string | undefined>,
-  options: { requireEnv?: (path: ConfigPath) => boolean } = {},
+  options: ParseConfigSourceOptions = {},
 ): ConfigSource {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true, uniqueKeys: true });
   const valuePos = new Map<string, SourcePosition>();
   const keyPos = new Map<string, SourcePosition>();
   const issues: RawIssue[] = [];
+  const warnings: RawIssue[] = [];
   const failedPaths = new Set<string>();
   const interpolatedPlain = new Set<string>();
   const pos = (offset: number): SourcePosition => {
@@ -82,7 +96,7 @@ export function parseConfigSource(
 
   if (doc.errors.length > 0) {
     issues.push(...syntaxIssues(doc.errors, text, pos));
-    return { data: undefined, issues, failedPaths, interpolatedPlain, position };
+    return { data: undefined, issues, warnings, failedPaths, interpolatedPlain, position };
   }
 
   const convert = (node: unknown, path: ConfigPath, depth: number): unknown => {
@@ -107,12 +121,16 @@ export function parseConfigSource(
       const r = interpolateEnv(n.value, env);
       // Outside the paths a caller needs, an unset variable is not a problem (the value reads as empty).
       if (options.requireEnv && !options.requireEnv(path)) r.missing = [];
-      for (const name of r.missing) {
-        issues.push({
-          path,
-          message: `environment variable ${name} is not set (give a default with \${${name}:-value}, or set it in the environment or a .env file)`,
-        });
+      const missing = r.missing.map((name) => ({
+        path,
+        message: `environment variable ${name} is not set (give a default with \${${name}:-value}, or set it in the environment or a .env file)`,
+      }));
+      if (options.missingEnv === 'warning' && missing.length > 0 && r.errors.length === 0) {
+        warnings.push(...missing);
+        failedPaths.add(key);
+        return n.value;
       }
+      issues.push(...missing);
       for (const message of r.errors) issues.push({ path, message });
       if (r.missing.length > 0 || r.errors.length > 0) failedPaths.add(key);
       if (n.type === 'PLAIN') {
@@ -171,7 +189,7 @@ export function parseConfigSource(
   };
 
   const data = doc.contents === null ? {} : convert(doc.contents, [], 0);
-  return { data: data === null ? {} : data, issues, failedPaths, interpolatedPlain, position };
+  return { data: data === null ? {} : data, issues, warnings, failedPaths, interpolatedPlain, position };
 }
 
 /**

@@ -75,7 +75,7 @@ export const storageSchema = z
       .min(1)
       .optional()
       .describe(
-        'SQLite: the database file, relative to the working directory; created with its directory on first use. Default ./.corvid/corvid.db.',
+        'SQLite: the database file, relative to this config file; created with its directory on first use. Default ./.corvid/corvid.db in the working directory.',
       ),
     schema: z
       .string()

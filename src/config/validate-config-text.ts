@@ -26,6 +26,12 @@ export interface ValidateConfigTextOptions extends ToolNameOptions {
    * `defaults.agent`, and their `${VAR}`s need not be set. Default: every section.
    */
   sections?: readonly string[];
+  /**
+   * `'warning'`: an unset `${VAR}` (without default) is a warning, not an error, so the structure
+   * of a config is checked without its secrets; it stays an error where the value is needed to
+   * check the structure (a number, a boolean). Default `'error'` (what loading requires).
+   */
+  missingEnv?: 'error' | 'warning';
 }
 
 /** Outcome of validating a config: never throws. */
@@ -46,7 +52,10 @@ export interface ConfigValidation {
  */
 export function validateConfigText(text: string, options: ValidateConfigTextOptions = {}): ConfigValidation {
   const sections = options.sections;
-  const source = parseConfigSource(text, options.env ?? {}, sections ? { requireEnv: (path) => isKept(path, sections) } : {});
+  const source = parseConfigSource(text, options.env ?? {}, {
+    missingEnv: options.missingEnv,
+    ...(sections ? { requireEnv: (path: ConfigPath) => isKept(path, sections) } : {}),
+  });
   const secrets = secretValues(source.data);
   if (sections && source.data !== undefined) source.data = keepSections(source.data, sections);
   const finish = (errors: RawIssue[], warnings: RawIssue[] = []): ConfigValidation => ({
@@ -73,11 +82,13 @@ export function validateConfigText(text: string, options: ValidateConfigTextOpti
     return !failed.some((f) => key === f || key.startsWith(`${f}.`) || key.startsWith(`${f}[`));
   };
   const errors = [...source.issues, ...[...schemaIssues, ...refs.errors].filter(afterFailure)];
-  if (errors.length > 0 || !parsed.success) return finish(errors, refs.warnings);
+  // A value the schema needs (a number, a boolean) cannot be checked without its variable.
+  if (errors.length > 0) return finish(errors, [...source.warnings, ...refs.warnings]);
+  if (!parsed.success) return finish(source.warnings, refs.warnings);
   return {
     ok: true,
     issues: [],
-    warnings: toConfigIssues(refs.warnings, source, options.file, secrets),
+    warnings: toConfigIssues([...source.warnings, ...refs.warnings], source, options.file, secrets),
     config: normalizeConfig(parsed.data),
   };
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { DurableRunContext } from '../core/core-services.js';
 import type { RunOptions } from '../core/run-options.js';
 import { findAgent, type Runnable } from '../core/runnable.js';
+import { DurableRunError } from '../errors/durable-run-error.js';
 import type { DurableDefaults } from '../types/durable-options.js';
 import type { Message, RunInput } from '../types/message.js';
 import { messageText, userMessage } from '../types/message.js';
@@ -39,6 +40,21 @@ export async function startDurableRun(
   }
 }
 
+/**
+ * A session with a run waiting for approval takes no new turn: the new turn's messages would come
+ * after the paused run's, which could then never resume (its history would be lost).
+ * @throws DurableRunError (`conflict`) naming the paused run and how to answer it.
+ */
+async function refuseWhilePaused(store: Store, sessionId: string): Promise<void> {
+  const [paused] = await store.checkpoints.listRuns({ sessionId, status: 'paused', limit: 1 });
+  if (!paused) return;
+  throw new DurableRunError(
+    `Session "${sessionId}" has a run waiting for approval (run "${paused.runId}"): answer its approvals first ` +
+      `(corvid approvals list / approve / deny, or POST /api/v1/approvals/{id}), then send the next message`,
+    { kind: 'conflict', runId: paused.runId },
+  );
+}
+
 async function runStarted(
   root: Runnable,
   input: RunInput,
@@ -62,6 +78,7 @@ async function runStarted(
       ref.userId !== undefined ? { id: ref.id, agent: root.name, userId: ref.userId } : { id: ref.id, agent: root.name },
     );
     userId = ref.userId ?? session.userId;
+    await refuseWhilePaused(store, ref.id);
     const entries = await store.sessions.entries(ref.id);
     lastSeq = session.lastSeq;
     for (const e of entries) {

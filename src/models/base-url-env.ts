@@ -15,15 +15,22 @@ export const BASE_URL_ENV: Record<string, string> = {
 
 type Env = Record<string, string | undefined>;
 
+/** Providers whose models also take `CORVID_BASE_URL` when their own variable is not set (OpenAI's wire format). */
+const CORVID_BASE_URL_FALLBACK = new Set(['openai']);
+
 /**
  * A model config with its base URL completed from the environment when it has none:
  * `CORVID_BASE_URL` for the model `CORVID_MODEL` names (`fromCorvidModel`) and for any
- * openai-compatible model, else the provider's variable (`BASE_URL_ENV`).
+ * openai-compatible model, else the provider's variable (`BASE_URL_ENV`), else, for `openai`
+ * models, `CORVID_BASE_URL`.
  */
 export function withBaseUrlFromEnv(config: ModelConfig, env: Env, options: { fromCorvidModel?: boolean } = {}): ModelConfig {
   if (config.baseURL) return config;
   const name = BASE_URL_ENV[config.provider];
-  const url = (options.fromCorvidModel ? env.CORVID_BASE_URL : undefined) || (name ? env[name] : undefined);
+  const url =
+    (options.fromCorvidModel ? env.CORVID_BASE_URL : undefined) ||
+    (name ? env[name] : undefined) ||
+    (CORVID_BASE_URL_FALLBACK.has(config.provider) ? env.CORVID_BASE_URL : undefined);
   return url ? { ...config, baseURL: url } : config;
 }
 
@@ -37,7 +44,7 @@ export function corvidModelFromEnv(config: ModelConfig, env: Env): ModelConfig {
   if (!out.apiKey && env.CORVID_API_KEY) out.apiKey = env.CORVID_API_KEY;
   if (out.provider === 'openai-compatible' && !out.baseURL) {
     throw new ConfigError(
-      `CORVID_MODEL=${env.CORVID_MODEL} names an OpenAI-compatible server: set CORVID_BASE_URL to its API address too, e.g. CORVID_BASE_URL=http://127.0.0.1:8000/v1 (in the environment or a .env file)`,
+      `CORVID_MODEL=${env.CORVID_MODEL} names an OpenAI-compatible server: set CORVID_BASE_URL to its API address too, e.g. CORVID_BASE_URL=http://127.0.0.1:8000/v1 (in the environment, or a .env file for the corvid CLI)`,
     );
   }
   return out;

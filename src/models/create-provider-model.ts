@@ -29,13 +29,19 @@ export function ollamaBaseURL(env: NodeJS.ProcessEnv = process.env): string {
   return `${host.replace(/\/+$/, '')}/v1`;
 }
 
-/** The API key of a model config, else the provider's environment variable. @throws AuthenticationError when neither is set. */
+/**
+ * The API key of a model config, else the provider's variable in `process.env`. `.env` files are
+ * read by the CLI and `loadRuntime` (which pass a key found there in the config), never here.
+ * @throws AuthenticationError when neither is set.
+ */
 export function apiKeyFor(config: Pick<ModelConfig, 'provider' | 'model' | 'apiKey'>, label: string): string {
   if (config.apiKey) return config.apiKey;
   const names = API_KEY_ENV[config.provider] ?? [];
   for (const n of names) if (process.env[n]) return process.env[n]!;
   throw new AuthenticationError(
-    `No API key for ${config.provider} model "${config.model}" (${label}): set ${names.join(' or ')} in the environment or a .env file, or api_key in the model's config`,
+    `No API key for ${config.provider} model "${config.model}" (${label}): set ${names.join(' or ')} in the environment, ` +
+      `or apiKey in the model's config (api_key in corvid.yaml). The corvid CLI and loadRuntime() also read .env files; ` +
+      `new Agent() reads only process.env.`,
     { provider: config.provider },
   );
 }

@@ -32,7 +32,7 @@ export async function detectDefaultModel(
       'No model is configured. Do one of:',
       '  - set CORVID_MODEL, e.g. CORVID_MODEL=openai:gpt-4.1-mini (or anthropic:claude-sonnet-4-5, google:gemini-2.5-flash, ollama:llama3.2)',
       '  - for any OpenAI-compatible server (vLLM, LM Studio, llama.cpp): CORVID_MODEL=openai-compatible:<model> and CORVID_BASE_URL=http://127.0.0.1:8000/v1',
-      '  - set OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_GENERATIVE_AI_API_KEY (a .env file works too)',
+      '  - set OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_GENERATIVE_AI_API_KEY (the corvid CLI also reads them from a .env file; new Agent() reads only process.env)',
       '  - start Ollama on 127.0.0.1:11434 with a model pulled',
       '  - name a model in corvid.yaml: models: { main: { provider: openai, model: gpt-4.1-mini } } and defaults: { model: main }',
     ].join('\n'),

@@ -56,7 +56,7 @@ export interface ConfigKnowledgeOptions {
 export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<ConfigKnowledge> {
   const k = await import('../knowledge/index.js');
   const { config } = options;
-  const storage = storeOptionsFromConfig(config.storage, options.cwd);
+  const storage = storeOptionsFromConfig(config.storage, options.cwd, options.baseDir);
   const driver = storage.driver ?? 'sqlite';
   const path =
     driver === 'sqlite'

@@ -10,12 +10,12 @@ import { storeOptionsFromConfig } from './store-options.js';
  * and closed with the store. Without `storage.embedder`, `store` itself. Loads `corvid/knowledge`
  * only when an embedder is set.
  */
-export async function withConfigVectorSearch(store: Store, options: { config: CorvidConfig; cwd: string }): Promise<Store> {
+export async function withConfigVectorSearch(store: Store, options: { config: CorvidConfig; cwd: string; configDir?: string }): Promise<Store> {
   const name = options.config.storage?.embedder;
   const embedder = name === undefined ? undefined : options.config.embedders?.[name];
   if (!name || !embedder) return store;
   const k = await import('../knowledge/index.js');
-  const storage = storeOptionsFromConfig(options.config.storage, options.cwd);
+  const storage = storeOptionsFromConfig(options.config.storage, options.cwd, options.configDir);
   const knowledge = await openKnowledgeStore(k, storage, storage.path ?? '');
   const lazy = lazyEmbedder(name, embedder, k);
   const memories = k.withVectorMemories(store, { knowledge, embedder: lazy });

@@ -230,7 +230,8 @@ class ConfigRuntime implements Runtime {
     if (this.options.store) return Promise.resolve(this.options.store);
     if (!this.opening) {
       const cwd = resolve(this.options.cwd ?? process.cwd());
-      const options = storeOptionsFromConfig(this.state.config.storage, cwd);
+      const configDir = this.configPath ? dirname(this.configPath) : undefined;
+      const options = storeOptionsFromConfig(this.state.config.storage, cwd, configDir);
       // The driver (and its database package) loads only now.
       const config = this.state.config;
       const opening = import('../storage/open-store.js')
@@ -238,7 +239,7 @@ class ConfigRuntime implements Runtime {
         .then((store) =>
           config.storage?.embedder
             ? import('./config-vector-search.js').then((m) =>
-                m.withConfigVectorSearch(store, { config, cwd }).catch(async (err: unknown) => {
+                m.withConfigVectorSearch(store, { config, cwd, configDir }).catch(async (err: unknown) => {
                   await store.close();
                   throw err;
                 }),

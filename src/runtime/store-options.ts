@@ -8,14 +8,17 @@ export const DEFAULT_SQLITE_PATH = './.corvid/corvid.db';
 
 /**
  * `openStore` options for a config's `storage:` section (absent: SQLite at
- * `./.corvid/corvid.db`). Relative SQLite paths resolve against `cwd`.
+ * `./.corvid/corvid.db` in `cwd`). A relative SQLite path written in the config resolves against
+ * the config file's directory (`configDir`), like every other path in it; without one, `cwd`.
  */
-export function storeOptionsFromConfig(storage: StorageConfig | undefined, cwd: string): StoreOptions {
+export function storeOptionsFromConfig(storage: StorageConfig | undefined, cwd: string, configDir?: string): StoreOptions {
   const driver = storage?.driver ?? 'sqlite';
   const options: StoreOptions = { driver };
   if (driver === 'sqlite') {
-    const path = storage?.path ?? sqliteUrlPath(storage?.url) ?? DEFAULT_SQLITE_PATH;
-    options.path = path === ':memory:' || isAbsolute(path) ? path : resolve(cwd, path);
+    const written = storage?.path ?? sqliteUrlPath(storage?.url);
+    const path = written ?? DEFAULT_SQLITE_PATH;
+    const base = written !== undefined && configDir !== undefined ? configDir : cwd;
+    options.path = path === ':memory:' || isAbsolute(path) ? path : resolve(base, path);
     if (storage?.busyTimeoutMs !== undefined) options.busyTimeoutMs = storage.busyTimeoutMs;
     return options;
   }

@@ -283,11 +283,12 @@ function checkAgent(id: string, owner: string, agent: string): void {
   if (owner !== agent) throw new HttpError(409, 'session_agent_mismatch', `Session "${id}" belongs to agent "${owner}", not "${agent}"`);
 }
 
-/** 404 for the approvals and runs endpoints of a server without a store. */
-export function noStore(): HttpError {
+/** 404 for the endpoints of stored data (runs and approvals, memories) on a server without a store. */
+export function noStore(what: 'runs' | 'memories' = 'runs'): HttpError {
+  const [kept, purpose] = what === 'memories' ? ['memories', 'to keep them'] : ['runs or approvals', 'for durable runs'];
   return new HttpError(
     404,
     'no_store',
-    'This server keeps no runs or approvals: configure a storage: section (or pass a store to serve()) for durable runs',
+    `This server keeps no ${kept}: configure a storage: section (or pass a store to serve()) ${purpose}`,
   );
 }

@@ -49,7 +49,7 @@ export function registerMemoryRoutes(app: Hono<ServerEnv>, options: MemoryRoutes
   const { chat, access } = options;
   const storeOf = async (): Promise<Store> => {
     const source = chat.store;
-    if (!source) throw noStore();
+    if (!source) throw noStore('memories');
     return source();
   };
   const scopeOf = (c: Context<ServerEnv>, q: { userId?: string; agent?: string }): MemoryScope => {

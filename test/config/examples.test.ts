@@ -42,6 +42,30 @@ describe('examples', () => {
     }
   });
 
+  it('each header lists the variables the example needs (every ${VAR} without a default)', () => {
+    const problems: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      const header = text.split('\n').filter((l) => l.startsWith('#'));
+      const listed = header.find((l) => l.startsWith('# Required variables: ')) ?? '';
+      // Variables in the YAML itself, not in comments (which may show other settings).
+      const yaml = text
+        .split('\n')
+        .filter((l) => !l.trimStart().startsWith('#'))
+        .map((l) => l.replace(/\s#.*$/, ''))
+        .join('\n');
+      const needed = new Set([...yaml.matchAll(/(?<!\$)\$\{([A-Za-z_]\w*)\}/g)].map((m) => m[1]));
+      for (const v of needed) if (!new RegExp(`\\b${v}\\b`).test(listed)) problems.push(`${relative(EXAMPLES_DIR, file)}: ${v}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('header commands read as written (no doubled words such as "corvid chat chat")', () => {
+    for (const file of files) {
+      for (const c of headerCommands(readFileSync(file, 'utf8'))) expect(c.line, relative(EXAMPLES_DIR, file)).not.toMatch(/\b(\w+) \1\b/);
+    }
+  });
+
   it.each(files.map((f) => [relative(EXAMPLES_DIR, f), f]))('%s validates', async (_name, file) => {
     const text = readFileSync(file, 'utf8');
     const r = await validateConfig({ path: file, env: ENV, dotenv: false, knownTools: declaredTools(text) });

@@ -318,6 +318,39 @@ describe('validateConfigText: interpolation', () => {
     ]);
   });
 
+  it("missingEnv: 'warning' checks the structure without the secrets; a value the schema needs stays an error", () => {
+    const text = lines(
+      'models:',
+      '  m:',
+      '    provider: openai',
+      '    model: x',
+      '    api_key: ${OPENAI_KEY}',
+      'agents:',
+      '  a:',
+      '    model: m',
+    );
+    const v = validateConfigText(text, { file: 'corvid.yaml', env: {}, missingEnv: 'warning' });
+    expect(v.ok).toBe(true);
+    expect(v.warnings.map(formatConfigIssue)).toEqual([
+      'corvid.yaml:5:14  models.m.api_key: environment variable OPENAI_KEY is not set (give a default with ${OPENAI_KEY:-value}, or set it in the environment or a .env file)',
+    ]);
+    // A structural problem elsewhere is still found, with the warning beside it.
+    const bad = validateConfigText(`${text}    max_stepz: 3\n`, { file: 'corvid.yaml', env: {}, missingEnv: 'warning' });
+    expect(bad.ok).toBe(false);
+    expect(bad.issues.map((i) => i.message)).toEqual(['unknown key "max_stepz" (did you mean "max_steps"?)']);
+    expect(bad.warnings).toHaveLength(1);
+    // max_steps must be a number: without MAX it cannot be checked, so it is an error.
+    const needed = validateConfigText(lines('agents:', '  a:', '    max_steps: ${MAX}'), {
+      file: 'corvid.yaml',
+      env: {},
+      missingEnv: 'warning',
+    });
+    expect(needed.ok).toBe(false);
+    expect(needed.issues.map((i) => `${i.path}: ${i.message.slice(0, 40)}`)).toEqual([
+      'agents.a.max_steps: environment variable MAX is not set (giv',
+    ]);
+  });
+
   it('reports malformed references', () => {
     expect(problems(lines('agents:', '  a:', '    instructions: "${1BAD} and ${OK"'))).toEqual([
       'corvid.yaml:3:19  agents.a.instructions: invalid variable reference "${1BAD}": write ${NAME} or ${NAME:-default}',

@@ -134,6 +134,30 @@ describe('approvals from the CLI', () => {
     expect(again.stderr).toMatch(/already|no longer pending|answered/i);
   });
 
+  it('a session with a paused run refuses a second turn up front; the paused run still completes when approved', async () => {
+    const s = await setup([
+      { toolCalls: [{ name: 'delete_file', arguments: { path: 'a.txt' }, id: 'call_1' }] },
+      { text: 'Deleted a.txt.' },
+      { text: 'Nothing else to delete.' },
+    ]);
+    const paused = await runCli(['run', '--session', 'job', '-q', 'Delete a.txt'], opts);
+    expect(paused.code, paused.stderr).toBe(3);
+    const id = /(apr_\S+)/.exec(paused.stderr)![1];
+    const runId = JSON.parse((await runCli(['runs', 'list', '--json'], opts)).stdout)[0].runId as string;
+
+    const second = await runCli(['run', '--session', 'job', '-q', 'Delete b.txt'], opts);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`Session "job" has a run waiting for approval (run "${runId}"): answer its approvals first`);
+    expect(s.requests).toHaveLength(1); // the refused turn never reached the model
+    expect(existsSync(join(tmp.dir, 'sandbox', 'b.txt'))).toBe(true);
+
+    const approved = await runCli(['approvals', 'approve', id], opts);
+    expect(approved, approved.stderr).toMatchObject({ code: 0, stdout: 'Deleted a.txt.\n' });
+    // Once it completed, the session takes the next turn.
+    const next = await runCli(['run', '--session', 'job', '-q', 'Anything else?'], opts);
+    expect(next, next.stderr).toMatchObject({ code: 0, stdout: 'Nothing else to delete.\n' });
+  });
+
   it('deny --reason: the model sees the reason; --no-resume leaves the run for runs resume', async () => {
     const s = await setup([{ toolCalls: [{ name: 'delete_file', arguments: { path: 'b.txt' }, id: 'call_1' }] }, { text: 'Kept b.txt.' }]);
     const paused = await runCli(['run', '--session', 'job2', '-q', 'Delete b.txt'], opts);

@@ -4,7 +4,7 @@
  * progress line on a pseudo-terminal (`script`).
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -136,4 +136,24 @@ describe('corvid ingest', () => {
     expect(plain.stderr).not.toContain('files/s');
     expect(plain.stdout).toContain('0 added, 0 updated, 50 unchanged');
   }, 120_000);
+});
+
+describe('corvid ingest from another directory', () => {
+  it('reads the sources and keeps the index where the config says, both relative to the config file', async () => {
+    const dir = project(3);
+    writeFileSync(
+      join(dir, 'corvid.yaml'),
+      'knowledge:\n  docs:\n    sources: [{ type: directory, path: ./docs }]\nstorage:\n  driver: sqlite\n  path: ./.corvid/kb.db\n',
+    );
+    const elsewhere = mkdtempSync(join(tmpdir(), 'corvid-kb-cwd-'));
+    dirs.push(elsewhere);
+    const run = (...rest: string[]) =>
+      promisify(execFile)(process.execPath, [CLI, ...args(dir, ...rest)], { cwd: elsewhere, env: cliEnv(elsewhere) });
+    const ingest = await run('ingest');
+    expect(ingest.stdout).toContain('3 added');
+    expect(existsSync(join(dir, '.corvid', 'kb.db'))).toBe(true);
+    expect(existsSync(join(elsewhere, '.corvid'))).toBe(false);
+    const search = await run('search', 'subject2', '--json');
+    expect((JSON.parse(search.stdout) as Array<{ uri: string }>)[0]!.uri).toBe('d002.md');
+  });
 });

@@ -375,7 +375,17 @@ describe('chat turns as session runs on SQLite, with approvals over HTTP', () =>
     try {
       const res = await fetch(`${memory.url}/api/v1/approvals`);
       expect(res.status).toBe(404);
-      expect((await res.json()).error.code).toBe('no_store');
+      expect((await res.json()).error).toMatchObject({
+        code: 'no_store',
+        message: expect.stringMatching(/^This server keeps no runs or approvals:/),
+      });
+      // Each route says what it is missing.
+      const memories = await fetch(`${memory.url}/api/v1/memories`);
+      expect(memories.status).toBe(404);
+      expect((await memories.json()).error).toEqual({
+        code: 'no_store',
+        message: 'This server keeps no memories: configure a storage: section (or pass a store to serve()) to keep them',
+      });
     } finally {
       await memory.close();
     }

@@ -72,6 +72,33 @@ async function fullScreen(
 }
 
 /**
+ * Headless mode's wait for the model on stderr: a spinner on a terminal (not with --verbose, whose
+ * lines show the progress), else a line per retry and one every ~10 s, naming the model and host.
+ */
+async function watchWaits(context: CliContext, session: CodeSession): Promise<() => void> {
+  const verbose = context.values.verbose === true;
+  const { stderr } = context;
+  if (verbose && stderr.isTTY === true) return () => undefined;
+  const { waitStatusFor } = await import('../wait-notices.js');
+  const status = session.status();
+  const endpoint = { model: status.model, ...(status.modelHost ? { host: status.modelHost } : {}) };
+  const wait = waitStatusFor({
+    out: stderr,
+    colors: colorsFor(stderr, context.globals),
+    env: context.env,
+    endpointOf: () => endpoint,
+    verbose,
+  });
+  const unsubscribe = session.subscribe((event) => {
+    if (event.type === 'agent') wait.update(event.event);
+  });
+  return () => {
+    unsubscribe();
+    wait.stop();
+  };
+}
+
+/**
  * `corvid code`: the coding agent. Headless with `-p`, the full-screen UI on a terminal, plain
  * lines otherwise (pipes, `--plain`, or the UI not built).
  */
@@ -112,8 +139,20 @@ export async function codeCommand(context: CliContext): Promise<number> {
       const off = onCtrlC(session, note);
       try {
         const { runHeadless } = await import('../../code/run-headless.js');
-        const result = await runHeadless({ session, prompt, stdout, stderr, json: values.json === true, verbose: values.verbose === true });
-        return result.status === 'completed' ? EXIT.ok : result.status === 'cancelled' ? EXIT.interrupted : EXIT.failure;
+        const unwatch = await watchWaits(context, session);
+        try {
+          const result = await runHeadless({
+            session,
+            prompt,
+            stdout,
+            stderr,
+            json: values.json === true,
+            verbose: values.verbose === true,
+          });
+          return result.status === 'completed' ? EXIT.ok : result.status === 'cancelled' ? EXIT.interrupted : EXIT.failure;
+        } finally {
+          unwatch();
+        }
       } finally {
         off();
       }

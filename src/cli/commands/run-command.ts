@@ -1,4 +1,6 @@
+import type { Agent } from '../../core/agent.js';
 import type { RunStream } from '../../core/run-stream.js';
+import { type ModelEndpoint, modelEndpoint } from '../../models/model-endpoint.js';
 import type { Runtime } from '../../runtime/load-runtime.js';
 import type { AgentEvent } from '../../types/events.js';
 import { type CliContext, EXIT, UsageError } from '../cli-context.js';
@@ -8,7 +10,7 @@ import { formatDuration, formatUsage, safeJson } from '../format.js';
 import { formatError } from '../format-error.js';
 import { loadCliRuntime } from '../load-cli-runtime.js';
 import { readAll } from '../read-all.js';
-import { WaitSpinner } from '../wait-spinner.js';
+import { type WaitStatus, waitStatusFor } from '../wait-notices.js';
 
 function parseMaxSteps(value: string | boolean | undefined): number | undefined {
   if (value === undefined || typeof value === 'boolean') return undefined;
@@ -32,6 +34,14 @@ async function readQuestion(context: CliContext): Promise<string> {
   return question;
 }
 
+/** The model each agent of the runtime calls, and its host, for the wait status. */
+function agentEndpoints(runtime: Runtime, env: NodeJS.ProcessEnv): (agent: string) => ModelEndpoint | undefined {
+  return (name) => {
+    const agent = runtime.agents.get(name);
+    return agent?.kind === 'llm' ? modelEndpoint((agent as Agent).options.model, env) : undefined;
+  };
+}
+
 /**
  * `corvid run`: one question, one answer. Only the answer goes to stdout (or, with `--json`, every
  * event as NDJSON); steps with `--verbose` and errors go to stderr.
@@ -48,7 +58,7 @@ export async function runCommand(context: CliContext): Promise<number> {
 
   let runtime: Runtime | undefined;
   let stream: RunStream | undefined;
-  let spinner: WaitSpinner | undefined;
+  let spinner: WaitStatus | undefined;
   let sawEvent = false;
   let interrupted = false;
   const onSigint = (): void => {
@@ -69,8 +79,8 @@ export async function runCommand(context: CliContext): Promise<number> {
     const renderer = verbose ? new EventRenderer({ out: stderr, colors, showInput: true, topLevelErrors: false }) : undefined;
     // The top-level run_end's step count, as --json shows it (a workflow counts the parts it ran).
     let stepCount: number | undefined;
-    // On a terminal, a status line on stderr while nothing else shows progress (the wait for the model, retries).
-    spinner = new WaitSpinner({ out: stderr, colors, env: context.env, busyStates: !verbose });
+    // On stderr while nothing else shows progress (the wait for the model, retries): a status line on a terminal, else lines.
+    spinner = waitStatusFor({ out: stderr, colors, env: context.env, endpointOf: agentEndpoints(runtime, context.env), verbose });
     for await (const e of run) {
       sawEvent = true;
       if (json || renderer) spinner.clear();

@@ -25,7 +25,8 @@ function displayPath(cwd: string, path: string): string {
  * or "✓ file is valid (N models, M agents)"; `--print-config` prints the resolved config as YAML
  * with secrets masked on stdout (the verdict then goes to stderr). It checks what `corvid run`
  * checks: tool names must be built-in or come from the config's tool modules (which are imported),
- * unless `--allow-unknown-tools` says a program registers them (then they are warnings).
+ * unless `--allow-unknown-tools` says a program registers them (then they are warnings). An unset
+ * `${VAR}` is a warning (the structure is checked without secrets); `--strict` makes it an error.
  */
 export async function validateCommand(context: CliContext): Promise<number> {
   const { stdout, stderr, cwd } = context;
@@ -36,7 +37,9 @@ export async function validateCommand(context: CliContext): Promise<number> {
   // The CLI cannot see tools a program registers: like `corvid run`, it knows only built-in tools
   // and those of the config's tool modules, unless told that a program supplies the others.
   const allowUnknownTools = context.values['allow-unknown-tools'] === true;
-  const validation = await validateConfig({ path: file, cwd, env: context.env, allowUnknownTools });
+  // Structure without secrets: an unset ${VAR} is a warning unless --strict asks for every variable.
+  const missingEnv = context.values.strict === true ? 'error' : 'warning';
+  const validation = await validateConfig({ path: file, cwd, env: context.env, allowUnknownTools, missingEnv });
   const name = validation.path ? displayPath(resolve(cwd), validation.path) : (file ?? 'config');
   const result = validation.ok && validation.config ? await withToolModules(validation, cwd, context.env) : validation;
 
