@@ -10,7 +10,8 @@
 //   CLI: commands/, configuring-npm/, using-npm/, 91 pages). Each page's front matter has a one-line
 //   `description` written by npm's authors ("Symlink a package folder"); the question is that line and
 //   the relevant document the page (pages sharing a description are all relevant). The front matter is
-//   removed from the indexed text, so the line itself is not searchable.
+//   replaced by the page's title as a `#` heading (`# npm-link`), as the page is shown, so the line
+//   itself is not searchable.
 // - `npm-heldout` (ours, kept aside from tuning): 36 paraphrased how-to questions over the same pages,
 //   each naming the pages that answer it (npm-heldout.json).
 // - `corvid-docs` (ours): the questions of knowledge-questions.json over this repository's docs/*.md.
@@ -25,6 +26,7 @@
 // Vectors (`--embedder=hashed`, the default) are offline and NOT a real embedding model: hashed word
 // vectors (each lower-cased word hashed into one of 256 dimensions, L2-normalised), so "vector" here
 // measures word overlap through a lossy hash, not meaning.
+// `--common-word-share=x` is passed to the SQLite store as `commonWordShare`.
 // `npm run build`, then `node bench/knowledge-quality.mjs [--set=name] [--store=memory] [--json]`.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -37,7 +39,7 @@ if (!existsSync(ENTRY)) {
   console.error(`${ENTRY} is missing: run "npm run build" first`);
   process.exit(1);
 }
-const { createKnowledgeBase, directorySource, openSqliteKnowledgeStore, sha256 } = await import(pathToFileURL(ENTRY).href);
+const { createKnowledgeBase, openSqliteKnowledgeStore, sha256 } = await import(pathToFileURL(ENTRY).href);
 const Database = createRequire(join(ROOT, 'package.json'))('better-sqlite3');
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const TOP = 5;
@@ -66,8 +68,13 @@ function npmPages() {
       if (!file.endsWith('.md')) continue;
       const raw = readFileSync(join(dir, folder, file), 'utf8');
       const front = /^---\n([\s\S]*?)\n---\n/.exec(raw);
-      const description = front?.[1].match(/^description:\s*(.+)$/m)?.[1].trim();
-      pages.push({ uri: `${folder}/${file}`, text: front ? raw.slice(front[0].length) : raw, description });
+      const field = (name) => front?.[1].match(new RegExp(`^${name}:\\s*(.+)$`, 'm'))?.[1].trim();
+      const body = front ? raw.slice(front[0].length) : raw;
+      pages.push({
+        uri: `${folder}/${file}`,
+        text: field('title') ? `# ${field('title')}\n\n${body}` : body,
+        description: field('description'),
+      });
     }
   }
   return { version, pages };
@@ -167,7 +174,11 @@ const hashedWords = {
 };
 
 async function corvid(name, source) {
-  const store = option('store') === 'memory' ? undefined : await openSqliteKnowledgeStore({ path: ':memory:' });
+  const share = option('common-word-share');
+  const store =
+    option('store') === 'memory'
+      ? undefined
+      : await openSqliteKnowledgeStore({ path: ':memory:', ...(share ? { commonWordShare: Number(share) } : {}) });
   const kb = createKnowledgeBase({ name, sources: [source], embedder: hashedWords, store });
   const report = await kb.ingest();
   const search = (mode) => async (q) => (await kb.search(q, { mode, topK: TOP })).map((h) => h.chunk.documentUri);

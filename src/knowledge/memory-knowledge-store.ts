@@ -10,7 +10,7 @@ import type {
   KnowledgeStore,
   ScoredChunk,
 } from '../types/knowledge.js';
-import { textTerms } from './text-terms.js';
+import { keywordText, textTerms } from './text-terms.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -175,7 +175,7 @@ class MemoryKnowledgeIndex implements KnowledgeIndex {
   private add(c: EmbeddedChunk): void {
     const { vector, ...chunk } = c;
     const terms = new Map<string, number>();
-    const all = textTerms(chunk.text);
+    const all = textTerms(keywordText(chunk));
     for (const t of all) terms.set(t, (terms.get(t) ?? 0) + 1);
     this.chunks.set(chunk.id, { chunk, vector: vector ? Float32Array.from(vector) : undefined, terms, length: all.length });
     this.totalLength += all.length;
