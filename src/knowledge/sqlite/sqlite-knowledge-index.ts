@@ -205,11 +205,11 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     });
   }
 
-  keywordSearch(query: { text: string; topK: number; filter?: KnowledgeFilter }): Promise<ScoredChunk[]> {
-    const topK = Math.floor(query.topK);
-    if (topK <= 0 || !/[\p{L}\p{N}_]/u.test(query.text)) return Promise.resolve([]);
-    const fts = ftsTable(this.id);
+  async keywordSearch(query: { text: string; topK: number; filter?: KnowledgeFilter }): Promise<ScoredChunk[]> {
     const where = filterSql(query.filter, 'c.metadata');
+    const topK = Math.floor(query.topK);
+    if (topK <= 0 || !/[\p{L}\p{N}_]/u.test(query.text)) return [];
+    const fts = ftsTable(this.id);
     // Unfiltered, the best rowids are ranked inside FTS5 first and only those chunk rows are read;
     // filtered, the filter joins the chunk rows of every match.
     const sql =
