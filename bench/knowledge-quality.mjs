@@ -40,7 +40,7 @@ if (!existsSync(ENTRY)) {
   process.exit(1);
 }
 const { createKnowledgeBase, openSqliteKnowledgeStore, sha256 } = await import(pathToFileURL(ENTRY).href);
-const Database = createRequire(join(ROOT, 'package.json'))('better-sqlite3');
+const Database = createRequire(ENTRY)('better-sqlite3');
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const TOP = 5;
 const SYSTEMS = ['fts5-800', 'keyword', 'vector', 'hybrid'];

@@ -7,7 +7,7 @@ const SQL_OP = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 /**
  * `AND …` condition over `c.metadata` (JSONB) for a metadata filter (see {@link parseFilter}), with
  * its parameters; empty for no filter. Equality is JSONB containment (`@>`, JSON types matched:
- * `true` is not `1`), so the GIN index can serve it; numbers are compared as `numeric`, dates as
+ * `true` is not `1`); numbers are compared as `numeric`, dates as
  * `timestamptz` (text values shaped like an ISO 8601 date; no offset means UTC).
  */
 export function pgFilterSql(filter: KnowledgeFilter | undefined): { sql: string; params: unknown[] } {
