@@ -1,19 +1,36 @@
 #!/usr/bin/env node
-// Retrieval quality of the knowledge subsystem on this repository's docs/: the labelled questions of
-// bench/knowledge-questions.json (each names the document and the heading of the section that
-// answers it) are searched in keyword, vector and hybrid mode (topK 5) over docs/*.md ingested with
-// the markdown chunker (400 tokens, overlap 40) into the memory store. A hit is relevant when it
-// comes from that document and the heading is in its heading path. Reports recall@5 (the answer is
-// among the first five hits) and MRR (mean of 1 / rank of the first relevant hit, 0 when absent).
-// Vectors are offline and NOT a real embedding model: hashed word vectors (each lower-cased word
-// hashed into one of 256 dimensions, L2-normalised) — the same idea as the tests' fake embeddings
-// server. So "vector" here measures word overlap through a lossy hash, not semantic similarity.
-// `--store=sqlite` uses the SQLite knowledge store (in memory) instead, with `--common-word-share=x`
-// passed on as its `commonWordShare` (keyword search leaving out words found in more than that share
-// of the chunks; default 0.5, 1 keeps every word).
-// `npm run build`, then `node bench/knowledge-quality.mjs [--store=sqlite] [--common-word-share=0.5] [--json]`.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Retrieval quality of the knowledge subsystem on labelled question sets, beside a plain SQLite FTS5
+// BM25 over 800-character chunks. For each question the systems return their top 5 chunks; a chunk is
+// relevant when it comes from one of the question's relevant documents. Reported per set and system:
+// hit@1 (the first chunk is from a relevant document), hit@5 (one of the first five is) and MRR (mean
+// of 1 / rank of the first relevant chunk, 0 when none of the five is).
+//
+// Sets (bench/knowledge-sets/):
+// - `npm-descriptions` (public): the documentation shipped in the npm registry package `npm` (the npm
+//   CLI: commands/, configuring-npm/, using-npm/, 91 pages). Each page's front matter has a one-line
+//   `description` written by npm's authors ("Symlink a package folder"); the question is that line and
+//   the relevant document the page (pages sharing a description are all relevant). The front matter is
+//   replaced by the page's title as a `#` heading (`# npm-link`), as the page is shown, so the line
+//   itself is not searchable.
+// - `npm-heldout` (ours, kept aside from tuning): 36 paraphrased how-to questions over the same pages,
+//   each naming the pages that answer it (npm-heldout.json).
+// - `corvid-docs` (ours): the questions of knowledge-questions.json over this repository's docs/*.md.
+// The npm pages are read from `npm` installed in bench/node_modules (`npm install` in bench/), or else
+// the npm that runs beside this node; its version is printed.
+//
+// Systems:
+// - `fts5-800`: plain FTS5 (porter unicode61) over chunks of up to 800 characters (paragraphs packed,
+//   longer ones cut), the query's words OR-ed, ranked by FTS5's bm25() — the baseline.
+// - `keyword`, `vector`, `hybrid`: a Corvid knowledge base with default chunking and search settings,
+//   in the SQLite store (`--store=memory` for the memory store).
+// Vectors (`--embedder=hashed`, the default) are offline and NOT a real embedding model: hashed word
+// vectors (each lower-cased word hashed into one of 256 dimensions, L2-normalised), so "vector" here
+// measures word overlap through a lossy hash, not meaning.
+// `--common-word-share=x` is passed to the SQLite store as `commonWordShare`.
+// `npm run build`, then `node bench/knowledge-quality.mjs [--set=name] [--store=memory] [--json]`.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -22,16 +39,119 @@ if (!existsSync(ENTRY)) {
   console.error(`${ENTRY} is missing: run "npm run build" first`);
   process.exit(1);
 }
-const { createKnowledgeBase, directorySource, openSqliteKnowledgeStore } = await import(pathToFileURL(ENTRY).href);
+const { createKnowledgeBase, openSqliteKnowledgeStore, sha256 } = await import(pathToFileURL(ENTRY).href);
+const Database = createRequire(ENTRY)('better-sqlite3');
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-const share = option('common-word-share');
-const store =
-  option('store') === 'sqlite'
-    ? await openSqliteKnowledgeStore({ path: ':memory:', ...(share ? { commonWordShare: Number(share) } : {}) })
-    : undefined;
-const questions = JSON.parse(readFileSync(join(ROOT, 'bench', 'knowledge-questions.json'), 'utf8'));
-const DIMS = 256;
+const TOP = 5;
+const SYSTEMS = ['fts5-800', 'keyword', 'vector', 'hybrid'];
 
+// --- corpora -------------------------------------------------------------------------------------
+
+/** The npm package's docs folder and version: bench/node_modules/npm, else the npm beside node. */
+function npmDocs() {
+  const candidates = [join(ROOT, 'bench', 'node_modules', 'npm'), join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm')];
+  for (const dir of candidates) {
+    if (existsSync(join(dir, 'docs', 'content'))) {
+      return { dir: join(dir, 'docs', 'content'), version: JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version };
+    }
+  }
+  throw new Error('npm documentation not found: run "npm install" in bench/ (or use a node with npm beside it)');
+}
+
+/** The npm doc pages without their front matter, and each page's description. */
+function npmPages() {
+  const { dir, version } = npmDocs();
+  const pages = [];
+  for (const folder of readdirSync(dir).sort()) {
+    if (!existsSync(join(dir, folder)) || folder.includes('.')) continue;
+    for (const file of readdirSync(join(dir, folder)).sort()) {
+      if (!file.endsWith('.md')) continue;
+      const raw = readFileSync(join(dir, folder, file), 'utf8');
+      const front = /^---\n([\s\S]*?)\n---\n/.exec(raw);
+      const field = (name) => front?.[1].match(new RegExp(`^${name}:\\s*(.+)$`, 'm'))?.[1].trim();
+      const body = front ? raw.slice(front[0].length) : raw;
+      pages.push({
+        uri: `${folder}/${file}`,
+        text: field('title') ? `# ${field('title')}\n\n${body}` : body,
+        description: field('description'),
+      });
+    }
+  }
+  return { version, pages };
+}
+
+function corvidPages() {
+  const dir = join(ROOT, 'docs');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => ({ uri: f, text: readFileSync(join(dir, f), 'utf8') }));
+}
+
+/** A knowledge source over in-memory pages (markdown). */
+function pagesSource(pages) {
+  return {
+    name: 'pages',
+    count: async () => pages.length,
+    async *list() {
+      for (const p of pages) {
+        const title = /^#\s+(.+)$/m.exec(p.text)?.[1] ?? p.uri;
+        yield {
+          uri: p.uri,
+          source: 'pages',
+          text: p.text,
+          contentHash: sha256(p.text),
+          metadata: { format: 'markdown', path: p.uri, title },
+        };
+      }
+    },
+  };
+}
+
+// --- systems -------------------------------------------------------------------------------------
+
+/** Paragraphs packed into chunks of at most `size` characters; a longer paragraph is cut. */
+function plainChunks(text, size) {
+  const out = [];
+  let current = '';
+  for (const para of text.split(/\n\s*\n/)) {
+    const p = para.trim();
+    if (!p) continue;
+    if (current && current.length + 2 + p.length > size) {
+      out.push(current);
+      current = '';
+    }
+    if (p.length > size) {
+      for (let i = 0; i < p.length; i += size) out.push(p.slice(i, i + size));
+    } else current = current ? `${current}\n\n${p}` : p;
+  }
+  if (current) out.push(current);
+  return out;
+}
+
+/** The baseline: FTS5 bm25() over 800-character chunks. */
+function plainFts(pages, size = 800) {
+  const db = new Database(':memory:');
+  db.exec("CREATE VIRTUAL TABLE c USING fts5(uri UNINDEXED, text, tokenize='porter unicode61')");
+  const insert = db.prepare('INSERT INTO c (uri, text) VALUES (?, ?)');
+  let chunks = 0;
+  for (const p of pages) {
+    for (const t of plainChunks(p.text, size)) {
+      insert.run(p.uri, t);
+      chunks++;
+    }
+  }
+  const search = db.prepare('SELECT uri FROM c WHERE c MATCH ? ORDER BY bm25(c) LIMIT ?');
+  return {
+    chunks,
+    search: async (q) => {
+      const words = [...new Set(q.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])];
+      return words.length === 0 ? [] : search.all(words.map((w) => `"${w}"`).join(' OR '), TOP).map((r) => r.uri);
+    },
+  };
+}
+
+const DIMS = 256;
 function fnv(word) {
   let h = 0x811c9dc5;
   for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
@@ -53,47 +173,89 @@ const hashedWords = {
   },
 };
 
-const norm = (s) => s.replace(/[`*]/g, '').trim().toLowerCase();
-const kb = createKnowledgeBase({
-  name: 'docs',
-  sources: [directorySource({ path: join(ROOT, 'docs'), include: ['*.md'] })],
-  chunking: { strategy: 'markdown', maxTokens: 400, overlapTokens: 40 },
-  embedder: hashedWords,
-  store,
-});
-const report = await kb.ingest();
-const results = {};
-for (const mode of ['keyword', 'vector', 'hybrid']) {
-  let found = 0;
+async function corvid(name, source) {
+  const share = option('common-word-share');
+  const store =
+    option('store') === 'memory'
+      ? undefined
+      : await openSqliteKnowledgeStore({ path: ':memory:', ...(share ? { commonWordShare: Number(share) } : {}) });
+  const kb = createKnowledgeBase({ name, sources: [source], embedder: hashedWords, store });
+  const report = await kb.ingest();
+  const search = (mode) => async (q) => (await kb.search(q, { mode, topK: TOP })).map((h) => h.chunk.documentUri);
+  return { chunks: report.chunks, keyword: search('keyword'), vector: search('vector'), hybrid: search('hybrid') };
+}
+
+// --- scoring -------------------------------------------------------------------------------------
+
+async function score(questions, search) {
+  let hit1 = 0;
+  let hit5 = 0;
   let rr = 0;
   for (const q of questions) {
-    const hits = await kb.search(q.question, { mode, topK: 5 });
-    const rank = hits.findIndex(
-      (h) => h.chunk.documentUri === q.doc && (h.chunk.location.headings ?? []).some((x) => norm(x) === norm(q.heading)),
-    );
+    const uris = await search(q.question);
+    const rank = uris.findIndex((u) => q.docs.includes(u));
+    if (rank === 0) hit1++;
     if (rank >= 0) {
-      found++;
+      hit5++;
       rr += 1 / (rank + 1);
     }
   }
-  results[mode] = {
-    recallAt5: Math.round((found / questions.length) * 1000) / 1000,
-    mrr: Math.round((rr / questions.length) * 1000) / 1000,
+  const r = (x) => Math.round((x / questions.length) * 1000) / 1000;
+  return { hit1: r(hit1), hit5: r(hit5), mrr: r(rr) };
+}
+
+async function evaluate(name, pages, questions) {
+  const plain = plainFts(pages);
+  const kb = await corvid(name, pagesSource(pages));
+  const systems = { 'fts5-800': plain.search, keyword: kb.keyword, vector: kb.vector, hybrid: kb.hybrid };
+  const results = {};
+  for (const s of SYSTEMS) results[s] = await score(questions, systems[s]);
+  return {
+    set: name,
+    documents: pages.length,
+    questions: questions.length,
+    chunks: { 'fts5-800': plain.chunks, corvid: kb.chunks },
+    results,
   };
 }
-const out = {
-  store: store ? 'sqlite' : 'memory',
-  questions: questions.length,
-  documents: report.added.length,
-  chunks: report.chunks,
-  ...results,
-};
-if (process.argv.includes('--json')) console.log(JSON.stringify(out));
+
+function sets() {
+  const npm = npmPages();
+  const byDescription = new Map();
+  for (const p of npm.pages) if (p.description) byDescription.set(p.description, [...(byDescription.get(p.description) ?? []), p.uri]);
+  const heldout = JSON.parse(readFileSync(join(ROOT, 'bench', 'knowledge-sets', 'npm-heldout.json'), 'utf8'));
+  const corvidQuestions = JSON.parse(readFileSync(join(ROOT, 'bench', 'knowledge-questions.json'), 'utf8'));
+  return {
+    npmVersion: npm.version,
+    all: {
+      'npm-descriptions': () => [npm.pages, [...byDescription].map(([question, docs]) => ({ question, docs }))],
+      'npm-heldout': () => [npm.pages, heldout],
+      'corvid-docs': () => [corvidPages(), corvidQuestions.map((q) => ({ question: q.question, docs: [q.doc] }))],
+    },
+  };
+}
+
+const { npmVersion, all } = sets();
+const wanted = option('set');
+const out = [];
+for (const [name, load] of Object.entries(all)) {
+  if (wanted && wanted !== name) continue;
+  const [pages, questions] = load();
+  out.push(await evaluate(name, pages, questions));
+}
+if (process.argv.includes('--json')) console.log(JSON.stringify({ npm: npmVersion, store: option('store') ?? 'sqlite', sets: out }));
 else {
   console.log(
-    `Retrieval quality on docs/ (${out.documents} documents, ${out.chunks} chunks, ${out.questions} questions, top 5, ${store ? 'SQLite' : 'memory'} store)`,
+    `Retrieval quality, top ${TOP} chunks, Corvid in the ${option('store') === 'memory' ? 'memory' : 'SQLite'} store (npm ${npmVersion} docs)`,
   );
-  for (const mode of ['keyword', 'vector', 'hybrid'])
-    console.log(`  ${mode.padEnd(8)} recall@5 ${results[mode].recallAt5}  MRR ${results[mode].mrr}`);
-  console.log('  vectors: hashed word vectors (offline stand-in, not a semantic embedding model)');
+  for (const r of out) {
+    console.log(
+      `\n${r.set}: ${r.documents} documents, ${r.questions} questions; chunks fts5-800 ${r.chunks['fts5-800']}, Corvid ${r.chunks.corvid}`,
+    );
+    for (const s of SYSTEMS) {
+      const x = r.results[s];
+      console.log(`  ${s.padEnd(9)} hit@1 ${x.hit1.toFixed(3)}  hit@5 ${x.hit5.toFixed(3)}  MRR ${x.mrr.toFixed(3)}`);
+    }
+  }
+  console.log('\nvectors: hashed word vectors (offline stand-in, not a semantic embedding model)');
 }

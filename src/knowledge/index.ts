@@ -20,6 +20,8 @@ export type {
   KnowledgeIndex,
   KnowledgeIndexInfo,
   KnowledgeStore,
+  MetadataCondition,
+  MetadataValue,
   ScoredChunk,
 } from '../types/knowledge.js';
 export { chunkDocument, type ChunkingOptions } from './chunkers/chunk-document.js';

@@ -3,6 +3,7 @@ import { ValidationError } from '../errors/validation-error.js';
 import type { RetrievalTimings } from '../types/events.js';
 import type { KnowledgeFilter, KnowledgeIndex, ScoredChunk } from '../types/knowledge.js';
 import type { Embedder } from './embedder.js';
+import { parseFilter } from './metadata-filter.js';
 import { maximalMarginalRelevance } from './mmr.js';
 import type { QueryRewriter } from './query-rewriter.js';
 import type { Reranker } from './reranker.js';
@@ -52,6 +53,7 @@ export async function runRetrieval(options: {
   const started = performance.now();
   const { topK, mode, mmr } = settings;
   if (mmr !== undefined && !(mmr >= 0 && mmr <= 1)) throw new ValidationError(`Knowledge search: mmr must be from 0 to 1, got ${mmr}`);
+  parseFilter(settings.filter); // a malformed filter fails before anything is embedded
   const timings: RetrievalTimings = { searchMs: 0, totalMs: 0 };
   const needsVectors = mode !== 'keyword' || mmr !== undefined;
   if (needsVectors && !embedder) {

@@ -10,7 +10,8 @@ import type {
   KnowledgeStore,
   ScoredChunk,
 } from '../types/knowledge.js';
-import { textTerms } from './text-terms.js';
+import { matchesFilter, parseFilter } from './metadata-filter.js';
+import { keywordText, textTerms } from './text-terms.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -118,6 +119,7 @@ class MemoryKnowledgeIndex implements KnowledgeIndex {
   }
 
   async keywordSearch(query: { text: string; topK: number; filter?: KnowledgeFilter }): Promise<ScoredChunk[]> {
+    const filter = parseFilter(query.filter);
     const terms = [...new Set(textTerms(query.text))];
     const n = this.chunks.size;
     if (n === 0 || terms.length === 0) return [];
@@ -137,7 +139,7 @@ class MemoryKnowledgeIndex implements KnowledgeIndex {
     const hits: ScoredChunk[] = [];
     for (const [id, score] of scores) {
       const s = this.chunks.get(id)!;
-      if (matches(s.chunk, query.filter)) hits.push({ chunk: s.chunk, score });
+      if (matchesFilter(filter, s.chunk.metadata)) hits.push({ chunk: s.chunk, score });
     }
     return top(hits, query.topK);
   }
@@ -155,9 +157,10 @@ class MemoryKnowledgeIndex implements KnowledgeIndex {
         { kind: 'dimension', index: this.name },
       );
     }
+    const filter = parseFilter(query.filter);
     const hits: ScoredChunk[] = [];
     for (const s of this.chunks.values()) {
-      if (s.vector && matches(s.chunk, query.filter)) hits.push({ chunk: s.chunk, score: cosine(query.vector, s.vector) });
+      if (s.vector && matchesFilter(filter, s.chunk.metadata)) hits.push({ chunk: s.chunk, score: cosine(query.vector, s.vector) });
     }
     return top(hits, query.topK);
   }
@@ -175,7 +178,7 @@ class MemoryKnowledgeIndex implements KnowledgeIndex {
   private add(c: EmbeddedChunk): void {
     const { vector, ...chunk } = c;
     const terms = new Map<string, number>();
-    const all = textTerms(chunk.text);
+    const all = textTerms(keywordText(chunk));
     for (const t of all) terms.set(t, (terms.get(t) ?? 0) + 1);
     this.chunks.set(chunk.id, { chunk, vector: vector ? Float32Array.from(vector) : undefined, terms, length: all.length });
     this.totalLength += all.length;
@@ -206,11 +209,6 @@ class MemoryKnowledgeIndex implements KnowledgeIndex {
   private touch(): void {
     this.updatedAt = new Date().toISOString();
   }
-}
-
-function matches(chunk: KnowledgeChunk, filter: KnowledgeFilter | undefined): boolean {
-  if (!filter) return true;
-  return Object.entries(filter).every(([k, v]) => chunk.metadata[k] === v);
 }
 
 function top(hits: ScoredChunk[], topK: number): ScoredChunk[] {

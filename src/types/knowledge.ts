@@ -51,8 +51,37 @@ export interface EmbeddedChunk extends KnowledgeChunk {
   vector?: Float32Array;
 }
 
-/** Exact-match metadata filter: every key must equal the chunk's metadata value. */
-export type KnowledgeFilter = Record<string, string | number | boolean>;
+/** A value of chunk metadata, as filters compare it. */
+export type MetadataValue = string | number | boolean;
+
+/**
+ * Conditions on one metadata key (all must hold). `$ne` and `$nin` also match chunks without the
+ * key. `$gt`/`$gte`/`$lt`/`$lte` compare numbers with numbers, or an ISO 8601 date (`'2024-05-01'`,
+ * `'2024-05-01T12:00:00Z'`; no offset means UTC) with values that are such dates, as instants.
+ */
+export interface MetadataCondition {
+  $eq?: MetadataValue;
+  $ne?: MetadataValue;
+  $in?: MetadataValue[];
+  $nin?: MetadataValue[];
+  $gt?: number | string;
+  $gte?: number | string;
+  $lt?: number | string;
+  $lte?: number | string;
+  /** `true`: the key is present; `false`: it is absent. */
+  $exists?: boolean;
+}
+
+/**
+ * A metadata filter: each key must match (a value: equal, JSON type included, so `true` is not
+ * `1`; or a {@link MetadataCondition}), and `$and` / `$or` combine filters.
+ * @example
+ * { format: 'markdown', year: { $gte: 2023 }, $or: [{ lang: 'en' }, { lang: { $exists: false } }] }
+ */
+export type KnowledgeFilter = {
+  $and?: KnowledgeFilter[];
+  $or?: KnowledgeFilter[];
+} & { [key: string]: MetadataValue | MetadataCondition | KnowledgeFilter[] | undefined };
 
 /** One result of a store-level search; higher `score` is better (BM25-derived or cosine similarity). */
 export interface ScoredChunk {

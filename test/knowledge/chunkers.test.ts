@@ -79,6 +79,19 @@ describe('chunkers', () => {
     expect(linesOf(text, chunks[3].location.lines!)).toBe(chunks[3].text);
   });
 
+  it('joins a heading without text of its own to the section under it', () => {
+    const text = ['# npm-link', '', '### Synopsis', '', 'npm link [<package-spec>]', '', '### Description', 'Symlinks a folder.'].join(
+      '\n',
+    );
+    const chunks = chunkDocument(doc('link.md', text, 'markdown'), { maxTokens: 200 });
+    expect(chunks.map((c) => c.location.headings)).toEqual([
+      ['npm-link', 'Synopsis'],
+      ['npm-link', 'Description'],
+    ]);
+    expect(chunks[0].text).toBe('# npm-link\n\n### Synopsis\n\nnpm link [<package-spec>]');
+    expect(chunks[0].location.lines).toEqual([1, 5]);
+  });
+
   it('cuts code at definitions and keeps a function whole when it fits', () => {
     const fn = (name: string): string[] => [
       `/** Does ${name}. */`,

@@ -77,7 +77,7 @@ describe('knowledge base', () => {
     await kb.ingest();
     for (const mode of ['keyword', 'vector', 'hybrid'] as const) {
       const hits = await kb.search('how do I rotate an API key', { mode, topK: 3 });
-      expect(hits[0].citation, mode).toBe('security.md:3-5');
+      expect(hits[0].citation, mode).toBe('security.md:1-5');
       expect(hits[0].chunk.text, mode).toContain('revoke the old key');
       expect(hits.length, mode).toBeLessThanOrEqual(3);
     }
@@ -128,16 +128,16 @@ describe('knowledge base', () => {
     await kb.ingest();
     const model = new ScriptedModel([
       { toolCalls: [{ toolName: 'search_knowledge', input: { query: 'rotate API key', topK: 2 } }] },
-      { text: 'Create a new key, deploy it, revoke the old one (security.md:3-5).' },
+      { text: 'Create a new key, deploy it, revoke the old one (security.md:1-5).' },
     ]);
     const agent = new Agent({ name: 'helper', model, tools: [kb.asTool()] });
     const result = await agent.run('How do I rotate a key?');
-    expect(result.text).toContain('security.md:3-5');
+    expect(result.text).toContain('security.md:1-5');
     const output = result.steps[0].toolResults[0].output as { results: Array<{ citation: string; text: string; headings?: string[] }> };
     expect(output.results).toHaveLength(2);
-    expect(output.results[0]).toMatchObject({ citation: 'security.md:3-5', headings: ['Security', 'Rotating API keys'] });
+    expect(output.results[0]).toMatchObject({ citation: 'security.md:1-5', headings: ['Security', 'Rotating API keys'] });
     expect(model.calls[0].tools?.[0]).toMatchObject({ name: 'search_knowledge' });
-    expect(JSON.stringify(model.calls[1].prompt)).toContain('security.md:3-5');
+    expect(JSON.stringify(model.calls[1].prompt)).toContain('security.md:1-5');
   });
 
   it('fails an ingest whose folder is missing without deleting anything', async () => {
@@ -157,7 +157,7 @@ describe('knowledge base', () => {
     const report = await kb.ingest();
     expect(report.updated).toHaveLength(4);
     expect(report.embedded).toBe(report.chunks);
-    expect((await kb.search('rotate an API key', { mode: 'vector' }))[0].citation).toBe('security.md:3-5');
+    expect((await kb.search('rotate an API key', { mode: 'vector' }))[0].citation).toBe('security.md:1-5');
   });
 
   it('indexes documents from a custom source and cites URL documents by heading', async () => {

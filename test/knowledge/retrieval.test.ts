@@ -84,7 +84,7 @@ describe('inject mode', () => {
   it('puts the passages found for each user message, with citations, into the instructions and reports a retrieval', async () => {
     const kb = await knowledgeBase({ mode: 'keyword' });
     const model = new ScriptedModel([
-      { text: 'Create a new key, deploy it, revoke the old one [security.md:3-5].' },
+      { text: 'Create a new key, deploy it, revoke the old one [security.md:1-5].' },
       { text: 'On the 1st.' },
     ]);
     const agent = new Agent({
@@ -98,7 +98,9 @@ describe('inject mode', () => {
 
     const system = systemOf(model);
     expect(system.startsWith('You answer questions.\n\n## Knowledge: docs')).toBe(true);
-    expect(system).toContain('[security.md:3-5] (Security > Rotating API keys)\n## Rotating API keys\n\nTo rotate an API key');
+    expect(system).toContain(
+      '[security.md:1-5] (Security > Rotating API keys)\n# Security\n\n## Rotating API keys\n\nTo rotate an API key',
+    );
     expect(system).not.toContain('Invoices');
     expect(events.map((e) => e.type).slice(0, 3)).toEqual(['run_start', 'retrieval', 'step_start']);
     const retrieval = events[1] as AgentEventOf<'retrieval'>;
@@ -110,10 +112,10 @@ describe('inject mode', () => {
       agent: 'helper',
     });
     expect(retrieval.hits[0]).toMatchObject({
-      citation: 'security.md:3-5',
+      citation: 'security.md:1-5',
       location: { uri: 'security.md', headings: ['Security', 'Rotating API keys'] },
     });
-    expect(retrieval.hits[0].excerpt).toMatch(/^## Rotating API keys To rotate/);
+    expect(retrieval.hits[0].excerpt).toMatch(/^# Security ## Rotating API keys To rotate/);
     expect(retrieval.timings.totalMs).toBeGreaterThanOrEqual(retrieval.timings.searchMs);
 
     // The next turn searches with its own message; the first turn's passages are gone.
@@ -167,7 +169,7 @@ describe('search tool', () => {
     expect(types.indexOf('retrieval')).toBeLessThan(types.indexOf('tool_result'));
     const retrieval = events.find((e) => e.type === 'retrieval') as AgentEventOf<'retrieval'>;
     expect(retrieval).toMatchObject({ via: 'tool', toolCallId: 'c1', mode: 'hybrid', query: 'rotate api key' });
-    expect(retrieval.hits[0].citation).toBe('security.md:3-5');
+    expect(retrieval.hits[0].citation).toBe('security.md:1-5');
     expect(retrieval.timings.embedMs).toBeGreaterThanOrEqual(0);
 
     let out = '';
@@ -203,7 +205,7 @@ describe('tracing', () => {
       'corvid.retrieval.mode': 'keyword',
       'corvid.retrieval.hits': 1,
     });
-    expect(viaTool.attributes['corvid.retrieval.citations']).toEqual(['security.md:3-5']);
+    expect(viaTool.attributes['corvid.retrieval.citations']).toEqual(['security.md:1-5']);
     expect(typeof viaTool.attributes['corvid.retrieval.search_ms']).toBe('number');
     expect(JSON.stringify(searches.map((sp) => sp.attributes))).not.toContain('secret-words');
   });
@@ -280,7 +282,7 @@ describe('query rewriting', () => {
     const kb = await knowledgeBase({ mode: 'keyword', rewrite: multiQueryRewriter({ model: writer }) });
     const r = await kb.retrieve('how do I cycle credentials');
     expect(r.queries).toEqual(['how do I cycle credentials', 'rotate an API key', 'replace credentials', 'revoke old key']);
-    expect(r.hits[0].citation).toBe('security.md:3-5');
+    expect(r.hits[0].citation).toBe('security.md:1-5');
     expect(r.timings.rewriteMs).toBeGreaterThanOrEqual(0);
   });
 

@@ -279,6 +279,31 @@ describe('SQLite knowledge store', () => {
     expect((await idx3.vectorSearch({ vector: new Float32Array([0, 1, 0]), topK: 1 }))[0]!.chunk.text).toBe('persisted magpie');
   });
 
+  it('finds a section by the headings above it, also in an index written before headings were indexed', async () => {
+    const first = await store();
+    const idx = await first.openIndex('docs');
+    const a = doc('link.md', ['Creates a symbolic link from the global folder.', 'Unrelated text about caches.']);
+    a.chunks[0]!.location.headings = ['npm-link', 'Description'];
+    await idx.putDocument(a.document, a.chunks);
+    expect((await idx.keywordSearch({ text: 'npm-link description', topK: 5 })).map((h) => h.chunk.id)).toEqual(['link.md#0']);
+    await first.close();
+    // What schema 1 wrote: the FTS5 entries hold the chunk text only.
+    const db = new Database(path);
+    db.exec("INSERT INTO knowledge_fts_1 (knowledge_fts_1) VALUES ('delete-all')");
+    db.exec('INSERT INTO knowledge_fts_1 (rowid, text) SELECT id, text FROM knowledge_chunks');
+    db.exec('DELETE FROM knowledge_schema WHERE version > 1');
+    db.close();
+    const reopened = await store();
+    const idx2 = await reopened.openIndex('docs');
+    expect((await idx2.keywordSearch({ text: 'npm-link', topK: 5 })).map((h) => h.chunk.id)).toEqual(['link.md#0']);
+    const b = doc('link.md', ['Links a package folder.']);
+    await idx2.putDocument(b.document, b.chunks);
+    expect(await idx2.keywordSearch({ text: 'symbolic caches', topK: 5 })).toEqual([]);
+    const check = new Database(path);
+    expect(() => check.exec("INSERT INTO knowledge_fts_1 (knowledge_fts_1) VALUES ('integrity-check')")).not.toThrow();
+    check.close();
+  });
+
   it('shares the storage database without disturbing its schema', async () => {
     const storage = await openSqliteStore({ path });
     const kb = await store();

@@ -6,7 +6,9 @@ const FENCE = /^\s*(```|~~~)/;
 
 /**
  * Markdown: cut into sections at headings (not inside fenced code), each section chunked on its
- * own, every chunk carrying its heading path (`['Guide', 'Install', 'Linux']`).
+ * own, every chunk carrying its heading path (`['Guide', 'Install', 'Linux']`). A heading with no
+ * text of its own before the next heading (`# Guide` directly followed by `## Install`) joins the
+ * next section rather than becoming a chunk of one line.
  */
 export function markdownChunks(text: string, sizing: ChunkSizing): TextPiece[] {
   const lines = text.split('\n');
@@ -23,12 +25,14 @@ export function markdownChunks(text: string, sizing: ChunkSizing): TextPiece[] {
     if (FENCE.test(line)) inFence = !inFence;
     const m = inFence ? null : HEADING.exec(line);
     if (!m) return;
-    flush(i);
+    if (lines.slice(sectionStart, i).some((l) => l.trim() && !HEADING.test(l))) {
+      flush(i);
+      sectionStart = i;
+    }
     const level = m[1].length;
     path.length = Math.min(path.length, level - 1);
     while (path.length < level - 1) path.push('');
     path.push(m[2]);
-    sectionStart = i;
     sectionHeadings = path.filter(Boolean);
   });
   flush(lines.length);

@@ -9,6 +9,7 @@ import type {
   KnowledgeIndexInfo,
   ScoredChunk,
 } from '../../types/knowledge.js';
+import { pgFilterSql } from './filter-sql.js';
 import { type PgKnowledgeContext, pgTransaction, pgvectorMissing } from './pg-knowledge-context.js';
 import { cosineOperator, TS_CONFIG, vectorType } from './schema.js';
 
@@ -42,12 +43,6 @@ const toScored = (r: ChunkRow): ScoredChunk => ({
   score: Number(r.score),
 });
 
-/** `AND c.metadata @> ?::jsonb` for a non-empty filter (JSON types must match: `true` is not `1`). */
-const filterSql = (filter: KnowledgeFilter | undefined): { sql: string; params: string[] } =>
-  filter && Object.keys(filter).length > 0
-    ? { sql: ' AND c.metadata @> ?::jsonb', params: [JSON.stringify(filter)] }
-    : { sql: '', params: [] };
-
 /** A Postgres array literal of a vector (`{0.1,0.2}`), bound as text and cast to `real[]`. */
 const arrayLiteral = (v: Float32Array): string => `{${Array.from(v).join(',')}}`;
 
@@ -58,7 +53,7 @@ const vectorLiteral = (v: Float32Array): string => `[${Array.from(v).join(',')}]
  * One index of a Postgres knowledge store: rows in `knowledge_documents` / `knowledge_chunks`;
  * keyword search ranks `tsvector` matches by `ts_rank_cd` (any word of the query, stemmed);
  * vector search orders by pgvector's cosine distance on the `real[]` vectors cast to `vector(n)`
- * (through the index's partial HNSW index when it has one). Metadata filters are JSONB containment.
+ * (through the index's partial HNSW index when it has one). Metadata filters: see {@link pgFilterSql}.
  */
 export class PostgresKnowledgeIndex implements KnowledgeIndex {
   constructor(
@@ -158,10 +153,10 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
 
   async keywordSearch(query: { text: string; topK: number; filter?: KnowledgeFilter }): Promise<ScoredChunk[]> {
     const words = [...new Set((query.text.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase()))].slice(0, MAX_QUERY_WORDS);
+    const where = pgFilterSql(query.filter);
     const topK = Math.floor(query.topK);
     if (words.length === 0 || topK <= 0) return [];
     const tsquery = words.map(() => `plainto_tsquery('${TS_CONFIG}', ?)`).join(' || ');
-    const where = filterSql(query.filter);
     const { rows } = await this.ctx.client.query(
       `SELECT ${CHUNK_COLUMNS}, ts_rank_cd(c.tsv, q.q, 1) AS score FROM knowledge_chunks c, (SELECT ${tsquery} AS q) q ` +
         `WHERE c.index_id = ? AND c.tsv @@ q.q${where.sql} ORDER BY score DESC, c.id LIMIT ?`,
@@ -190,7 +185,7 @@ export class PostgresKnowledgeIndex implements KnowledgeIndex {
     if (topK <= 0) return [];
     const type = vectorType(v, embedder.dimensions);
     const distance = `(c.vector::${type}) ${cosineOperator(v)} ?::${type}`;
-    const where = filterSql(query.filter);
+    const where = pgFilterSql(query.filter);
     const literal = vectorLiteral(query.vector);
     return pgTransaction(this.ctx.client, async (tx) => {
       // HNSW returns at most ef_search candidates, before the filter: widen it to topK (× 10 when filtered).

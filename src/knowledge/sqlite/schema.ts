@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
 import { KnowledgeError } from '../../errors/knowledge-error.js';
+import { keywordText } from '../text-terms.js';
 
 /**
  * The knowledge tables of a SQLite file. They carry the prefix `knowledge_` and their own version
@@ -9,11 +10,12 @@ import { KnowledgeError } from '../../errors/knowledge-error.js';
  * external content `knowledge_chunks`) and, with an embedder, `knowledge_vec_<id>` (sqlite-vec vec0,
  * float32, cosine) and `knowledge_vecbits_<id>` (a plain table of sign bits, one per dimension, for
  * the binary prefilter; only when the dimension is a multiple of 8). `knowledge_chunks.vector` keeps the float32
- * vector too, for the prefilter's exact re-scoring.
+ * vector too, for the prefilter's exact re-scoring. The FTS5 table indexes each chunk's heading path
+ * and text ({@link keywordText}); version 2 re-indexed the text-only entries of version 1.
  */
-export const KNOWLEDGE_SCHEMA_VERSION = 1;
+export const KNOWLEDGE_SCHEMA_VERSION = 2;
 
-const MIGRATIONS: Record<number, string> = {
+const MIGRATIONS: Record<number, string | ((db: BetterSqlite3.Database) => void)> = {
   1: `
     CREATE TABLE knowledge_indexes (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -44,7 +46,40 @@ const MIGRATIONS: Record<number, string> = {
     CREATE INDEX knowledge_chunks_document ON knowledge_chunks (index_id, document_uri);
     CREATE INDEX knowledge_chunks_hash ON knowledge_chunks (index_id, hash);
   `,
+  2: (db) => {
+    for (const id of db.prepare('SELECT id FROM knowledge_indexes').pluck().all() as number[]) {
+      if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(ftsTable(id))) continue;
+      db.exec(`INSERT INTO ${ftsTable(id)} (${ftsTable(id)}) VALUES ('delete-all')`);
+      insertFtsRows(db, id);
+    }
+  },
 };
+
+interface FtsSourceRow {
+  id: number;
+  text: string;
+  location: string;
+}
+
+const ftsRows = (db: BetterSqlite3.Database, id: number, where: string, params: unknown[]): FtsSourceRow[] =>
+  db.prepare(`SELECT id, text, location FROM knowledge_chunks WHERE index_id = ? ${where}`).all(id, ...params) as FtsSourceRow[];
+
+const ftsValue = (r: FtsSourceRow): string => keywordText({ text: r.text, location: JSON.parse(r.location) as { headings?: string[] } });
+
+/** Indexes the chunks of index `id` in its FTS5 table. */
+function insertFtsRows(db: BetterSqlite3.Database, id: number): void {
+  const insert = db.prepare(`INSERT INTO ${ftsTable(id)} (rowid, text) VALUES (?, ?)`);
+  for (const r of ftsRows(db, id, '', [])) insert.run(r.id, ftsValue(r));
+}
+
+/**
+ * Removes chunks of index `id` (`where` narrows them: `AND document_uri = ?`) from its FTS5 table,
+ * giving FTS5 the values they were indexed with, as an external-content table requires.
+ */
+export function deleteFtsRows(db: BetterSqlite3.Database, id: number, where: string, params: unknown[]): void {
+  const del = db.prepare(`INSERT INTO ${ftsTable(id)} (${ftsTable(id)}, rowid, text) VALUES ('delete', ?, ?)`);
+  for (const r of ftsRows(db, id, where, params)) del.run(r.id, ftsValue(r));
+}
 
 /** The FTS5 table of index `id`. */
 export const ftsTable = (id: number): string => `knowledge_fts_${id}`;
@@ -87,7 +122,9 @@ export function migrateKnowledgeSchema(db: BetterSqlite3.Database, location: str
       );
     }
     for (let v = current + 1; v <= KNOWLEDGE_SCHEMA_VERSION; v++) {
-      db.exec(MIGRATIONS[v]!);
+      const step = MIGRATIONS[v]!;
+      if (typeof step === 'string') db.exec(step);
+      else step(db);
       db.prepare('INSERT INTO knowledge_schema (version, applied_at) VALUES (?, ?)').run(v, new Date().toISOString());
     }
     return KNOWLEDGE_SCHEMA_VERSION;

@@ -8,10 +8,11 @@ import type {
   KnowledgeIndexInfo,
   ScoredChunk,
 } from '../../types/knowledge.js';
+import { keywordText } from '../text-terms.js';
 import { blobVector, CHUNK_COLUMNS, type ChunkRow, toChunk, vectorBlob } from './chunk-row.js';
 import { keywordMatch } from './common-words.js';
 import { filterSql } from './query-sql.js';
-import { bitsTable, ftsTable, vecTable } from './schema.js';
+import { bitsTable, deleteFtsRows, ftsTable, vecTable } from './schema.js';
 import { indexCache, type SqliteIndexCache } from './sqlite-index-cache.js';
 import type { SqliteKnowledgeContext } from './sqlite-knowledge-context.js';
 import { vecUnsupported } from './sqlite-vec-loader.js';
@@ -115,7 +116,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
             chunk.vector && this.embedder?.dimensions === chunk.vector.length ? vectorBlob(chunk.vector) : null,
           ).lastInsertRowid,
         );
-        insertFts.run(rowid, chunk.text);
+        insertFts.run(rowid, keywordText(chunk));
         if (chunk.vector) this.insertVector(rowid, chunk, document.uri);
         this.cache.added(Number(rowid), chunk.vector && this.options.bits ? chunk.vector : undefined);
       }
@@ -156,11 +157,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
       .pluck()
       .all(this.id, uri) as number[];
     if (ids.length > 0) {
-      this.ctx
-        .prepare(
-          `INSERT INTO ${ftsTable(this.id)} (${ftsTable(this.id)}, rowid, text) SELECT 'delete', id, text FROM knowledge_chunks WHERE index_id = ? AND document_uri = ?`,
-        )
-        .run(this.id, uri);
+      deleteFtsRows(this.ctx.db, this.id, 'AND document_uri = ?', [uri]);
       if (this.embedder && this.hasVecTable()) {
         if (!this.ctx.vec.ok) throw vecUnsupported(this.ctx.vec, this.name, 'Changing a document');
         const del = this.ctx.prepare(`DELETE FROM ${vecTable(this.id)} WHERE rowid = ?`);
@@ -208,11 +205,11 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     });
   }
 
-  keywordSearch(query: { text: string; topK: number; filter?: KnowledgeFilter }): Promise<ScoredChunk[]> {
-    const topK = Math.floor(query.topK);
-    if (topK <= 0 || !/[\p{L}\p{N}_]/u.test(query.text)) return Promise.resolve([]);
-    const fts = ftsTable(this.id);
+  async keywordSearch(query: { text: string; topK: number; filter?: KnowledgeFilter }): Promise<ScoredChunk[]> {
     const where = filterSql(query.filter, 'c.metadata');
+    const topK = Math.floor(query.topK);
+    if (topK <= 0 || !/[\p{L}\p{N}_]/u.test(query.text)) return [];
+    const fts = ftsTable(this.id);
     // Unfiltered, the best rowids are ranked inside FTS5 first and only those chunk rows are read;
     // filtered, the filter joins the chunk rows of every match.
     const sql =

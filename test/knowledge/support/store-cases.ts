@@ -11,7 +11,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
 import { KnowledgeError } from '../../../src/errors/knowledge-error.js';
-import type { EmbeddedChunk, KnowledgeDocument, KnowledgeStore } from '../../../src/types/knowledge.js';
+import { ValidationError } from '../../../src/errors/validation-error.js';
+import type { EmbeddedChunk, KnowledgeDocument, KnowledgeFilter, KnowledgeStore } from '../../../src/types/knowledge.js';
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 const EMBEDDER = { model: 'test-embedder', dimensions: 3 };
@@ -185,6 +186,79 @@ export function knowledgeStoreCases(
         expect(ys.map((h) => h.chunk.id)).toEqual(['y.md#0']);
       }),
     );
+
+    it('filters by $in, $ne, $nin, number and date ranges, $exists, $and and $or (keyword and vector search)', () =>
+      withStore(open, async (store) => {
+        const index = await store.openIndex('filters', options.skipVectorSearch ? {} : { embedder: EMBEDDER });
+        const vector = options.skipVectorSearch ? {} : { vectors: [[1, 0, 0]] };
+        const notes = [
+          sampleDocument('a.md', ['release notes'], {
+            ...vector,
+            metadata: { lang: 'en', year: 2022, published: '2022-03-01', draft: false },
+          }),
+          sampleDocument('b.md', ['release notes'], { ...vector, metadata: { lang: 'fr', year: 2023, published: '2023-06-15T09:30:00Z' } }),
+          sampleDocument('c.md', ['release notes'], {
+            ...vector,
+            metadata: { lang: 'de', year: 2024.5, published: '2024-01-01T01:00:00+02:00' },
+          }),
+          sampleDocument('d.md', ['release notes'], { ...vector, metadata: { lang: 'en', year: '2024', published: 'soon', draft: true } }),
+        ];
+        for (const d of notes) await index.putDocument(d.document, d.chunks);
+        const keyword = async (filter: KnowledgeFilter) =>
+          (await index.keywordSearch({ text: 'release notes', topK: 10, filter })).map((h) => h.chunk.documentUri).sort();
+        const cases: [KnowledgeFilter, string[]][] = [
+          [{ lang: { $in: ['en', 'de'] } }, ['a.md', 'c.md', 'd.md']],
+          [{ lang: { $in: [] } }, []],
+          [{ lang: { $ne: 'en' } }, ['b.md', 'c.md']],
+          [{ lang: { $nin: ['en', 'fr'] } }, ['c.md']],
+          [{ draft: { $ne: true } }, ['a.md', 'b.md', 'c.md']],
+          [{ year: { $gte: 2023 } }, ['b.md', 'c.md']],
+          [{ year: { $gt: 2023, $lt: 2025 } }, ['c.md']],
+          [{ year: { $lte: 2022 } }, ['a.md']],
+          [{ published: { $gte: '2023-01-01' } }, ['b.md', 'c.md']],
+          [{ published: { $lt: '2023-12-31T23:00:00Z' } }, ['a.md', 'b.md']],
+          [{ published: { $lte: '2023-12-31T23:00:00Z' } }, ['a.md', 'b.md', 'c.md']],
+          [{ published: { $gte: '2023-06-15T09:30:00Z', $lte: '2023-06-15T11:30:00+02:00' } }, ['b.md']],
+          [{ draft: { $exists: true } }, ['a.md', 'd.md']],
+          [{ draft: { $exists: false } }, ['b.md', 'c.md']],
+          [{ $or: [{ lang: 'fr' }, { year: { $lt: 2023 } }] }, ['a.md', 'b.md']],
+          [{ $and: [{ lang: 'en' }, { draft: false }] }, ['a.md']],
+          [{ lang: 'en', $or: [{ year: 2022 }, { year: '2024' }] }, ['a.md', 'd.md']],
+        ];
+        for (const [filter, expected] of cases) expect(await keyword(filter), JSON.stringify(filter)).toEqual(expected);
+        if (!options.skipVectorSearch) {
+          const near = await index.vectorSearch({
+            vector: Float32Array.from([1, 0, 0]),
+            topK: 10,
+            filter: { year: { $gte: 2023 }, lang: { $ne: 'de' } },
+          });
+          expect(near.map((h) => h.chunk.documentUri)).toEqual(['b.md']);
+        }
+      }));
+
+    it('refuses a malformed filter with a ValidationError that names the key', () =>
+      withStore(open, async (store) => {
+        const index = await store.openIndex('filters');
+        const d = sampleDocument('a.md', ['release notes'], { metadata: { year: 2022 } });
+        await index.putDocument(d.document, d.chunks);
+        const bad: [unknown, RegExp][] = [
+          [{ year: { $gt: 'yesterday' } }, /filter\.year\.\$gt must be a number or an ISO 8601 date/],
+          [{ year: { $between: [1, 2] } }, /filter\.year\.\$between is not an operator/],
+          [{ $not: { year: 1 } }, /filter\.\$not is not an operator/],
+          [{ $or: [] }, /filter\.\$or must be a non-empty array/],
+          [{ lang: { $in: 'en' } }, /filter\.lang\.\$in must be an array/],
+          [{ lang: null }, /filter\.lang must be a string, a number, a boolean or an object of operators/],
+          [{ $and: [{ draft: { $exists: 'yes' } }] }, /filter\.\$and\[0\]\.draft\.\$exists must be true or false/],
+        ];
+        for (const [filter, message] of bad) {
+          const err = await index.keywordSearch({ text: 'release', topK: 5, filter: filter as KnowledgeFilter }).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(err, JSON.stringify(filter)).toBeInstanceOf(ValidationError);
+          expect((err as Error).message).toMatch(message);
+        }
+      }));
 
     it('refuses vector search without an embedder or with the wrong dimension', () =>
       withStore(open, async (store) => {
