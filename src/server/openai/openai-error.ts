@@ -17,7 +17,7 @@ function typeOf(status: number): string {
 
 /** The field a 400's message names (`Invalid … request: "messages.0.role" …` → `messages[0].role`). */
 function paramOf(message: string): string | null {
-  const m = /"([A-Za-z0-9_.]+)"/.exec(message);
+  const m = /"([A-Za-z0-9_.[\]]+)"/.exec(message);
   if (!m) return null;
   return m[1].replace(/\.(\d+)(?=\.|$)/g, '[$1]');
 }
