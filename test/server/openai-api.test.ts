@@ -20,7 +20,6 @@ describe('OpenAI-compatible API', () => {
   let server: RunningServer;
   let client: OpenAI;
   const replies: FakeReply[] = [];
-  let clockCalls = 0;
 
   beforeAll(async () => {
     llm = await startFakeLlmServer(() => replies.shift() ?? { text: 'default answer', usage: { input: 1, output: 1 } });
@@ -28,7 +27,7 @@ describe('OpenAI-compatible API', () => {
       name: 'get_time',
       description: 'The current time in a zone',
       input: z.object({ zone: z.string() }),
-      execute: ({ zone }) => (clockCalls++, `12:00 in ${zone}`),
+      execute: ({ zone }) => `12:00 in ${zone}`,
     });
     const assistant = new Agent({
       name: 'assistant',
