@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { Agent, tool } from '../../src/index.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlmServer } from '../support/fake-llm-server.js';
-import { startServer } from './helpers.js';
+import { metricValue, startServer } from './helpers.js';
 
 // `corvid serve` as an OpenAI-compatible API, called with the official `openai` client over a real
 // port; the agent's model is the fake model server (OpenAI Responses wire format).
@@ -247,6 +247,15 @@ describe('OpenAI-compatible API', () => {
     expect(r2.output_text).toBe('Blue.');
     expect(r2.previous_response_id).toBe(r1.id);
     expect(sent(llm.requests[4])).toContain('My colour is blue.');
+  });
+
+  it('counts its runs, tokens and requests in the server metrics', async () => {
+    replies.push({ text: 'Counted.', usage: { input: 30, output: 12 } });
+    await client.chat.completions.create({ model: 'assistant', messages: [{ role: 'user', content: 'Count me' }] });
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metricValue(text, 'corvid_runs_total', { agent: 'assistant', status: 'completed' })).toBeGreaterThan(0);
+    expect(metricValue(text, 'corvid_tokens_total', { agent: 'assistant', kind: 'input' })).toBeGreaterThanOrEqual(30);
+    expect(metricValue(text, 'corvid_http_requests_total', { route: '/v1/chat/completions', status: '200' })).toBeGreaterThan(0);
   });
 
   it('answers errors in OpenAI error shape', async () => {
