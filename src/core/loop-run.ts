@@ -7,6 +7,7 @@ import type { ResolvedModel } from '../types/resolved-model.js';
 import type { StepResult } from '../types/result.js';
 import type { RunState } from '../types/run-state.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
+import { clientToolSpecs } from './client-tools.js';
 import type { ModelStepOutput } from './model-step.js';
 import { newRunId } from './new-run-id.js';
 import type { PreparedAgent } from './prepared-agent.js';
@@ -136,9 +137,12 @@ export function buildPrompt(system: Message | undefined, history: Message[]): Me
 function buildCallOptions(p: RunParams): LanguageModelV3CallOptions {
   const { agent, model, options } = p;
   const call: LanguageModelV3CallOptions = { prompt: [] };
-  if (agent.toolSpecs.length > 0) call.tools = agent.toolSpecs;
+  const client =
+    p.parent === undefined && options?.clientTools?.length ? clientToolSpecs(agent.name, agent.tools, options.clientTools) : [];
+  const specs = client.length > 0 ? [...agent.toolSpecs, ...client] : agent.toolSpecs;
+  if (specs.length > 0) call.tools = specs;
   const choice = options?.toolChoice ?? agent.toolChoice;
-  if (choice && agent.toolSpecs.length > 0) call.toolChoice = toProviderToolChoice(choice);
+  if (choice && specs.length > 0) call.toolChoice = toProviderToolChoice(choice);
   const temperature = options?.temperature ?? agent.temperature ?? model.temperature;
   if (temperature !== undefined) call.temperature = temperature;
   const maxTokens = options?.maxTokens ?? agent.maxTokens ?? model.maxTokens;

@@ -2,9 +2,10 @@ import { CorvidError } from '../errors/corvid-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { AgentEvent } from '../types/events.js';
 import type { Message } from '../types/message.js';
-import type { FinishReason, InputRequest, PendingApproval, RunResult, ToolResultRecord } from '../types/result.js';
+import type { FinishReason, InputRequest, PendingApproval, RunResult, ToolCallRecord, ToolResultRecord } from '../types/result.js';
 import { RunState } from '../types/run-state.js';
 import { askedQuestion } from './asks-user.js';
+import { splitClientCalls } from './client-tools.js';
 import { type LoopRun, openLoopRun, type RunParams } from './loop-run.js';
 import type { ModelStepOutput } from './model-step.js';
 import { type ModelTurn, takeModelTurn } from './model-turn.js';
@@ -32,12 +33,21 @@ type Decision =
   | { kind: 'ask_user'; out: ModelStepOutput; assistant: Message; results: ToolResultRecord[]; request: InputRequest }
   /** A `transfer_to_*` call: the target agent carries on with the conversation. */
   | { kind: 'handoff'; out: ModelStepOutput; assistant: Message; results: ToolResultRecord[]; target: Runnable; toolCallId: string }
+  /** Calls of client tools (`RunOptions.clientTools`): the turn ends after this step, the caller runs them. */
+  | { kind: 'client_tools'; out: ModelStepOutput; assistant: Message; results: ToolResultRecord[]; calls: ToolCallRecord[] }
   /** Calls wait for a human's approval: the run pauses with the step in flight. */
   | { kind: 'pause'; out: ModelStepOutput; approvals: PendingApproval[] };
 
 /** How a run ends (apart from failing, which throws). */
 type Outcome =
-  | { status: 'completed'; text: string; finishReason: FinishReason; activeAgent?: string; needsInput?: InputRequest }
+  | {
+      status: 'completed';
+      text: string;
+      finishReason: FinishReason;
+      activeAgent?: string;
+      needsInput?: InputRequest;
+      clientToolCalls?: ToolCallRecord[];
+    }
   | { status: 'paused'; approvals: PendingApproval[]; activeAgent?: string };
 
 /**
@@ -81,8 +91,9 @@ async function decide(run: LoopRun, turn: ModelTurn): Promise<Decision> {
   }
   if (p.journal !== undefined) await p.journal.afterModelResponse(record.step, assistant, out.calls, out.usage);
   if (out.calls.length === 0) return { kind: 'answer', out, assistant };
+  const split = splitClientCalls(out.calls, p.parent === undefined ? p.options?.clientTools : undefined);
   const scope = toolScopeOf(run);
-  const results = await executeToolCalls(out.calls, scope);
+  const results = split.own.length > 0 ? await executeToolCalls(split.own, scope) : [];
   if (scope.paused !== undefined) {
     const approvals = scope.paused;
     scope.paused = undefined;
@@ -90,6 +101,10 @@ async function decide(run: LoopRun, turn: ModelTurn): Promise<Decision> {
   }
   if (p.journal !== undefined) p.journal.toolsDone();
   record.toolResults = results;
+  if (split.client.length > 0) {
+    const calls = split.client.map((c) => ({ toolCallId: c.toolCallId, toolName: c.toolName, input: c.input }));
+    return { kind: 'client_tools', out, assistant, results, calls };
+  }
   // A question for the user ends the turn after this step (a handoff in the same step does not happen).
   const request = askedQuestion(p.agent.tools, out.calls, results);
   if (request !== undefined) return { kind: 'ask_user', out, assistant, results, request };
@@ -114,6 +129,12 @@ async function apply(run: LoopRun, d: Decision): Promise<Outcome | undefined> {
     case 'handoff':
       addToolStep(run, d);
       return handOff(run, d.target, d.toolCallId);
+    case 'client_tools':
+      // The step's own results (if any) join the history now; the client's follow as the next input.
+      if (d.results.length > 0) addMessages(run, d.assistant, toolMessageOf(d.results));
+      else addMessages(run, d.assistant);
+      stepEnd(run, d.out);
+      return { status: 'completed', text: d.out.text, finishReason: 'tool-calls', clientToolCalls: d.calls };
     case 'pause':
       return pause(run, d.approvals);
     default: {
@@ -136,6 +157,12 @@ function addToolStep(
   run: LoopRun,
   { out, assistant, results }: { out: ModelStepOutput; assistant: Message; results: ToolResultRecord[] },
 ): void {
+  addMessages(run, assistant, toolMessageOf(results));
+  stepEnd(run, out);
+}
+
+/** The `tool` message carrying a step's results. */
+function toolMessageOf(results: ToolResultRecord[]): Message {
   const toolMessage: Message = { role: 'tool', content: new Array(results.length) };
   for (let i = 0; i < results.length; i++) {
     const r = results[i];
@@ -146,8 +173,7 @@ function addToolStep(
       output: toToolResultOutput(r.output, r.isError),
     };
   }
-  addMessages(run, assistant, toolMessage);
-  stepEnd(run, out);
+  return toolMessage;
 }
 
 function stepEnd(run: LoopRun, out: ModelStepOutput): void {
@@ -310,6 +336,7 @@ function finish(run: LoopRun, outcome: Outcome): RunResult {
   };
   if (outcome.activeAgent !== undefined) result.activeAgent = outcome.activeAgent;
   if (needsInput !== undefined) result.needsInput = needsInput;
+  if (outcome.clientToolCalls !== undefined) result.clientToolCalls = outcome.clientToolCalls;
   return result;
 }
 

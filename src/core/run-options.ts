@@ -1,3 +1,4 @@
+import type { ClientTool } from '../types/client-tool.js';
 import type { ApprovalHandler, CheckpointOptions, SessionRef, StoreSource } from '../types/durable-options.js';
 import type { EventSink } from '../types/events.js';
 import type { ModelSettings } from '../types/model.js';
@@ -39,6 +40,12 @@ export interface RunOptions extends ModelSettings {
    * run. Without it a durable run pauses; a run with neither fails on such a call.
    */
   onApproval?: ApprovalHandler;
+  /**
+   * Tools the caller runs itself (top-level run only): offered to the model with the agent's own;
+   * a step that calls one ends the turn with the calls in `RunResult.clientToolCalls` (the step's
+   * other calls run as usual). The next input carries their results as a `tool` message.
+   */
+  clientTools?: readonly ClientTool[];
   /** @internal The journal of the durable run this execution belongs to (set by session / durable runs and resume). */
   journal?: RunJournal;
 }

@@ -4,7 +4,9 @@ import type { RunOptions } from '../core/run-options.js';
 import type { Runnable } from '../core/runnable.js';
 import { startRun, startRunStream } from '../core/start-run.js';
 import { HttpError } from '../http/http-error.js';
+import { newId } from '../http/new-id.js';
 import type { EventSink } from '../types/events.js';
+import type { Message, RunInput } from '../types/message.js';
 import type { RunResult } from '../types/result.js';
 import type { RunRecord } from '../types/storage/runs.js';
 import type { Store } from '../types/storage/store.js';
@@ -23,8 +25,11 @@ export { ChatTurn, type TurnOptions } from './chat-turn.js';
 /** What starts a chat turn. */
 export interface TurnRequest {
   agent: string;
-  message: string;
+  /** The user's text, or messages to append (the OpenAI-compatible API: new user and tool messages). */
+  message: RunInput;
   sessionId?: string;
+  /** Create session `sessionId` (owned by the caller) when it does not exist, instead of answering 404. */
+  createSession?: boolean;
   userId?: string;
   principal: Principal;
   /** The rate-limit key of the client. */
@@ -110,13 +115,14 @@ export class ChatService {
     const userId = principalUser(req.principal) ?? req.userId;
     if (backend.kind === 'store') return this.beginStored(agent, req, userId, backend.store);
     let session: ChatSession;
-    if (req.sessionId !== undefined) {
-      const found = await this.session(req.sessionId, req.principal);
+    const existing = req.sessionId !== undefined ? await backend.sessions.get(req.sessionId) : undefined;
+    if (req.sessionId !== undefined && (existing !== undefined || !req.createSession)) {
+      const found = existing && canSeeOwner(existing.userId, req.principal, this.options.access.authEnabled) ? existing : undefined;
       if (!found) throw unknownSession(req.sessionId);
       checkAgent(found.id, found.agent, agent.name);
       session = found;
     } else {
-      session = await backend.sessions.create({ agent: agent.name, userId });
+      session = await backend.sessions.create({ agent: agent.name, userId, id: req.sessionId });
     }
     this.lock(session.id);
     const conversation = new Conversation(agent, session.messages, { state: session.state, activeAgent: session.activeAgent });
@@ -141,14 +147,19 @@ export class ChatService {
     const store = await source();
     let id: string;
     let owner: string | undefined;
-    if (req.sessionId !== undefined) {
-      const found = await store.sessions.get(req.sessionId);
+    const existing = req.sessionId !== undefined ? await store.sessions.get(req.sessionId) : undefined;
+    if (req.sessionId !== undefined && (existing !== undefined || !req.createSession)) {
+      const found = existing;
       if (!found || !canSeeOwner(found.userId, req.principal, this.options.access.authEnabled)) throw unknownSession(req.sessionId);
       checkAgent(found.id, found.agent, agent.name);
       id = found.id;
       owner = found.userId;
     } else {
-      const created = await store.sessions.create(userId === undefined ? { agent: agent.name } : { agent: agent.name, userId });
+      const init = userId === undefined ? { agent: agent.name } : { agent: agent.name, userId };
+      const created =
+        req.sessionId !== undefined ? await store.sessions.getOrCreate({ ...init, id: req.sessionId }) : await store.sessions.create(init);
+      if (!canSeeOwner(created.userId, req.principal, this.options.access.authEnabled) || created.agent !== agent.name)
+        throw unknownSession(req.sessionId!);
       id = created.id;
       owner = created.userId;
     }
@@ -164,6 +175,21 @@ export class ChatService {
           }
         : { run: (o) => agent.run(req.message, options(o)), stream: (o) => agent.stream(req.message, options(o)) };
     return this.turn(agent, id, req.client, executor);
+  }
+
+  /**
+   * A turn outside any session: `messages` are the whole conversation (the OpenAI-compatible API
+   * without a named session). Nothing is kept after it; metrics, traces and token limits apply.
+   */
+  async beginStateless(
+    req: Omit<TurnRequest, 'message' | 'sessionId' | 'createSession' | 'userId'> & { messages: Message[] },
+  ): Promise<ChatTurn> {
+    const agent = this.options.access.resolve(req.agent, req.principal);
+    await this.options.limiter?.checkTokens(req.client);
+    const key = `stateless:${newId()}`;
+    this.lock(key);
+    const executor: TurnExecutor = { run: (o) => agent.run(req.messages, o), stream: (o) => agent.stream(req.messages, o) };
+    return this.turn(agent, key, req.client, executor);
   }
 
   /**

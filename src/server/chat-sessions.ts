@@ -63,7 +63,8 @@ export interface SessionDirectory {
  * Swapping the in-memory backend means implementing this interface.
  */
 export interface ChatSessions extends SessionDirectory {
-  create(init: { agent: string; userId?: string }): Promise<ChatSession>;
+  /** Creates a session (with `init.id` when given; the caller checks it is free). */
+  create(init: { agent: string; userId?: string; id?: string }): Promise<ChatSession>;
   /** Called after each turn with the updated session. */
   save(session: ChatSession): Promise<void>;
 }
@@ -140,8 +141,8 @@ export class MemoryChatSessions implements ChatSessions {
     return this.sessions.get(id);
   }
 
-  async create(init: { agent: string; userId?: string }): Promise<ChatSession> {
-    const session = new MemorySession(newId(), init.agent, ++this.seq);
+  async create(init: { agent: string; userId?: string; id?: string }): Promise<ChatSession> {
+    const session = new MemorySession(init.id ?? newId(), init.agent, ++this.seq);
     if (init.userId !== undefined) session.userId = init.userId;
     this.sessions.set(session.id, session);
     this.fifo.push(session.id);

@@ -4,8 +4,8 @@ import type { Runnable } from '../core/runnable.js';
 import type { EventSink } from '../types/events.js';
 import type { RunResult } from '../types/result.js';
 
-/** Per-turn run options the transports may set. */
-export type TurnOptions = Pick<RunOptions, 'onApproval'>;
+/** Per-turn run options the transports may set (the OpenAI-compatible API passes client tools and model settings). */
+export type TurnOptions = Pick<RunOptions, 'onApproval' | 'clientTools' | 'temperature' | 'topP' | 'maxTokens' | 'toolChoice'>;
 
 /** How a turn executes: a conversation turn (memory mode), a session run or a resume (store mode). */
 export interface TurnExecutor {
@@ -41,7 +41,14 @@ export class ChatTurn {
     const cancel = this.init.cancel;
     if (signal && cancel) o.signal = AbortSignal.any([signal, cancel]);
     else if (signal ?? cancel) o.signal = signal ?? cancel;
-    if (extra?.onApproval) o.onApproval = extra.onApproval;
+    if (extra !== undefined) {
+      if (extra.onApproval) o.onApproval = extra.onApproval;
+      if (extra.clientTools?.length) o.clientTools = extra.clientTools;
+      if (extra.temperature !== undefined) o.temperature = extra.temperature;
+      if (extra.topP !== undefined) o.topP = extra.topP;
+      if (extra.maxTokens !== undefined) o.maxTokens = extra.maxTokens;
+      if (extra.toolChoice !== undefined) o.toolChoice = extra.toolChoice;
+    }
     return o;
   }
 

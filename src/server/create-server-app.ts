@@ -11,6 +11,8 @@ import { errorResponse } from './error-response.js';
 import { registerKnowledgeRoutes } from './knowledge-routes.js';
 import { registerMcpServerRoutes } from './mcp-server-routes.js';
 import { registerMemoryRoutes } from './memory-routes.js';
+import { openAIErrorBody } from './openai/openai-error.js';
+import { registerOpenAIRoutes } from './openai-mount.js';
 import { registerOperationalRoutes } from './operational-routes.js';
 import { requestContext } from './request-context.js';
 import { requestGate } from './request-gate.js';
@@ -100,6 +102,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   registerApprovalStream(app, { chat });
   registerApprovalRoutes(app, { chat, metrics, onDisconnect, maxBodyBytes });
   registerRunRoutes(app, { chat });
+  registerOpenAIRoutes(app, parts, { onDisconnect });
   registerWhoami(app, parts.auth);
   registerMemoryRoutes(app, { chat, access: parts.access, defaultAgent: () => options.runtime().defaultAgent, maxBodyBytes });
   registerKnowledgeRoutes(app, { runtime: options.runtime, maxBodyBytes });
@@ -108,13 +111,19 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   options.extend?.(app, parts);
   if (options.mount) app.route('/', options.mount);
 
-  app.notFound((c) => c.json({ error: { code: 'not_found', message: `No route for ${c.req.method} ${c.req.path.slice(0, 200)}` } }, 404));
+  // The OpenAI-compatible API (`/v1/…`) answers errors in OpenAI's shape: `{ error: { message, type, param, code } }`.
+  const shaped = (c: Context, r: Pick<ReturnType<typeof errorResponse>, 'status' | 'body'>) =>
+    c.req.path.startsWith('/v1/') ? openAIErrorBody(r) : r.body;
+  app.notFound((c) => {
+    const body = { error: { code: 'not_found', message: `No route for ${c.req.method} ${c.req.path.slice(0, 200)}` } };
+    return c.json(shaped(c, { status: 404, body }), 404);
+  });
   app.onError((err, c) => {
     const r = errorResponse(err);
     const log = c.get('log') ?? logger;
     if (r.serverFault) log.error({ err, status: r.status }, 'request failed');
     else log.debug({ status: r.status, code: r.body.error.code }, r.body.error.message);
-    return c.json(r.body, r.status as 400, r.headers);
+    return c.json(shaped(c, r), r.status as 400, r.headers);
   });
   return { app, parts, logger };
 }

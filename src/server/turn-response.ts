@@ -148,10 +148,19 @@ export async function respondWithTurn(
       closed();
     }
   };
+  return sendSse(c, write);
+}
+
+/**
+ * Answers with a server-sent event stream that `write` fills (on Node, written to the socket's
+ * response directly: `NodeSseStream`); the stream ends when `write` settles.
+ */
+export async function sendSse(c: Context<ServerEnv>, write: (stream: SseSink) => Promise<void>): Promise<Response> {
   const outgoing = nodeResponse(c);
   if (!outgoing) return streamSSE(c, write);
   alreadySent ??= (await import('@hono/node-server/utils/response')).RESPONSE_ALREADY_SENT;
   const stream = new NodeSseStream(outgoing, contextHeaders(c));
+  const log = c.get('log');
   void write(stream)
     .catch((err: unknown) => log.error({ err }, 'stream failed'))
     .finally(() => stream.end());

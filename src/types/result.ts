@@ -118,6 +118,11 @@ export interface RunResult {
    * question, and the answer goes in the conversation's next message. The run is `completed`.
    */
   needsInput?: InputRequest;
+  /**
+   * Set when the turn ended on calls of `RunOptions.clientTools`: the caller runs them and sends
+   * their results (a `tool` message) as the next input. `finishReason` is `tool-calls`.
+   */
+  clientToolCalls?: ToolCallRecord[];
   /** The session the run read and wrote, for session runs. */
   sessionId?: string;
 }

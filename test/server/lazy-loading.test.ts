@@ -33,13 +33,23 @@ describe('the server loads lazily', () => {
       expect(typeof (api as Record<string, unknown>)[name], name).toBe('function');
   });
 
+  it('the OpenAI-compatible API is imported on its first request', () => {
+    const mount = readFileSync(join(root, 'src/server/openai-mount.ts'), 'utf8');
+    expect(mount).toMatch(/import\('\.\/openai\/openai-routes\.js'\)/);
+    const eager = /^\s*import\s+(?!type\b)[^;]*?from\s+'\.\/openai\/(?!openai-error\.js)[^']+'/m;
+    const offenders = readdirSync(join(root, 'src/server')).filter(
+      (f) => f.endsWith('.ts') && eager.test(readFileSync(join(root, 'src/server', f), 'utf8')),
+    );
+    expect(offenders).toEqual([]);
+  });
+
   it('OpenTelemetry is imported only when tracing is configured, jose only for JWT auth', () => {
     const serve = readFileSync(join(root, 'src/server/serve.ts'), 'utf8');
     expect(serve).not.toMatch(/from '@opentelemetry\/sdk-trace-base'/);
     expect(serve).toMatch(/await import\('\.\/run-tracer\.js'\)/);
     const eager = /^\s*import\s+(?!type\b)[^;]*?from\s+'(@opentelemetry\/[^']+|jose|\.\/run-tracer\.js|\.\/tracing\.js)'/m;
-    const offenders = readdirSync(join(root, 'src/server')).filter(
-      (f) => f !== 'run-tracer.ts' && eager.test(readFileSync(join(root, 'src/server', f), 'utf8')),
+    const offenders = (readdirSync(join(root, 'src/server'), { recursive: true }) as string[]).filter(
+      (f) => f.endsWith('.ts') && f !== 'run-tracer.ts' && eager.test(readFileSync(join(root, 'src/server', f), 'utf8')),
     );
     expect(offenders).toEqual([]);
     const tracing = readFileSync(join(root, 'src/server/tracing.ts'), 'utf8');
