@@ -83,11 +83,14 @@ export function registerMcpRoutes(app: Hono<ServerEnv>, parts: ServerAppParts, o
     checkToolScopes(principal, 'list');
     const userId = principalUser(principal);
     const refusal = toolScopeRefusal(principal, 'call');
+    // Agents served as tools run as sessions of their caller: in the chat's store, else the runtime's (that of its memory tools).
+    const runtime = parts.runtime();
+    const store = options.store ?? (runtime.store ? () => runtime.store!() : undefined);
     return {
       ...(userId !== undefined ? { userId } : {}),
       authEnabled: parts.auth.enabled,
       ...(refusal !== undefined ? { refusal } : {}),
-      ...(options.store ? { store: options.store } : {}),
+      ...(store ? { store } : {}),
     };
   };
 

@@ -66,7 +66,8 @@ export interface ServedCaller {
   /**
    * The store agents served as tools run in: with a `userId`, each call of such an agent is a
    * session run of that user (a new session, as an A2A message without a context), so its tools
-   * run as the caller too. Tools see it as `ToolContext.store`.
+   * run as the caller too. Without one, an agent using user-scoped tools is refused on a host with
+   * authentication.
    */
   store?: () => Promise<Store>;
 }
@@ -144,6 +145,8 @@ function usesUserScopedTools(agent: Runnable): boolean {
 /** An agent called by an identified caller runs in a new session of that caller (its tools then run as the caller). */
 async function callerSession(agent: Runnable, ctx: ToolContext): Promise<Pick<RunOptions, 'session' | 'store'>> {
   const caller = (ctx as ToolContext & ServedHooks).caller;
+  if (caller?.authEnabled && caller.store === undefined && usesUserScopedTools(agent))
+    throw new Error(`agent "${agent.name}" uses tools of the caller's own data and can run as its caller only on a server with a store`);
   if (caller?.userId === undefined || caller.store === undefined || agent.kind === 'remote') return {};
   return { session: { id: `mcp_${randomUUID()}`, userId: caller.userId }, store: await caller.store() };
 }
