@@ -21,6 +21,7 @@ export type { RunStream } from './core/run-stream.js';
 export { DEFAULT_MAX_DEPTH, type RunLimits } from './core/run-tree.js';
 export { type AgentKind, findAgent, type Runnable } from './core/runnable.js';
 export { tool, type ToolDefinition, toolSpec } from './core/tool.js';
+export { isUserScoped, USER_SCOPED, userScoped } from './core/user-scoped.js';
 export type { ResumeOptions } from './durable/resume-run.js';
 export type { CompletedCall, InFlightStep, RunStateV1 } from './durable/run-state-v1.js';
 export { agentForRun, interruptedRuns, type RunsRuntime } from './durable/runtime-runs.js';

@@ -37,7 +37,12 @@ export const apiKeySchema = z
       .describe(
         'sha256 of the key as `sha256:<hex>` (`corvid hash-key` prints it). The key is sent as `Authorization: Bearer <key>` or `x-api-key`.',
       ),
-    scopes: z.array(z.string().min(1)).optional().describe('Scopes of the key (informational; shown to handlers).'),
+    scopes: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        'Scopes of the key: `read`, `tools:call`, `mcp:call` and `admin` decide what it may do with tools (listing, calling); none: everything.',
+      ),
   })
   .describe('An API key, stored hashed.');
 

@@ -22,7 +22,7 @@ export { createOAuthSession, type OAuthSessionOptions, REFRESH_BUFFER_MS } from 
 export { openInBrowser } from './oauth/open-browser.js';
 export { MemoryTokenStore, SecretTokenStore, type StoredOAuthState, type TokenStore } from './oauth/token-store.js';
 export { attachMcp, type McpAgentsConfig, mcpRefsByAgent, type McpRuntimeOptions, withoutMcpRefs } from './runtime-mcp.js';
-export { CorvidMcpServer, createMcpServer, type McpServerOptions, toCallToolResult } from './server/create-mcp-server.js';
+export { CorvidMcpServer, createMcpServer, type McpServerOptions, servedAuthInfo, toCallToolResult } from './server/create-mcp-server.js';
 export type { McpPromptInfo } from './server/prompt-registry.js';
 export type { McpResourceTemplateInfo } from './server/resource-registry.js';
 export { type McpHttpOptions, type McpHttpServer, serveMcpHttp } from './server/serve-http.js';
@@ -63,6 +63,7 @@ export {
 } from './server/served-resource.js';
 export {
   agentServedTool,
+  type ServedCaller,
   type ServedCallOptions,
   type ServedProgress,
   type ServedToolInfo,

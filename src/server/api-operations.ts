@@ -306,7 +306,8 @@ const mcpOperations: ApiOperation[] = [
       '200': { description: 'A JSON-RPC answer, or a `text/event-stream` of them', json: jsonRpcMessageSchema, sse: 'JSON-RPC messages' },
       '202': { description: 'A notification or response accepted' },
       '400': { description: 'A bad JSON-RPC request (JSON-RPC error), or malformed JSON', json: jsonRpcMessageSchema },
-      '404': { description: 'Unknown MCP session (JSON-RPC error)', json: jsonRpcMessageSchema },
+      '403': error('The credential has scopes, none of which allows using tools (`read`, `tools:call`, `mcp:call`, `admin`)'),
+      '404': { description: 'Unknown MCP session, or one another user opened (JSON-RPC error)', json: jsonRpcMessageSchema },
       '405': { description: 'Method not allowed for this transport' },
       '503': error('The optional MCP SDK is not installed'),
       ...common,
@@ -319,6 +320,7 @@ const mcpOperations: ApiOperation[] = [
     summary: 'The tools the REST gateway runs',
     responses: {
       '200': { description: 'Tools', json: servedToolListSchema },
+      '403': error('The credential has scopes, none of which allows listing tools (`read`, `tools:call`, `mcp:call`, `admin`)'),
       '503': error('The optional MCP SDK is not installed'),
       ...common,
     },
@@ -336,6 +338,11 @@ const mcpOperations: ApiOperation[] = [
       '500': { description: 'The tool failed (`execution`)', json: gatewayErrorSchema },
       '503': error('The optional MCP SDK is not installed'),
       ...guarded,
+      '403': {
+        description:
+          "The caller may not call the tool (`forbidden`): its credential has scopes, none of them `tools:call`, `mcp:call` or `admin`; or a tool of the caller's own data without a credential. Or a foreign `Origin` (`origin_not_allowed`, the server's error format)",
+        json: gatewayErrorSchema,
+      },
       ...common,
     },
   },

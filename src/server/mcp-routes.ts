@@ -6,10 +6,14 @@ import { ConfigError } from '../errors/config-error.js';
 import { HttpError } from '../http/http-error.js';
 import { readBodyText } from '../http/read-body.js';
 import type { McpWebHandler } from '../mcp/server/mcp-web-handler.js';
+import type { ServedCaller } from '../mcp/server/tool-runner.js';
 import type { Runtime } from '../runtime/load-runtime.js';
+import type { Store } from '../types/storage/store.js';
 import type { ServerAppParts } from './create-server-app.js';
+import { principalUser } from './principal.js';
 import type { ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';
+import { checkToolScopes, toolScopeRefusal } from './tool-scopes.js';
 
 /** Options of `registerMcpRoutes`. */
 export interface McpRoutesOptions {
@@ -17,14 +21,18 @@ export interface McpRoutesOptions {
   maxBodyBytes: number;
   /** Where relative paths of a runtime without a config file point from. Default `process.cwd()`. */
   cwd?: string;
+  /** The store chat turns run in: agents served as tools run there as sessions of their caller. */
+  store?: () => Promise<Store>;
 }
 
 /**
  * Serves the config over MCP beside the server's other protocols, under the same auth, limits,
  * metrics and logs: Streamable HTTP at `/mcp` (every tool of the config, its agents as tools —
  * public ones, and internal ones when auth is on — and the resources and prompts of `mcp:`),
- * and the REST tool gateway at `GET /tools` and `POST /execute`. The MCP SDK is loaded on the
- * first request; a config reload serves the new config to new MCP sessions.
+ * and the REST tool gateway at `GET /tools` and `POST /execute`. Every call runs as its caller
+ * (tools see the user the principal speaks for, as in a chat turn), under the tool scope rule
+ * (`toolScopeRefusal`); an MCP session belongs to the user that opened it. The MCP SDK is loaded
+ * on the first request; a config reload serves the new config to new MCP sessions.
  */
 export function registerMcpRoutes(app: Hono<ServerEnv>, parts: ServerAppParts, options: McpRoutesOptions): void {
   let current: { runtime: ServedRuntime; handler: Promise<McpWebHandler> } | undefined;
@@ -69,15 +77,37 @@ export function registerMcpRoutes(app: Hono<ServerEnv>, parts: ServerAppParts, o
     }
   };
 
+  // Every call runs as its caller: the user the principal speaks for, under the tool scope rule.
+  const callerOf = (c: Context<ServerEnv>): ServedCaller => {
+    const principal = c.get('principal');
+    checkToolScopes(principal, 'list');
+    const userId = principalUser(principal);
+    const refusal = toolScopeRefusal(principal, 'call');
+    // Agents served as tools run as sessions of their caller: in the chat's store, else the runtime's (that of its memory tools).
+    const runtime = parts.runtime();
+    const store = options.store ?? (runtime.store ? () => runtime.store!() : undefined);
+    return {
+      ...(userId !== undefined ? { userId } : {}),
+      authEnabled: parts.auth.enabled,
+      ...(refusal !== undefined ? { refusal } : {}),
+      ...(store ? { store } : {}),
+    };
+  };
+
   app.all('/mcp', async (c) => {
+    const caller = callerOf(c);
     const body = c.req.method === 'POST' ? await jsonBody(c) : undefined;
-    return available(async () => (await handlerFor()).handle(c.req.raw, body));
+    return available(async () => (await handlerFor()).handle(c.req.raw, body, caller));
   });
-  app.get('/tools', () => available(async () => (await handlerFor()).tools()));
+  app.get('/tools', (c) => {
+    callerOf(c);
+    return available(async () => (await handlerFor()).tools());
+  });
   app.post('/execute', async (c) => {
+    const caller = callerOf(c);
     const body = await jsonBody(c);
     const controller = new AbortController();
     c.req.raw.signal.addEventListener('abort', () => controller.abort(), { once: true });
-    return available(async () => (await handlerFor()).execute(body, controller.signal));
+    return available(async () => (await handlerFor()).execute(body, controller.signal, caller));
   });
 }

@@ -5,16 +5,13 @@ import { HttpError } from '../http/http-error.js';
 import { readBodyText } from '../http/read-body.js';
 import type { McpHub } from '../mcp/mcp-hub.js';
 import type { McpServerStatus } from '../mcp/types.js';
-import type { Principal } from './principal.js';
 import { parseJsonBody, parseOr400 } from './request-schemas.js';
 import type { ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';
 import { mcpCallSchema, type mcpServerListSchema } from './studio-schemas.js';
+import { checkToolScopes } from './tool-scopes.js';
 
 type ServerView = z.output<typeof mcpServerListSchema>['servers'][number];
-
-/** Scopes that allow calling an MCP tool by hand. */
-export const MCP_CALL_SCOPES = ['admin', 'mcp:call'] as const;
 
 /** What the MCP server routes need. */
 export interface McpServerRoutesOptions {
@@ -22,17 +19,6 @@ export interface McpServerRoutesOptions {
   /** Whether the server authenticates callers. */
   authEnabled: boolean;
   maxBodyBytes: number;
-}
-
-/** The scopes a principal carries: an API key's `scopes`, a JWT's `scope` (space-separated) or `scp` claim; undefined when it carries none. */
-export function scopesOf(p: Principal): readonly string[] | undefined {
-  if (p.kind === 'api_key') return p.scopes.length > 0 ? p.scopes : undefined;
-  if (p.kind === 'jwt') {
-    const claim = p.claims.scope ?? p.claims.scp;
-    if (typeof claim === 'string') return claim.split(/\s+/).filter(Boolean);
-    if (Array.isArray(claim)) return claim.filter((s): s is string => typeof s === 'string');
-  }
-  return undefined;
 }
 
 function hubOf(runtime: ServedRuntime): McpHub {
@@ -45,30 +31,25 @@ function statusOf(s: McpServerStatus): ServerView['status'] {
   return s.state === 'failed' ? 'error' : 'idle';
 }
 
-/** Checks that the caller may call MCP tools by hand: authenticated when auth is on, with `admin` or `mcp:call` when its credential has scopes. */
+/** Checks that the caller may call MCP tools by hand: authenticated when auth is on, and allowed by the tool scope rule (`checkToolScopes`). */
 function checkCallPermission(c: Context<ServerEnv>, authEnabled: boolean): void {
   if (!authEnabled) return;
   const p = c.get('principal');
   if (p.kind === 'anonymous')
     throw new HttpError(401, 'unauthorized', 'Calling an MCP tool needs a credential', { headers: { 'www-authenticate': 'Bearer' } });
-  const scopes = scopesOf(p);
-  if (scopes !== undefined && !scopes.some((s) => (MCP_CALL_SCOPES as readonly string[]).includes(s)))
-    throw new HttpError(
-      403,
-      'forbidden',
-      `Calling an MCP tool needs the scope ${MCP_CALL_SCOPES.join(' or ')}; this credential has ${scopes.join(', ')}`,
-    );
+  checkToolScopes(p, 'call');
 }
 
 /**
  * Registers `GET /api/v1/mcp/servers` (the config's MCP servers with their status and tools;
  * `?connect=true` connects idle servers first) and
  * `POST /api/v1/mcp/servers/{name}/tools/{tool}/call` `{ arguments }` → `{ content, isError }`.
- * Calling needs, with auth on, a credential, and when the credential has scopes, `admin` or
- * `mcp:call`. A config without `mcp_servers:` answers 404 `no_mcp_servers`.
+ * Calling needs, with auth on, a credential, and when the credential has scopes, `admin`,
+ * `tools:call` or `mcp:call`. A config without `mcp_servers:` answers 404 `no_mcp_servers`.
  */
 export function registerMcpServerRoutes(app: Hono<ServerEnv>, options: McpServerRoutesOptions): void {
   app.get('/api/v1/mcp/servers', async (c) => {
+    checkToolScopes(c.get('principal'), 'list');
     const runtime = options.runtime();
     if (!runtime.mcp) return c.json({ servers: [] });
     const hub = runtime.mcp;

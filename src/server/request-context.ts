@@ -50,7 +50,9 @@ export function requestContext({ logger, metrics, maxBodyBytes }: RequestContext
         c.header('x-request-id', requestId); // immutable headers (a proxied Response)
       }
     }
-    const status = c.res.status;
+    // A route that answered on the Node response itself (the A2A v0.3 REST bridge) leaves hono a
+    // placeholder 200: the status sent is the socket's.
+    const status = direct?.headersSent ? direct.statusCode : c.res.status;
     const route = matchedRoute(c, status);
     const seconds = (performance.now() - started) / 1000;
     metrics.request(route, c.req.method, status, seconds);

@@ -193,7 +193,10 @@ export const executeResultSchema = z.strictObject({ result: z.unknown() });
 
 /** `POST /execute`: why the call failed (the gateway's own error format). */
 export const gatewayErrorSchema = z.strictObject({
-  error: z.strictObject({ type: z.string().meta({ description: '`validation`, `not_found` or `execution`' }), message: z.string() }),
+  error: z.strictObject({
+    type: z.string().meta({ description: '`validation`, `not_found`, `forbidden` or `execution`' }),
+    message: z.string(),
+  }),
 });
 
 /** An MCP JSON-RPC message answered by `/mcp` (the MCP Streamable HTTP transport). */

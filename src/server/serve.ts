@@ -231,7 +231,7 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
     ownBodyCheck: a2a ? (path) => path.startsWith('/a2a/') : undefined,
     extend: (served, p) => {
       sockets.register(served, p);
-      registerMcpRoutes(served, p, { maxBodyBytes: p.maxBodyBytes, cwd: options.load?.cwd });
+      registerMcpRoutes(served, p, { maxBodyBytes: p.maxBodyBytes, cwd: options.load?.cwd, store });
     },
   });
   const configDir = runtime.configPath ? dirname(runtime.configPath) : process.cwd();

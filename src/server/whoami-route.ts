@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
 
 import type { Authenticator } from './authenticator.js';
-import { scopesOf } from './mcp-server-routes.js';
 import { principalUser } from './principal.js';
 import type { ServerEnv } from './server-env.js';
+import { scopesOf } from './tool-scopes.js';
 
 /**
  * Registers `GET /api/v1/whoami`: whether the server needs credentials, and whom the request's

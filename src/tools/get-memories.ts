@@ -1,4 +1,5 @@
 import { tool } from '../core/tool.js';
+import { userScoped } from '../core/user-scoped.js';
 import type { Tool } from '../types/tool.js';
 import { type MemoryView, memoryView } from './memory-view.js';
 import { toolArgs } from './tool-args.js';
@@ -32,25 +33,27 @@ export interface GetMemoriesOutput {
  * filtered by category, tags and importance.
  */
 export function createGetMemories(options: MemoryToolOptions = {}): Tool<GetMemoriesArgs, GetMemoriesOutput> {
-  return tool({
-    name: 'get_memories',
-    description:
-      'List saved long-term memories about the user, newest first, optionally filtered by category, tags or minimum importance. ' +
-      'Use it at the start of a conversation or when earlier preferences or facts may matter. To look for a topic, use search_memories.',
-    input: args.input,
-    parameters: args.parameters,
-    async execute(args, context) {
-      const store = await toolStore(context, 'get_memories', options);
-      const found = await store.memories.list(memoryScope(context), {
-        ...(args.category !== undefined ? { category: args.category } : {}),
-        ...(args.tags !== undefined ? { tags: args.tags } : {}),
-        ...(args.tag_mode !== undefined ? { tagMode: args.tag_mode } : {}),
-        ...(args.min_importance !== undefined ? { minImportance: args.min_importance } : {}),
-        limit: args.limit ?? 20,
-      });
-      return { count: found.length, memories: found.map(memoryView) };
-    },
-  });
+  return userScoped(
+    tool({
+      name: 'get_memories',
+      description:
+        'List saved long-term memories about the user, newest first, optionally filtered by category, tags or minimum importance. ' +
+        'Use it at the start of a conversation or when earlier preferences or facts may matter. To look for a topic, use search_memories.',
+      input: args.input,
+      parameters: args.parameters,
+      async execute(args, context) {
+        const store = await toolStore(context, 'get_memories', options);
+        const found = await store.memories.list(memoryScope(context), {
+          ...(args.category !== undefined ? { category: args.category } : {}),
+          ...(args.tags !== undefined ? { tags: args.tags } : {}),
+          ...(args.tag_mode !== undefined ? { tagMode: args.tag_mode } : {}),
+          ...(args.min_importance !== undefined ? { minImportance: args.min_importance } : {}),
+          limit: args.limit ?? 20,
+        });
+        return { count: found.length, memories: found.map(memoryView) };
+      },
+    }),
+  );
 }
 
 /** `get_memories` using the run's store (`ToolContext.store`). */

@@ -1,4 +1,5 @@
 import { tool } from '../core/tool.js';
+import { userScoped } from '../core/user-scoped.js';
 import type { Tool } from '../types/tool.js';
 import { type MemoryView, memoryView } from './memory-view.js';
 import { toolArgs } from './tool-args.js';
@@ -46,28 +47,30 @@ export interface SaveMemoryOutput {
  * Uses the run's store (`ToolContext.store`), else `options.store`.
  */
 export function createSaveMemory(options: MemoryToolOptions = {}): Tool<SaveMemoryArgs, SaveMemoryOutput> {
-  return tool({
-    name: 'save_memory',
-    description:
-      'Save a long-term memory about the user or the task so it is available in later conversations. ' +
-      'Use it when the user states a lasting preference, fact or goal, or asks you to remember something. ' +
-      'Saving with an existing key updates that memory. Do not save secrets such as passwords.',
-    input: args.input,
-    parameters: args.parameters,
-    async execute(args, context) {
-      const store = await toolStore(context, 'save_memory', options);
-      const scope = memoryScope(context);
-      const existed = (await store.memories.get(scope, args.key)) !== undefined;
-      const saved = await store.memories.save(scope, {
-        key: args.key,
-        value: args.value,
-        ...(args.category !== undefined ? { category: args.category } : {}),
-        ...(args.tags !== undefined ? { tags: args.tags } : {}),
-        ...(args.importance !== undefined ? { importance: args.importance } : {}),
-      });
-      return { status: existed ? 'updated' : 'created', memory: memoryView(saved) };
-    },
-  });
+  return userScoped(
+    tool({
+      name: 'save_memory',
+      description:
+        'Save a long-term memory about the user or the task so it is available in later conversations. ' +
+        'Use it when the user states a lasting preference, fact or goal, or asks you to remember something. ' +
+        'Saving with an existing key updates that memory. Do not save secrets such as passwords.',
+      input: args.input,
+      parameters: args.parameters,
+      async execute(args, context) {
+        const store = await toolStore(context, 'save_memory', options);
+        const scope = memoryScope(context);
+        const existed = (await store.memories.get(scope, args.key)) !== undefined;
+        const saved = await store.memories.save(scope, {
+          key: args.key,
+          value: args.value,
+          ...(args.category !== undefined ? { category: args.category } : {}),
+          ...(args.tags !== undefined ? { tags: args.tags } : {}),
+          ...(args.importance !== undefined ? { importance: args.importance } : {}),
+        });
+        return { status: existed ? 'updated' : 'created', memory: memoryView(saved) };
+      },
+    }),
+  );
 }
 
 /** `save_memory` using the run's store (`ToolContext.store`). */

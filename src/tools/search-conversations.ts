@@ -1,4 +1,5 @@
 import { tool } from '../core/tool.js';
+import { userScoped } from '../core/user-scoped.js';
 import type { ConversationSearchMode } from '../types/storage/memories.js';
 import type { Tool } from '../types/tool.js';
 import { toolArgs } from './tool-args.js';
@@ -55,35 +56,37 @@ export interface SearchConversationsOutput {
  * `hybrid` on a keyword-only store comes back to the model as an error.
  */
 export function createSearchConversations(options: MemoryToolOptions = {}): Tool<SearchConversationsArgs, SearchConversationsOutput> {
-  return tool({
-    name: 'search_conversations',
-    description:
-      'Search the messages of past conversations with this user, most relevant first. ' +
-      'Use it when the user refers to something discussed before ("what did we decide last week about…").',
-    input: args.input,
-    parameters: args.parameters,
-    async execute(args, context) {
-      const store = await toolStore(context, 'search_conversations', options);
-      const mode = args.mode ?? (store.conversations.modes?.includes('hybrid') ? 'hybrid' : 'keyword');
-      const hits = await store.conversations.search(args.query, {
-        ...(context.userId !== undefined ? { userId: context.userId } : {}),
-        limit: args.limit ?? 10,
-        mode,
-      });
-      return {
-        count: hits.length,
-        mode,
-        results: hits.map((h) => ({
-          session_id: h.sessionId,
-          this_session: h.sessionId === context.sessionId,
-          ...(h.role !== undefined ? { role: h.role } : {}),
-          ...(h.agent !== undefined ? { agent: h.agent } : {}),
-          snippet: h.snippet,
-          date: isoSecond(h.createdAt),
-        })),
-      };
-    },
-  });
+  return userScoped(
+    tool({
+      name: 'search_conversations',
+      description:
+        'Search the messages of past conversations with this user, most relevant first. ' +
+        'Use it when the user refers to something discussed before ("what did we decide last week about…").',
+      input: args.input,
+      parameters: args.parameters,
+      async execute(args, context) {
+        const store = await toolStore(context, 'search_conversations', options);
+        const mode = args.mode ?? (store.conversations.modes?.includes('hybrid') ? 'hybrid' : 'keyword');
+        const hits = await store.conversations.search(args.query, {
+          ...(context.userId !== undefined ? { userId: context.userId } : {}),
+          limit: args.limit ?? 10,
+          mode,
+        });
+        return {
+          count: hits.length,
+          mode,
+          results: hits.map((h) => ({
+            session_id: h.sessionId,
+            this_session: h.sessionId === context.sessionId,
+            ...(h.role !== undefined ? { role: h.role } : {}),
+            ...(h.agent !== undefined ? { agent: h.agent } : {}),
+            snippet: h.snippet,
+            date: isoSecond(h.createdAt),
+          })),
+        };
+      },
+    }),
+  );
 }
 
 /** `search_conversations` using the run's store (`ToolContext.store`). */

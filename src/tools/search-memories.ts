@@ -1,4 +1,5 @@
 import { tool } from '../core/tool.js';
+import { userScoped } from '../core/user-scoped.js';
 import type { Tool } from '../types/tool.js';
 import { type MemoryView, memoryView } from './memory-view.js';
 import { toolArgs } from './tool-args.js';
@@ -29,19 +30,21 @@ export interface SearchMemoriesOutput {
 
 /** `search_memories`: keyword search over the current user's memories, most relevant first. */
 export function createSearchMemories(options: MemoryToolOptions = {}): Tool<SearchMemoriesArgs, SearchMemoriesOutput> {
-  return tool({
-    name: 'search_memories',
-    description:
-      'Search saved long-term memories about the user by keywords, most relevant first (any word may match). ' +
-      'Use it when a request may relate to something the user told you before.',
-    input: args.input,
-    parameters: args.parameters,
-    async execute(args, context) {
-      const store = await toolStore(context, 'search_memories', options);
-      const hits = await store.memories.search(memoryScope(context), args.query, { limit: args.limit ?? 5 });
-      return { count: hits.length, results: hits.map((h) => ({ ...memoryView(h.memory), score: Math.round(h.score * 1000) / 1000 })) };
-    },
-  });
+  return userScoped(
+    tool({
+      name: 'search_memories',
+      description:
+        'Search saved long-term memories about the user by keywords, most relevant first (any word may match). ' +
+        'Use it when a request may relate to something the user told you before.',
+      input: args.input,
+      parameters: args.parameters,
+      async execute(args, context) {
+        const store = await toolStore(context, 'search_memories', options);
+        const hits = await store.memories.search(memoryScope(context), args.query, { limit: args.limit ?? 5 });
+        return { count: hits.length, results: hits.map((h) => ({ ...memoryView(h.memory), score: Math.round(h.score * 1000) / 1000 })) };
+      },
+    }),
+  );
 }
 
 /** `search_memories` using the run's store (`ToolContext.store`). */

@@ -1,3 +1,4 @@
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
@@ -11,7 +12,14 @@ import { ResourceRegistry } from './resource-registry.js';
 import { isMcpResult, type McpResultContent } from './served-context.js';
 import type { McpServedPrompt } from './served-prompt.js';
 import type { McpServedResource } from './served-resource.js';
-import { agentServedTool, type ServedCallOptions, type ServedToolInfo, type ServedToolOutcome, ToolRunner } from './tool-runner.js';
+import {
+  agentServedTool,
+  type ServedCaller,
+  type ServedCallOptions,
+  type ServedToolInfo,
+  type ServedToolOutcome,
+  ToolRunner,
+} from './tool-runner.js';
 
 /** Options of `createMcpServer`. */
 export interface McpServerOptions {
@@ -37,6 +45,23 @@ const ELICITATION_TIMEOUT_MS = 600_000;
 
 /** The JSON-RPC error code MCP uses for unknown tools and bad parameters. */
 const INVALID_PARAMS = -32602;
+/** The JSON-RPC error code of a call the caller may not make (a server error code, as the MCP SDK's own -32000 range). */
+export const FORBIDDEN = -32003;
+
+/** Where a host puts the caller of a request in the SDK's `authInfo.extra` (see `servedAuthInfo`). */
+const CALLER_KEY = 'corvidCaller';
+
+/**
+ * The SDK `AuthInfo` a host hands `transport.handleRequest(request, { authInfo })` so that tool
+ * calls of that request run as `caller` (see `ServedCaller`).
+ */
+export function servedAuthInfo(caller: ServedCaller, scopes: readonly string[] = []): AuthInfo {
+  return { token: '', clientId: caller.userId ?? 'anonymous', scopes: [...scopes], extra: { [CALLER_KEY]: caller } };
+}
+
+function callerOf(authInfo: AuthInfo | undefined): ServedCaller | undefined {
+  return authInfo?.extra?.[CALLER_KEY] as ServedCaller | undefined;
+}
 
 /** A tool's return value as MCP content: text, plus `structuredContent` for plain objects; `mcpResult(…)` as is. */
 export function toCallToolResult(output: unknown): {
@@ -135,6 +160,7 @@ export class CorvidMcpServer {
       const token = request.params._meta?.progressToken;
       const related = { relatedRequestId: extra.requestId, signal: extra.signal };
       const outcome = await this.runner.call(name, args ?? {}, {
+        caller: callerOf(extra.authInfo),
         signal: extra.signal,
         callId: String(extra.requestId),
         onProgress:
@@ -171,6 +197,7 @@ export class CorvidMcpServer {
       });
       if (outcome.ok) return toCallToolResult(outcome.output);
       if (outcome.kind === 'not_found') throw new types.McpError(INVALID_PARAMS, outcome.message);
+      if (outcome.kind === 'forbidden') throw new types.McpError(FORBIDDEN, outcome.message);
       return { content: [{ type: 'text' as const, text: outcome.message }], isError: true };
     });
 

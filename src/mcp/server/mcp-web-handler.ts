@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 
 import { importSdk } from '../sdk.js';
-import type { CorvidMcpServer } from './create-mcp-server.js';
+import { type CorvidMcpServer, servedAuthInfo } from './create-mcp-server.js';
 import { MemoryEventStore } from './memory-event-store.js';
+import { EXECUTE_STATUS, type ServedCaller } from './tool-runner.js';
 
 /** Options of `McpWebHandler`. */
 export interface McpWebHandlerOptions {
@@ -24,7 +25,8 @@ const json = (status: number, body: unknown): Response =>
  * are the host server's.
  */
 export class McpWebHandler {
-  private readonly sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  /** Live sessions, each with the user that opened it (undefined: an anonymous caller). */
+  private readonly sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; owner: string | undefined }>();
   private built: Promise<CorvidMcpServer> | undefined;
 
   constructor(private readonly options: McpWebHandlerOptions) {}
@@ -37,11 +39,16 @@ export class McpWebHandler {
     }));
   }
 
-  /** Answers one MCP request; `body` is the parsed JSON body of a POST. */
-  async handle(request: Request, body: unknown): Promise<Response> {
+  /**
+   * Answers one MCP request; `body` is the parsed JSON body of a POST. Its tool calls run as
+   * `caller`. A session belongs to the user that opened it: a request of anyone else naming it
+   * gets 404, as an unknown session does.
+   */
+  async handle(request: Request, body: unknown, caller: ServedCaller = {}): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id');
     const existing = sessionId ? this.sessions.get(sessionId) : undefined;
-    if (existing) return existing.handleRequest(request, { parsedBody: body });
+    const authInfo = servedAuthInfo(caller);
+    if (existing && existing.owner === caller.userId) return existing.transport.handleRequest(request, { parsedBody: body, authInfo });
     const [{ WebStandardStreamableHTTPServerTransport }, { isInitializeRequest }] = await importSdk(() =>
       Promise.all([import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), import('@modelcontextprotocol/sdk/types.js')]),
     );
@@ -49,7 +56,7 @@ export class McpWebHandler {
       const resumability = this.options.resumability === false ? undefined : (this.options.resumability ?? {});
       const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void this.sessions.set(id, transport),
+        onsessioninitialized: (id) => void this.sessions.set(id, { transport, owner: caller.userId }),
         ...(resumability
           ? { eventStore: new MemoryEventStore(resumability.maxEventsPerStream), retryInterval: resumability.retryMs ?? 1000 }
           : {}),
@@ -58,7 +65,7 @@ export class McpWebHandler {
         if (transport.sessionId) this.sessions.delete(transport.sessionId);
       };
       await (await this.server()).connect(transport);
-      return transport.handleRequest(request, { parsedBody: body });
+      return transport.handleRequest(request, { parsedBody: body, authInfo });
     }
     const message = sessionId
       ? `Unknown or expired session "${sessionId.slice(0, 100)}"`
@@ -71,22 +78,22 @@ export class McpWebHandler {
     return json(200, { tools: (await this.server()).listTools() });
   }
 
-  /** `POST /execute` of the REST gateway: `{ tool, arguments }` → `{ result }` or `{ error: { type, message } }`. */
-  async execute(body: unknown, signal: AbortSignal): Promise<Response> {
+  /** `POST /execute` of the REST gateway, run as `caller`: `{ tool, arguments }` → `{ result }` or `{ error: { type, message } }`. */
+  async execute(body: unknown, signal: AbortSignal, caller: ServedCaller = {}): Promise<Response> {
     const b = body as { tool?: unknown; arguments?: unknown } | undefined;
     if (!b || typeof b !== 'object' || typeof b.tool !== 'string') {
       return json(400, { error: { type: 'validation', message: 'the body must be JSON: { "tool": "<name>", "arguments": { ... } }' } });
     }
-    const outcome = await (await this.server()).callTool(b.tool, b.arguments ?? {}, { signal });
+    const outcome = await (await this.server()).callTool(b.tool, b.arguments ?? {}, { signal, caller });
     if (outcome.ok) return json(200, { result: outcome.output ?? null });
-    return json(outcome.kind === 'not_found' ? 404 : outcome.kind === 'validation' ? 400 : 500, {
+    return json(EXECUTE_STATUS[outcome.kind], {
       error: { type: outcome.kind, message: outcome.message },
     });
   }
 
   /** Ends every MCP session. */
   async close(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((t) => t.close().catch(() => undefined)));
+    await Promise.all([...this.sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
     this.sessions.clear();
   }
 }

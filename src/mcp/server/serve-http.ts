@@ -6,6 +6,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import { importSdk } from '../sdk.js';
 import type { CorvidMcpServer } from './create-mcp-server.js';
 import { MemoryEventStore } from './memory-event-store.js';
+import { EXECUTE_STATUS } from './tool-runner.js';
 
 /** Options of `serveMcpHttp`. */
 export interface McpHttpOptions {
@@ -152,7 +153,7 @@ export async function serveMcpHttp(corvid: CorvidMcpServer, options: McpHttpOpti
       const outcome = await corvid.callTool(body.tool, body.arguments ?? {}, { signal: controller.signal });
       if (outcome.ok) sendJson(res, 200, { result: outcome.output ?? null });
       else
-        sendJson(res, outcome.kind === 'not_found' ? 404 : outcome.kind === 'validation' ? 400 : 500, {
+        sendJson(res, EXECUTE_STATUS[outcome.kind], {
           error: { type: outcome.kind, message: outcome.message },
         });
       return true;

@@ -7,6 +7,7 @@ import type {
 
 import { McpError } from '../../errors/mcp-error.js';
 import type { ToolContext } from '../../types/tool.js';
+import type { ServedCaller } from './tool-runner.js';
 
 /** Marks a value built by `mcpResult`. */
 const MCP_RESULT = Symbol.for('corvid.mcpResult');
@@ -50,6 +51,8 @@ export interface ServedHooks {
   log?: (level: McpLogLevel, data: unknown, logger?: string) => void;
   sample?: (request: McpSamplingRequest) => Promise<McpSamplingResult>;
   elicit?: (request: McpElicitRequest) => Promise<McpElicitResult>;
+  /** Who the call runs as (agents served as tools run as the caller too). */
+  caller?: ServedCaller;
 }
 
 /** A `sampling/createMessage` request: `messages`, `maxTokens`, and optionally `systemPrompt`, `modelPreferences`, `temperature`, … */

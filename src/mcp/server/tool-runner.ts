@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 
 import type { JSONSchema7 } from '@ai-sdk/provider';
 
+import type { RunOptions } from '../../core/run-options.js';
 import type { Runnable } from '../../core/runnable.js';
 import { tool, toolSpec, validateToolInput } from '../../core/tool.js';
+import { isUserScoped, userScoped } from '../../core/user-scoped.js';
 import type { AgentEvent } from '../../types/events.js';
 import { RunState } from '../../types/run-state.js';
+import type { Store } from '../../types/storage/store.js';
 import type { Tool, ToolContext } from '../../types/tool.js';
 import type { ServedHooks } from './served-context.js';
 
@@ -30,7 +33,44 @@ export interface ServedProgress {
  * message written for the caller.
  */
 export type ServedToolOutcome =
-  { ok: true; output: unknown } | { ok: false; kind: 'not_found' | 'validation' | 'execution'; message: string; cause?: unknown };
+  | { ok: true; output: unknown }
+  | { ok: false; kind: 'not_found' | 'validation' | 'forbidden' | 'execution'; message: string; cause?: unknown };
+
+/** The HTTP status of each failed call of the REST gateway (`POST /execute`). */
+export const EXECUTE_STATUS: Record<Exclude<ServedToolOutcome, { ok: true }>['kind'], number> = {
+  not_found: 404,
+  validation: 400,
+  forbidden: 403,
+  execution: 500,
+};
+
+/**
+ * Who a served call runs as, given by the host that authenticated the request (`corvid serve`):
+ * tools see `userId` as `ToolContext.userId`, as inside a chat turn of that user, so memory tools
+ * and `search_conversations` reach that user's data alone.
+ */
+export interface ServedCaller {
+  /** The user the caller speaks for (`key:<name>`, the JWT's user); undefined for an anonymous caller. */
+  userId?: string;
+  /**
+   * Whether the host authenticates callers. Then a call without `userId` of a tool marked
+   * `USER_SCOPED` (or of an agent using one) is refused (`forbidden`) instead of reaching what
+   * every caller shares.
+   */
+  authEnabled?: boolean;
+  /**
+   * Set when the caller may not call tools at all (its credential lacks the scope): every call is
+   * refused (`forbidden`) with this message before anything runs.
+   */
+  refusal?: string;
+  /**
+   * The store agents served as tools run in: with a `userId`, each call of such an agent is a
+   * session run of that user (a new session, as an A2A message without a context), so its tools
+   * run as the caller too. Without one, an agent using user-scoped tools is refused on a host with
+   * authentication.
+   */
+  store?: () => Promise<Store>;
+}
 
 /** Options of one call. */
 export interface ServedCallOptions {
@@ -44,6 +84,8 @@ export interface ServedCallOptions {
   onElicit?: ServedHooks['elicit'];
   /** Id of the request, used as the tool call id. */
   callId?: string;
+  /** Who the call runs as. Default: nobody in particular (a local server, `corvid mcp serve`). */
+  caller?: ServedCaller;
 }
 
 /** What an agent exposed as a tool says while it runs. */
@@ -65,7 +107,7 @@ function progressMessage(e: AgentEvent): string | undefined {
 
 /** An agent as a served tool: `{ message }` in, its answer out, progress while it runs. */
 export function agentServedTool(agent: Runnable, name: string = agent.name): Tool<{ message: string }, string> {
-  return tool<{ message: string }, string>({
+  const served = tool<{ message: string }, string>({
     name,
     description: agent.description ?? `Ask the "${agent.name}" agent; it answers in text.`,
     parameters: {
@@ -75,7 +117,7 @@ export function agentServedTool(agent: Runnable, name: string = agent.name): Too
       additionalProperties: false,
     },
     execute: async ({ message }, ctx) => {
-      const run = agent.stream(message, { signal: ctx.signal });
+      const run = agent.stream(message, { signal: ctx.signal, ...(await callerSession(agent, ctx)) });
       const progress = (ctx as ToolContext & ServedHooks).progress;
       let n = 0;
       for await (const e of run) {
@@ -85,6 +127,28 @@ export function agentServedTool(agent: Runnable, name: string = agent.name): Too
       return (await run.result).text;
     },
   });
+  return usesUserScopedTools(agent) ? userScoped(served) : served;
+}
+
+/** Whether `agent`, or an agent it runs or hands over to, has a user-scoped tool (see `USER_SCOPED`). */
+function usesUserScopedTools(agent: Runnable): boolean {
+  const seen = new Set<Runnable>();
+  const visit = (a: Runnable): boolean => {
+    if (seen.has(a)) return false;
+    seen.add(a);
+    const tools = (a as { tools?: readonly Tool[] }).tools;
+    return (Array.isArray(tools) && tools.some(isUserScoped)) || a.subAgents.some(visit);
+  };
+  return visit(agent);
+}
+
+/** An agent called by an identified caller runs in a new session of that caller (its tools then run as the caller). */
+async function callerSession(agent: Runnable, ctx: ToolContext): Promise<Pick<RunOptions, 'session' | 'store'>> {
+  const caller = (ctx as ToolContext & ServedHooks).caller;
+  if (caller?.authEnabled && caller.store === undefined && usesUserScopedTools(agent))
+    throw new Error(`agent "${agent.name}" uses tools of the caller's own data and can run as its caller only on a server with a store`);
+  if (caller?.userId === undefined || caller.store === undefined || agent.kind === 'remote') return {};
+  return { session: { id: `mcp_${randomUUID()}`, userId: caller.userId }, store: await caller.store() };
 }
 
 /** The MCP / REST listing of a Corvid tool: its name, description and JSON Schema (an object schema). */
@@ -127,6 +191,14 @@ export class ToolRunner {
     const t = this.byName.get(name);
     if (!t)
       return { ok: false, kind: 'not_found', message: `Unknown tool "${name}". Tools: ${[...this.byName.keys()].join(', ') || '(none)'}` };
+    const caller = options.caller;
+    if (caller?.refusal !== undefined) return { ok: false, kind: 'forbidden', message: caller.refusal };
+    if (caller?.authEnabled && caller.userId === undefined && isUserScoped(t))
+      return {
+        ok: false,
+        kind: 'forbidden',
+        message: `Tool "${name}" works on the caller's own data (memories, past conversations) and needs an identified caller: send a credential`,
+      };
     const checked = await validateToolInput(t, args ?? {});
     if (!checked.ok) return { ok: false, kind: 'validation', message: `Invalid arguments for tool "${name}": ${checked.message}` };
     const signal = options.signal ?? new AbortController().signal;
@@ -145,7 +217,9 @@ export class ToolRunner {
       log: options.onLog,
       sample: options.onSample,
       elicit: options.onElicit,
+      caller,
     };
+    if (caller?.userId !== undefined) context.userId = caller.userId;
     try {
       let output: unknown;
       if (t.timeoutMs && t.timeoutMs > 0) {
