@@ -10,7 +10,10 @@ import { storeOptionsFromConfig } from './store-options.js';
  * and closed with the store. Without `storage.embedder`, `store` itself. Loads `corvid/knowledge`
  * only when an embedder is set.
  */
-export async function withConfigVectorSearch(store: Store, options: { config: CorvidConfig; cwd: string; configDir?: string }): Promise<Store> {
+export async function withConfigVectorSearch(
+  store: Store,
+  options: { config: CorvidConfig; cwd: string; configDir?: string },
+): Promise<Store> {
   const name = options.config.storage?.embedder;
   const embedder = name === undefined ? undefined : options.config.embedders?.[name];
   if (!name || !embedder) return store;
