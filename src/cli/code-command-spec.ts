@@ -14,6 +14,8 @@ export function codeCommandSpec(globalHelp: string): CommandSpec {
       agent: { type: 'string', short: 'a' },
       model: { type: 'string', short: 'm' },
       'no-sandbox': { type: 'boolean' },
+      allow: { type: 'string', multiple: true },
+      'dangerously-run-unsandboxed': { type: 'boolean' },
       web: { type: 'boolean' },
       verbose: { type: 'boolean' },
     },
@@ -49,7 +51,14 @@ Options:
   -a, --agent <name>     Start from a corvid.yaml agent (its instructions, tools, MCP servers)
   -m, --model <id>       provider:model or a corvid.yaml model name (default: defaults.model,
                          CORVID_MODEL, or the provider whose API key is set)
+      --allow <prefix>   Run shell commands starting with this prefix without asking (repeatable;
+                         also code.allow in corvid.yaml), e.g. --allow "npm test" --allow "node --test".
+                         Never a bare interpreter or shell (node, python, bash, npx), never inline code
+                         (-e, -c), never a line with &&, ;, | or $(
       --no-sandbox       Run shell commands unconfined (yolo mode is then refused)
+      --dangerously-run-unsandboxed
+                         Allow yolo mode without the sandbox: every command the model writes runs
+                         unconfined, with your permissions. Only in a throwaway container
       --web              Add the web tools (web_fetch, http_request)
       --plain            Plain line output even on a terminal
 
@@ -60,6 +69,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage, 130 interrupted.
 Examples:
   corvid code
   corvid code -p "fix the failing test" --mode auto-edit
+  corvid code -p "fix the failing test" --mode auto-edit --allow "npm test"
   git diff | corvid code -p - --mode ask --json
   corvid code --resume`,
   };

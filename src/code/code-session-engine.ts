@@ -38,6 +38,8 @@ export interface CodeEngineParts {
   snapshots: FileSnapshots;
   model: ModelConfig;
   sandbox: boolean;
+  /** `yolo` is allowed without the sandbox (`--dangerously-run-unsandboxed`). */
+  unsandboxedYolo?: boolean;
   env: NodeJS.ProcessEnv;
   /** Turns already in the session (a resumed one). */
   turns: number;
@@ -320,7 +322,7 @@ export class CodeSessionEngine implements CodeSession {
   }
 
   setMode(mode: CodeMode): void {
-    if (mode === 'yolo' && !this.sandbox) {
+    if (mode === 'yolo' && !this.sandbox && this.parts.unsandboxedYolo !== true) {
       this.notice(
         'yolo mode needs the shell sandbox (bubblewrap), which is off: install bubblewrap and start without --no-sandbox. The mode is unchanged.',
         'error',

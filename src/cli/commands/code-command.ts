@@ -1,3 +1,4 @@
+import { allowRuleError } from '../../code/approval-gate.js';
 import type { CodeMode, CodeSession } from '../../code/code-session-types.js';
 import { CODE_MODES } from '../../code/code-session-types.js';
 import { PendingCodeSession } from '../../code/pending-code-session.js';
@@ -81,6 +82,11 @@ export async function codeCommand(context: CliContext): Promise<number> {
     throw new UsageError(`Unexpected argument "${positionals[0]}" (a task goes after -p; a session id after --resume)`, 'code');
   if (values.json === true && values.print === undefined) throw new UsageError('--json needs -p (headless mode)', 'code');
   const mode = parseMode(values.mode);
+  const allow = Array.isArray(values.allow) ? values.allow.map(String) : typeof values.allow === 'string' ? [values.allow] : [];
+  for (const rule of allow) {
+    const error = allowRuleError(rule);
+    if (error !== undefined) throw new UsageError(error, 'code');
+  }
   const prompt = await headlessPrompt(context);
   const open = async (): Promise<CodeSession> => {
     const { openCodeSession } = await import('../../code/open-code-session.js');
@@ -92,6 +98,8 @@ export async function codeCommand(context: CliContext): Promise<number> {
       ...(typeof values.model === 'string' ? { model: values.model } : {}),
       ...(mode ? { mode } : {}),
       sandbox: values['no-sandbox'] !== true,
+      allow,
+      dangerouslyRunUnsandboxed: values['dangerously-run-unsandboxed'] === true,
       web: values.web === true,
       ...(values.resume === true ? { resume: positionals[0] ?? true } : {}),
       headless: prompt !== undefined,
@@ -99,6 +107,10 @@ export async function codeCommand(context: CliContext): Promise<number> {
     });
   };
   const note = (text: string): void => void stderr.write(`${colorsFor(stderr, context.globals).dim(text)}\n`);
+  if (values['dangerously-run-unsandboxed'] === true)
+    stderr.write(
+      'corvid code: WARNING: --dangerously-run-unsandboxed: the shell sandbox is off and yolo mode is allowed, so commands the model writes can run unconfined, with your permissions. Use it only in a throwaway container.\n',
+    );
   const terminal = prompt === undefined && context.stdin.isTTY === true && stdout.isTTY === true && values.plain !== true;
   if (terminal) {
     const { loadTui } = await import('../../code/tui/load-tui.js');
