@@ -36,7 +36,7 @@ Modes (--mode, /mode, Shift+Tab in the UI):
   auto-edit  edits are free; shell commands ask
   yolo       nothing asks (only with the sandbox on)
 
-Commands inside: /help /model [id] /mode [m] /clear /compact /undo /diff /sessions /resume [id]
+Commands inside: /help /model [id] /mode [m] /clear /compact /undo [files|conversation] /diff /sessions /resume [id]
 /cost /init /exit; !<command> runs a shell command; approvals: y / n <reason> / a (always this
 tool) / p (always this command prefix).
 

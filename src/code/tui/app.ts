@@ -8,7 +8,7 @@ import { createElement as h, type ReactNode, useEffect, useMemo, useRef, useStat
 import type { CodeSession } from '../code-session-types.js';
 import { style } from './ansi.js';
 import { ApprovalBox } from './approval-box.js';
-import { SLASH_COMMAND_HELP, slashHints } from './completion.js';
+import { SLASH_COMMAND_HELP, slashHints, UNDO_HINT } from './completion.js';
 import { renderItem, spacedBefore } from './item-view.js';
 import { InputBox, LiveArea } from './live-view.js';
 import { loadRenderers, renderMarkdown } from './renderers.js';
@@ -112,6 +112,7 @@ const placeholder = (busy: boolean): string =>
 function hintLine(keys: ReturnType<typeof useKeys>): string | undefined {
   if (keys.notice) return style('yellow', keys.notice);
   if (keys.candidates.length) return style('gray', keys.candidates.slice(0, 12).join('  '));
+  if (/^\/undo\s+\S*$/i.test(keys.input.value)) return style('gray', UNDO_HINT);
   const slash = slashHints(keys.input.value);
   if (slash.length) {
     return slash
