@@ -67,7 +67,14 @@ export function App(props: AppProps): ReactNode {
     shownEpoch.current = model.epoch;
     stdout.write(CLEAR_SCREEN);
   }
-  const keys = useKeys({ session, model, rerender, exit, onToggleReasoning: () => (setShowReasoning((v) => !v), model.redraw()) });
+  const keys = useKeys({
+    session,
+    model,
+    rerender,
+    exit,
+    onToggleReasoning: () => (setShowReasoning((v) => !v), model.redraw()),
+    onViewPreview: (preview) => (model.apply({ type: 'notice', level: 'info', text: preview }), rerender()),
+  });
   if (failed) return null;
   const itemOptions = { width, showReasoning, markdown: renderMarkdown };
   const approval = model.approvals[0];
@@ -103,6 +110,7 @@ function initialModel(session: CodeSession): TranscriptModel {
   if (messages.length) model.replace(messages);
   model.epoch = 0;
   model.status = session.status();
+  model.welcome();
   return model;
 }
 

@@ -20,6 +20,8 @@ export interface KeysOptions {
   rerender: () => void;
   exit: () => void;
   onToggleReasoning: () => void;
+  /** `v` on an approval: print its whole preview above the prompt. */
+  onViewPreview: (preview: string) => void;
 }
 
 /** What the UI shows from the key state. */
@@ -97,7 +99,16 @@ export function useKeys(o: KeysOptions): KeysState {
     if (key.ctrl && text === 'd' && input.value === '' && !model.busy) return o.exit();
     const approval = model.approvals[0];
     if (approval)
-      return onApprovalKey({ session, approvalId: approval.id, prefix: approval.prefix, text, key, reason: reasonRef.current, setReason });
+      return onApprovalKey({
+        session,
+        approvalId: approval.id,
+        prefix: approval.prefix,
+        text,
+        key,
+        reason: reasonRef.current,
+        setReason,
+        view: () => o.onViewPreview(approval.preview),
+      });
     if (key.escape) {
       if (candidates.length) setCandidates([]);
       else if (model.busy) session.cancel();
@@ -202,6 +213,7 @@ interface ApprovalKey {
   key: Key;
   reason: string | undefined;
   setReason: (r: string | undefined) => void;
+  view: () => void;
 }
 
 function onApprovalKey(a: ApprovalKey): void {
@@ -226,6 +238,7 @@ function onApprovalKey(a: ApprovalKey): void {
   else if (a.key.escape) answer(false);
   else if (k === 'a') answer(true, { always: 'tool' });
   else if (k === 'p' && a.prefix) answer(true, { always: 'prefix' });
+  else if (k === 'v') a.view();
 }
 
 function userHistory(session: CodeSession): string[] {
