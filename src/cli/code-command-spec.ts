@@ -26,9 +26,8 @@ export function codeCommandSpec(globalHelp: string): CommandSpec {
 
 A coding agent working in the current folder: it reads, searches and edits files (confined to the
 folder) and runs shell commands (in a bubblewrap sandbox when available), asking before it
-changes anything unless the mode allows it. On a terminal it opens the full-screen UI (needs the
-optional packages: npm i ink react); with pipes, or --plain, it reads one line per input and
-prints plain lines. Sessions are stored in ~/.corvid/code.db ($CORVID_HOME/code.db).
+changes anything unless the mode allows it. On a terminal it opens the full-screen UI (bundled with
+the package); with pipes, or --plain, it reads one line per input and prints plain lines. Sessions are stored in ~/.corvid/code.db ($CORVID_HOME/code.db).
 
 Modes (--mode, /mode, Shift+Tab in the UI):
   ask        read-only: no edits, no shell

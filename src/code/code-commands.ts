@@ -166,6 +166,11 @@ async function compact(e: CodeSessionEngine): Promise<void> {
     budget: { ...budget, strategy: 'summarize', summarize: summarizer(() => e.agent.resolveModel()) },
   });
   if (report === undefined) return e.notice('Nothing to compact: the conversation is already short.');
+  if (report.tokensAfter >= report.tokensBefore)
+    return e.notice(
+      `Not compacted: the summary (${report.tokensAfter} tokens) would not be shorter than the conversation (${report.tokensBefore} tokens). The session continues as it is.`,
+      'warning',
+    );
   if (report.summaryError !== undefined)
     e.notice(`The model could not summarise (${report.summaryError}); the oldest turns were dropped instead.`, 'warning');
   const old = e.id;

@@ -115,4 +115,15 @@ describe('/undo and interrupted calls', { timeout: 60_000 }, () => {
     expect(call?.tool_calls?.[0].function.name).toBe('bash');
     expect(textOf(sent.find((m) => m.role === 'tool' && m.tool_call_id === 'slow'))).toContain('Interrupted by the user');
   });
+
+  it('/compact that would make the history longer changes nothing: same session, nothing redrawn', async () => {
+    const { session: s, events } = await open([{ text: 'a' }, { text: 'b' }, { text: 'c' }, { text: `Summary: ${'very long '.repeat(400)}` }]);
+    for (const q of ['one', 'two', 'three']) await s.send(q);
+    const id = s.id;
+    await s.command('/compact');
+    expect(lastNotice(events)).toMatch(/^Not compacted: the summary \(\d+ tokens\) would not be shorter than the conversation/);
+    expect(s.id).toBe(id);
+    expect(events.some((e) => e.type === 'transcript')).toBe(false);
+    expect(users(s)).toBe(3);
+  });
 });

@@ -8,6 +8,9 @@ import { colorsFor } from '../colors.js';
 import { cliMcpOptions } from '../mcp-cli-options.js';
 import { readAll } from '../read-all.js';
 
+/** Exit code after SIGTERM (128 + 15, as a shell reports a process the signal ended). */
+const EXIT_TERMINATED = 143;
+
 /** Time within which a second Ctrl-C exits (plain and headless modes). */
 const DOUBLE_CTRL_C_MS = 2000;
 
@@ -122,12 +125,21 @@ export async function codeCommand(context: CliContext): Promise<number> {
   try {
     if (prompt !== undefined) {
       const off = onCtrlC(session, note);
+      // SIGTERM (a CI job cancelled, a timeout) ends the turn as a cancellation: --json still gets its turn_end.
+      let terminated = false;
+      const onTerm = (): void => {
+        terminated = true;
+        session.cancel();
+      };
+      process.on('SIGTERM', onTerm);
       try {
         const { runHeadless } = await import('../../code/run-headless.js');
         const result = await runHeadless({ session, prompt, stdout, stderr, json: values.json === true, verbose: values.verbose === true });
+        if (terminated) return EXIT_TERMINATED;
         return result.status === 'completed' ? EXIT.ok : result.status === 'cancelled' ? EXIT.interrupted : EXIT.failure;
       } finally {
         off();
+        process.off('SIGTERM', onTerm);
       }
     }
     const off = onCtrlC(session, note);
