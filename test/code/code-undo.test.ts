@@ -117,7 +117,12 @@ describe('/undo and interrupted calls', { timeout: 60_000 }, () => {
   });
 
   it('/compact that would make the history longer changes nothing: same session, nothing redrawn', async () => {
-    const { session: s, events } = await open([{ text: 'a' }, { text: 'b' }, { text: 'c' }, { text: `Summary: ${'very long '.repeat(400)}` }]);
+    const { session: s, events } = await open([
+      { text: 'a' },
+      { text: 'b' },
+      { text: 'c' },
+      { text: `Summary: ${'very long '.repeat(400)}` },
+    ]);
     for (const q of ['one', 'two', 'three']) await s.send(q);
     const id = s.id;
     await s.command('/compact');

@@ -36,7 +36,9 @@ export function ApprovalBox(p: ApprovalBoxProps): ReactNode {
   const a = p.approval;
   const diff = looksLikeDiff(a.preview);
   const maxLines = Math.max(4, p.maxRows);
-  const preview = diff ? colorDiff(a.preview, { maxLines, more: ' (v shows all)' }) : lastRows(a.preview, p.width - 4, Math.max(2, p.maxRows));
+  const preview = diff
+    ? colorDiff(a.preview, { maxLines, more: ' (v shows all)' })
+    : lastRows(a.preview, p.width - 4, Math.max(2, p.maxRows));
   const elided = diff ? a.preview.replace(/\n$/, '').split('\n').length > maxLines : preview !== a.preview;
   const title = `${style('yellow', '?')} ${style('bold', `Allow ${a.toolName}?`)}${p.queued ? style('gray', ` (+${p.queued} waiting)`) : ''}`;
   const footer =

@@ -83,7 +83,8 @@ function editDisplay(name: string, input: Obj, out: Obj, err: string | undefined
   let note = err;
   if (!err && diff) note = diffStat(diff);
   else if (!err && name === 'write_file' && out.action) note = `${str(out.action)}, ${plural(Number(out.bytes ?? 0), 'byte')}`;
-  const block = !err && diff ? colorDiff(stripFileHeaders(diff), { maxLines: options.diffLines ?? 40, more: ' (Ctrl-O shows all)' }) : undefined;
+  const block =
+    !err && diff ? colorDiff(stripFileHeaders(diff), { maxLines: options.diffLines ?? 40, more: ' (Ctrl-O shows all)' }) : undefined;
   return { title, detail: { head: str(input.path), note }, block };
 }
 
