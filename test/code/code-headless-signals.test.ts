@@ -38,6 +38,7 @@ describe('corvid code -p --json and SIGTERM', { timeout: 60_000 }, () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { type: string; result?: { status: string } });
-    expect(events.at(-1)).toMatchObject({ type: 'turn_end', result: { status: 'cancelled' } });
+    // The turn's end is the last event but the status update that follows it.
+    expect(events.filter((e) => e.type !== 'status').at(-1)).toMatchObject({ type: 'turn_end', result: { status: 'cancelled' } });
   });
 });
