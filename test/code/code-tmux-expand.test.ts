@@ -21,7 +21,8 @@ describe.skipIf(missing !== undefined)('corvid code: tall diffs and outputs in a
     const t = session.term;
     // The welcome line names the folder, model, mode and sandbox, and /help.
     const start = await t.waitForText('/help for commands');
-    expect(start).toMatch(/corvid code · \S*project · \S+ · default mode · sandbox (on|off) · \/help for commands/);
+    expect(start).toContain('corvid code · /');
+    expect(start.replace(/\s+/g, ' ')).toMatch(/default mode · sandbox (on|off)/);
     t.submit('write a big file');
     const box = await t.waitForText('Allow write_file?');
     t.snapshot('expand-01-tall-approval');
@@ -47,7 +48,7 @@ describe.skipIf(missing !== undefined)('corvid code: tall diffs and outputs in a
     expect(done).not.toMatch(/^\s+5$/m);
     expect(session.read('src/big.js')).toBe(content);
     // The model got the whole output, not the last lines.
-    expect(toolResultText(session.requests[2], 'b1')).toMatch(/\b4\\n5\\n6\b/);
+    expect(toolResultText(session.requests[2], 'b1')).toContain('"stdout":"1\\n2\\n3\\n4\\n5\\n');
     t.keys('C-o');
     const expanded = await t.waitFor((s) => /^\s+5$/m.test(s), { from: 'history', what: 'the whole output after Ctrl-O' });
     t.snapshot('expand-03-expanded');
