@@ -14,6 +14,8 @@ export function codeCommandSpec(globalHelp: string): CommandSpec {
       agent: { type: 'string', short: 'a' },
       model: { type: 'string', short: 'm' },
       'no-sandbox': { type: 'boolean' },
+      allow: { type: 'string', multiple: true },
+      'dangerously-run-unsandboxed': { type: 'boolean' },
       web: { type: 'boolean' },
       verbose: { type: 'boolean' },
     },
@@ -24,9 +26,8 @@ export function codeCommandSpec(globalHelp: string): CommandSpec {
 
 A coding agent working in the current folder: it reads, searches and edits files (confined to the
 folder) and runs shell commands (in a bubblewrap sandbox when available), asking before it
-changes anything unless the mode allows it. On a terminal it opens the full-screen UI (needs the
-optional packages: npm i ink react); with pipes, or --plain, it reads one line per input and
-prints plain lines. Sessions are stored in ~/.corvid/code.db ($CORVID_HOME/code.db).
+changes anything unless the mode allows it. On a terminal it opens the full-screen UI (bundled with
+the package); with pipes, or --plain, it reads one line per input and prints plain lines. Sessions are stored in ~/.corvid/code.db ($CORVID_HOME/code.db).
 
 Modes (--mode, /mode, Shift+Tab in the UI):
   ask        read-only: no edits, no shell
@@ -34,7 +35,7 @@ Modes (--mode, /mode, Shift+Tab in the UI):
   auto-edit  edits are free; shell commands ask
   yolo       nothing asks (only with the sandbox on)
 
-Commands inside: /help /model [id] /mode [m] /clear /compact /undo /diff /sessions /resume [id]
+Commands inside: /help /model [id] /mode [m] /clear /compact /undo [files|conversation] /diff /sessions /resume [id]
 /cost /init /exit; !<command> runs a shell command; approvals: y / n <reason> / a (always this
 tool) / p (always this command prefix).
 
@@ -49,7 +50,14 @@ Options:
   -a, --agent <name>     Start from a corvid.yaml agent (its instructions, tools, MCP servers)
   -m, --model <id>       provider:model or a corvid.yaml model name (default: defaults.model,
                          CORVID_MODEL, or the provider whose API key is set)
+      --allow <prefix>   Run shell commands starting with this prefix without asking (repeatable;
+                         also code.allow in corvid.yaml), e.g. --allow "npm test" --allow "node --test".
+                         Never a bare interpreter or shell (node, python, bash, npx), never inline code
+                         (-e, -c), never a line with &&, ;, | or $(
       --no-sandbox       Run shell commands unconfined (yolo mode is then refused)
+      --dangerously-run-unsandboxed
+                         Allow yolo mode without the sandbox: every command the model writes runs
+                         unconfined, with your permissions. Only in a throwaway container
       --web              Add the web tools (web_fetch, http_request)
       --plain            Plain line output even on a terminal
 
@@ -60,6 +68,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage, 130 interrupted.
 Examples:
   corvid code
   corvid code -p "fix the failing test" --mode auto-edit
+  corvid code -p "fix the failing test" --mode auto-edit --allow "npm test"
   git diff | corvid code -p - --mode ask --json
   corvid code --resume`,
   };

@@ -1,6 +1,7 @@
 import type { ApprovalDecision, ApprovalRequest } from '../types/durable-options.js';
 import type { Tool } from '../types/tool.js';
 import type { CodeApproval, CodeApprovalAnswer, CodeMode } from './code-session-types.js';
+import { commandPrefix, prefixCovers } from './command-prefix.js';
 
 /** What a tool is, for the mode rules. */
 export type ToolClass = 'read' | 'edit' | 'shell' | 'other';
@@ -17,50 +18,6 @@ export function toolClass(name: string): ToolClass {
   return 'other';
 }
 
-/** Programs whose first argument is part of what "always allow this command" means (`npm test`, `git status`). */
-const TWO_WORD_PROGRAMS = new Set([
-  'npm',
-  'npx',
-  'pnpm',
-  'yarn',
-  'bun',
-  'deno',
-  'git',
-  'cargo',
-  'go',
-  'make',
-  'docker',
-  'python',
-  'python3',
-  'node',
-  'pip',
-  'uv',
-  'poetry',
-  'dotnet',
-  'mvn',
-  'gradle',
-]);
-
-/** Shell operators after which a line runs more than one command; "always" prefixes never cover such lines. */
-const COMPOUND = /[;&|`$<>\n]/;
-
-/** The command prefix "always" would allow for a shell command line (`npm test -- -u` → `npm test`). */
-export function commandPrefix(command: string): string {
-  const words = command.trim().split(/\s+/);
-  const first = words[0] ?? '';
-  const second = words[1];
-  if (TWO_WORD_PROGRAMS.has(first) && second !== undefined && !second.startsWith('-') && !COMPOUND.test(second))
-    return `${first} ${second}`;
-  return first;
-}
-
-/** Whether an allowed prefix covers a command line: same start, one simple command. */
-function prefixCovers(prefix: string, command: string): boolean {
-  const line = command.trim();
-  if (COMPOUND.test(line)) return false;
-  return line === prefix || line.startsWith(`${prefix} `);
-}
-
 /** Why a call is refused outright in the current mode, or `undefined` when it may run (maybe after approval). */
 export function refusalInMode(mode: CodeMode, cls: ToolClass, toolName: string): string | undefined {
   if (mode === 'ask' && cls !== 'read')
@@ -75,6 +32,16 @@ export interface ApprovalGateOptions {
   ask?: (approval: CodeApproval) => void;
   /** The tools by name (for previews). */
   tools: () => ReadonlyMap<string, Tool>;
+  /** Shell command prefixes allowed from the start (`--allow`, `code.allow` in corvid.yaml); see `allowRuleError`. */
+  allow?: readonly string[];
+  /** Whether the shell sandbox is on (for the hints of a headless denial). */
+  sandbox?: boolean;
+}
+
+/** Why a `--allow` rule is refused (a bare interpreter, a launcher, a compound line), or `undefined` when it is good. */
+export function allowRuleError(rule: string): string | undefined {
+  if (commandPrefix(rule) !== undefined) return undefined;
+  return `--allow "${rule}" is not a command prefix corvid code accepts: name the command with its subcommand or script (e.g. "npm test", "node --test", "python -m pytest"), never a bare interpreter, shell or launcher (node, python, bash, npx, env, sudo), inline code (-e, -c) or several commands`;
 }
 
 /**
@@ -86,7 +53,8 @@ export class ApprovalGate {
   private readonly ask: ((approval: CodeApproval) => void) | undefined;
   private readonly tools: () => ReadonlyMap<string, Tool>;
   private readonly alwaysTools = new Set<string>();
-  private readonly alwaysPrefixes = new Set<string>();
+  private readonly alwaysPrefixes: Set<string>;
+  private readonly sandbox: boolean;
   private readonly pending = new Map<string, (answer: CodeApprovalAnswer) => void>();
   private next = 0;
 
@@ -94,6 +62,13 @@ export class ApprovalGate {
     this.mode = options.mode;
     this.ask = options.ask;
     this.tools = options.tools;
+    this.alwaysPrefixes = new Set(options.allow ?? []);
+    this.sandbox = options.sandbox ?? true;
+  }
+
+  /** The shell command prefixes that run without asking. */
+  get allowedPrefixes(): string[] {
+    return [...this.alwaysPrefixes];
   }
 
   /** Whether a call needs a person's approval in the current mode (the tool's `requireApproval`). */
@@ -125,12 +100,7 @@ export class ApprovalGate {
 
   /** The in-process approval handler of the session's runs. */
   async decide(request: ApprovalRequest): Promise<ApprovalDecision> {
-    if (!this.ask) {
-      return {
-        approved: false,
-        reason: `Denied: corvid code runs headless in ${this.mode} mode, where ${request.toolName} needs a person's approval and nobody can give it. Do without it, or the user can re-run with --mode auto-edit (edits) or --mode yolo (everything, sandboxed).`,
-      };
-    }
+    if (!this.ask) return { approved: false, reason: this.headlessDenial(request) };
     const tool = this.tools().get(request.toolName);
     let preview = request.prompt;
     if (tool?.preview) {
@@ -142,12 +112,13 @@ export class ApprovalGate {
     }
     const id = `apv_${++this.next}`;
     const command = (request.input as { command?: unknown } | undefined)?.command;
+    const prefix = toolClass(request.toolName) === 'shell' && typeof command === 'string' ? commandPrefix(command) : undefined;
     const approval: CodeApproval = {
       id,
       toolName: request.toolName,
       input: request.input,
       preview,
-      ...(toolClass(request.toolName) === 'shell' && typeof command === 'string' ? { prefix: commandPrefix(command) } : {}),
+      ...(prefix !== undefined ? { prefix } : {}),
     };
     const answer = await new Promise<CodeApprovalAnswer>((resolve) => {
       this.pending.set(id, resolve);
@@ -157,6 +128,24 @@ export class ApprovalGate {
     if (answer.approved && answer.always === 'prefix' && approval.prefix !== undefined) this.alwaysPrefixes.add(approval.prefix);
     if (answer.approved) return { approved: true };
     return { approved: false, reason: answer.reason?.trim() ? `The user said no: ${answer.reason.trim()}` : 'The user said no.' };
+  }
+
+  /** Why a headless run denies a call, with the ways the user can allow it (never the mode already in use). */
+  private headlessDenial(request: ApprovalRequest): string {
+    const cls = toolClass(request.toolName);
+    const hints: string[] = [];
+    if (cls === 'edit' && this.mode === 'default') hints.push('--mode auto-edit (file edits)');
+    if (cls === 'shell') {
+      const command = (request.input as { command?: unknown } | undefined)?.command;
+      const prefix = typeof command === 'string' ? commandPrefix(command) : undefined;
+      if (prefix !== undefined) hints.push(`--allow "${prefix}" (this command and its arguments)`);
+    }
+    hints.push(
+      this.sandbox
+        ? '--mode yolo (everything, shell commands in the sandbox)'
+        : '--mode yolo --dangerously-run-unsandboxed (everything, unconfined: trusted containers only)',
+    );
+    return `Denied: corvid code runs headless in ${this.mode} mode, where ${request.toolName} needs a person's approval and nobody can give it. Do without it, or tell the user to re-run with ${hints.join(' or ')}.`;
   }
 
   /** Answers a pending approval; false when `id` is not pending. */

@@ -10,7 +10,7 @@ import { costOf } from './code-prices.js';
 import type { CodeSessionEngine } from './code-session-engine.js';
 import { CODE_MODES, CODE_SLASH_COMMANDS, type CodeMode, type CodeSlashCommand } from './code-session-types.js';
 import { CODE_SESSION_AGENT, type CodeSessionMetadata, listCodeSessions } from './code-store.js';
-import type { UndoReport } from './file-snapshots.js';
+import { UNDO_SCOPES, type UndoScope, undoTurn } from './undo-turn.js';
 
 /** One line of `/help` per command. */
 export const SLASH_HELP: Record<CodeSlashCommand, string> = {
@@ -19,7 +19,7 @@ export const SLASH_HELP: Record<CodeSlashCommand, string> = {
   mode: `/mode [mode]        Show the mode, or switch: ${CODE_MODES.join(', ')}`,
   clear: '/clear              Start a new session (the old one stays in /sessions)',
   compact: '/compact            Summarise the conversation now and continue in a compacted session',
-  undo: '/undo               Restore the files the last turn changed',
+  undo: '/undo [what]         Undo the last turn: both (default), files, or conversation',
   diff: '/diff               Show every change made by the agent this session',
   sessions: '/sessions           List the sessions of this folder',
   resume: '/resume [id]        Continue a session of this folder (default: the latest other one)',
@@ -74,10 +74,11 @@ const COMMANDS: Record<CodeSlashCommand, Handler> = {
     e.notice(`New session ${id}.`);
   },
   compact: compact,
-  undo: async (e) => {
-    const report = await e.snapshots.undo();
-    if (report === undefined) return e.notice('Nothing to undo: the agent has not changed files or run commands in this session.');
-    e.notice(undoText(report));
+  undo: async (e, args) => {
+    const scope = (args[0] ?? 'both').toLowerCase();
+    if (!(UNDO_SCOPES as readonly string[]).includes(scope))
+      return e.notice(`/undo takes ${UNDO_SCOPES.join(', ')} (default both), not "${args[0]}".`, 'error');
+    await undoTurn(e, scope as UndoScope);
   },
   diff: async (e) => {
     const diff = await e.snapshots.diff();
@@ -120,20 +121,6 @@ const COMMANDS: Record<CodeSlashCommand, Handler> = {
   init: init,
   exit: (e) => e.emit({ type: 'exit' }),
 };
-
-/** What `/undo` says: the files put back, and the shell commands of the turn, whose effects stay. */
-export function undoText(report: UndoReport): string {
-  const lines = [...report.restored.map((p) => `  restored ${p}`), ...report.removed.map((p) => `  removed ${p} (it was new)`)];
-  const n = lines.length;
-  const head = `Undid turn ${report.turn}: ${n === 0 ? 'no file edits to restore' : `${n} file${n === 1 ? '' : 's'}`}`;
-  if (report.commands.length > 0) {
-    lines.push(
-      `  not reverted: what the turn's shell command${report.commands.length === 1 ? '' : 's'} changed (check with git status)`,
-      ...report.commands.map((c) => `    $ ${c.split('\n')[0].slice(0, 100)}`),
-    );
-  }
-  return [head, ...lines].join('\n');
-}
 
 /** Creates a stored `corvid code` session of the engine's folder and returns its id. */
 export async function newCodeSession(e: CodeSessionEngine, extra: Partial<CodeSessionMetadata>): Promise<string> {
@@ -179,6 +166,11 @@ async function compact(e: CodeSessionEngine): Promise<void> {
     budget: { ...budget, strategy: 'summarize', summarize: summarizer(() => e.agent.resolveModel()) },
   });
   if (report === undefined) return e.notice('Nothing to compact: the conversation is already short.');
+  if (report.tokensAfter >= report.tokensBefore)
+    return e.notice(
+      `Not compacted: the summary (${report.tokensAfter} tokens) would not be shorter than the conversation (${report.tokensBefore} tokens). The session continues as it is.`,
+      'warning',
+    );
   if (report.summaryError !== undefined)
     e.notice(`The model could not summarise (${report.summaryError}); the oldest turns were dropped instead.`, 'warning');
   const old = e.id;

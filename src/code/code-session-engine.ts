@@ -21,6 +21,7 @@ import type { CodeRuntime } from './code-runtime.js';
 import type { CodeApprovalAnswer, CodeEvent, CodeMode, CodeSession, CodeStatus, CodeTurnResult } from './code-session-types.js';
 import { attachMentions, type MentionRead } from './file-mentions.js';
 import type { FileSnapshots } from './file-snapshots.js';
+import { recordInterruptedCalls } from './interrupted-calls.js';
 
 /** Everything the engine is built from (see `openCodeSession`). */
 export interface CodeEngineParts {
@@ -39,6 +40,8 @@ export interface CodeEngineParts {
   snapshots: FileSnapshots;
   model: ModelConfig;
   sandbox: boolean;
+  /** `yolo` is allowed without the sandbox (`--dangerously-run-unsandboxed`). */
+  unsandboxedYolo?: boolean;
   env: NodeJS.ProcessEnv;
   /** Turns already in the session (a resumed one). */
   turns: number;
@@ -81,6 +84,13 @@ export class CodeSessionEngine implements CodeSession {
   /** Prompt tokens of the last model call (the best measure of how full the context is). */
   private lastPromptTokens = 0;
   private shellNotes: ShellNote[] = [];
+  /** Notes for the model sent with the next message (what `/undo` reverted). */
+  private modelNotes: string[] = [];
+  /**
+   * Top-level tool calls of the running turn. On cancel, those without a stored result are recorded as interrupted
+   * (a call stopped by the cancellation may still return, e.g. a killed command, but its step is not stored).
+   */
+  private openCalls = new Map<string, { toolName: string; input: unknown }>();
   private closed = false;
   /** Notices from opening the session, given to the first listener. */
   private startupNotices: string[] = [];
@@ -208,7 +218,11 @@ export class CodeSessionEngine implements CodeSession {
     this.running = controller;
     this.emit({ type: 'turn_start', turn, input, ...(resumed ? { resumed } : {}) });
     this.emitStatus();
+    this.openCalls.clear();
     const result = await this.runTurn(start, controller, usage);
+    if (result.status === 'cancelled')
+      await recordInterruptedCalls(this.store, this.sessionId, this.agent.name, this.openCalls).catch(() => undefined);
+    this.openCalls.clear();
     result.changedFiles = await this.snapshots.changedIn(turn).catch(() => []);
     addUsage(this.usage, usage);
     this.running = undefined;
@@ -236,6 +250,8 @@ export class CodeSessionEngine implements CodeSession {
     if (event.path.length === 1 && event.type === 'run_end') Object.assign(usage, event.usage);
     if (event.path.length === 1 && event.type === 'step_end' && event.usage.inputTokens > 0)
       this.lastPromptTokens = event.usage.inputTokens;
+    if (event.path.length === 1 && event.type === 'tool_call')
+      this.openCalls.set(event.toolCallId, { toolName: event.toolName, input: event.input });
     this.emit({ type: 'agent', event });
     if (event.path.length === 1 && event.type === 'step_end') {
       const running = { ...this.usage };
@@ -246,13 +262,19 @@ export class CodeSessionEngine implements CodeSession {
 
   /** The input with the `!command`s run since the last turn in front, so the model sees them. */
   private withShellNotes(input: string): string {
-    if (this.shellNotes.length === 0) return input;
+    const own = this.modelNotes.splice(0);
+    if (this.shellNotes.length === 0 && own.length === 0) return input;
     const notes = this.shellNotes.map((n) => {
       const out = n.output.length > SHELL_NOTE_MAX ? `${n.output.slice(0, SHELL_NOTE_MAX)}\n[…]` : n.output;
       return `I ran \`${n.command}\` (exit code ${n.exitCode ?? 'none'}):\n\`\`\`\n${out}\n\`\`\``;
     });
     this.shellNotes = [];
-    return `${notes.join('\n\n')}\n\n${input}`;
+    return `${[...own, ...notes].join('\n\n')}\n\n${input}`;
+  }
+
+  /** Adds a note the model reads with the next message (e.g. what `/undo` reverted). */
+  addModelNote(text: string): void {
+    this.modelNotes.push(text);
   }
 
   /** Updates the session's title (its first input) and model in the store. */
@@ -323,7 +345,7 @@ export class CodeSessionEngine implements CodeSession {
   }
 
   setMode(mode: CodeMode): void {
-    if (mode === 'yolo' && !this.sandbox) {
+    if (mode === 'yolo' && !this.sandbox && this.parts.unsandboxedYolo !== true) {
       this.notice(
         'yolo mode needs the shell sandbox (bubblewrap), which is off: install bubblewrap and start without --no-sandbox. The mode is unchanged.',
         'error',
@@ -342,6 +364,7 @@ export class CodeSessionEngine implements CodeSession {
     this.usage = options.usage;
     this.lastPromptTokens = 0;
     this.shellNotes = [];
+    this.modelNotes = [];
     this.transcript = await this.store.sessions.messages(sessionId);
     await this.checkInterrupted();
     this.emit({ type: 'transcript', messages: this.messages() });

@@ -111,13 +111,17 @@ export class FileSnapshots {
     const all = await this.all();
     const commands = await this.commands();
     if (all.length === 0 && commands.length === 0) return undefined;
-    const turn = Math.max(...all.map((s) => s.turn), ...commands.map((c) => c.turn));
+    return this.undoTurn(Math.max(...all.map((s) => s.turn), ...commands.map((c) => c.turn)));
+  }
+
+  /** Restores the files `turn` changed (files it created are removed) and forgets the turn's records. */
+  async undoTurn(turn: number): Promise<UndoReport> {
     const report: UndoReport = { turn, restored: [], removed: [], commands: [] };
-    for (const c of commands.filter((x) => x.turn === turn)) {
+    for (const c of (await this.commands()).filter((x) => x.turn === turn)) {
       if (!report.commands.includes(c.record.command)) report.commands.push(c.record.command);
       await this.store.artifacts.delete(this.sessionId, c.name);
     }
-    for (const s of all.filter((x) => x.turn === turn)) {
+    for (const s of (await this.all()).filter((x) => x.turn === turn)) {
       const file = nodePath.join(this.cwd, s.path);
       if (s.content === undefined) {
         await rm(file, { force: true });
@@ -131,6 +135,21 @@ export class FileSnapshots {
       this.recorded.delete(`${s.turn}:${s.path}`);
     }
     return report;
+  }
+
+  /** The shell commands recorded for `turn` (distinct, in order). */
+  async commandsIn(turn: number): Promise<string[]> {
+    return [...new Set((await this.commands()).filter((c) => c.turn === turn).map((c) => c.record.command))];
+  }
+
+  /** Copies the records of the turns before `beforeTurn` to another session (a rewound copy of this one). */
+  async copyTo(sessionId: string, beforeTurn: number): Promise<void> {
+    for (const info of await this.store.artifacts.list(this.sessionId)) {
+      if (!info.name.startsWith(PREFIX) && !info.name.startsWith(SHELL_PREFIX)) continue;
+      if (Number(info.name.split(':')[1]) >= beforeTurn) continue;
+      const a = await this.store.artifacts.load(this.sessionId, info.name);
+      if (a !== undefined) await this.store.artifacts.save(sessionId, { name: info.name, mimeType: 'application/json', data: a.data });
+    }
   }
 
   /** A unified diff of every file changed this session: its state at the first snapshot against now. Empty when nothing changed. */

@@ -11,7 +11,7 @@ import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
 import { findBwrap, probeBwrap } from '../tools/shell/bwrap-sandbox.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
-import { ApprovalGate } from './approval-gate.js';
+import { allowRuleError, ApprovalGate } from './approval-gate.js';
 import { buildCodeAgent, codeTools, projectInstructions } from './code-agent.js';
 import { storedSessionState } from './code-commands.js';
 import { modelLabel, resolveCodeModel } from './code-model.js';
@@ -38,6 +38,16 @@ export interface OpenCodeSessionOptions {
   mode?: CodeMode;
   /** Run shell commands in the bubblewrap sandbox when it works here. Default `true`. */
   sandbox?: boolean;
+  /**
+   * Shell command prefixes that run without asking in `default` and `auto-edit` modes (`npm test`, `node --test`),
+   * added to `code.allow` of `corvid.yaml`; the rules of the `p` answer apply (no bare interpreter, no inline code).
+   */
+  allow?: readonly string[];
+  /**
+   * Allow `yolo` without the sandbox (trusted containers where bubblewrap cannot run): every command the model
+   * writes runs unconfined. Turns the sandbox off.
+   */
+  dangerouslyRunUnsandboxed?: boolean;
   /** Add the web tools (`web_fetch`, `http_request`). Default `false`. */
   web?: boolean;
   /** Continue a stored session of this folder: its id, or `true` for the latest one. */
@@ -70,16 +80,16 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
   const cwd = await realpath(nodePath.resolve(options.cwd ?? process.cwd())).catch((cause: unknown) => {
     throw new ValidationError(`corvid code: the folder ${options.cwd ?? process.cwd()} does not exist`, { cause });
   });
-  const mode = options.mode ?? 'default';
-  if (!CODE_MODES.includes(mode)) throw new ValidationError(`Unknown mode "${String(mode)}": use one of ${CODE_MODES.join(', ')}`);
+  const mode = checkedMode(options);
   const ownsStore = options.store === undefined;
+  const unsandboxed = options.dangerouslyRunUnsandboxed === true;
   // Independent start-up work runs side by side (time to the first prompt).
   const [sandbox, store, project] = await Promise.all([
-    options.sandbox !== false ? sandboxWorks(cwd) : false,
+    options.sandbox !== false && !unsandboxed ? sandboxWorks(cwd) : false,
     options.store ?? openCodeStore(options.storePath ?? codeStorePath(env)),
     projectInstructions(cwd),
   ]);
-  if (mode === 'yolo' && !sandbox) {
+  if (mode === 'yolo' && !sandbox && !unsandboxed) {
     if (ownsStore) await store.close();
     throw yoloRefused(options.sandbox === false);
   }
@@ -99,7 +109,8 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
     let engine: CodeSessionEngine | undefined;
     let tools: ReadonlyMap<string, Tool> = new Map();
     const ask = options.headless ? undefined : (approval: CodeApproval) => engine?.emit({ type: 'approval', approval });
-    const gate = new ApprovalGate({ mode, ...(ask ? { ask } : {}), tools: () => tools });
+    const allow = [...(options.allow ?? []), ...configAllow(runtime)];
+    const gate = new ApprovalGate({ mode, ...(ask ? { ask } : {}), tools: () => tools, allow, sandbox });
     const built = await buildCodeAgent({
       cwd,
       runtime,
@@ -130,6 +141,7 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
       snapshots,
       model,
       sandbox,
+      unsandboxedYolo: unsandboxed,
       env: modelEnv,
       turns: state.turns,
       usage: state.usage,
@@ -144,12 +156,35 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
   }
 }
 
+/** The mode asked for, after checking it and the `--allow` rules. */
+function checkedMode(options: OpenCodeSessionOptions): CodeMode {
+  const mode = options.mode ?? 'default';
+  if (!CODE_MODES.includes(mode)) throw new ValidationError(`Unknown mode "${String(mode)}": use one of ${CODE_MODES.join(', ')}`);
+  checkAllowRules(options.allow ?? [], (error) => new ValidationError(error));
+  return mode;
+}
+
+/** `code.allow` of `corvid.yaml`, each checked like `--allow`. */
+function configAllow(runtime: CodeRuntime): string[] {
+  const rules = runtime.config.code?.allow ?? [];
+  checkAllowRules(rules, (error) => new ConfigError(`code.allow in corvid.yaml: ${error.replace('--allow ', '')}`));
+  return rules;
+}
+
+/** Throws `toError(why)` for the first rule that is no acceptable command prefix. */
+function checkAllowRules(rules: readonly string[], toError: (why: string) => Error): void {
+  for (const rule of rules) {
+    const error = allowRuleError(rule);
+    if (error !== undefined) throw toError(error);
+  }
+}
+
 /** Why `yolo` cannot start: it needs the sandbox. */
 function yoloRefused(sandboxTurnedOff: boolean): ValidationError {
   return new ValidationError(
     sandboxTurnedOff
-      ? 'yolo mode runs every command without asking, so it needs the shell sandbox: drop --no-sandbox'
-      : 'yolo mode runs every command without asking, so it needs the shell sandbox, and bubblewrap does not work here (apt-get install bubblewrap)',
+      ? 'yolo mode runs every command without asking, so it needs the shell sandbox: drop --no-sandbox (or, in a throwaway container only, add --dangerously-run-unsandboxed)'
+      : 'yolo mode runs every command without asking, so it needs the shell sandbox, and bubblewrap does not work here (apt-get install bubblewrap; or list the commands to allow with --allow "npm test"; or, in a throwaway container only, --dangerously-run-unsandboxed)',
   );
 }
 

@@ -470,6 +470,18 @@ export const defaultsSchema = z
   })
   .describe('Defaults for agents and models.');
 
+/** `code:` — settings of `corvid code` in this project. */
+export const codeSchema = z
+  .strictObject({
+    allow: z
+      .array(z.string().trim().min(1))
+      .optional()
+      .describe(
+        'Shell command prefixes `corvid code` runs without asking (e.g. `npm test`, `node --test`), as `--allow` does; never a bare interpreter or shell.',
+      ),
+  })
+  .describe('Settings of `corvid code` in this project.');
+
 /** The whole `corvid.yaml` file. */
 export const configFileSchema = z
   .strictObject({
@@ -498,6 +510,7 @@ export const configFileSchema = z
       .optional()
       .describe('Named agents. Without any, the runtime provides one agent named `assistant`.'),
     server: serverSchema.optional(),
+    code: codeSchema.optional(),
   })
   .describe('Corvid configuration (corvid.yaml).');
 

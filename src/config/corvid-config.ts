@@ -277,6 +277,8 @@ export interface CorvidConfig {
   agents: Record<string, AgentConfig>;
   /** `server:`; absent when the file has none. */
   server?: ServerConfig;
+  /** `code:`: settings of `corvid code` (the command prefixes it runs without asking). */
+  code?: { allow: string[] };
   /** `storage:`; absent when the file has none (the runtime then uses SQLite at `./.corvid/corvid.db`). */
   storage?: StorageConfig;
 }

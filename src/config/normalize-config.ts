@@ -194,6 +194,7 @@ export function normalizeConfig(file: FileConfig): CorvidConfig {
     ...(file.knowledge && Object.keys(file.knowledge).length > 0 ? { knowledge: normalizeKnowledge(file.knowledge) } : {}),
     agents: Object.fromEntries(Object.entries(file.agents ?? {}).map(([k, a]) => [k, agent(k, a)])),
     ...(file.server ? { server: normalizeServer(file.server) } : {}),
+    ...(file.code ? { code: { allow: file.code.allow ?? [] } } : {}),
     ...(file.storage ? { storage: normalizeStorage(file.storage) } : {}),
   };
 }

@@ -27,6 +27,7 @@ describe('configJsonSchema', () => {
       'storage',
       'agents',
       'server',
+      'code',
     ]);
     const kb = schema.properties.knowledge.additionalProperties;
     expect(kb.additionalProperties).toBe(false);

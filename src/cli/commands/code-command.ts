@@ -1,3 +1,4 @@
+import { allowRuleError } from '../../code/approval-gate.js';
 import type { CodeMode, CodeSession } from '../../code/code-session-types.js';
 import { CODE_MODES } from '../../code/code-session-types.js';
 import { PendingCodeSession } from '../../code/pending-code-session.js';
@@ -6,6 +7,9 @@ import { type CliContext, EXIT, UsageError } from '../cli-context.js';
 import { colorsFor } from '../colors.js';
 import { cliMcpOptions } from '../mcp-cli-options.js';
 import { readAll } from '../read-all.js';
+
+/** Exit code after SIGTERM (128 + 15, as a shell reports a process the signal ended). */
+const EXIT_TERMINATED = 143;
 
 /** Time within which a second Ctrl-C exits (plain and headless modes). */
 const DOUBLE_CTRL_C_MS = 2000;
@@ -108,6 +112,11 @@ export async function codeCommand(context: CliContext): Promise<number> {
     throw new UsageError(`Unexpected argument "${positionals[0]}" (a task goes after -p; a session id after --resume)`, 'code');
   if (values.json === true && values.print === undefined) throw new UsageError('--json needs -p (headless mode)', 'code');
   const mode = parseMode(values.mode);
+  const allow = Array.isArray(values.allow) ? values.allow.map(String) : typeof values.allow === 'string' ? [values.allow] : [];
+  for (const rule of allow) {
+    const error = allowRuleError(rule);
+    if (error !== undefined) throw new UsageError(error, 'code');
+  }
   const prompt = await headlessPrompt(context);
   const open = async (): Promise<CodeSession> => {
     const { openCodeSession } = await import('../../code/open-code-session.js');
@@ -119,6 +128,8 @@ export async function codeCommand(context: CliContext): Promise<number> {
       ...(typeof values.model === 'string' ? { model: values.model } : {}),
       ...(mode ? { mode } : {}),
       sandbox: values['no-sandbox'] !== true,
+      allow,
+      dangerouslyRunUnsandboxed: values['dangerously-run-unsandboxed'] === true,
       web: values.web === true,
       ...(values.resume === true ? { resume: positionals[0] ?? true } : {}),
       headless: prompt !== undefined,
@@ -126,6 +137,10 @@ export async function codeCommand(context: CliContext): Promise<number> {
     });
   };
   const note = (text: string): void => void stderr.write(`${colorsFor(stderr, context.globals).dim(text)}\n`);
+  if (values['dangerously-run-unsandboxed'] === true)
+    stderr.write(
+      'corvid code: WARNING: --dangerously-run-unsandboxed: the shell sandbox is off and yolo mode is allowed, so commands the model writes can run unconfined, with your permissions. Use it only in a throwaway container.\n',
+    );
   const terminal = prompt === undefined && context.stdin.isTTY === true && stdout.isTTY === true && values.plain !== true;
   if (terminal) {
     const { loadTui } = await import('../../code/tui/load-tui.js');
@@ -137,6 +152,13 @@ export async function codeCommand(context: CliContext): Promise<number> {
   try {
     if (prompt !== undefined) {
       const off = onCtrlC(session, note);
+      // SIGTERM (a CI job cancelled, a timeout) ends the turn as a cancellation: --json still gets its turn_end.
+      let terminated = false;
+      const onTerm = (): void => {
+        terminated = true;
+        session.cancel();
+      };
+      process.on('SIGTERM', onTerm);
       try {
         const { runHeadless } = await import('../../code/run-headless.js');
         const unwatch = await watchWaits(context, session);
@@ -149,12 +171,14 @@ export async function codeCommand(context: CliContext): Promise<number> {
             json: values.json === true,
             verbose: values.verbose === true,
           });
+          if (terminated) return EXIT_TERMINATED;
           return result.status === 'completed' ? EXIT.ok : result.status === 'cancelled' ? EXIT.interrupted : EXIT.failure;
         } finally {
           unwatch();
         }
       } finally {
         off();
+        process.off('SIGTERM', onTerm);
       }
     }
     const off = onCtrlC(session, note);

@@ -8,7 +8,7 @@ import { createElement as h, type ReactNode, useEffect, useMemo, useRef, useStat
 import type { CodeSession } from '../code-session-types.js';
 import { style } from './ansi.js';
 import { ApprovalBox } from './approval-box.js';
-import { SLASH_COMMAND_HELP, slashHints } from './completion.js';
+import { SLASH_COMMAND_HELP, slashHints, UNDO_HINT } from './completion.js';
 import { renderItem, spacedBefore } from './item-view.js';
 import { InputBox, LiveArea } from './live-view.js';
 import { loadRenderers, renderMarkdown } from './renderers.js';
@@ -67,7 +67,14 @@ export function App(props: AppProps): ReactNode {
     shownEpoch.current = model.epoch;
     stdout.write(CLEAR_SCREEN);
   }
-  const keys = useKeys({ session, model, rerender, exit, onToggleReasoning: () => (setShowReasoning((v) => !v), model.redraw()) });
+  const keys = useKeys({
+    session,
+    model,
+    rerender,
+    exit,
+    onToggleReasoning: () => (setShowReasoning((v) => !v), model.redraw()),
+    onViewPreview: (preview) => (model.apply({ type: 'notice', level: 'info', text: preview }), rerender()),
+  });
   if (failed) return null;
   const itemOptions = { width, showReasoning, markdown: renderMarkdown };
   const approval = model.approvals[0];
@@ -103,6 +110,7 @@ function initialModel(session: CodeSession): TranscriptModel {
   if (messages.length) model.replace(messages);
   model.epoch = 0;
   model.status = session.status();
+  model.welcome();
   return model;
 }
 
@@ -112,6 +120,7 @@ const placeholder = (busy: boolean): string =>
 function hintLine(keys: ReturnType<typeof useKeys>): string | undefined {
   if (keys.notice) return style('yellow', keys.notice);
   if (keys.candidates.length) return style('gray', keys.candidates.slice(0, 12).join('  '));
+  if (/^\/undo\s+\S*$/i.test(keys.input.value)) return style('gray', UNDO_HINT);
   const slash = slashHints(keys.input.value);
   if (slash.length) {
     return slash

@@ -1,6 +1,7 @@
 /**
  * The approval prompt: what the tool is about to do (a coloured diff for edits, the command for the shell) and the
- * answers y / n (then a reason) / a (always this tool) / p (always this command prefix).
+ * answers y / n (then a reason) / a (always this tool) / p (always this command prefix) / v (a preview taller
+ * than the box: print it whole above, to read before answering).
  */
 import { Box, Text } from 'ink';
 import { createElement as h, type ReactNode } from 'react';
@@ -23,9 +24,10 @@ export interface ApprovalBoxProps {
 }
 
 /** The keys an approval accepts, as shown. */
-export function approvalKeys(approval: CodeApproval): string {
+export function approvalKeys(approval: CodeApproval, elided = false): string {
   const keys = [`${style('bold', 'y')} yes`, `${style('bold', 'n')} no`, `${style('bold', 'a')} always ${approval.toolName}`];
   if (approval.prefix) keys.push(`${style('bold', 'p')} always \`${approval.prefix}\``);
+  if (elided) keys.push(`${style('bold', 'v')} view all`);
   return keys.join(style('gray', ' · '));
 }
 
@@ -33,13 +35,15 @@ export function approvalKeys(approval: CodeApproval): string {
 export function ApprovalBox(p: ApprovalBoxProps): ReactNode {
   const a = p.approval;
   const diff = looksLikeDiff(a.preview);
+  const maxLines = Math.max(4, p.maxRows);
   const preview = diff
-    ? colorDiff(a.preview, { maxLines: Math.max(4, p.maxRows) })
+    ? colorDiff(a.preview, { maxLines, more: ' (v shows all)' })
     : lastRows(a.preview, p.width - 4, Math.max(2, p.maxRows));
+  const elided = diff ? a.preview.replace(/\n$/, '').split('\n').length > maxLines : preview !== a.preview;
   const title = `${style('yellow', '?')} ${style('bold', `Allow ${a.toolName}?`)}${p.queued ? style('gray', ` (+${p.queued} waiting)`) : ''}`;
   const footer =
     p.reason === undefined
-      ? approvalKeys(a)
+      ? approvalKeys(a, elided)
       : `${style('bold', 'Reason for the model')} ${style('gray', '(Enter sends, empty for none)')}: ${p.reason}${style('inverse', ' ')}`;
   return h(
     Box,

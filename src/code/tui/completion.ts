@@ -11,7 +11,7 @@ export const SLASH_COMMAND_HELP: Record<(typeof CODE_SLASH_COMMANDS)[number], st
   mode: 'show or switch the mode (ask, default, auto-edit, yolo)',
   clear: 'start a new conversation',
   compact: 'compact the context now',
-  undo: 'revert the files the last turn changed',
+  undo: 'undo the last turn: both (files and conversation), files or conversation',
   diff: 'show everything changed this session',
   sessions: "list this folder's sessions",
   resume: 'continue a session',
@@ -26,6 +26,9 @@ export function slashHints(value: string): string[] {
   const prefix = value.slice(1).toLowerCase();
   return CODE_SLASH_COMMANDS.filter((c) => c.startsWith(prefix)).map((c) => `/${c}`);
 }
+
+/** What `/undo <what>` takes, shown while its argument is typed. */
+export const UNDO_HINT = 'both: files and conversation (default) · files: only the files · conversation: only the turn';
 
 /** The `@mention` the cursor is at the end of: its start offset and the path typed so far. */
 export function mentionAt(value: string, cursor: number): { start: number; prefix: string } | undefined {

@@ -8,6 +8,8 @@ import { style } from './ansi.js';
 export interface ColorDiffOptions {
   /** Most lines shown; the middle of a longer diff is elided. Default: all. */
   maxLines?: number;
+  /** Said in the elision marker, e.g. ` (v shows all)`. */
+  more?: string;
 }
 
 /** True when `text` looks like a unified diff. */
@@ -22,7 +24,7 @@ export function colorDiff(diff: string, options: ColorDiffOptions = {}): string 
   if (max !== undefined && lines.length > max) {
     const head = Math.ceil(max / 2);
     const tail = max - head;
-    lines = [...lines.slice(0, head), `… ${lines.length - max} more lines …`, ...lines.slice(lines.length - tail)];
+    lines = [...lines.slice(0, head), `… ${lines.length - max} more lines${options.more ?? ''} …`, ...lines.slice(lines.length - tail)];
   }
   return lines.map(colorLine).join('\n');
 }

@@ -9,7 +9,7 @@ import type { TranscriptItem } from './transcript-model.js';
 /** How items are rendered. */
 export interface ItemViewOptions {
   width: number;
-  /** Show reasoning in full (dimmed) instead of one collapsed line. */
+  /** The expanded view (Ctrl-O): reasoning in full (dimmed) instead of one collapsed line, whole diffs and outputs. */
   showReasoning: boolean;
   /** Markdown to ANSI (plain text until the renderer has loaded). */
   markdown: (text: string, width: number) => string;
@@ -31,7 +31,11 @@ export function renderItem(item: TranscriptItem, o: ItemViewOptions): string | u
     case 'reasoning':
       return renderReasoning(item.text, o.showReasoning);
     case 'tool':
-      return formatToolCall(item.call, { width: o.width - item.depth * 2 });
+      // Ctrl-O (the expanded view) shows whole diffs and shell outputs.
+      return formatToolCall(item.call, {
+        width: o.width - item.depth * 2,
+        ...(o.showReasoning ? { shellTailLines: Infinity, diffLines: Infinity } : {}),
+      });
     case 'notice':
       return renderNotice(item.level, item.text);
     case 'shell': {

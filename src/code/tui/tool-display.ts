@@ -16,7 +16,7 @@ export interface ToolCallView {
 
 /** Options of `formatToolCall`. */
 export interface ToolDisplayOptions {
-  /** Last lines of shell output shown. Default 8. */
+  /** Last lines of shell output shown. Default 8 (`Infinity`: all, the expanded view). */
   shellTailLines?: number;
   /** Most diff lines shown. Default 40. */
   diffLines?: number;
@@ -83,7 +83,8 @@ function editDisplay(name: string, input: Obj, out: Obj, err: string | undefined
   let note = err;
   if (!err && diff) note = diffStat(diff);
   else if (!err && name === 'write_file' && out.action) note = `${str(out.action)}, ${plural(Number(out.bytes ?? 0), 'byte')}`;
-  const block = !err && diff ? colorDiff(stripFileHeaders(diff), { maxLines: options.diffLines ?? 40 }) : undefined;
+  const block =
+    !err && diff ? colorDiff(stripFileHeaders(diff), { maxLines: options.diffLines ?? 40, more: ' (Ctrl-O shows all)' }) : undefined;
   return { title, detail: { head: str(input.path), note }, block };
 }
 
@@ -112,7 +113,7 @@ export function tail(text: string, n: number): string {
   const lines = text.replace(/\s+$/, '').split('\n');
   if (lines.length === 1 && lines[0] === '') return '';
   if (lines.length <= n) return lines.join('\n');
-  return [`… ${lines.length - n} lines above`, ...lines.slice(-n)].join('\n');
+  return [`… ${lines.length - n} lines above (Ctrl-O shows all)`, ...lines.slice(-n)].join('\n');
 }
 
 function readNote(out: Obj): string | undefined {

@@ -49,6 +49,7 @@ export class TranscriptModel {
   private reasoningDepth = 0;
   private sawDelta = false;
   private nextId = 1;
+  private welcomed = false;
 
   /** The streaming answer's unfinished tail, and how deep its agent is. */
   get liveText(): { text: string; depth: number } {
@@ -87,6 +88,7 @@ export class TranscriptModel {
         break;
       case 'status':
         this.status = event.status;
+        this.welcome();
         break;
       case 'transcript':
         this.replace(event.messages);
@@ -114,6 +116,14 @@ export class TranscriptModel {
     this.liveReasoning = '';
     for (const item of itemsFromMessages(messages)) this.push(item);
     if (shown) this.epoch++;
+  }
+
+  /** Once the session is open: a first line naming the folder, model, mode and sandbox, and `/help`. */
+  welcome(): void {
+    const s = this.status;
+    if (this.welcomed || s === undefined || s.starting) return;
+    this.welcomed = true;
+    this.push({ kind: 'notice', level: 'info', text: welcomeLine(s) });
   }
 
   /** Asks for a redraw of every finished item (e.g. reasoning shown or hidden). */
@@ -217,6 +227,14 @@ export class TranscriptModel {
     this.liveReasoning = '';
     if (text) this.push({ kind: 'reasoning', text, depth: this.reasoningDepth });
   }
+}
+
+/** The welcome line: `corvid code · ~/calc · openai:gpt-4.1 · default mode · sandbox on · /help for commands`. */
+export function welcomeLine(s: CodeStatus): string {
+  const home = process.env.HOME;
+  const folder = home && (s.cwd === home || s.cwd.startsWith(`${home}/`)) ? `~${s.cwd.slice(home.length)}` : s.cwd;
+  const sandbox = s.sandbox ? 'sandbox on' : 'sandbox off';
+  return `corvid code · ${folder} · ${s.model} · ${s.mode} mode · ${sandbox} · /help for commands, Shift+Tab for modes`;
 }
 
 /** Transcript items for a stored conversation: user texts, answers, reasoning, and tool calls with their results. */

@@ -5,7 +5,7 @@
 import { type Key, useInput } from 'ink';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-import { CODE_MODES, type CodeMode, type CodeSession } from '../code-session-types.js';
+import { CODE_MODES, type CodeApproval, type CodeMode, type CodeSession } from '../code-session-types.js';
 import { complete } from './completion.js';
 import { initialInput, type InputAction, inputReducer, type InputState } from './input-state.js';
 import type { TranscriptModel } from './transcript-model.js';
@@ -20,6 +20,8 @@ export interface KeysOptions {
   rerender: () => void;
   exit: () => void;
   onToggleReasoning: () => void;
+  /** `v` on an approval: print its whole preview above the prompt. */
+  onViewPreview: (preview: string) => void;
 }
 
 /** What the UI shows from the key state. */
@@ -96,8 +98,7 @@ export function useKeys(o: KeysOptions): KeysState {
     if (key.ctrl && text === 'o') return o.onToggleReasoning();
     if (key.ctrl && text === 'd' && input.value === '' && !model.busy) return o.exit();
     const approval = model.approvals[0];
-    if (approval)
-      return onApprovalKey({ session, approvalId: approval.id, prefix: approval.prefix, text, key, reason: reasonRef.current, setReason });
+    if (approval) return onApprovalKey({ session, approval, text, key, reason: reasonRef.current, setReason, view: o.onViewPreview });
     if (key.escape) {
       if (candidates.length) setCandidates([]);
       else if (model.busy) session.cancel();
@@ -196,18 +197,18 @@ export function editAction(text: string, key: Key): InputAction | undefined {
 
 interface ApprovalKey {
   session: CodeSession;
-  approvalId: string;
-  prefix: string | undefined;
+  approval: CodeApproval;
   text: string;
   key: Key;
   reason: string | undefined;
   setReason: (r: string | undefined) => void;
+  view: (preview: string) => void;
 }
 
 function onApprovalKey(a: ApprovalKey): void {
   const answer = (approved: boolean, extra: { reason?: string; always?: 'tool' | 'prefix' } = {}) => {
     a.setReason(undefined);
-    a.session.answerApproval(a.approvalId, { approved, ...extra });
+    a.session.answerApproval(a.approval.id, { approved, ...extra });
   };
   if (a.reason !== undefined) {
     const typed = a.text.endsWith('\r') ? a.reason + a.text.slice(0, -1) : undefined;
@@ -225,7 +226,8 @@ function onApprovalKey(a: ApprovalKey): void {
   else if (k === 'n') a.setReason('');
   else if (a.key.escape) answer(false);
   else if (k === 'a') answer(true, { always: 'tool' });
-  else if (k === 'p' && a.prefix) answer(true, { always: 'prefix' });
+  else if (k === 'p' && a.approval.prefix) answer(true, { always: 'prefix' });
+  else if (k === 'v') a.view(a.approval.preview);
 }
 
 function userHistory(session: CodeSession): string[] {

@@ -43,12 +43,12 @@ export function createWriteFile(setup: FilesSetup): Tool<WriteFileArgs, WriteFil
       try {
         const { file, shown, diff } = await plan(args);
         if (file.stats) return diff ?? `(replaces ${shown}, ${file.stats.size} bytes, not shown)`;
-        const lines = args.content.split('\n');
-        const body = lines
-          .slice(0, 40)
+        // Every line: front ends that show less elide it themselves (and can show all before approving).
+        const body = args.content
+          .split('\n')
           .map((l) => `+${l}`)
           .join('\n');
-        return `--- /dev/null\n+++ b/${shown}\n${body}${lines.length > 40 ? `\n… (${lines.length - 40} more lines)` : ''}`;
+        return `--- /dev/null\n+++ b/${shown}\n${body}`;
       } catch (err) {
         return `(this write would fail: ${err instanceof Error ? err.message : String(err)})`;
       }

@@ -68,7 +68,7 @@ describe('tool lines', () => {
       },
       { shellTailLines: 3 },
     );
-    expect(stripAnsi(bash)).toBe('● Bash npm test (exit 1 · 2.3s)\n  … 9 lines above\n  line 9\n  line 10\n  line 11');
+    expect(stripAnsi(bash)).toBe('● Bash npm test (exit 1 · 2.3s)\n  … 9 lines above (Ctrl-O shows all)\n  line 9\n  line 10\n  line 11');
     const failed = formatToolCall({
       toolName: 'read_file',
       input: { path: 'x' },
@@ -154,7 +154,10 @@ describe('status line and transcript model', () => {
     expect(stripAnsi(formatStatus(status, 120))).toBe(
       '⏵ auto-edit │ anthropic:claude-sonnet-4-5 │ 123k in · 2.1k out · $0.400 │ ctx 62% │ no sandbox',
     );
-    expect(stripAnsi(formatStatus(status, 50))).toBe('⏵ auto-edit │ anthropic:claude-sonnet-4-5');
+    // Narrower: the tokens go first, then the model name is shortened; the context use and sandbox flag stay.
+    expect(stripAnsi(formatStatus(status, 70))).toBe('⏵ auto-edit │ anthropic:claude-sonnet-4-5 │ ctx 62% │ no sandbox');
+    expect(stripAnsi(formatStatus(status, 55))).toBe('⏵ auto-edit │ claude-sonnet-4-5 │ ctx 62% │ no sandbox');
+    expect(stripAnsi(formatStatus(status, 50))).toBe('⏵ auto-edit │ claude-sonne… │ ctx 62% │ no sandbox');
   });
 
   it('turns a resumed conversation into items, pairing tool calls with their results', () => {
