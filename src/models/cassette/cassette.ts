@@ -9,6 +9,7 @@ import { type CassetteEntry, readCassetteFile, type RecordedResponse, writeCasse
 import { CassetteModel } from './cassette-model.js';
 import { diffRequests, formatDifference } from './request-diff.js';
 import { SecretRedactor } from './secret-redactor.js';
+import { joinDeltasWithSecrets } from './stored-parts.js';
 
 /**
  * - `live`: calls go to the model, nothing is recorded;
@@ -131,6 +132,7 @@ export class Cassette {
 
   /** Records an answer (written at once). @internal */
   add(lane: string, request: CanonicalRequest, key: string, response: RecordedResponse): void {
+    if (response.kind === 'stream') response.chunks = joinDeltasWithSecrets(response.chunks, (t) => this.redactor.text(t));
     const seq = this.inLane(lane).reduce((n, e) => Math.max(n, e.seq), 0) + 1;
     const entry: CassetteEntry = { lane, seq, key, request, response };
     this.list.push(entry);

@@ -151,3 +151,30 @@ function storeFile<T extends LanguageModelV3Content | LanguageModelV3StreamPart>
   if (part.type !== 'file' || typeof part.data === 'string') return part;
   return { ...part, data: Buffer.from(part.data).toString('base64') };
 }
+
+type DeltaPart = Extract<StoredStreamPart, { type: 'text-delta' | 'reasoning-delta' | 'tool-input-delta' }>;
+
+/**
+ * A secret split over several deltas would escape a redaction of the written text: the deltas
+ * of a text, reasoning or tool input whose whole contains one (`redact(whole) !== whole`) are
+ * joined into its first delta. Other parts keep their chunking.
+ */
+export function joinDeltasWithSecrets(chunks: StoredStreamPart[], redact: (text: string) => string): StoredStreamPart[] {
+  const groups = new Map<string, DeltaPart[]>();
+  for (const c of chunks) {
+    if (c.type !== 'text-delta' && c.type !== 'reasoning-delta' && c.type !== 'tool-input-delta') continue;
+    const key = `${c.type}:${c.id}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [c]);
+    else group.push(c);
+  }
+  const dropped = new Set<StoredStreamPart>();
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const whole = group.map((d) => d.delta).join('');
+    if (redact(whole) === whole) continue;
+    group[0].delta = whole;
+    for (const d of group.slice(1)) dropped.add(d);
+  }
+  return dropped.size === 0 ? chunks : chunks.filter((c) => !dropped.has(c));
+}
