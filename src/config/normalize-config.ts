@@ -195,6 +195,9 @@ export function normalizeConfig(file: FileConfig): CorvidConfig {
     agents: Object.fromEntries(Object.entries(file.agents ?? {}).map(([k, a]) => [k, agent(k, a)])),
     ...(file.server ? { server: normalizeServer(file.server) } : {}),
     ...(file.storage ? { storage: normalizeStorage(file.storage) } : {}),
+    ...(file.cassette
+      ? { cassette: compact({ path: file.cassette.path, mode: file.cassette.mode, liveTools: file.cassette.live_tools }) }
+      : {}),
   };
 }
 
