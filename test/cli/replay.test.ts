@@ -63,7 +63,7 @@ describe('corvid replay and --cassette', () => {
       cwd: tmp.dir,
       env: cliEnv(tmp.dir),
     });
-    expect(both.code).toBe(2);
+    expect(both.code).toBe(1);
     expect(both.stderr).toContain('Give --record or --replay, not both');
     expect(existsSync(dir)).toBe(false);
   });
