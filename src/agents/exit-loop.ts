@@ -1,5 +1,6 @@
 import type { ToolContextInternal } from '../core/tool-executor.js';
 import type { Tool, ToolContext } from '../types/tool.js';
+import { alwaysLive } from '../types/tool-call-replay.js';
 
 /** Name of the built-in tool that ends a loop agent. */
 export const EXIT_LOOP_TOOL = 'exit_loop';
@@ -8,7 +9,7 @@ export const EXIT_LOOP_TOOL = 'exit_loop';
  * The `exit_loop` tool: give it to an agent inside a `LoopAgent` (in YAML: `tools: [exit_loop]`)
  * and the loop ends once that agent's run finishes. Outside a loop it returns an error to the model.
  */
-export const exitLoop: Tool<{ reason?: string }, string> = {
+export const exitLoop: Tool<{ reason?: string }, string> = alwaysLive({
   kind: 'tool',
   name: EXIT_LOOP_TOOL,
   description: 'End the loop you are running in: call this when the work is done and no further iteration is needed.',
@@ -23,4 +24,4 @@ export const exitLoop: Tool<{ reason?: string }, string> = {
     loop.exit(context.agent, input?.reason);
     return 'The loop will end when you finish this answer.';
   },
-};
+});

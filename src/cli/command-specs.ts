@@ -18,6 +18,19 @@ export interface CommandSpec {
   maxPositionals: number;
 }
 
+/** `--cassette <file> [--record | --replay]` of `corvid run` and `corvid chat`. */
+const CASSETTE_OPTIONS: OptionSpecs = {
+  cassette: { type: 'string' },
+  record: { type: 'boolean' },
+  replay: { type: 'boolean' },
+};
+
+const CASSETTE_HELP = `      --cassette <file>  Record the model calls to this cassette and replay them (docs/cassettes.md);
+                         mode auto unless CORVID_CASSETTE_MODE or one of:
+      --record           record the cassette anew (calls go to the model)
+      --replay           replay only: a call the cassette has not recorded fails, never
+                         reaching the model`;
+
 /** Flags every command accepts. */
 export const GLOBAL_OPTIONS: OptionSpecs = {
   config: { type: 'string', short: 'c' },
@@ -45,6 +58,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       'max-steps': { type: 'string' },
       verbose: { type: 'boolean' },
       session: { type: 'string', short: 's' },
+      ...CASSETTE_OPTIONS,
     },
     maxPositionals: Infinity,
     help: `Usage: corvid run -q <question> [options]
@@ -60,6 +74,7 @@ Options:
       --verbose          Print the steps (thinking, tool calls, results) on stderr
   -s, --session <id>     Run in a stored session (history loaded, messages saved; created when
                          missing). The run is checkpointed: corvid runs resume continues it
+${CASSETTE_HELP}
 
 ${GLOBAL_HELP}
 
@@ -78,6 +93,7 @@ Examples:
       agent: { type: 'string', short: 'a' },
       verbose: { type: 'boolean' },
       session: { type: 'string', short: 's' },
+      ...CASSETTE_OPTIONS,
     },
     maxPositionals: 1,
     help: `Usage: corvid chat [agent] [options]
@@ -100,6 +116,7 @@ Options:
                       (store: the config's storage:, default ./.corvid/corvid.db). Tools that
                       need approval are asked inline: y / n [reason] / always
       --verbose       With piped stdin: print the steps on stderr
+${CASSETTE_HELP}
 
 ${GLOBAL_HELP}
 

@@ -17,6 +17,7 @@ const LOADERS: Record<string, () => Promise<CommandMain>> = {
   schema: async () => (await import('./commands/schema-command.js')).schemaCommand,
   mcp: async () => (await import('./commands/mcp-command.js')).mcpCommand,
   runs: async () => (await import('./commands/runs-command.js')).runsCommand,
+  replay: async () => (await import('./commands/replay-command.js')).replayCommand,
   approvals: async () => (await import('./commands/approvals-command.js')).approvalsCommand,
   serve: async () => (await import('./commands/serve-command.js')).serveCommand,
   'hash-key': async () => (await import('./commands/serve-command.js')).hashKeyCommand,

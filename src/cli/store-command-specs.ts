@@ -5,6 +5,30 @@ import type { CommandSpec } from './command-specs.js';
 export function storeCommandSpecs(globalHelp: string): CommandSpec[] {
   return [
     {
+      name: 'replay',
+      summary: 'Turn a stored run into a cassette, and run the agent again against it',
+      options: {
+        out: { type: 'string', short: 'o' },
+        run: { type: 'boolean' },
+      },
+      maxPositionals: 1,
+      help: `Usage: corvid replay <run-id> [--out <file>] [--run]
+
+  Turns a stored run (corvid runs list) into a cassette: the agent runs again on the run's input,
+  its model answered by the run's stored answers and its tools by their stored results, while the
+  cassette records the requests it makes (docs/cassettes.md). Runs of one LLM agent without
+  handoffs; a session run is replayed on its own input, without the session's earlier messages.
+
+  Options:
+    -o, --out <file>   The cassette file (default: cassettes/<run-id>.cassette.json)
+        --run          Then run the agent against the cassette alone (replay mode: no model is
+                       called) and print its answer
+
+  Use the cassette with corvid run --cassette <file> --replay, or withCassette() in tests.
+
+  ${globalHelp}`,
+    },
+    {
       name: 'runs',
       summary: 'List stored runs and resume interrupted or paused ones',
       options: {

@@ -482,6 +482,23 @@ export const codeSchema = z
   })
   .describe('Settings of `corvid code` in this project.');
 
+/** `cassette:` — record and replay the model calls of every agent (docs/cassettes.md). */
+export const cassetteSchema = z
+  .strictObject({
+    path: z.string().min(1).describe('The cassette file (JSON), relative to the working directory.'),
+    mode: z
+      .enum(['live', 'record', 'replay', 'auto'])
+      .optional()
+      .describe(
+        'live, record, replay or auto (replay what is recorded, record the rest). Default auto; CORVID_CASSETTE_MODE and --record/--replay override it.',
+      ),
+    live_tools: z
+      .union([z.boolean(), z.array(z.string().min(1))])
+      .optional()
+      .describe('Tools that run even when their results are recorded: true for all, or tool names. Default: none.'),
+  })
+  .describe('Record model calls to a cassette file and replay them.');
+
 /** The whole `corvid.yaml` file. */
 export const configFileSchema = z
   .strictObject({
@@ -511,6 +528,8 @@ export const configFileSchema = z
       .describe('Named agents. Without any, the runtime provides one agent named `assistant`.'),
     server: serverSchema.optional(),
     code: codeSchema.optional(),
+
+    cassette: cassetteSchema.optional(),
   })
   .describe('Corvid configuration (corvid.yaml).');
 

@@ -281,4 +281,13 @@ export interface CorvidConfig {
   code?: { allow: string[] };
   /** `storage:`; absent when the file has none (the runtime then uses SQLite at `./.corvid/corvid.db`). */
   storage?: StorageConfig;
+  /** `cassette:`; absent when the file has none. */
+  cassette?: CassetteConfig;
+}
+
+/** `cassette:` after normalisation (see `CassetteOptions` of `openCassette`). */
+export interface CassetteConfig {
+  path: string;
+  mode?: 'live' | 'record' | 'replay' | 'auto';
+  liveTools?: boolean | string[];
 }

@@ -196,6 +196,9 @@ export function normalizeConfig(file: FileConfig): CorvidConfig {
     ...(file.server ? { server: normalizeServer(file.server) } : {}),
     ...(file.code ? { code: { allow: file.code.allow ?? [] } } : {}),
     ...(file.storage ? { storage: normalizeStorage(file.storage) } : {}),
+    ...(file.cassette
+      ? { cassette: compact({ path: file.cassette.path, mode: file.cassette.mode, liveTools: file.cassette.live_tools }) }
+      : {}),
   };
 }
 

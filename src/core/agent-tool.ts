@@ -1,5 +1,6 @@
 import type { Message } from '../types/message.js';
 import type { Tool, ToolContext } from '../types/tool.js';
+import { alwaysLive } from '../types/tool-call-replay.js';
 import type { Runnable } from './runnable.js';
 import type { ToolContextInternal } from './tool-executor.js';
 
@@ -46,7 +47,8 @@ export function agentAsTool(agent: Runnable, options: AgentToolOptions = {}): To
     });
     return result.text;
   };
-  return {
+  // The agent runs (under a cassette too): its own model calls are replayed on its lane.
+  return alwaysLive({
     kind: 'tool',
     name,
     description:
@@ -61,5 +63,5 @@ export function agentAsTool(agent: Runnable, options: AgentToolOptions = {}): To
       if (!persistent) return call([], input.message, context);
       return context.state.withSubConversation(`${context.agent}>${name}`, (messages) => call(messages, input.message, context));
     },
-  };
+  });
 }

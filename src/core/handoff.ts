@@ -1,4 +1,5 @@
 import type { Tool } from '../types/tool.js';
+import { alwaysLive } from '../types/tool-call-replay.js';
 import type { Runnable } from './runnable.js';
 
 /** The `transfer_to_<name>` tool name of a handoff to `agent`. */
@@ -12,11 +13,11 @@ export function transferToolName(agent: string): string {
  */
 export function transferTool(target: Runnable): Tool<Record<string, never>, string> {
   const about = target.description ? ` ${target.name}: ${target.description}` : '';
-  return {
+  return alwaysLive({
     kind: 'tool',
     name: transferToolName(target.name),
     description: `Hand the conversation over to the "${target.name}" agent, which then answers the user and handles what follows.${about}`,
     jsonSchema: { type: 'object', properties: {}, additionalProperties: false },
     execute: () => `Transferred to ${target.name}.`,
-  };
+  });
 }

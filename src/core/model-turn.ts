@@ -1,6 +1,7 @@
 import { MaxStepsExceededError } from '../errors/max-steps-exceeded-error.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { Message } from '../types/message.js';
+import { setModelCallInfo } from '../types/model-call-info.js';
 import type { StepResult } from '../types/result.js';
 import { addUsage } from '../types/usage.js';
 import { compactContext } from './context-budget.js';
@@ -72,6 +73,7 @@ async function callModel(run: LoopRun, step: number): Promise<ModelStepOutput> {
     }
   }
   call.prompt = run.prompt;
+  setModelCallInfo(call, { agent: run.agentName, path: run.path, runId: run.runId, step });
   // A forced tool choice (`required`, `{ tool }`) applies to the run's first step: later steps
   // may answer (forced every time, the model could never stop calling tools).
   if (step > 1 && call.toolChoice !== undefined && call.toolChoice.type !== 'auto' && call.toolChoice.type !== 'none')

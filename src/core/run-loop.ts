@@ -4,6 +4,7 @@ import type { AgentEvent } from '../types/events.js';
 import type { Message } from '../types/message.js';
 import type { FinishReason, InputRequest, PendingApproval, RunResult, ToolCallRecord, ToolResultRecord } from '../types/result.js';
 import { RunState } from '../types/run-state.js';
+import { toolCallReplayOf } from '../types/tool-call-replay.js';
 import { askedQuestion } from './asks-user.js';
 import { splitClientCalls } from './client-tools.js';
 import { type LoopRun, openLoopRun, type RunParams } from './loop-run.js';
@@ -268,6 +269,8 @@ function toolScopeOf(run: LoopRun): ToolRunScope {
   } else if (p.options?.store !== undefined && typeof p.options.store !== 'function') scope.store = p.options.store;
   const onApproval = p.options?.onApproval ?? p.parent?.onApproval;
   if (onApproval !== undefined) scope.onApproval = onApproval;
+  const replay = toolCallReplayOf(p.model.model);
+  if (replay !== undefined) scope.replay = replay;
   run.toolScope = scope;
   return scope;
 }

@@ -8,6 +8,7 @@ import type { PendingApproval } from '../types/result.js';
 import type { RunState } from '../types/run-state.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool, ToolContext } from '../types/tool.js';
+import { runsLive, type ToolCallReplay } from '../types/tool-call-replay.js';
 import type { Usage } from '../types/usage.js';
 import { linkAbort } from './abort-link.js';
 import { approvalPromptWithPreview } from './approval-prompt.js';
@@ -42,6 +43,8 @@ export interface ToolRunScope {
   onApproval?: ApprovalHandler;
   /** Calls of the current step waiting for approval (the step pauses). */
   paused?: PendingApproval[];
+  /** A cassette's tool results: recorded ones replace running the tool; outcomes of tools that ran are recorded. */
+  replay?: ToolCallReplay;
 }
 
 /** A call whose arguments could not be parsed: the message goes back to the model. */
@@ -77,6 +80,8 @@ type CallOutcome =
   | { kind: 'denied'; output: string }
   /** A resumed run's recorded outcome (already stored). */
   | { kind: 'reused'; output: unknown; isError: boolean }
+  /** A cassette's recorded outcome: the tool did not run. */
+  | { kind: 'replayed'; output: unknown; isError: boolean }
   /** Waits for a human's approval: the step pauses. */
   | { kind: 'pending'; approval: PendingApproval };
 
@@ -92,6 +97,8 @@ async function runOne(call: PreparedCall, scope: ToolRunScope): Promise<ToolResu
   // "Finished" means "stored": the outcome is committed before anything acknowledges it (the
   // tool_result event below, the next model call after this step).
   if (scope.journal !== undefined && o.kind !== 'reused') await scope.journal.toolCompleted(call.toolCallId, o.output, isError);
+  if (scope.replay !== undefined && (o.kind === 'done' || o.kind === 'denied') && scope.tools.has(call.toolName))
+    scope.replay.record(call, scope.path, { output: o.output, isError });
   if (isError && o.kind !== 'denied' && scope.errorMode === 'throw') {
     const cause = o.kind === 'done' ? o.cause : undefined;
     if (ToolExecutionError.isInstance(cause)) throw cause;
@@ -136,6 +143,9 @@ async function outcomeOf(call: PreparedCall, scope: ToolRunScope): Promise<CallO
   const done = scope.journal?.completedCall(call.toolCallId);
   if (done !== undefined) return { kind: 'reused', output: done.output, isError: done.isError };
   if (!checked.ok) return { kind: 'done', output: `Invalid arguments for tool "${t.name}": ${checked.message}`, isError: true };
+  // A cassette's recorded outcome stands for the tool (approvals included: they were asked when it was recorded).
+  const replayed = scope.replay !== undefined && !runsLive(t) ? scope.replay.replay(call, scope.path) : undefined;
+  if (replayed !== undefined) return { kind: 'replayed', output: replayed.output, isError: replayed.isError };
   if (t.requireApproval !== undefined && t.requireApproval !== false) {
     const verdict = await decideApproval(t, checked.value, call, scope);
     if (verdict !== 'approved') {

@@ -34,6 +34,8 @@ export type CorvidErrorCode =
   | 'mcp_connection_failed'
   | 'mcp_call_failed'
   | 'mcp_auth_failed'
+  | 'cassette_miss'
+  | 'cassette_invalid'
   | 'internal';
 
 const MARKER = Symbol.for('corvid.error');

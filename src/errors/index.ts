@@ -1,4 +1,5 @@
 export { AuthenticationError } from './authentication-error.js';
+export { CassetteError, type CassetteErrorKind } from './cassette-error.js';
 export { CommandRefusedError } from './command-refused-error.js';
 export { ConfigError, type ConfigIssue, formatConfigIssue } from './config-error.js';
 export { CorvidError, type CorvidErrorCode } from './corvid-error.js';

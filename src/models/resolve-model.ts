@@ -8,6 +8,7 @@ import { classifyProviderError } from './classify-provider-error.js';
 import { createProviderModel } from './create-provider-model.js';
 import { detectDefaultModel } from './default-model.js';
 import { firstByteTimeoutFor, withFirstByteTimeout } from './first-byte-timeout.js';
+import { lazyModel } from './lazy-model.js';
 import { parseModelId } from './parse-model-id.js';
 import { canonicalProviderOptions, mergeProviderOptions, reasoningProviderOptions } from './reasoning-options.js';
 import { DEFAULT_RETRY, type ResolvedModel } from './resolved-model.js';
@@ -42,15 +43,13 @@ export async function resolveModel(input: ModelInput | undefined, label?: string
   const given: ModelConfig = input === undefined ? await detectDefaultModel() : typeof input === 'string' ? parseModelId(input) : input;
   // A base URL from the environment (OPENAI_BASE_URL, GOOGLE_GENERATIVE_AI_BASE_URL, CORVID_BASE_URL for openai-compatible…).
   const config = withBaseUrlFromEnv(given, process.env);
-  let model = await createProviderModel(config, label ?? `${config.provider}:${config.model}`);
   const toolMode = config.toolMode ?? 'native';
-  if (toolMode === 'json') {
-    const { jsonToolModel } = await import('./json-tool-model.js');
-    model = jsonToolModel(model);
-  }
-  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const firstByteMs = firstByteTimeoutFor(config, timeoutMs);
-  if (firstByteMs > 0) model = withFirstByteTimeout(model, firstByteMs);
+  const build = () => buildModel(config, label ?? `${config.provider}:${config.model}`);
+  let model: LanguageModelV3;
+  if (config.cassette !== undefined) {
+    config.cassette.addSecret(config.apiKey);
+    model = config.cassette.wrap(lazyModel(build, config.provider, config.model), `${config.provider}:${config.model}`);
+  } else model = await build();
   return withProviderFunctions({
     model,
     provider: config.provider,
@@ -61,9 +60,21 @@ export async function resolveModel(input: ModelInput | undefined, label?: string
     reasoning: config.reasoning,
     toolMode,
     retry: { ...DEFAULT_RETRY, ...config.retry },
-    timeoutMs,
+    timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     providerOptions: config.providerOptions,
   });
+}
+
+/** The provider's model for a config, with the JSON tool mode and the first-byte timeout applied. */
+async function buildModel(config: ModelConfig, label: string): Promise<LanguageModelV3> {
+  let model = await createProviderModel(config, label);
+  if (config.toolMode === 'json') {
+    const { jsonToolModel } = await import('./json-tool-model.js');
+    model = jsonToolModel(model);
+  }
+  const firstByteMs = firstByteTimeoutFor(config, config.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  if (firstByteMs > 0) model = withFirstByteTimeout(model, firstByteMs);
+  return model;
 }
 
 /** Adds the provider-specific functions the loop calls (reasoning options, error classification). */

@@ -18,7 +18,7 @@ import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
 import { ASK_USER_TOOL, askUser } from '../tools/ask-user.js';
 import type { ContextProvider } from '../types/context-provider.js';
 import type { CheckpointOptions } from '../types/durable-options.js';
-import type { ModelConfig } from '../types/model.js';
+import type { ModelCassette, ModelConfig } from '../types/model.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 import { resolveToolRef, type ToolModules } from './load-tool-modules.js';
@@ -34,6 +34,8 @@ type Env = Record<string, string | undefined>;
 /** Context for building agents from a validated config. */
 export interface BuildAgentsInput {
   config: CorvidConfig;
+  /** Records / replays the calls of every model the config names (`cassette:`, `corvid run --cassette`). */
+  cassette?: ModelCassette;
   /** Registered code tools by config name. */
   tools: ReadonlyMap<string, Tool>;
   /** Tools of the config's tool modules. */
@@ -109,11 +111,16 @@ class AgentBuilder {
 
   /** The model of `ref`, else of `defaults.model`, else from the environment; an issue at `path` when it is wrong. */
   private modelFor(ref: string | undefined, path: string): ModelConfig | undefined {
-    const { config, env } = this.input;
+    const { config, env, cassette } = this.input;
     try {
-      if (ref !== undefined) return resolveConfigModel(ref, config, env);
       const fallback = config.defaults.model;
-      return fallback !== undefined ? resolveConfigModel(fallback, config, env) : defaultModelFromEnv(config, env);
+      const model =
+        ref !== undefined
+          ? resolveConfigModel(ref, config, env)
+          : fallback !== undefined
+            ? resolveConfigModel(fallback, config, env)
+            : defaultModelFromEnv(config, env);
+      return model !== undefined && cassette !== undefined ? { ...model, cassette } : model;
     } catch (err) {
       this.issue(path, (err as Error).message);
       return undefined;

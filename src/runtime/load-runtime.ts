@@ -15,6 +15,7 @@ import { buildAgents } from './build-agents.js';
 import type { ConfigKnowledge } from './config-knowledge.js';
 import { loadToolModules, usedToolEntryIds } from './load-tool-modules.js';
 import { runtimeFiles } from './runtime-files.js';
+import { type CassetteOverride, runtimeCassette } from './runtime-cassette.js';
 import { storeOptionsFromConfig } from './store-options.js';
 import { toolRegistry, withBuiltinTools } from './tool-registry.js';
 
@@ -43,6 +44,8 @@ export interface LoadRuntimeOptions {
    * `storage:`. The runtime does not close a store it was given.
    */
   store?: Store;
+  /** Record / replay the agents' model calls (`corvid run --cassette`); wins over `cassette:` and `CORVID_CASSETTE*`. */
+  cassette?: CassetteOverride;
 }
 
 /** Agents built from a config, plus the code tools they were given. */
@@ -138,9 +141,11 @@ async function buildState(
         env: loaded.env,
       })
     : undefined;
+  const cassette = await runtimeCassette(loaded.config, options.cassette, loaded.env, cwd);
   let agents: Map<string, Runnable>;
   try {
     agents = buildAgents({
+      cassette,
       config: mcp ? mcp.withoutMcpRefs(loaded.config) : loaded.config,
       tools: agentTools,
       toolModules: modules.modules,

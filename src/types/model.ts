@@ -67,6 +67,19 @@ export interface ModelConfig {
    * 80 % of it). Default: known for the major hosted models, else 128,000.
    */
   contextWindow?: number;
+  /**
+   * Record and replay the model's calls (`openCassette({ path, mode })` from `corvid`). The provider's
+   * model is created at the first call the cassette does not answer, so a replay needs no API key.
+   */
+  cassette?: ModelCassette;
+}
+
+/** What a model config needs of a cassette (`Cassette` in `corvid` implements it). */
+export interface ModelCassette {
+  /** The model recording to / replaying from the cassette; `name` is part of each request's key. */
+  wrap(model: LanguageModelV3, name?: string): LanguageModelV3;
+  /** Masks a secret (the model's API key) in what the cassette writes. */
+  addSecret(secret: string | undefined): void;
 }
 
 /** A model: `'provider:model'`, a config object, or any AI SDK `LanguageModelV3`. */

@@ -28,7 +28,10 @@ describe('configJsonSchema', () => {
       'agents',
       'server',
       'code',
+      'cassette',
     ]);
+    expect(schema.properties.cassette.required).toEqual(['path']);
+    expect(schema.properties.cassette.properties.mode.enum).toEqual(['live', 'record', 'replay', 'auto']);
     const kb = schema.properties.knowledge.additionalProperties;
     expect(kb.additionalProperties).toBe(false);
     expect(kb.required).toEqual(['sources']);
