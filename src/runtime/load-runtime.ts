@@ -14,8 +14,8 @@ import type { Tool } from '../types/tool.js';
 import { buildAgents } from './build-agents.js';
 import type { ConfigKnowledge } from './config-knowledge.js';
 import { loadToolModules, usedToolEntryIds } from './load-tool-modules.js';
-import { runtimeFiles } from './runtime-files.js';
 import { type CassetteOverride, runtimeCassette } from './runtime-cassette.js';
+import { runtimeFiles } from './runtime-files.js';
 import { storeOptionsFromConfig } from './store-options.js';
 import { toolRegistry, withBuiltinTools } from './tool-registry.js';
 
