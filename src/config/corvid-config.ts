@@ -279,4 +279,17 @@ export interface CorvidConfig {
   server?: ServerConfig;
   /** `storage:`; absent when the file has none (the runtime then uses SQLite at `./.corvid/corvid.db`). */
   storage?: StorageConfig;
+  /** `queue:`; absent when the file has none (background runs then use the embedded queue). */
+  queue?: QueueConfig;
+}
+
+/** `queue:` after normalisation. */
+export interface QueueConfig {
+  backend: 'embedded' | 'postgres' | 'redis';
+  /** postgres (default: the storage url) or redis URL, `${VAR}`s interpolated. */
+  url?: string;
+  /** Runs one worker executes at once. Default 4. */
+  concurrency: number;
+  /** redis: the key prefix. Default `corvid`. */
+  prefix?: string;
 }

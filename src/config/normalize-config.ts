@@ -6,6 +6,7 @@ import type { agentSchema, configFileSchema, limitsSchema, modelSchema, reasonin
 import type { AgentConfig, CorvidConfig, LimitsConfig, McpContentConfig } from './corvid-config.js';
 import { normalizeEmbedders, normalizeKnowledge } from './knowledge-schema.js';
 import { normalizeMcpServers } from './mcp-servers-schema.js';
+import { normalizeQueue } from './queue-schema.js';
 import { normalizeServer } from './server-config-schema.js';
 import { normalizeStorage } from './storage-schema.js';
 
@@ -195,6 +196,7 @@ export function normalizeConfig(file: FileConfig): CorvidConfig {
     agents: Object.fromEntries(Object.entries(file.agents ?? {}).map(([k, a]) => [k, agent(k, a)])),
     ...(file.server ? { server: normalizeServer(file.server) } : {}),
     ...(file.storage ? { storage: normalizeStorage(file.storage) } : {}),
+    ...(file.queue ? { queue: normalizeQueue(file.queue) } : {}),
   };
 }
 

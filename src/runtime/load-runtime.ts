@@ -6,6 +6,7 @@ import { displayConfigPath, loadConfig } from '../config/load-config.js';
 import { locateConfigIssues } from '../config/locate-config-issues.js';
 import type { Agent } from '../core/agent.js';
 import type { Runnable } from '../core/runnable.js';
+import type { BackgroundRuns } from '../durable/background-runs.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { McpHub } from '../mcp/mcp-hub.js';
 import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
@@ -14,6 +15,7 @@ import type { Tool } from '../types/tool.js';
 import { buildAgents } from './build-agents.js';
 import type { ConfigKnowledge } from './config-knowledge.js';
 import { loadToolModules, usedToolEntryIds } from './load-tool-modules.js';
+import { type RuntimeRunsApi, runtimeRunsApi } from './runtime-runs-api.js';
 import { storeOptionsFromConfig } from './store-options.js';
 import { toolRegistry, withBuiltinTools } from './tool-registry.js';
 
@@ -78,6 +80,11 @@ export interface Runtime {
    * server, refused credentials, newer schema); the next call tries again.
    */
   store(): Promise<Store>;
+  /**
+   * Background runs on the queue of `queue:` (embedded in the store by default): `submit()`,
+   * `get()`, `wait()`, `stream()`, `cancel()`, and `work()` to execute queued runs here.
+   */
+  readonly runs: BackgroundRuns;
   /** Releases what the runtime holds (MCP servers are stopped, the store is closed). Idempotent. */
   close(): Promise<void>;
 }
@@ -171,6 +178,7 @@ class ConfigRuntime implements Runtime {
   private closed = false;
   /** Knowledge stores of states replaced by `reload()` (runs may still use them), closed with the runtime. */
   private readonly retired: ConfigKnowledge[] = [];
+  private runsApi: RuntimeRunsApi | undefined;
 
   constructor(
     private readonly options: LoadRuntimeOptions,
@@ -222,6 +230,11 @@ class ConfigRuntime implements Runtime {
     return this.state.knowledge;
   }
 
+  get runs(): BackgroundRuns {
+    this.runsApi ??= runtimeRunsApi(this, this.state.config);
+    return this.runsApi.runs;
+  }
+
   store(): Promise<Store> {
     if (this.closed)
       return Promise.reject(new ConfigError('The runtime is closed: runtime.store() cannot open a store after runtime.close()'));
@@ -254,6 +267,7 @@ class ConfigRuntime implements Runtime {
   async close(): Promise<void> {
     this.closed = true;
     await this.pending;
+    await this.runsApi?.close();
     await this.state.mcp?.close();
     for (const k of [...this.retired.splice(0), this.state.knowledge]) await k?.close();
     const opening = this.opening;
