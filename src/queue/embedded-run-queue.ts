@@ -7,7 +7,7 @@ export interface EmbeddedRunQueueOptions {
   store: () => Promise<Store>;
   /** How often the store is looked at for due runs (other processes' submissions, delayed runs). Default 500 ms. */
   pollMs?: number;
-  /** How often `running` runs are offered again (their worker may have died). Default 30 s. */
+  /** How often `running` runs are offered again (their worker may have died). Default 5 s. */
   recoverMs?: number;
   /** A job's handler failed. */
   onError?: (runId: string, err: unknown) => void;
@@ -68,7 +68,7 @@ class EmbeddedWorker {
   start(): void {
     this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 500);
     this.timer.unref();
-    this.recoverTimer = setInterval(() => void this.scan('running'), this.options.recoverMs ?? 30_000);
+    this.recoverTimer = setInterval(() => void this.scan('running'), this.options.recoverMs ?? 5000);
     this.recoverTimer.unref();
     void this.scan('running').then(() => this.wake());
   }
