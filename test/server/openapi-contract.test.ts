@@ -145,7 +145,7 @@ describe('the OpenAPI document matches the real answers', () => {
     );
     expect((await call('post', chat, '/api/v1/agents/nobody/chat', { body: { message: 'hi' } })).status).toBe(404);
     const streamed = await call('post', chat, '/api/v1/agents/files/chat', { body: { message: 'hi', stream: true } });
-    expect(runEvents.body).toContain('event: done');
+    expect(streamed.body).toContain('event: done');
     const paused = await call('post', chat, '/api/v1/agents/files/chat', { body: { message: 'delete a.txt' } });
     expect(paused.status).toBe(202);
 
