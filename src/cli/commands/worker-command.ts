@@ -20,11 +20,14 @@ export async function workerCommand(context: CliContext): Promise<number> {
     const queue = runtime.config.queue?.backend ?? 'embedded';
     const n = concurrency ?? runtime.config.queue?.concurrency ?? 4;
     stderr.write(`${c.bold('corvid worker')}: executing queued runs (${queue} queue on ${store.info.location}, ${n} at once)\n`);
+    // The queue's timers do not hold the process open; this does, until a signal.
+    const keepAlive = setInterval(() => undefined, 1 << 30);
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
       process.once('SIGTERM', () => resolve('SIGTERM'));
     });
     stderr.write(`corvid worker: ${signal}, letting running runs finish\n`);
+    clearInterval(keepAlive);
     await worker.stop();
     return EXIT.ok;
   } finally {
