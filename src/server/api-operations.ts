@@ -29,7 +29,6 @@ import {
   pausedResponseSchema,
   readinessSchema,
   runListSchema,
-  runSchema,
   servedToolListSchema,
   sessionListSchema,
   sessionSchema,
