@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The layer rule of src/: contracts (types, errors) → core → adapters (models, storage, secrets, http,
-// durable, mcp, a2a, tools, agents, testing) → runtime, config → interfaces (cli, server) → the
+// durable, queue, mcp, a2a, tools, agents, testing) → runtime, config → interfaces (cli, server) → the
 // package entry (src/index.ts). A file may import (statically or with `import()`) from its own
 // layer or below, never above, and the folders may not import each other in a cycle.
 // Edges listed in scripts/layer-baseline.json are known debts: they are reported, not failed,
@@ -30,6 +30,7 @@ export const LAYERS = {
   knowledge: 2,
   agents: 2,
   testing: 2,
+  queue: 2,
   runtime: 3,
   config: 3,
   cli: 4,

@@ -262,9 +262,11 @@ Examples:
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
       watch: { type: 'boolean', short: 'w' },
+      'no-worker': { type: 'boolean' },
+      concurrency: { type: 'string' },
     },
     maxPositionals: 0,
-    help: `Usage: corvid serve [--port <n>] [--host <addr>] [--watch]
+    help: `Usage: corvid serve [--port <n>] [--host <addr>] [--watch] [--no-worker | --concurrency <n>]
 
 Serves every agent of the config until Ctrl-C / SIGTERM (then finishes in-flight requests):
   POST /api/v1/agents/<name>/chat   { "message": "...", "sessionId"?, "stream"? }  JSON or SSE
@@ -272,6 +274,9 @@ Serves every agent of the config until Ctrl-C / SIGTERM (then finishes in-flight
   GET  /api/v1/agents, /api/v1/sessions[/<id>], /api/v1/openapi.json
   GET  /health, /ready, /metrics; A2A at /.well-known/agent-card.json, /agents, /a2a/<name>
   GET  /studio/                     the Studio, a web UI (server.studio: false turns it off)
+  POST /api/v1/runs                 { "agent", "input", "sessionId"?, "webhook"? }  a background run (202)
+  GET  /api/v1/runs/<id>[?wait=s], /api/v1/runs/<id>/stream[?after=seq], POST .../cancel
+With a storage: section the server also executes queued background runs (see docs/scale-out.md).
 Settings (auth, CORS, rate limits, TLS, telemetry, logging) come from the config's server:
 section; JSON logs go to stdout, the start-up banner to stderr. See docs/server.md.
 
@@ -281,6 +286,8 @@ Options:
                        non-loopback address is only used when given here (with a warning)
   -w, --watch          Reload the config (and .env) when they change; a broken config is
                        rejected and the previous one keeps serving
+      --no-worker      Only accept background runs; corvid worker processes execute them
+      --concurrency <n>  Background runs executed here at once (default: queue.concurrency, else 4)
 
 ${GLOBAL_HELP}
 
@@ -290,6 +297,31 @@ Examples:
   corvid serve
   corvid serve -c team.yaml --port 9000 --watch
   curl -s localhost:8080/api/v1/agents/assistant/chat -H 'content-type: application/json' -d '{"message":"hi"}'`,
+  },
+  {
+    name: 'worker',
+    summary: 'Execute queued background runs (POST /api/v1/runs, runtime.runs.submit) until Ctrl-C',
+    options: {
+      concurrency: { type: 'string' },
+    },
+    maxPositionals: 0,
+    help: `Usage: corvid worker [--concurrency <n>]
+
+Takes background runs off the queue of the config's queue: section (embedded in the storage
+database by default) and executes them, until Ctrl-C / SIGTERM (then lets running ones finish).
+Any number of workers and servers may share one database: each run executes once; a run whose
+worker died is continued by another from its last checkpoint. See docs/scale-out.md.
+
+Options:
+      --concurrency <n>  Runs executed at once (default: queue.concurrency, else 4)
+
+${GLOBAL_HELP}
+
+Exit codes: 0 stopped by a signal, 1 failed to start, 2 bad usage.
+
+Examples:
+  corvid worker --concurrency 8
+  corvid serve --no-worker & corvid worker & corvid worker`,
   },
   {
     name: 'studio',

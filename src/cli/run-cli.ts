@@ -21,6 +21,7 @@ const LOADERS: Record<string, () => Promise<CommandMain>> = {
   approvals: async () => (await import('./commands/approvals-command.js')).approvalsCommand,
   serve: async () => (await import('./commands/serve-command.js')).serveCommand,
   'hash-key': async () => (await import('./commands/serve-command.js')).hashKeyCommand,
+  worker: async () => (await import('./commands/worker-command.js')).workerCommand,
   studio: async () => (await import('./commands/studio-command.js')).studioCommand,
   sessions: async () => (await import('./commands/sessions-command.js')).sessionsCommand,
   memories: async () => (await import('./commands/memories-command.js')).memoriesCommand,

@@ -5,6 +5,7 @@ import { durationSchema } from './duration-schema.js';
 import { embeddersSchema, KNOWLEDGE_NAME, knowledgeSchema } from './knowledge-schema.js';
 import { mcpContentSchema } from './mcp-content-schema.js';
 import { mcpServersSchema } from './mcp-servers-schema.js';
+import { queueSchema } from './queue-schema.js';
 import { serverSchema } from './server-config-schema.js';
 import { storageSchema } from './storage-schema.js';
 import { TOOL_KIND_NAMES, toolKindEntrySchemas } from './tool-kinds/index.js';
@@ -519,6 +520,7 @@ export const configFileSchema = z
     embedders: embeddersSchema.optional(),
     knowledge: knowledgeSchema.optional(),
     storage: storageSchema.optional(),
+    queue: queueSchema.optional(),
     agents: z
       .record(
         z.string().regex(AGENT_NAME, { error: 'agent names start with a letter and use letters, digits, "_" and "-" (at most 60)' }),

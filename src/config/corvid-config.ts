@@ -283,6 +283,8 @@ export interface CorvidConfig {
   storage?: StorageConfig;
   /** `cassette:`; absent when the file has none. */
   cassette?: CassetteConfig;
+  /** `queue:`; absent when the file has none (background runs then use the embedded queue). */
+  queue?: QueueConfig;
 }
 
 /** `cassette:` after normalisation (see `CassetteOptions` of `openCassette`). */
@@ -290,4 +292,15 @@ export interface CassetteConfig {
   path: string;
   mode?: 'live' | 'record' | 'replay' | 'auto';
   liveTools?: boolean | string[];
+}
+
+/** `queue:` after normalisation. */
+export interface QueueConfig {
+  backend: 'embedded' | 'postgres' | 'redis';
+  /** postgres (default: the storage url) or redis URL, `${VAR}`s interpolated. */
+  url?: string;
+  /** Runs one worker executes at once. Default 4. */
+  concurrency: number;
+  /** redis: the key prefix. Default `corvid`. */
+  prefix?: string;
 }

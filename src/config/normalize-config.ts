@@ -6,6 +6,7 @@ import type { agentSchema, configFileSchema, limitsSchema, modelSchema, reasonin
 import type { AgentConfig, CorvidConfig, LimitsConfig, McpContentConfig } from './corvid-config.js';
 import { normalizeEmbedders, normalizeKnowledge } from './knowledge-schema.js';
 import { normalizeMcpServers } from './mcp-servers-schema.js';
+import { normalizeQueue } from './queue-schema.js';
 import { normalizeServer } from './server-config-schema.js';
 import { normalizeStorage } from './storage-schema.js';
 
@@ -199,6 +200,7 @@ export function normalizeConfig(file: FileConfig): CorvidConfig {
     ...(file.cassette
       ? { cassette: compact({ path: file.cassette.path, mode: file.cassette.mode, liveTools: file.cassette.live_tools }) }
       : {}),
+    ...(file.queue ? { queue: normalizeQueue(file.queue) } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import { maskUrl } from '../storage/shared/location.js';
 import type { ModelConfig } from '../types/model.js';
 import type { AgentConfig, CorvidConfig } from './corvid-config.js';
 import type { KnowledgeBaseConfig } from './knowledge-schema.js';
+import { queueToFile } from './queue-schema.js';
 import { storageToFile } from './storage-schema.js';
 
 /** What secrets are replaced with. */
@@ -42,6 +43,7 @@ export function redactConfig(config: CorvidConfig): CorvidConfig {
     // Embedders: `apiKey` and secret-looking header values.
     ...(config.embedders ? { embedders: maskSecrets(config.embedders) as CorvidConfig['embedders'] } : {}),
     ...(config.storage?.url ? { storage: { ...config.storage, url: maskUrl(config.storage.url) } } : {}),
+    ...(config.queue?.url ? { queue: { ...config.queue, url: maskUrl(config.queue.url) } } : {}),
   };
 }
 
@@ -134,6 +136,7 @@ export function printConfig(config: CorvidConfig, format: 'yaml' | 'json' = 'yam
   if (c.embedders) file.embedders = Object.fromEntries(Object.entries(c.embedders).map(([k, e]) => [k, toFileKeys(e, false)]));
   if (c.knowledge) file.knowledge = Object.fromEntries(Object.entries(c.knowledge).map(([k, kb]) => [k, knowledgeToFile(kb)]));
   if (c.storage) file.storage = storageToFile(c.storage, maskUrl);
+  if (c.queue) file.queue = queueToFile(c.queue, maskUrl);
   if (Object.keys(c.agents).length) file.agents = Object.fromEntries(Object.entries(c.agents).map(([k, a]) => [k, agentToFile(a)]));
   return format === 'json' ? `${JSON.stringify(file, null, 2)}\n` : stringify(file, { lineWidth: 0 });
 }

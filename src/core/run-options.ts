@@ -33,6 +33,11 @@ export interface RunOptions extends ModelSettings {
   store?: StoreSource;
   /** Checkpoint the run (resumable, approvals can pause it) even without a session. */
   durable?: boolean;
+  /**
+   * Session / durable runs: the id the run gets (default a new `run_…` id), e.g. one that
+   * `runs.submit()` handed out before the run started. It must not name a stored run.
+   */
+  runId?: string;
   /** When checkpoints are written (overrides the agent's `checkpoints`). */
   checkpoints?: CheckpointOptions;
   /**
@@ -51,7 +56,7 @@ export interface RunOptions extends ModelSettings {
 }
 
 /** Options for `agent.resume()`: the per-run settings of `RunOptions` (the input, session and state come from the checkpoint). */
-export type ResumeOptions = Omit<RunOptions, 'session' | 'state' | 'durable' | 'journal'> & { checkpoints?: CheckpointOptions };
+export type ResumeOptions = Omit<RunOptions, 'session' | 'state' | 'durable' | 'journal' | 'runId'> & { checkpoints?: CheckpointOptions };
 
 /** Internal: lets `exit_loop` end the loop agent a run belongs to. */
 export interface LoopControl {

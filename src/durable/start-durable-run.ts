@@ -30,7 +30,7 @@ export async function startDurableRun(
   const state = toRunState(options.state) ?? new RunState();
   const checkpoints = options.checkpoints ?? defaults.checkpoints;
   if (checkpoints?.ttlMs !== undefined) pruneExpired(store);
-  const runId = durableRunId();
+  const runId = options.runId ?? durableRunId();
   // Held while this process runs it: another server's auto-resume leaves it alone.
   const lease = await holdRunLease(store, runId);
   try {

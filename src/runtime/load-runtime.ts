@@ -6,6 +6,7 @@ import { displayConfigPath, loadConfig } from '../config/load-config.js';
 import { locateConfigIssues } from '../config/locate-config-issues.js';
 import type { Agent } from '../core/agent.js';
 import type { Runnable } from '../core/runnable.js';
+import type { BackgroundRuns } from '../durable/background-runs.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { McpHub } from '../mcp/mcp-hub.js';
 import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
@@ -16,6 +17,7 @@ import type { ConfigKnowledge } from './config-knowledge.js';
 import { loadToolModules, usedToolEntryIds } from './load-tool-modules.js';
 import { type CassetteOverride, runtimeCassette } from './runtime-cassette.js';
 import { runtimeFiles } from './runtime-files.js';
+import { type RuntimeRunsApi, runtimeRunsApi } from './runtime-runs-api.js';
 import { storeOptionsFromConfig } from './store-options.js';
 import { toolRegistry, withBuiltinTools } from './tool-registry.js';
 
@@ -82,6 +84,11 @@ export interface Runtime {
    * server, refused credentials, newer schema); the next call tries again.
    */
   store(): Promise<Store>;
+  /**
+   * Background runs on the queue of `queue:` (embedded in the store by default): `submit()`,
+   * `get()`, `wait()`, `stream()`, `cancel()`, and `work()` to execute queued runs here.
+   */
+  readonly runs: BackgroundRuns;
   /** Releases what the runtime holds (MCP servers are stopped, the store is closed). Idempotent. */
   close(): Promise<void>;
 }
@@ -178,6 +185,7 @@ class ConfigRuntime implements Runtime {
   private closed = false;
   /** Knowledge stores of states replaced by `reload()` (runs may still use them), closed with the runtime. */
   private readonly retired: ConfigKnowledge[] = [];
+  private runsApi: RuntimeRunsApi | undefined;
 
   constructor(
     private readonly options: LoadRuntimeOptions,
@@ -229,6 +237,11 @@ class ConfigRuntime implements Runtime {
     return this.state.knowledge;
   }
 
+  get runs(): BackgroundRuns {
+    this.runsApi ??= runtimeRunsApi(this, this.state.config);
+    return this.runsApi.runs;
+  }
+
   store(): Promise<Store> {
     if (this.closed)
       return Promise.reject(new ConfigError('The runtime is closed: runtime.store() cannot open a store after runtime.close()'));
@@ -262,6 +275,7 @@ class ConfigRuntime implements Runtime {
   async close(): Promise<void> {
     this.closed = true;
     await this.pending;
+    await this.runsApi?.close();
     await this.state.mcp?.close();
     for (const k of [...this.retired.splice(0), this.state.knowledge]) await k?.close();
     const opening = this.opening;

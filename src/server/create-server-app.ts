@@ -6,6 +6,7 @@ import type { ServerConfig } from '../config/corvid-config.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/read-incoming.js';
 import { registerApprovalRoutes } from './approval-routes.js';
 import { registerApprovalStream } from './approval-stream-route.js';
+import { registerBackgroundRunRoutes } from './background-run-routes.js';
 import { registerChatRoutes } from './chat-routes.js';
 import { errorResponse } from './error-response.js';
 import { registerKnowledgeRoutes } from './knowledge-routes.js';
@@ -100,6 +101,8 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   registerSessionRoutes(app, { chat, sessions: parts.sessions, maxBodyBytes });
   // Before the approval routes: `/approvals/stream` is not an approval id.
   registerApprovalStream(app, { chat });
+  // Before the approval and run routes: a run id that is no background run falls through to them.
+  registerBackgroundRunRoutes(app, { chat, access: parts.access, runs: () => options.runtime().runs, maxBodyBytes });
   registerApprovalRoutes(app, { chat, metrics, onDisconnect, maxBodyBytes });
   registerRunRoutes(app, { chat });
   registerOpenAIRoutes(app, parts, { onDisconnect });

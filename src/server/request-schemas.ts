@@ -74,6 +74,24 @@ export const listRunsQuerySchema = z.strictObject({
 });
 
 /** `POST /api/v1/runs/{id}/resume` (the body is optional). */
+/** `POST /api/v1/runs`: a background run. */
+export const submitRunSchema = z.strictObject({
+  agent: z.string({ error: 'agent is the name of an agent' }).min(1).max(191),
+  input: z.string({ error: 'input is the message to run the agent on' }).min(1, { error: 'input is empty' }).max(1_000_000),
+  sessionId: recordId().optional(),
+  webhook: z
+    .url({ protocol: /^https?$/, error: 'webhook must be an http:// or https:// URL' })
+    .max(2048)
+    .optional(),
+  delaySeconds: z.number({ error: 'delaySeconds is a number of seconds' }).min(0).max(31_536_000).optional(),
+});
+
+/** `GET /api/v1/runs/{id}?wait=` and `/stream?after=`. */
+export const runQuerySchema = z.strictObject({
+  wait: z.coerce.number({ error: 'wait is a number of seconds' }).min(0).max(300, { error: 'wait is at most 300 seconds' }).optional(),
+  after: z.coerce.number({ error: 'after is an event seq' }).int().min(0).optional(),
+});
+
 export const resumeRequestSchema = z.strictObject({
   stream: z.boolean({ error: 'must be true or false' }).optional(),
 });

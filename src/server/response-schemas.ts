@@ -159,6 +159,24 @@ export const runSchema = z.strictObject({
   pendingApprovals: z.array(pendingApprovalSchema).optional(),
 });
 
+/** A background run (`POST /api/v1/runs`, `GET /api/v1/runs/{id}` of a submitted run). */
+export const backgroundRunSchema = z.strictObject({
+  runId: z.string(),
+  agent: z.string(),
+  status: z.enum(['queued', 'running', 'paused', 'completed', 'failed', 'cancelled']),
+  sessionId: z.string().optional(),
+  attempts: z.number().int().meta({ description: 'Times a worker started it (more than 1: taken over after a worker died)' }),
+  result: z.unknown().optional().meta({ description: '`text`, `usage`, `steps`, `finishReason`, … of a completed or paused run' }),
+  error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+  createdAt: timestamp(),
+  updatedAt: timestamp(),
+  finishedAt: timestamp().optional(),
+  cancelRequested: z.boolean().optional(),
+});
+
+/** `GET /api/v1/runs/{id}`: a background run, or a stored (chat) run. */
+export const anyRunSchema = z.union([backgroundRunSchema, runSchema]);
+
 /** `GET /api/v1/runs`. */
 export const runListSchema = z.strictObject({ runs: z.array(runSchema) });
 

@@ -45,6 +45,12 @@ export interface ServeOptions {
    * approvals). Default: the runtime's store when the config has a `storage:` section.
    */
   store?: StoreSource;
+  /**
+   * Execute queued background runs in this process too (`runtime.runs.work()`). Default true when
+   * the server has a store and the runtime has `runs`; false only accepts them (`--no-worker`),
+   * for `corvid worker` processes to run.
+   */
+  worker?: boolean | { concurrency?: number };
   /** Resume runs left interrupted by an earlier process, at start (in the background). Default: `storage.resume` of the config, else `manual`. */
   resume?: 'manual' | 'auto';
   /**

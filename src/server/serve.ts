@@ -167,9 +167,22 @@ async function startAutoResume(input: {
   return { stop, done };
 }
 
+/** Starts executing queued background runs here (`worker` option, default on with a store). */
+async function startWorker(options: ServeOptions, runtime: ServedRuntime, store: unknown, logger: ServerAppParts['logger']) {
+  if (options.worker === false || !store || !runtime.runs) return undefined;
+  const concurrency = typeof options.worker === 'object' ? options.worker.concurrency : undefined;
+  return runtime.runs.work({
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    onError: (runId, err) => {
+      if ((err as Error).name !== 'RunHeldElsewhereError') logger.error({ runId, err }, `background run ${runId} could not be executed`);
+    },
+  });
+}
+
 /** What closing a server stops, in order. */
 interface ShutdownSteps {
   http: Server;
+  worker?: { stop(): Promise<void> };
   sockets: NodeWebSockets;
   resume: { stop(): void; done?: Promise<unknown> };
   stopWatching?: () => void;
@@ -194,6 +207,7 @@ function shutdown(steps: ShutdownSteps): RunningServer['close'] {
     await done;
     // Let a run resumed at start-up finish before the store closes.
     if (steps.resume.done) await Promise.race([steps.resume.done, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+    if (steps.worker) await Promise.race([steps.worker.stop(), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
     clearTimeout(timer);
     await steps.tracing?.shutdown().catch(() => undefined);
     await steps.closeOwned();
@@ -244,6 +258,7 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
       ? watchAndReload({ configPath: runtime.configPath, cwd: options.load?.cwd ?? process.cwd(), reload, logger })
       : undefined;
   const resume = await startAutoResume({ options, runtime, store, parts });
-  const close = shutdown({ http: listening.server, sockets, resume, stopWatching, tracing, closeOwned });
+  const worker = await startWorker(options, runtime, store, logger);
+  const close = shutdown({ http: listening.server, sockets, resume, worker, stopWatching, tracing, closeOwned });
   return { url: listening.url, port: listening.port, host, app, parts, logger, runtime: current, reload, close };
 }

@@ -1,5 +1,6 @@
 import type { CorvidConfig } from '../config/corvid-config.js';
 import type { Runnable } from '../core/runnable.js';
+import type { BackgroundRuns } from '../durable/background-runs.js';
 import type { McpHub } from '../mcp/mcp-hub.js';
 import type { ConfigKnowledge } from '../runtime/config-knowledge.js';
 import type { Store } from '../types/storage/store.js';
@@ -19,6 +20,8 @@ export interface ServedRuntime {
   readonly knowledge?: ConfigKnowledge;
   /** The store, when the runtime has one (`/ready` checks it). */
   store?(): Promise<Store>;
+  /** Background runs (`POST /api/v1/runs`), when the runtime has them (a config `Runtime` does). */
+  readonly runs?: BackgroundRuns;
   reload?(): Promise<void>;
   close?(): Promise<void>;
 }

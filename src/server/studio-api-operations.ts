@@ -1,6 +1,7 @@
 import type { ApiOperation, ApiResponse } from './api-operations.js';
 import { errorSchema, sessionSchema, sessionSummarySchema } from './response-schemas.js';
 import {
+  cancelAnswerSchema,
   cancelRunSchema,
   exportSessionQuerySchema,
   knowledgeHitsSchema,
@@ -85,10 +86,11 @@ export const STUDIO_OPERATIONS: ApiOperation[] = [
     method: 'post',
     path: '/api/v1/runs/{id}/cancel',
     operationId: 'cancelRun',
-    summary: 'Stop a run this server is running (it ends `failed` and can be resumed)',
+    summary:
+      'Stop a background run wherever it runs (`cancelled`), or a chat run this server is running (it ends `failed` and can be resumed)',
     pathParams: runId,
     responses: {
-      '202': { description: 'The run is being stopped', json: cancelRunSchema },
+      '202': { description: 'The run is being stopped', json: cancelAnswerSchema },
       '404': error('Unknown run, or a server without a store (`no_store`)'),
       '409': error('The run is not running in this server (`run_not_running`)'),
       ...guarded,
@@ -215,6 +217,7 @@ export const STUDIO_RESPONSE_COMPONENTS = {
   Whoami: whoamiSchema,
   RunTimeline: runTimelineSchema,
   CancelRun: cancelRunSchema,
+  CancelAnswer: cancelAnswerSchema,
   Memory: memorySchema,
   MemoryList: memoryListSchema,
   KnowledgeList: knowledgeListSchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { usageSchema } from './response-schemas.js';
+import { backgroundRunSchema, usageSchema } from './response-schemas.js';
 
 /**
  * Requests and answers of the routes the Studio uses beside the chat API (`whoami`, session
@@ -68,6 +68,9 @@ export const runTimelineSchema = z.strictObject({
 
 /** `POST /api/v1/runs/{id}/cancel`. */
 export const cancelRunSchema = z.strictObject({ runId: z.string(), status: z.literal('cancelling') });
+
+/** `POST /api/v1/runs/{id}/cancel`: a chat run being stopped here, or a background run asked to stop. */
+export const cancelAnswerSchema = z.union([cancelRunSchema, backgroundRunSchema]);
 
 /** `GET /api/v1/memories` query. */
 export const listMemoriesQuerySchema = z.strictObject({

@@ -5,6 +5,13 @@
  * Only contracts and `openStore` load here; each driver loads when it is opened.
  */
 export { StorageError, type StorageErrorKind } from '../errors/storage-error.js';
+export type {
+  BackgroundRun,
+  BackgroundRunInput,
+  BackgroundRunOutcome,
+  BackgroundRunStatus,
+  BackgroundRunStore,
+} from '../types/storage/background-runs.js';
 export type { CounterStore, CounterWindow, LeaseAcquireOptions, LeaseInfo, LeaseStore } from '../types/storage/coordination.js';
 export type {
   ConversationSearch,
@@ -19,6 +26,7 @@ export type {
   MessageSearchHit,
   MessageSearchOptions,
 } from '../types/storage/memories.js';
+export type { RunEventInput, RunEventLog, RunEventRecord } from '../types/storage/run-events.js';
 export type {
   Approval,
   ApprovalInput,

@@ -25,6 +25,7 @@ describe('configJsonSchema', () => {
       'embedders',
       'knowledge',
       'storage',
+      'queue',
       'agents',
       'server',
       'code',

@@ -15,6 +15,8 @@ import WebSocket from 'ws';
 
 import { Agent } from '../../src/core/agent.js';
 import { tool } from '../../src/core/tool.js';
+import { BackgroundRuns } from '../../src/durable/background-runs.js';
+import { EmbeddedRunQueue } from '../../src/queue/embedded-run-queue.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { runtimeOf } from '../../src/server/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
@@ -65,12 +67,15 @@ describe('the OpenAPI document matches the real answers', () => {
       execute: ({ text }) => text.toUpperCase(),
     });
     const agent = new Agent({ name: 'files', description: 'Manages files', model: agentModel(), tools: [del, upper] });
-    const runtime = {
-      ...runtimeOf([agent], {
-        config: { storage: { driver: 'sqlite', path, checkpoints: { strategy: 'event', intervalMs: 5000 }, resume: 'manual' } },
-      }),
-      store: async () => store,
-    };
+    const served = runtimeOf([agent], {
+      config: { storage: { driver: 'sqlite', path, checkpoints: { strategy: 'event', intervalMs: 5000 }, resume: 'manual' } },
+    });
+    const runs = new BackgroundRuns({
+      runtime: { store: async () => store, agent: <T>(name?: string) => served.agents.get(name ?? 'files') as T },
+      queue: async () => new EmbeddedRunQueue({ store: async () => store }),
+      worker: 'test',
+    });
+    const runtime = { ...served, store: async () => store, runs };
     ({ server, url } = await startServer([], { runtime }));
     doc = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as Doc;
     ajv.addSchema(doc as object, 'openapi');
@@ -238,6 +243,18 @@ describe('the OpenAPI document matches the real answers', () => {
     expect((await call('get', '/api/v1/runs/{id}/timeline', '/api/v1/runs/nope/timeline')).status).toBe(404);
     expect((await call('post', '/api/v1/runs/{id}/cancel', `/api/v1/runs/${chatted.body.runId}/cancel`)).status).toBe(409);
     expect((await call('post', '/api/v1/runs/{id}/cancel', '/api/v1/runs/nope/cancel')).status).toBe(404);
+    const submitted = await call('post', '/api/v1/runs', '/api/v1/runs', { body: { agent: 'files', input: 'hello' } });
+    expect(submitted).toMatchObject({ status: 202, body: { status: 'queued' } });
+    expect((await call('post', '/api/v1/runs', '/api/v1/runs', { body: { agent: 'files' } })).status).toBe(400);
+    const finished = await call('get', '/api/v1/runs/{id}', `/api/v1/runs/${submitted.body.runId}?wait=10`);
+    expect(finished.body).toMatchObject({ status: 'completed', result: { text: 'you said hello' } });
+    expect((await call('get', '/api/v1/runs/{id}', `/api/v1/runs/${submitted.body.runId}?wait=lots`)).status).toBe(400);
+    const runEvents = await call('get', '/api/v1/runs/{id}/stream', `/api/v1/runs/${submitted.body.runId}/stream?after=0`);
+    expect(runEvents.body).toContain('event: done');
+    expect((await call('get', '/api/v1/runs/{id}/stream', '/api/v1/runs/nope/stream')).status).toBe(404);
+    const later = await call('post', '/api/v1/runs', '/api/v1/runs', { body: { agent: 'files', input: 'later', delaySeconds: 60 } });
+    const cancelled = await call('post', '/api/v1/runs/{id}/cancel', `/api/v1/runs/${later.body.runId}/cancel`);
+    expect(cancelled).toMatchObject({ status: 202, body: { status: 'cancelled', cancelRequested: true } });
     const approvalStream = await fetch(`${url}/api/v1/approvals/stream`);
     expect(approvalStream.headers.get('content-type')).toContain('text/event-stream');
     expect(Object.keys(doc.paths['/api/v1/approvals/stream']!.get!.responses)).toContain(String(approvalStream.status));

@@ -80,13 +80,13 @@ describe('stored format, schema version 1 (golden rows)', () => {
     await store.close();
   });
 
-  it('migrates a version-1 database to the current version, the golden rows intact, counters and leases working', async () => {
+  it('migrates a version-1 database to the current version, the golden rows intact, counters, leases and background runs working', async () => {
     const path = join(dir, 'v1-migrated.db');
     versionOneDatabase(path);
     const store = await openStore({ path });
     try {
       expect(store.info.schemaVersion).toBe(SCHEMA_VERSION);
-      expect(SCHEMA_VERSION).toBe(2);
+      expect(SCHEMA_VERSION).toBe(3);
       expect((await store.sessions.get('ses_golden'))?.lastSeq).toBe(3);
       expect((await store.sessions.entries('ses_golden')).map((e) => e.type)).toEqual(['message', 'message', 'handoff']);
       expect((await store.conversations.search('refund'))[0]).toMatchObject({ sessionId: 'ses_golden', seq: 1 });
@@ -96,6 +96,9 @@ describe('stored format, schema version 1 (golden rows)', () => {
       expect((await store.counters.add('rate:u_1', 2, 60_000)).total).toBe(5);
       expect(await store.leases.acquire('resume:run_g', 'instance-1', 30_000)).toBe(true);
       expect(await store.leases.acquire('resume:run_g', 'instance-2', 30_000)).toBe(false);
+      await store.backgroundRuns.create({ runId: 'run_bg', agent: 'support', input: 'hi' });
+      await store.runEvents.append('run_bg', [{ seq: 1, type: 'run_start', data: {} }]);
+      expect(await store.runEvents.lastSeq('run_bg')).toBe(1);
     } finally {
       await store.close();
     }
@@ -103,6 +106,7 @@ describe('stored format, schema version 1 (golden rows)', () => {
     expect(db.prepare('SELECT version, name FROM corvid_schema ORDER BY version').all()).toEqual([
       { version: 1, name: 'initial' },
       { version: 2, name: 'counters and leases' },
+      { version: 3, name: 'background runs and run events' },
     ]);
     db.close();
     // Opening again migrates nothing more.

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 
 import { openStore, type Store } from '../../src/storage/index.js';
+import { backgroundRunCases } from './conformance/background-runs.js';
 import { coordinationCases } from './conformance/coordination.js';
 import { memoryCases } from './conformance/memories.js';
 import { runCases } from './conformance/runs.js';
@@ -42,5 +43,6 @@ export function storeConformance(target: StoreTarget): void {
     memoryCases(ctx);
     runCases(ctx);
     coordinationCases(ctx);
+    backgroundRunCases(ctx);
   });
 }

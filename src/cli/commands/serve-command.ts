@@ -44,6 +44,24 @@ async function importServer<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
+/** `--concurrency <n>` as a number of runs (1-1000); undefined when not given. */
+export function parseConcurrency(value: string | boolean | undefined, command: string): number | undefined {
+  if (value === undefined || typeof value === 'boolean') return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000)
+    throw new UsageError(`--concurrency must be a number of runs from 1 to 1000, got "${value}"`, command);
+  return Number(value);
+}
+
+/** `serve`'s worker option from `--no-worker` / `--concurrency`. */
+function workerOption(context: CliContext): boolean | { concurrency?: number } {
+  if (context.values['no-worker'] === true) {
+    if (context.values.concurrency !== undefined) throw new UsageError('give either --no-worker or --concurrency, not both', 'serve');
+    return false;
+  }
+  const concurrency = parseConcurrency(context.values.concurrency, 'serve');
+  return concurrency === undefined ? true : { concurrency };
+}
+
 /** What `corvid serve` and `corvid studio` print once listening, and do then. */
 export interface ServeCommandOptions {
   /** The command's name (usage errors and the banner). */
@@ -72,7 +90,14 @@ export async function serveUntilSignal(context: CliContext, options: ServeComman
     const envPort = port === undefined && runtime.config.server?.port === undefined ? portFromEnv(context.env.PORT) : undefined;
     const { serve } = await importServer(() => import('../../server/serve.js'));
     const server = await importServer(() =>
-      serve({ runtime, port: port ?? envPort, host, watch: values.watch === true, load: { cwd: context.cwd } }),
+      serve({
+        runtime,
+        port: port ?? envPort,
+        host,
+        watch: values.watch === true,
+        load: { cwd: context.cwd },
+        worker: workerOption(context),
+      }),
     );
     const agents = [...runtime.agents.keys()].filter((n) => (runtime.config.agents[n]?.visibility ?? 'public') !== 'private');
     stderr.write(`${c.bold(`corvid ${name}`)}: listening on ${server.url}\n`);

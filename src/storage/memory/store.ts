@@ -1,6 +1,7 @@
 import type { Store, StoreInfo, StoreOptions } from '../../types/storage/store.js';
 import { storeClosed } from '../shared/errors.js';
 import { SCHEMA_VERSION } from '../shared/schema.js';
+import { MemoryBackgroundRunStore, MemoryRunEventLog } from './background-runs.js';
 import { MemoryCounterStore, MemoryLeaseStore } from './coordination.js';
 import { MemData } from './data.js';
 import { MemoryConversationSearch, MemoryMemoryStore } from './memories.js';
@@ -23,6 +24,8 @@ export class InMemoryStore implements Store {
   readonly approvals: MemoryApprovalStore;
   readonly counters: MemoryCounterStore;
   readonly leases: MemoryLeaseStore;
+  readonly backgroundRuns: MemoryBackgroundRunStore;
+  readonly runEvents: MemoryRunEventLog;
   private closed = false;
 
   constructor(options: StoreOptions = {}) {
@@ -44,6 +47,8 @@ export class InMemoryStore implements Store {
     this.approvals = new MemoryApprovalStore(context);
     this.counters = new MemoryCounterStore(context);
     this.leases = new MemoryLeaseStore(context);
+    this.backgroundRuns = new MemoryBackgroundRunStore(context);
+    this.runEvents = new MemoryRunEventLog(context);
   }
 
   async close(): Promise<void> {

@@ -73,5 +73,26 @@ export function mysqlMigrations(bin: string): Migration[] {
         ) ${table}`,
       ],
     },
+    backgroundRunTables(table),
   ];
+}
+
+/** Migration 3: submitted runs and their event logs. */
+function backgroundRunTables(table: string): Migration {
+  return {
+    version: 3,
+    name: 'background runs and run events',
+    statements: [
+      `CREATE TABLE IF NOT EXISTS corvid_background_runs (
+        run_id VARCHAR(191) NOT NULL PRIMARY KEY, agent VARCHAR(191) NOT NULL, input LONGTEXT NOT NULL, session_id VARCHAR(191) NULL,
+        owner VARCHAR(255) NULL, webhook TEXT NULL, status VARCHAR(16) NOT NULL, result LONGTEXT NULL, error TEXT NULL,
+        cancel_requested INT NOT NULL DEFAULT 0, attempts INT NOT NULL DEFAULT 0, worker VARCHAR(255) NULL, run_at BIGINT NOT NULL,
+        created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, finished_at BIGINT NULL, KEY corvid_background_runs_status (status, run_at)
+      ) ${table}`,
+      `CREATE TABLE IF NOT EXISTS corvid_run_events (
+        run_id VARCHAR(191) NOT NULL, seq INT NOT NULL, type VARCHAR(64) NOT NULL, data LONGTEXT NOT NULL, created_at BIGINT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      ) ${table}`,
+    ],
+  };
 }

@@ -66,4 +66,19 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
       'CREATE INDEX corvid_leases_expiry ON corvid_leases (expires_at)',
     ],
   },
+  {
+    version: 3,
+    name: 'background runs and run events',
+    statements: [
+      `CREATE TABLE corvid_background_runs (
+        run_id VARCHAR(191) PRIMARY KEY, agent VARCHAR(191) NOT NULL, input TEXT NOT NULL, session_id VARCHAR(191), owner VARCHAR(255),
+        webhook TEXT, status VARCHAR(16) NOT NULL, result TEXT, error TEXT, cancel_requested INTEGER NOT NULL DEFAULT 0,
+        attempts INTEGER NOT NULL DEFAULT 0, worker VARCHAR(255), run_at BIGINT NOT NULL, created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL, finished_at BIGINT)`,
+      'CREATE INDEX corvid_background_runs_status ON corvid_background_runs (status, run_at)',
+      `CREATE TABLE corvid_run_events (
+        run_id VARCHAR(191) NOT NULL, seq INTEGER NOT NULL, type VARCHAR(64) NOT NULL, data TEXT NOT NULL, created_at BIGINT NOT NULL,
+        PRIMARY KEY (run_id, seq))`,
+    ],
+  },
 ];

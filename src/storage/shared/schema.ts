@@ -3,4 +3,4 @@
  * a database at a higher version is refused (never rewritten). Bump it with a new migration in
  * every driver at once.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;

@@ -1,8 +1,10 @@
 import type { Store, StoreInfo } from '../../types/storage/store.js';
 import { storeClosed } from '../shared/errors.js';
+import { SqlBackgroundRunStore } from './sql-background-runs.js';
 import type { SqlBackend } from './sql-client.js';
 import { SqlCounterStore, SqlLeaseStore } from './sql-coordination.js';
 import { SqlConversationSearch, SqlMemoryStore } from './sql-memories.js';
+import { SqlRunEventLog } from './sql-run-events.js';
 import { SqlApprovalStore, SqlCheckpointStore } from './sql-runs.js';
 import { type SqlContext, SqlSessionStore } from './sql-sessions.js';
 import { SqlArtifactStore, SqlStateStore } from './sql-state.js';
@@ -19,6 +21,8 @@ export class SqlStore implements Store {
   readonly approvals: SqlApprovalStore;
   readonly counters: SqlCounterStore;
   readonly leases: SqlLeaseStore;
+  readonly backgroundRuns: SqlBackgroundRunStore;
+  readonly runEvents: SqlRunEventLog;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -43,6 +47,8 @@ export class SqlStore implements Store {
     this.approvals = new SqlApprovalStore(context);
     this.counters = new SqlCounterStore(context);
     this.leases = new SqlLeaseStore(context);
+    this.backgroundRuns = new SqlBackgroundRunStore(context);
+    this.runEvents = new SqlRunEventLog(context);
   }
 
   close(): Promise<void> {

@@ -76,4 +76,18 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       'CREATE INDEX corvid_leases_expiry ON corvid_leases (expires_at)',
     ],
   },
+  {
+    version: 3,
+    name: 'background runs and run events',
+    statements: [
+      `CREATE TABLE corvid_background_runs (
+        run_id TEXT NOT NULL PRIMARY KEY, agent TEXT NOT NULL, input TEXT NOT NULL, session_id TEXT, owner TEXT, webhook TEXT,
+        status TEXT NOT NULL, result TEXT, error TEXT, cancel_requested INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0,
+        worker TEXT, run_at INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, finished_at INTEGER)`,
+      'CREATE INDEX corvid_background_runs_status ON corvid_background_runs (status, run_at)',
+      `CREATE TABLE corvid_run_events (
+        run_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, created_at INTEGER NOT NULL,
+        PRIMARY KEY (run_id, seq)) WITHOUT ROWID`,
+    ],
+  },
 ];

@@ -1,5 +1,7 @@
+import type { BackgroundRunStore } from './background-runs.js';
 import type { CounterStore, LeaseStore } from './coordination.js';
 import type { ConversationSearch, MemoryStore } from './memories.js';
+import type { RunEventLog } from './run-events.js';
 import type { ApprovalStore, CheckpointStore } from './runs.js';
 import type { SessionStore } from './sessions.js';
 import type { ArtifactStore, StateStore } from './state.js';
@@ -43,7 +45,8 @@ export interface StoreInfo {
 
 /**
  * Durable state behind one interface: sessions with their entries, key-value state, artifacts,
- * long-term memories, conversation search, run checkpoints, approvals, counters and leases.
+ * long-term memories, conversation search, run checkpoints, approvals, counters, leases, and
+ * submitted runs with their event logs.
  * Open one with `openStore()`; close it when done.
  * @example
  * const store = await openStore({ driver: 'sqlite', path: './.corvid/corvid.db' });
@@ -65,6 +68,10 @@ export interface Store {
   readonly counters: CounterStore;
   /** Named leases with an expiry (one instance of several does a piece of work). */
   readonly leases: LeaseStore;
+  /** Submitted (background) runs: what was asked, where each stands, the cancel flag. */
+  readonly backgroundRuns: BackgroundRunStore;
+  /** The numbered event log of each submitted run, read by streams on any instance. */
+  readonly runEvents: RunEventLog;
   /** Releases connections / the file handle. Idempotent. */
   close(): Promise<void>;
 }

@@ -33,8 +33,10 @@ export function schemaCases(target: StoreTarget, snapshot?: (options: StoreOptio
         const store = await openStore(location.options);
         const { id } = await store.sessions.create({ agent: 'a' });
         await store.close();
-        // Back to version 1: without what version 2 added (the tables and their indexes).
-        await location.exec('DROP TABLE corvid_counters; DROP TABLE corvid_leases; DELETE FROM corvid_schema WHERE version > 1');
+        // Back to version 1: without what versions 2 and 3 added (the tables and their indexes).
+        await location.exec(
+          'DROP TABLE corvid_counters; DROP TABLE corvid_leases; DROP TABLE corvid_background_runs; DROP TABLE corvid_run_events; DELETE FROM corvid_schema WHERE version > 1',
+        );
         expect(await location.rows('SELECT version FROM corvid_schema ORDER BY version')).toEqual([{ version: 1 }]);
         const migrated = await openStore(location.options);
         try {
@@ -44,10 +46,12 @@ export function schemaCases(target: StoreTarget, snapshot?: (options: StoreOptio
           ).toEqual([
             [1, 'initial'],
             [2, 'counters and leases'],
+            [3, 'background runs and run events'],
           ]);
           expect((await migrated.sessions.get(id))?.agent).toBe('a');
           expect((await migrated.counters.add('k', 2, 1000)).total).toBe(2);
           expect(await migrated.leases.acquire('l', 'me', 1000)).toBe(true);
+          expect(await migrated.backgroundRuns.create({ runId: 'run_m', agent: 'a', input: 'x' })).toMatchObject({ status: 'queued' });
         } finally {
           await migrated.close();
         }

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+import type { QueueConfig } from './corvid-config.js';
+
+const BACKENDS = ['embedded', 'postgres', 'redis'] as const;
+
+/** `queue:` — where submitted (background) runs wait for a worker. */
+export const queueSchema = z
+  .strictObject({
+    backend: z
+      .enum(BACKENDS, { error: 'backend is one of embedded, postgres, redis' })
+      .optional()
+      .describe(
+        'Where submitted runs wait: `embedded` (default, the store itself; workers are the processes on that database), `postgres` (pg-boss) or `redis` (BullMQ). Default embedded.',
+      ),
+    url: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('postgres: the database (default: storage.url); redis: redis://host:6379. Passwords are never printed; use `${ENV_VAR}`.'),
+    concurrency: z
+      .int()
+      .positive()
+      .max(1000)
+      .optional()
+      .describe('Runs one worker executes at once (`corvid worker --concurrency` overrides). Default 4.'),
+    prefix: z
+      .string()
+      .regex(/^[A-Za-z0-9_:-]{1,64}$/, { error: 'prefix uses 1-64 letters, digits, "_", ":" or "-"' })
+      .optional()
+      .describe('redis: the key prefix of the queue and the event streams. Default corvid.'),
+  })
+  .superRefine((q, ctx) => {
+    const backend = q.backend ?? 'embedded';
+    if (q.url !== undefined) {
+      const scheme = q.url.slice(0, Math.max(0, q.url.indexOf(':'))).toLowerCase();
+      const ok =
+        backend === 'postgres'
+          ? scheme === 'postgres' || scheme === 'postgresql'
+          : backend === 'redis'
+            ? scheme === 'redis' || scheme === 'rediss'
+            : false;
+      if (!ok) {
+        const want =
+          backend === 'postgres' ? 'a postgres:// URL' : backend === 'redis' ? 'a redis:// or rediss:// URL' : 'no url (it uses the store)';
+        ctx.addIssue({ code: 'custom', path: ['url'], message: `the ${backend} queue takes ${want}` });
+      }
+    }
+    if (backend === 'redis' && q.url === undefined)
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'the redis queue needs a url, e.g. redis://localhost:6379' });
+    if (q.prefix !== undefined && backend !== 'redis')
+      ctx.addIssue({ code: 'custom', path: ['prefix'], message: `prefix is for the redis queue, not ${backend}` });
+  })
+  .describe('Background runs (POST /api/v1/runs, runtime.runs.submit): the queue workers take them from. Default: embedded in the store.');
+
+/** Converts a schema-valid `queue:` section into the normalised `QueueConfig`. */
+export function normalizeQueue(q: z.output<typeof queueSchema>): QueueConfig {
+  const out: QueueConfig = { backend: q.backend ?? 'embedded', concurrency: q.concurrency ?? 4 };
+  if (q.url !== undefined) out.url = q.url;
+  if (q.prefix !== undefined) out.prefix = q.prefix;
+  return out;
+}
+
+/** A normalised `queue:` in file form, its URL password masked with `mask`. */
+export function queueToFile(q: QueueConfig, maskUrl: (url: string) => string): Record<string, unknown> {
+  return {
+    backend: q.backend,
+    ...(q.url !== undefined ? { url: maskUrl(q.url) } : {}),
+    concurrency: q.concurrency,
+    ...(q.prefix ? { prefix: q.prefix } : {}),
+  };
+}

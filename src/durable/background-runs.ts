@@ -1,0 +1,133 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import type { Runnable } from '../core/runnable.js';
+import type { EventSink } from '../types/events.js';
+import type { QueueWorker, RunQueue } from '../types/run-queue.js';
+import type { BackgroundRun } from '../types/storage/background-runs.js';
+import { isFinalRunStatus } from '../types/storage/background-runs.js';
+import type { RunEventRecord } from '../types/storage/run-events.js';
+import { executeBackgroundRun } from './execute-background-run.js';
+import { followRunEvents } from './follow-run-events.js';
+import type { RunsRuntime } from './runtime-runs.js';
+import { durableRunId } from './start-durable-run.js';
+
+/** Options of `runs.submit()`. */
+export interface SubmitOptions {
+  /** Run in this stored session (created when missing). */
+  session?: string;
+  /** Who submits it (the server passes the caller's user): it owns the run (and a new session). */
+  owner?: string;
+  /** POSTed the run's outcome (JSON) when it ends. */
+  webhook?: string;
+  /** Start no sooner than this many milliseconds from now. */
+  delayMs?: number;
+}
+
+/** Options of `runs.work()`. */
+export interface WorkerOptions {
+  /** Runs executed at once. Default: the queue config's `concurrency`, else 4. */
+  concurrency?: number;
+  /** Sees every event of every run this worker executes. */
+  onEvent?: EventSink;
+  /** A run failed to execute in a way the run's record cannot show (the store is gone, …). */
+  onError?: (runId: string, err: unknown) => void;
+}
+
+/** What `BackgroundRuns` is built from. */
+export interface BackgroundRunsOptions {
+  runtime: RunsRuntime;
+  /** The queue, opened on first use. */
+  queue: () => Promise<RunQueue>;
+  /** This process's name in run records. */
+  worker: string;
+  /** Default concurrency of `work()`. */
+  concurrency?: number;
+}
+
+/**
+ * Background runs: `submit()` stores a run and queues it, answering at once with its id; a
+ * worker (`work()`, `corvid worker`, `corvid serve`) runs it; `stream()` follows its events from
+ * any process sharing the store; `get()` / `wait()` tell how it ended; `cancel()` stops it
+ * wherever it runs. The runtime's `runs` (`runtime.runs`).
+ * @example
+ * const { runId } = await runtime.runs.submit('helper', 'Summarise the report');
+ * for await (const e of runtime.runs.stream(runId)) console.log(e.seq, e.type);
+ */
+export class BackgroundRuns {
+  constructor(private readonly options: BackgroundRunsOptions) {}
+
+  /**
+   * Stores a `queued` run of `agent` and queues it.
+   * @throws ConfigError for an unknown agent
+   */
+  async submit(agent: string, input: string, options: SubmitOptions = {}): Promise<BackgroundRun> {
+    const name = this.options.runtime.agent<Runnable>(agent).name;
+    const store = await this.options.runtime.store();
+    const delayMs = options.delayMs !== undefined && options.delayMs > 0 ? options.delayMs : undefined;
+    const run = await store.backgroundRuns.create({
+      runId: durableRunId(),
+      agent: name,
+      input,
+      ...(options.session !== undefined ? { sessionId: options.session } : {}),
+      ...(options.owner !== undefined ? { owner: options.owner } : {}),
+      ...(options.webhook !== undefined ? { webhook: options.webhook } : {}),
+      ...(delayMs !== undefined ? { runAt: new Date(Date.now() + delayMs) } : {}),
+    });
+    await (await this.options.queue()).enqueue(run.runId, delayMs !== undefined ? { delayMs } : {});
+    return run;
+  }
+
+  /** The run's record; undefined for an unknown id. */
+  async get(runId: string): Promise<BackgroundRun | undefined> {
+    return (await this.options.runtime.store()).backgroundRuns.get(runId);
+  }
+
+  /**
+   * The run's record once it is final (or paused for approvals), or as it is after `timeoutMs`.
+   * Undefined for an unknown id.
+   */
+  async wait(
+    runId: string,
+    options: { timeoutMs?: number; pollMs?: number; signal?: AbortSignal } = {},
+  ): Promise<BackgroundRun | undefined> {
+    const until = Date.now() + (options.timeoutMs ?? 30_000);
+    for (;;) {
+      const run = await this.get(runId);
+      if (run === undefined || isFinalRunStatus(run.status) || run.status === 'paused' || Date.now() >= until) return run;
+      if (options.signal?.aborted) return run;
+      await sleep(Math.min(options.pollMs ?? 100, Math.max(1, until - Date.now())), undefined, { signal: options.signal }).catch(
+        () => undefined,
+      );
+    }
+  }
+
+  /** The run's events (`seq`, `type`, `data`) after `after`, live until its `done` event. */
+  async *stream(runId: string, options: { after?: number; signal?: AbortSignal; pollMs?: number } = {}): AsyncGenerator<RunEventRecord> {
+    yield* followRunEvents(await this.options.runtime.store(), runId, options);
+  }
+
+  /**
+   * Stops the run wherever it runs (its worker sees the flag within a fraction of a second); a
+   * queued run is cancelled at once. Undefined for an unknown id; the record otherwise.
+   */
+  async cancel(runId: string): Promise<BackgroundRun | undefined> {
+    return (await this.options.runtime.store()).backgroundRuns.requestCancel(runId);
+  }
+
+  /** Starts executing queued runs in this process. */
+  async work(options: WorkerOptions = {}): Promise<QueueWorker> {
+    const queue = await this.options.queue();
+    const executor = { runtime: this.options.runtime, worker: this.options.worker, onEvent: options.onEvent };
+    return queue.work(
+      async (runId) => {
+        try {
+          await executeBackgroundRun(executor, runId);
+        } catch (err) {
+          options.onError?.(runId, err);
+          throw err;
+        }
+      },
+      { concurrency: options.concurrency ?? this.options.concurrency ?? 4 },
+    );
+  }
+}

@@ -1,0 +1,37 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import type { RunEventRecord } from '../types/storage/run-events.js';
+import type { Store } from '../types/storage/store.js';
+
+/** Options of `followRunEvents`. */
+export interface FollowOptions {
+  /** Start after this seq (a reader's last seen). Default 0: from the start. */
+  after?: number;
+  /** How often the log is read while nothing new came. Default 100 ms. */
+  pollMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * A run's events from its log, from any process sharing the store: those after `after`, then the
+ * new ones as they are written, until the `done` event (which it yields last) or `signal`.
+ */
+export async function* followRunEvents(store: Store, runId: string, options: FollowOptions = {}): AsyncGenerator<RunEventRecord> {
+  let after = options.after ?? 0;
+  const pollMs = options.pollMs ?? 100;
+  while (!options.signal?.aborted) {
+    const events = await store.runEvents.read(runId, { after, limit: 1000 });
+    for (const e of events) {
+      after = e.seq;
+      yield e;
+      if (e.type === 'done') return;
+    }
+    if (events.length === 1000) continue;
+    // A run cancelled while queued never had a worker: its record alone says it ended.
+    if (events.length === 0 && after === 0) {
+      const run = await store.backgroundRuns.get(runId);
+      if (run === undefined || run.status === 'cancelled') return;
+    }
+    await sleep(pollMs, undefined, { signal: options.signal }).catch(() => undefined);
+  }
+}

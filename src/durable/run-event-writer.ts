@@ -1,0 +1,48 @@
+import type { Store } from '../types/storage/store.js';
+
+/** How long events wait to be written together (text deltas come many per second). */
+const FLUSH_EVERY_MS = 50;
+
+/**
+ * Appends one run's events to its log (`store.runEvents`), numbered from the log's last seq on
+ * and written in small batches, one write at a time, in order. Only the worker holding the run's
+ * lease writes, so the numbering is its own.
+ */
+export class RunEventWriter {
+  private buffer: { seq: number; type: string; data: unknown }[] = [];
+  private writes: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private failure: unknown;
+
+  private constructor(
+    private readonly store: Store,
+    private readonly runId: string,
+    private seq: number,
+  ) {}
+
+  /** A writer continuing the run's log (after what an earlier attempt wrote). */
+  static async open(store: Store, runId: string): Promise<RunEventWriter> {
+    return new RunEventWriter(store, runId, await store.runEvents.lastSeq(runId));
+  }
+
+  /** Adds an event; it is written within `FLUSH_EVERY_MS`. */
+  add(type: string, data: unknown): void {
+    this.buffer.push({ seq: ++this.seq, type, data });
+    this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+  }
+
+  /** Writes what is buffered; resolves when everything added so far is stored. @throws the first failed write's error */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.buffer;
+    this.buffer = [];
+    if (batch.length > 0) {
+      this.writes = this.writes
+        .then(() => this.store.runEvents.append(this.runId, batch))
+        .catch((err: unknown) => void (this.failure ??= err));
+    }
+    await this.writes;
+    if (this.failure !== undefined) throw this.failure;
+  }
+}

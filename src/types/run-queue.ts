@@ -1,0 +1,42 @@
+/** The queue backends: in the process (with the store), Postgres (pg-boss), Redis (BullMQ). */
+export type RunQueueKind = 'embedded' | 'postgres' | 'redis';
+
+/** Options of `RunQueue.enqueue`. */
+export interface EnqueueOptions {
+  /** Start no sooner than this many milliseconds from now. */
+  delayMs?: number;
+}
+
+/** Options of `RunQueue.work`. */
+export interface WorkOptions {
+  /** Runs executed at once by this worker. */
+  concurrency: number;
+}
+
+/** A worker taking jobs from a queue. */
+export interface QueueWorker {
+  /** Stops taking jobs and waits for the running ones to settle. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Takes one run id off the queue. Resolving acknowledges the job; throwing hands it back to the
+ * queue's retry policy. A worker that dies with a job is the queue's business: the job is
+ * delivered again (to any worker) once its visibility timeout passes.
+ */
+export type RunJobHandler = (runId: string) => Promise<void>;
+
+/**
+ * Where submitted runs wait for a worker: one port, several backends (the store keeps the runs
+ * and their events; the queue only carries run ids and wakes workers). Retries, backoff,
+ * visibility timeouts and dead letters are the backing library's.
+ */
+export interface RunQueue {
+  readonly kind: RunQueueKind;
+  /** Queues run `runId` (stored already, `queued`). */
+  enqueue(runId: string, options?: EnqueueOptions): Promise<void>;
+  /** Starts taking jobs and calling `handler` for each, at most `concurrency` at a time. */
+  work(handler: RunJobHandler, options: WorkOptions): Promise<QueueWorker>;
+  /** Stops the workers and releases connections. Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+
+import { formatConfigIssue, printConfig, validateConfigText } from '../../src/config/index.js';
+import { lines } from './temp-dir.js';
+
+const AGENTS = ['agents:', '  a: { model: "openai:gpt-4.1-mini" }'];
+
+function check(yaml: string[], env: Record<string, string> = {}) {
+  return validateConfigText(lines(...yaml, ...AGENTS), { file: 'corvid.yaml', env, allowUnknownTools: true });
+}
+
+function problems(yaml: string[]): string[] {
+  const r = check(yaml);
+  expect(r.ok).toBe(false);
+  return r.issues.map(formatConfigIssue);
+}
+
+describe('queue: config section', () => {
+  it('is absent without one, and defaults to the embedded queue with 4 runs at once', () => {
+    expect(check([]).config!.queue).toBeUndefined();
+    expect(check(['queue: {}']).config!.queue).toEqual({ backend: 'embedded', concurrency: 4 });
+  });
+
+  it('takes a postgres or redis backend with its URL, and prints it with the password masked', () => {
+    const r = check(
+      ['queue:', '  backend: redis', '  url: "redis://:${REDIS_PASSWORD}@127.0.0.1:6379"', '  concurrency: 8', '  prefix: app1'],
+      {
+        REDIS_PASSWORD: 's3cret',
+      },
+    );
+    expect(r.issues).toEqual([]);
+    expect(r.config!.queue).toEqual({ backend: 'redis', url: 'redis://:s3cret@127.0.0.1:6379', concurrency: 8, prefix: 'app1' });
+    const printed = printConfig(r.config!);
+    expect(printed).toContain('backend: redis');
+    expect(printed).not.toContain('s3cret');
+    expect(check(['queue: { backend: postgres, url: "postgres://u@127.0.0.1/db" }']).ok).toBe(true);
+  });
+
+  it('names what is wrong and where', () => {
+    expect(problems(['queue:', '  backend: kafka'])).toEqual([
+      expect.stringMatching(/^corvid\.yaml:2:\d+ +queue\.backend: backend is one of embedded, postgres, redis/),
+    ]);
+    expect(problems(['queue:', '  backend: redis'])).toEqual([expect.stringMatching(/queue\.url: the redis queue needs a url/)]);
+    expect(problems(['queue:', '  backend: postgres', '  url: "redis://127.0.0.1"'])).toEqual([
+      expect.stringMatching(/queue\.url: the postgres queue takes a postgres:\/\/ URL/),
+    ]);
+    expect(problems(['queue:', '  concurrency: 0'])).toEqual([expect.stringMatching(/queue\.concurrency/)]);
+    expect(problems(['queue:', '  prefix: x'])).toEqual([
+      expect.stringMatching(/queue\.prefix: prefix is for the redis queue, not embedded/),
+    ]);
+    expect(problems(['queue:', '  workers: 3'])).toEqual([expect.stringMatching(/queue.*workers/)]);
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * Background runs over real HTTP on SQLite: `POST /api/v1/runs` answers at once, a worker runs
+ * the run, `GET /api/v1/runs/{id}?wait=` and the SSE stream (resumable with `after` /
+ * `Last-Event-ID`) show it from any server on the same database, and cancel stops it wherever
+ * it runs. The model is the fake LLM server speaking Chat Completions.
+ */
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { tool } from '../../src/core/tool.js';
+import { loadRuntime, type Runtime } from '../../src/runtime/load-runtime.js';
+import { type RunningServer, serve } from '../../src/server/serve.js';
+import { fakeModel, tempDir, writeConfig } from '../cli/cli-harness.js';
+import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
+
+/** The SSE events of a finished stream: id, event name and parsed data. */
+async function readStream(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers });
+  expect(res.headers.get('content-type')).toContain('text/event-stream');
+  const text = await res.text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.includes('data:'))
+    .map((block) => {
+      const field = (name: string) => new RegExp(`^${name}: ?(.*)$`, 'm').exec(block)?.[1];
+      return { id: Number(field('id')), event: field('event')!, data: JSON.parse(field('data')!) };
+    });
+}
+
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('background runs (POST /api/v1/runs) on SQLite', () => {
+  let llm: FakeLlmServer;
+  let dir: string;
+  let cleanup: () => void;
+  let ledger: string;
+  const runtimes: Runtime[] = [];
+  const servers: RunningServer[] = [];
+  let worker: RunningServer;
+  let acceptor: RunningServer;
+
+  const start = async (workerOn: boolean) => {
+    const record = tool<{ label: string }>({
+      name: 'record',
+      description: 'Records a label',
+      parameters: { type: 'object', properties: { label: { type: 'string' } }, required: ['label'] },
+      execute: ({ label }) => {
+        appendFileSync(ledger, `${label}\n`);
+        return `recorded ${label}`;
+      },
+    });
+    const runtime = await loadRuntime({ cwd: dir, tools: [record] });
+    runtimes.push(runtime);
+    const server = await serve({ runtime, port: 0, worker: workerOn, logger: (await import('pino')).pino({ level: 'silent' }) });
+    servers.push(server);
+    return server;
+  };
+
+  beforeAll(async () => {
+    llm = await startFakeLlmServer((req) => {
+      const messages = (req.body?.messages ?? []) as Array<{ role: string; content: unknown }>;
+      const last = messages.at(-1);
+      if (last?.role === 'tool') return { text: `done: ${JSON.stringify(last.content)}` };
+      const input = JSON.stringify(last?.content ?? '');
+      if (input.includes('slow')) return { text: 'a b c d e f g h i j', chunkDelayMs: 500 };
+      if (input.includes('tool')) return { toolCalls: [{ name: 'record', arguments: { label: input.replace(/\W/g, '') } }] };
+      return { text: `answer to ${input}` };
+    });
+    ({ dir, cleanup } = tempDir('corvid-bg-'));
+    ledger = join(dir, 'ledger.txt');
+    writeConfig(
+      dir,
+      `models:\n${fakeModel(llm.url)}defaults:\n  model: fake\nstorage:\n  path: ./runs.db\nagents:\n  helper:\n    instructions: Be brief.\n    tools: [record]\n`,
+    );
+    worker = await start(true);
+    acceptor = await start(false);
+  });
+
+  afterAll(async () => {
+    for (const s of servers) await s.close({ timeoutMs: 1000 });
+    for (const r of runtimes) await r.close();
+    await llm.close();
+    cleanup();
+  });
+
+  it('answers 202 at once; a worker on the same database runs it; ?wait returns the result', async () => {
+    const res = await post(`${acceptor.url}/api/v1/runs`, { agent: 'helper', input: 'use the tool please' });
+    expect(res.status).toBe(202);
+    const queued = await res.json();
+    expect(queued).toMatchObject({ agent: 'helper', status: 'queued' });
+    expect(queued.runId).toMatch(/^run_/);
+    const done = await (await fetch(`${acceptor.url}/api/v1/runs/${queued.runId}?wait=20`)).json();
+    expect(done).toMatchObject({ runId: queued.runId, status: 'completed', attempts: 1 });
+    expect(done.result.text).toContain('done: ');
+    expect(readFileSync(ledger, 'utf8')).toContain('usethetoolplease');
+  });
+
+  it('streams the events with seq ids from the instance that did not run it, and resumes after a cursor', async () => {
+    const { runId } = await (await post(`${acceptor.url}/api/v1/runs`, { agent: 'helper', input: 'hello there' })).json();
+    const all = await readStream(`${acceptor.url}/api/v1/runs/${runId}/stream`);
+    expect(all.map((e) => e.id)).toEqual(all.map((_, i) => i + 1));
+    expect(all[0].event).toBe('run_start');
+    expect(all.at(-1)).toMatchObject({ event: 'done', data: { status: 'completed' } });
+    expect(all.some((e) => e.event === 'answer' && String(e.data.text).includes('hello there'))).toBe(true);
+    const tail = await readStream(`${worker.url}/api/v1/runs/${runId}/stream?after=2`);
+    expect(tail.map((e) => e.id)).toEqual(all.slice(2).map((e) => e.id));
+    const resumed = await readStream(`${acceptor.url}/api/v1/runs/${runId}/stream`, { 'last-event-id': String(all.length - 1) });
+    expect(resumed.map((e) => e.event)).toEqual(['done']);
+  });
+
+  it('cancel on the accepting instance stops the run on the worker within a second', async () => {
+    const { runId } = await (await post(`${acceptor.url}/api/v1/runs`, { agent: 'helper', input: 'slow story' })).json();
+    const events = (await fetch(`${acceptor.url}/api/v1/runs/${runId}/stream`)).body!.getReader();
+    // Wait for the run to be generating on the worker.
+    const decoder = new TextDecoder();
+    let seen = '';
+    while (!seen.includes('text_delta')) seen += decoder.decode((await events.read()).value);
+    const t0 = performance.now();
+    const cancel = await post(`${acceptor.url}/api/v1/runs/${runId}/cancel`, {});
+    expect(cancel.status).toBe(202);
+    const run = await (await fetch(`${acceptor.url}/api/v1/runs/${runId}?wait=5`)).json();
+    const elapsed = performance.now() - t0;
+    expect(run).toMatchObject({ status: 'cancelled', error: { code: 'run_cancelled' } });
+    expect(elapsed).toBeLessThan(1000);
+    for (;;) {
+      const chunk = await events.read();
+      if (chunk.done) break;
+      seen += decoder.decode(chunk.value);
+    }
+    expect(seen).toMatch(/event: done\ndata: \{[^\n]*"status":"cancelled"/);
+  });
+
+  it('a run cancelled while queued never starts', async () => {
+    const { runId } = await (await post(`${acceptor.url}/api/v1/runs`, { agent: 'helper', input: 'later', delaySeconds: 60 })).json();
+    const cancel = await (await post(`${acceptor.url}/api/v1/runs/${runId}/cancel`, {})).json();
+    expect(cancel).toMatchObject({ status: 'cancelled', cancelRequested: true });
+    expect(await readStream(`${acceptor.url}/api/v1/runs/${runId}/stream`)).toEqual([]);
+  });
+
+  it('bad requests get clear 4xx answers', async () => {
+    const missing = await post(`${acceptor.url}/api/v1/runs`, { agent: 'helper' });
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).error.message).toMatch(/input/);
+    const unknown = await post(`${acceptor.url}/api/v1/runs`, { agent: 'nobody', input: 'x' });
+    expect(unknown.status).toBe(404);
+    const hook = await post(`${acceptor.url}/api/v1/runs`, { agent: 'helper', input: 'x', webhook: 'ftp://example' });
+    expect(hook.status).toBe(400);
+    expect((await hook.json()).error.message).toMatch(/webhook/);
+    expect((await fetch(`${acceptor.url}/api/v1/runs/run_nope?wait=1`)).status).toBe(404);
+  });
+});
