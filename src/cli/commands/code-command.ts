@@ -102,6 +102,29 @@ async function watchWaits(context: CliContext, session: CodeSession): Promise<()
   };
 }
 
+/** `corvid code -p`: one task, then exit. SIGTERM (a CI job cancelled, a timeout) ends the turn as a cancellation, so --json still gets its turn_end. */
+async function headless(context: CliContext, session: CodeSession, prompt: string, note: (text: string) => void): Promise<number> {
+  const { values, stdout, stderr } = context;
+  const unwatch = await watchWaits(context, session);
+  const off = onCtrlC(session, note);
+  let terminated = false;
+  const onTerm = (): void => {
+    terminated = true;
+    session.cancel();
+  };
+  process.on('SIGTERM', onTerm);
+  try {
+    const { runHeadless } = await import('../../code/run-headless.js');
+    const result = await runHeadless({ session, prompt, stdout, stderr, json: values.json === true, verbose: values.verbose === true });
+    if (terminated) return EXIT_TERMINATED;
+    return result.status === 'completed' ? EXIT.ok : result.status === 'cancelled' ? EXIT.interrupted : EXIT.failure;
+  } finally {
+    unwatch();
+    off();
+    process.off('SIGTERM', onTerm);
+  }
+}
+
 /**
  * `corvid code`: the coding agent. Headless with `-p`, the full-screen UI on a terminal, plain
  * lines otherwise (pipes, `--plain`, or the UI not built).
@@ -150,37 +173,7 @@ export async function codeCommand(context: CliContext): Promise<number> {
   }
   const session = await open();
   try {
-    if (prompt !== undefined) {
-      const off = onCtrlC(session, note);
-      // SIGTERM (a CI job cancelled, a timeout) ends the turn as a cancellation: --json still gets its turn_end.
-      let terminated = false;
-      const onTerm = (): void => {
-        terminated = true;
-        session.cancel();
-      };
-      process.on('SIGTERM', onTerm);
-      try {
-        const { runHeadless } = await import('../../code/run-headless.js');
-        const unwatch = await watchWaits(context, session);
-        try {
-          const result = await runHeadless({
-            session,
-            prompt,
-            stdout,
-            stderr,
-            json: values.json === true,
-            verbose: values.verbose === true,
-          });
-          if (terminated) return EXIT_TERMINATED;
-          return result.status === 'completed' ? EXIT.ok : result.status === 'cancelled' ? EXIT.interrupted : EXIT.failure;
-        } finally {
-          unwatch();
-        }
-      } finally {
-        off();
-        process.off('SIGTERM', onTerm);
-      }
-    }
+    if (prompt !== undefined) return await headless(context, session, prompt, note);
     const off = onCtrlC(session, note);
     try {
       const { runPlain } = await import('../../code/run-plain.js');
