@@ -1,4 +1,5 @@
 import type { Tool } from '../types/tool.js';
+import type { Runnable } from './runnable.js';
 
 /**
  * Marks a tool that reads or writes what belongs to the calling user (`ToolContext.userId`): the
@@ -18,4 +19,16 @@ export function userScoped<T extends Tool>(t: T): T {
 /** Whether `t` carries the `USER_SCOPED` mark. */
 export function isUserScoped(t: Tool): boolean {
   return (t as Tool & { [USER_SCOPED]?: boolean })[USER_SCOPED] === true;
+}
+
+/** Whether `agent`, or an agent it runs or hands over to, has a user-scoped tool (see `USER_SCOPED`). */
+export function usesUserScopedTools(agent: Runnable): boolean {
+  const seen = new Set<Runnable>();
+  const visit = (a: Runnable): boolean => {
+    if (seen.has(a)) return false;
+    seen.add(a);
+    const tools = (a as { tools?: readonly Tool[] }).tools;
+    return (Array.isArray(tools) && tools.some(isUserScoped)) || a.subAgents.some(visit);
+  };
+  return visit(agent);
 }

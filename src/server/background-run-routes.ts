@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 
+import { usesUserScopedTools } from '../core/user-scoped.js';
 import type { BackgroundRuns } from '../durable/background-runs.js';
 import { HttpError } from '../http/http-error.js';
 import { readBodyText } from '../http/read-body.js';
@@ -69,6 +70,13 @@ export function registerBackgroundRunRoutes(app: Hono<ServerEnv>, options: Backg
     const agent = options.access.resolve(body.agent, principal);
     if (body.sessionId !== undefined) await checkSession(options.chat, body.sessionId, agent.name, principal);
     const owner = principalUser(principal);
+    if (owner === undefined && options.access.authEnabled && usesUserScopedTools(agent))
+      throw new HttpError(
+        401,
+        'unauthorized',
+        `Agent "${agent.name}" uses tools that work on the caller's own data (memories, past conversations): running it needs a credential`,
+        { headers: { 'www-authenticate': 'Bearer' } },
+      );
     const run = await runs.submit(agent.name, body.input, {
       ...(body.sessionId !== undefined ? { session: body.sessionId } : {}),
       ...(owner !== undefined ? { owner } : {}),

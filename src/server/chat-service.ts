@@ -3,6 +3,7 @@ import { Conversation } from '../core/conversation.js';
 import type { RunOptions } from '../core/run-options.js';
 import type { Runnable } from '../core/runnable.js';
 import { startRun, startRunStream } from '../core/start-run.js';
+import { usesUserScopedTools } from '../core/user-scoped.js';
 import { HttpError } from '../http/http-error.js';
 import { newId } from '../http/new-id.js';
 import type { EventSink } from '../types/events.js';
@@ -107,12 +108,31 @@ export class ChatService {
     return s && canSeeOwner(s.userId, principal, this.options.access.authEnabled) ? s : undefined;
   }
 
+  /**
+   * Who a turn runs as: the user the credential speaks for. Without auth, the request's `userId`
+   * labels the session. With auth on, an anonymous caller (on a path made public) speaks for nobody:
+   * its `userId` is ignored, and an agent whose tools work on the caller's own data (memories, past
+   * conversations) is refused, as the tool gateway refuses those tools.
+   */
+  private userOf(req: TurnRequest, agent: Runnable): string | undefined {
+    const user = principalUser(req.principal);
+    if (user !== undefined || !this.options.access.authEnabled) return user ?? req.userId;
+    if (usesUserScopedTools(agent))
+      throw new HttpError(
+        401,
+        'unauthorized',
+        `Agent "${agent.name}" uses tools that work on the caller's own data (memories, past conversations): chatting with it needs a credential`,
+        { headers: { 'www-authenticate': 'Bearer' } },
+      );
+    return undefined;
+  }
+
   /** Resolves the agent and session and locks the session for one turn. */
   async begin(req: TurnRequest): Promise<ChatTurn> {
     const { access, backend, limiter } = this.options;
     const agent = access.resolve(req.agent, req.principal);
     await limiter?.checkTokens(req.client);
-    const userId = principalUser(req.principal) ?? req.userId;
+    const userId = this.userOf(req, agent);
     if (backend.kind === 'store') return this.beginStored(agent, req, userId, backend.store);
     let session: ChatSession;
     const existing = req.sessionId !== undefined ? await backend.sessions.get(req.sessionId) : undefined;

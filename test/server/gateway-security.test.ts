@@ -78,7 +78,7 @@ function model(req: RecordedRequest) {
   return { text: 'noted' };
 }
 
-function configText(llm: string, auth: string): string {
+function configText(llm: string, auth: string, moreAgents = ''): string {
   return `models:
 ${fakeModel(llm)}defaults:
   model: fake
@@ -93,7 +93,7 @@ agents:
   helper:
     model: fake
     tools: [workspace, save_memory, get_memories, search_memories, search_conversations]
-${auth}`;
+${moreAgents}${auth}`;
 }
 
 const AUTH = `server:
@@ -110,11 +110,11 @@ interface Setup {
   logs: LogSink;
 }
 
-async function startGateway(llm: FakeLlmServer, auth: string): Promise<Setup> {
+async function startGateway(llm: FakeLlmServer, auth: string, moreAgents = ''): Promise<Setup> {
   const dir = mkdtempSync(join(tmpdir(), 'corvid-gateway-'));
   mkdirSync(join(dir, 'ws'));
   writeFileSync(join(dir, 'ws', 'notes.txt'), ORIGINAL);
-  writeFileSync(join(dir, 'corvid.yaml'), configText(llm.url, auth));
+  writeFileSync(join(dir, 'corvid.yaml'), configText(llm.url, auth, moreAgents));
   const logs = new LogSink();
   const server = await serve({ load: { cwd: dir, configPath: 'corvid.yaml', env: {} }, port: 0, logDestination: logs });
   return { dir, server, logs };
@@ -344,6 +344,45 @@ describe('the tool gateway of corvid serve made public, and without auth', () =>
       } finally {
         await anon.client.close();
       }
+    } finally {
+      await s.server.close();
+      rmSync(s.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('with auth on, an anonymous chat on a public path cannot speak for a user nor reach user data', async () => {
+    const paths = '[/health, /api/v1/agents/helper/chat, /api/v1/agents/plain/chat, /api/v1/runs, /api/v1/sessions]';
+    const plain = `  plain:\n    model: fake\n`;
+    const s = await startGateway(llm, `${AUTH}    public_paths: ${paths}\n`, plain);
+    try {
+      const url = s.server.url;
+      await chat(url, 'A', `remember the code word ${SECRET_CHAT}`);
+      // helper has search_conversations and the memory tools: refused before anything runs.
+      for (const body of [{ message: 'search PELICAN' }, { message: 'search PELICAN', userId: 'key:a' }]) {
+        const res = await fetch(`${url}/api/v1/agents/helper/chat`, {
+          method: 'POST',
+          headers: headersOf(undefined),
+          body: JSON.stringify(body),
+        });
+        const text = await res.text();
+        expect({ status: res.status, secrets: secretsIn(text) }).toEqual({ status: 401, secrets: [] });
+        expect(text).toMatch(/needs a credential/);
+      }
+      const queued = await fetch(`${url}/api/v1/runs`, {
+        method: 'POST',
+        headers: headersOf(undefined),
+        body: JSON.stringify({ agent: 'helper', input: 'search PELICAN' }),
+      });
+      expect(queued.status).toBe(401);
+      // An agent without such tools answers, and the body's userId does not make the session A's.
+      const res = await fetch(`${url}/api/v1/agents/plain/chat`, {
+        method: 'POST',
+        headers: headersOf(undefined),
+        body: JSON.stringify({ message: 'hello', userId: 'key:a' }),
+      });
+      expect(res.status).toBe(200);
+      const own = await fetch(`${url}/api/v1/sessions?agent=plain`, { headers: headersOf('A') });
+      expect((await own.json()).sessions).toEqual([]);
     } finally {
       await s.server.close();
       rmSync(s.dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import type { JSONSchema7 } from '@ai-sdk/provider';
 import type { RunOptions } from '../../core/run-options.js';
 import type { Runnable } from '../../core/runnable.js';
 import { tool, toolSpec, validateToolInput } from '../../core/tool.js';
-import { isUserScoped, userScoped } from '../../core/user-scoped.js';
+import { isUserScoped, userScoped, usesUserScopedTools } from '../../core/user-scoped.js';
 import type { AgentEvent } from '../../types/events.js';
 import { RunState } from '../../types/run-state.js';
 import type { Store } from '../../types/storage/store.js';
@@ -128,18 +128,6 @@ export function agentServedTool(agent: Runnable, name: string = agent.name): Too
     },
   });
   return usesUserScopedTools(agent) ? userScoped(served) : served;
-}
-
-/** Whether `agent`, or an agent it runs or hands over to, has a user-scoped tool (see `USER_SCOPED`). */
-function usesUserScopedTools(agent: Runnable): boolean {
-  const seen = new Set<Runnable>();
-  const visit = (a: Runnable): boolean => {
-    if (seen.has(a)) return false;
-    seen.add(a);
-    const tools = (a as { tools?: readonly Tool[] }).tools;
-    return (Array.isArray(tools) && tools.some(isUserScoped)) || a.subAgents.some(visit);
-  };
-  return visit(agent);
 }
 
 /** An agent called by an identified caller runs in a new session of that caller (its tools then run as the caller). */
