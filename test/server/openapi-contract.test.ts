@@ -26,8 +26,8 @@ import { startServer } from './helpers.js';
 
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>> };
 
-/** Routes of the A2A protocol, described by the A2A specification rather than this document; the Studio's static files. */
-const A2A_ROUTE = /^\/(a2a(\/|$)|\.well-known\/|agents(\/|$)|studio(\/|$))/;
+/** Routes of the A2A protocol, described by the A2A specification rather than this document; the Studio's static files and icon. */
+const A2A_ROUTE = /^\/(a2a(\/|$)|\.well-known\/|agents(\/|$)|studio(\/|$)|favicon\.ico$)/;
 
 function agentModel(): ScriptedModel {
   return new ScriptedModel((call): ScriptedTurn => {
