@@ -80,20 +80,20 @@ describe('/undo and shell commands', { timeout: 60_000 }, () => {
     await s.send('make a file');
     expect(readFileSync(join(project!.dir, 'made.txt'), 'utf8')).toBe('made\n');
 
-    await s.command('/undo');
+    await s.command('/undo files');
     expect(notices(events).at(-1)).toBe(
-      "Undid turn 2: no file edits to restore\n  not reverted: what the turn's shell command changed (check with git status)\n    $ echo made > made.txt",
+      "Undid turn 2: no file edits to restore\n  not reverted: what the turn's shell command changed (check with git status)\n    $ echo made > made.txt\n  the conversation is unchanged (/undo conversation removes the turn); the model is told",
     );
     // The shell command's file stays (it was never recorded); the earlier turn is still there to undo.
     expect(readFileSync(join(project!.dir, 'made.txt'), 'utf8')).toBe('made\n');
     expect(readFileSync(join(project!.dir, 'src', 'math.js'), 'utf8')).toBe(FIXED);
 
-    await s.command('/undo');
+    await s.command('/undo files');
     expect(notices(events).at(-1)).toBe(
-      "Undid turn 1: 1 file\n  restored src/math.js\n  not reverted: what the turn's shell command changed (check with git status)\n    $ node test.js",
+      "Undid turn 1: 1 file\n  restored src/math.js\n  not reverted: what the turn's shell command changed (check with git status)\n    $ node test.js\n  the conversation is unchanged (/undo conversation removes the turn); the model is told",
     );
     expect(readFileSync(join(project!.dir, 'src', 'math.js'), 'utf8')).toBe(BUGGY);
-    await s.command('/undo');
+    await s.command('/undo files');
     expect(notices(events).at(-1)).toMatch(/^Nothing to undo/);
   });
 });

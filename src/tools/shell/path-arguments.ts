@@ -172,6 +172,8 @@ function checkInterpreter(base: string, args: ShellWord[], inline: RegExp): void
   }
   const inlineArg = args.find((a) => inline.test(a.value));
   if (inlineArg !== undefined) refuse(inlineArg.raw);
+  // `node --test` without files runs the test files it finds under the working directory: files, as a script is.
+  if (/^(node|nodejs)$/.test(base) && args.some((a) => a.value === '--test')) return;
   if (!args.some((a) => !a.value.startsWith('-'))) {
     throw new ShellSyntaxRefusal(`${base} without a script file reads code from its input, which cannot be judged without the sandbox`);
   }

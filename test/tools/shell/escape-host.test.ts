@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 
@@ -103,6 +103,17 @@ describe('shell attacks on the host', () => {
     expect(result, JSON.stringify(result)).toBeUndefined();
     expect(refused).toMatch(/^Command refused: /);
     noSecret(refused!);
+    expect(outsideState(p)).toBe(before);
+  });
+
+  it('unconfined, runs the tests of the workspace with node --test, and still refuses node reading code from its input', async () => {
+    const { p, sh, before } = setUp({ isolation: 'none' });
+    writeFileSync(join(p.ws, 'sum.test.mjs'), "import test from 'node:test';\ntest('sum', () => {});\n");
+    const ran = await attempt(sh, 'node --test');
+    expect(ran.refused).toBeUndefined();
+    expect(ran.result).toMatchObject({ exitCode: 0 });
+    expect((await attempt(sh, 'node')).refused).toMatch(/node without a script file reads code from its input/);
+    expect((await attempt(sh, 'node --test -e "1"')).refused).toMatch(/inline code/);
     expect(outsideState(p)).toBe(before);
   });
 
