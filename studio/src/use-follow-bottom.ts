@@ -14,8 +14,13 @@ const toBottom = () => window.scrollTo({ top: document.documentElement.scrollHei
 export function useFollowBottom(): { pin(): void } {
   const pinned = useRef(true);
   useEffect(() => {
+    let lastY = window.scrollY;
+    // Only a move up lets go of the bottom: content growing under a stale scroll event must not.
     const onScroll = () => {
-      pinned.current = atBottom();
+      const y = window.scrollY;
+      if (y < lastY - 1) pinned.current = atBottom();
+      else if (atBottom()) pinned.current = true;
+      lastY = y;
     };
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
