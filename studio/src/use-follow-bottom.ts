@@ -15,10 +15,12 @@ export function useFollowBottom(): { pin(): void } {
   const pinned = useRef(true);
   useEffect(() => {
     let lastY = window.scrollY;
-    // Only a move up lets go of the bottom: content growing under a stale scroll event must not.
+    // Only a move up lets go of the bottom (content growing under a stale scroll event must not), and
+    // any move up does, even a small first step of a wheel, unless the page merely got shorter (the
+    // browser then keeps it exactly at the bottom).
     const onScroll = () => {
       const y = window.scrollY;
-      if (y < lastY - 1) pinned.current = atBottom();
+      if (y < lastY - 1) pinned.current = window.innerHeight + y >= document.documentElement.scrollHeight - 2;
       else if (atBottom()) pinned.current = true;
       lastY = y;
     };

@@ -184,7 +184,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     const atBottom = () => page.evaluate(() => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 64);
     await expect.poll(atBottom).toBe(true);
     await page.mouse.wheel(0, -5000);
-    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await expect.poll(() => page.evaluate(() => window.scrollY), { timeout: 10_000 }).toBe(0);
     await expect.poll(() => page.locator('.turn-footer .badge-completed').count(), { timeout: 30_000 }).toBe(5);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     // Sending follows the bottom again.
