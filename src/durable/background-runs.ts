@@ -103,7 +103,8 @@ export class BackgroundRuns {
 
   /** The run's events (`seq`, `type`, `data`) after `after`, live until its `done` event. */
   async *stream(runId: string, options: { after?: number; signal?: AbortSignal; pollMs?: number } = {}): AsyncGenerator<RunEventRecord> {
-    yield* followRunEvents(await this.options.runtime.store(), runId, options);
+    const queue = await this.options.queue();
+    yield* followRunEvents(await this.options.runtime.store(), runId, { ...options, log: queue.events, wakeups: queue.wakeups });
   }
 
   /**
@@ -117,7 +118,12 @@ export class BackgroundRuns {
   /** Starts executing queued runs in this process. */
   async work(options: WorkerOptions = {}): Promise<QueueWorker> {
     const queue = await this.options.queue();
-    const executor = { runtime: this.options.runtime, worker: this.options.worker, onEvent: options.onEvent };
+    const executor = {
+      runtime: this.options.runtime,
+      worker: this.options.worker,
+      onEvent: options.onEvent,
+      events: { log: queue.events, wakeups: queue.wakeups },
+    };
     return queue.work(
       async (runId) => {
         try {

@@ -3,8 +3,10 @@ import type { RunStream } from '../core/run-stream.js';
 import type { Runnable } from '../core/runnable.js';
 import { RunLeaseHeldError } from '../errors/run-lease-held-error.js';
 import type { EventSink } from '../types/events.js';
+import type { RunEventWakeups } from '../types/run-queue.js';
 import type { BackgroundRun, BackgroundRunOutcome } from '../types/storage/background-runs.js';
 import { isFinalRunStatus } from '../types/storage/background-runs.js';
+import type { RunEventLog } from '../types/storage/run-events.js';
 import type { Store } from '../types/storage/store.js';
 import { backgroundResult } from './background-result.js';
 import { postWebhook } from './post-webhook.js';
@@ -20,6 +22,8 @@ export interface BackgroundExecutorOptions {
   worker: string;
   /** Sees every event of every run (metrics, logs). */
   onEvent?: EventSink;
+  /** The queue's own event log and wake-ups, when it has them (the store's log otherwise). */
+  events?: { log?: RunEventLog; wakeups?: RunEventWakeups };
   /** Cancel flags are read this often. Default 250 ms. */
   cancelPollMs?: number;
 }
@@ -48,7 +52,7 @@ export async function executeBackgroundRun(options: BackgroundExecutorOptions, r
   if (lease !== undefined && !deadLocalHolder(lease.holder)) throw new RunHeldElsewhereError(runId);
   const started = await store.backgroundRuns.markStarted(runId, options.worker, record.attempts);
   if (started === undefined) return;
-  const writer = await RunEventWriter.open(store, runId);
+  const writer = await RunEventWriter.open(options.events?.log ?? store.runEvents, runId, options.events?.wakeups);
   const outcome = await runAndLog(options, store, started, writer);
   if (outcome === 'held') throw new RunHeldElsewhereError(runId);
   writer.add('done', { type: 'done', runId, status: outcome.status, result: outcome.result, error: outcome.error });

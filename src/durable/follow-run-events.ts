@@ -1,14 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import type { RunEventRecord } from '../types/storage/run-events.js';
+import type { RunEventWakeups } from '../types/run-queue.js';
+import type { RunEventLog, RunEventRecord } from '../types/storage/run-events.js';
 import type { Store } from '../types/storage/store.js';
 
 /** Options of `followRunEvents`. */
 export interface FollowOptions {
   /** Start after this seq (a reader's last seen). Default 0: from the start. */
   after?: number;
-  /** How often the log is read while nothing new came. Default 100 ms. */
+  /** How often the log is read while nothing new came. Default 100 ms (1 s with wake-ups). */
   pollMs?: number;
+  /** The log to read; default the store's `runEvents`. */
+  log?: RunEventLog;
+  /** Wake-ups that end a wait as soon as events are appended. */
+  wakeups?: RunEventWakeups;
   signal?: AbortSignal;
 }
 
@@ -18,9 +23,11 @@ export interface FollowOptions {
  */
 export async function* followRunEvents(store: Store, runId: string, options: FollowOptions = {}): AsyncGenerator<RunEventRecord> {
   let after = options.after ?? 0;
-  const pollMs = options.pollMs ?? 100;
+  const log = options.log ?? store.runEvents;
+  const wakeups = options.wakeups;
+  const pollMs = options.pollMs ?? (wakeups ? 1000 : 100);
   while (!options.signal?.aborted) {
-    const events = await store.runEvents.read(runId, { after, limit: 1000 });
+    const events = await log.read(runId, { after, limit: 1000 });
     for (const e of events) {
       after = e.seq;
       yield e;
@@ -32,6 +39,7 @@ export async function* followRunEvents(store: Store, runId: string, options: Fol
       const run = await store.backgroundRuns.get(runId);
       if (run === undefined || run.status === 'cancelled') return;
     }
-    await sleep(pollMs, undefined, { signal: options.signal }).catch(() => undefined);
+    if (wakeups) await wakeups.wait(runId, { timeoutMs: pollMs, signal: options.signal });
+    else await sleep(pollMs, undefined, { signal: options.signal }).catch(() => undefined);
   }
 }

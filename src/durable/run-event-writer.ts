@@ -1,10 +1,11 @@
-import type { Store } from '../types/storage/store.js';
+import type { RunEventWakeups } from '../types/run-queue.js';
+import type { RunEventLog } from '../types/storage/run-events.js';
 
 /** How long events wait to be written together (text deltas come many per second). */
 const FLUSH_EVERY_MS = 50;
 
 /**
- * Appends one run's events to its log (`store.runEvents`), numbered from the log's last seq on
+ * Appends one run's events to its log (`store.runEvents`, or the queue's own), numbered from the log's last seq on
  * and written in small batches, one write at a time, in order. Only the worker holding the run's
  * lease writes, so the numbering is its own.
  */
@@ -15,14 +16,15 @@ export class RunEventWriter {
   private failure: unknown;
 
   private constructor(
-    private readonly store: Store,
+    private readonly log: RunEventLog,
     private readonly runId: string,
     private seq: number,
+    private readonly wakeups: RunEventWakeups | undefined,
   ) {}
 
-  /** A writer continuing the run's log (after what an earlier attempt wrote). */
-  static async open(store: Store, runId: string): Promise<RunEventWriter> {
-    return new RunEventWriter(store, runId, await store.runEvents.lastSeq(runId));
+  /** A writer continuing the run's log (after what an earlier attempt wrote); `wakeups` are told of each write. */
+  static async open(log: RunEventLog, runId: string, wakeups?: RunEventWakeups): Promise<RunEventWriter> {
+    return new RunEventWriter(log, runId, await log.lastSeq(runId), wakeups);
   }
 
   /** Adds an event; it is written within `FLUSH_EVERY_MS`. */
@@ -39,7 +41,8 @@ export class RunEventWriter {
     this.buffer = [];
     if (batch.length > 0) {
       this.writes = this.writes
-        .then(() => this.store.runEvents.append(this.runId, batch))
+        .then(() => this.log.append(this.runId, batch))
+        .then(() => this.wakeups?.notify(this.runId).catch(() => undefined))
         .catch((err: unknown) => void (this.failure ??= err));
     }
     await this.writes;

@@ -1,3 +1,5 @@
+import type { RunEventLog } from './storage/run-events.js';
+
 /** The queue backends: in the process (with the store), Postgres (pg-boss), Redis (BullMQ). */
 export type RunQueueKind = 'embedded' | 'postgres' | 'redis';
 
@@ -27,6 +29,17 @@ export interface QueueWorker {
 export type RunJobHandler = (runId: string) => Promise<void>;
 
 /**
+ * Wake-ups for readers of run event logs (Postgres LISTEN/NOTIFY, a Redis blocking read): a
+ * reader still reads the log itself; a wake-up only ends its wait early. Without them readers poll.
+ */
+export interface RunEventWakeups {
+  /** Tells the readers of `runId` (in any process) that events were appended. */
+  notify(runId: string): Promise<void>;
+  /** Resolves when `runId` may have new events, after `timeoutMs` at the latest, or on `signal`. */
+  wait(runId: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;
+}
+
+/**
  * Where submitted runs wait for a worker: one port, several backends (the store keeps the runs
  * and their events; the queue only carries run ids and wakes workers). Retries, backoff,
  * visibility timeouts and dead letters are the backing library's.
@@ -37,6 +50,10 @@ export interface RunQueue {
   enqueue(runId: string, options?: EnqueueOptions): Promise<void>;
   /** Starts taking jobs and calling `handler` for each, at most `concurrency` at a time. */
   work(handler: RunJobHandler, options: WorkOptions): Promise<QueueWorker>;
+  /** This backend's own event log (Redis Streams); undefined: the store's `runEvents`. */
+  readonly events?: RunEventLog;
+  /** Wake-ups for stream readers; undefined: readers poll the log. */
+  readonly wakeups?: RunEventWakeups;
   /** Stops the workers and releases connections. Idempotent. */
   close(): Promise<void>;
 }
