@@ -1,4 +1,4 @@
-import { CorvidError } from './corvid-error.js';
+import { CorvidError, type CorvidErrorCode } from './corvid-error.js';
 
 /** One problem found in a configuration file. */
 export interface ConfigIssue {
@@ -36,10 +36,10 @@ export class ConfigError extends CorvidError {
 
   readonly issues: ConfigIssue[];
 
-  constructor(message: string, options: { issues?: ConfigIssue[]; cause?: unknown } = {}) {
+  constructor(message: string, options: { issues?: ConfigIssue[]; cause?: unknown; code?: CorvidErrorCode } = {}) {
     const issues = options.issues ?? [];
     const detail = issues.length > 0 ? `\n${issues.map((i) => `  ${formatConfigIssue(i)}`).join('\n')}` : '';
-    super(`${message}${detail}`, { code: 'config_invalid', cause: options.cause });
+    super(`${message}${detail}`, { code: options.code ?? 'config_invalid', cause: options.cause });
     this.name = 'ConfigError';
     this.issues = issues;
   }

@@ -1,6 +1,7 @@
 /** Machine-readable error codes used across Corvid. */
 export type CorvidErrorCode =
   | 'config_invalid'
+  | 'peer_missing'
   | 'validation_failed'
   | 'authentication_failed'
   | 'provider_error'

@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 
 import { KnowledgeError } from '../errors/knowledge-error.js';
 import { ValidationError } from '../errors/validation-error.js';
-import { importOptional } from '../tools/import-optional.js';
+import { loadPeer } from '../errors/load-peer.js';
 import type { KnowledgeDocument } from '../types/knowledge.js';
 import { sha256 } from './hash.js';
 import type { KnowledgeSource, SourceListContext } from './knowledge-source.js';
@@ -151,7 +151,7 @@ async function sqliteRows(options: SqlSourceOptions): Promise<Row[]> {
 }
 
 async function postgresRows(options: SqlSourceOptions): Promise<Row[]> {
-  const mod = await importOptional('pg', 'A sql knowledge source on Postgres', () => import('pg'));
+  const mod = await loadPeer({ packages: 'pg', feature: 'A sql knowledge source on Postgres', load: () => import('pg') });
   const pg = (mod as typeof mod & { default?: typeof mod }).default ?? mod;
   const client = new pg.Client({ connectionString: options.url });
   await client.connect();
@@ -167,7 +167,7 @@ async function postgresRows(options: SqlSourceOptions): Promise<Row[]> {
 
 async function mysqlRows(options: SqlSourceOptions): Promise<Row[]> {
   type Mysql = typeof import('mysql2/promise');
-  const mod = (await importOptional('mysql2', 'A sql knowledge source on MySQL', () => import('mysql2/promise'))) as Mysql & {
+  const mod = (await loadPeer({ packages: 'mysql2', feature: 'A sql knowledge source on MySQL', load: () => import('mysql2/promise') })) as Mysql & {
     default?: Mysql;
   };
   const mysql = mod.default ?? mod;

@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors/config-error.js';
+import { loadPeer } from '../errors/load-peer.js';
 /**
  * Lazy access to `@modelcontextprotocol/sdk`: imported on first use, so nothing loads the SDK
  * unless MCP is used.
@@ -22,22 +22,9 @@ export interface ClientSdk {
 
 let clientSdk: Promise<ClientSdk> | undefined;
 
-/**
- * Runs an SDK import; when the optional peer `@modelcontextprotocol/sdk` is not installed, fails
- * with a ConfigError saying how to install it.
- */
+/** Runs an SDK import (`loadPeer` of the optional peer `@modelcontextprotocol/sdk`). */
 export async function importSdk<T>(load: () => Promise<T>): Promise<T> {
-  try {
-    return await load();
-  } catch (err) {
-    const e = err as { code?: string; message?: string };
-    if (e.code === 'ERR_MODULE_NOT_FOUND' && e.message?.includes('@modelcontextprotocol/sdk')) {
-      throw new ConfigError('MCP needs the optional package @modelcontextprotocol/sdk: run "npm install @modelcontextprotocol/sdk"', {
-        cause: err,
-      });
-    }
-    throw err;
-  }
+  return loadPeer({ packages: '@modelcontextprotocol/sdk', feature: 'MCP', load });
 }
 
 /** Imports (once) the SDK modules of the client side. */

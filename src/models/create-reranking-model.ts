@@ -1,6 +1,7 @@
 import type { RerankingModelV3 } from '@ai-sdk/provider';
 
 import { ConfigError } from '../errors/config-error.js';
+import { loadPeer } from '../errors/load-peer.js';
 
 /** Providers with AI SDK reranking models: the package and its factory. */
 const RERANK_PROVIDERS: Record<string, { pkg: string; factory: string }> = {
@@ -28,19 +29,11 @@ export async function createRerankingModel(id: string, label: string): Promise<R
       `${label}: no reranking models for "${id}"; use llm, or provider:model with one of ${Object.keys(RERANK_PROVIDERS).join(', ')} (e.g. cohere:rerank-v3.5)`,
     );
   }
-  let mod: Record<string, unknown>;
-  try {
-    const pkg = known.pkg; // a variable: the package is an optional peer, not known to the compiler
-    mod = (await import(pkg)) as Record<string, unknown>;
-  } catch (err) {
-    const e = err as { code?: string };
-    if (e.code === 'ERR_MODULE_NOT_FOUND' || e.code === 'MODULE_NOT_FOUND') {
-      throw new ConfigError(`${label}: the reranker ${id} needs the package ${known.pkg}; install it with "npm install ${known.pkg}"`, {
-        cause: err,
-      });
-    }
-    throw err;
-  }
+  const pkg = known.pkg; // a variable: the package is an optional peer, not known to the compiler
+  const mod = (await loadPeer({ packages: pkg, feature: `${label}: the reranker ${id}`, load: () => import(pkg) })) as Record<
+    string,
+    unknown
+  >;
   const create = mod[known.factory] as (() => RerankProvider) | undefined;
   const instance = typeof create === 'function' ? create() : undefined;
   if (!instance?.rerankingModel) throw new ConfigError(`${label}: ${known.pkg} has no reranking models in the installed version`);

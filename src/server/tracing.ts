@@ -1,6 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 
-import { ConfigError } from '../errors/config-error.js';
+import { loadPeer } from '../errors/load-peer.js';
 
 /** Traces exported over OTLP/HTTP. */
 export interface Tracing {
@@ -21,19 +21,14 @@ export function tracesUrl(endpoint: string): string {
  * Loads the OpenTelemetry SDK (optional peers `@opentelemetry/sdk-trace-base` and
  * `@opentelemetry/exporter-trace-otlp-http`) and returns a tracer exporting to `endpoint`.
  * Called only when telemetry is configured, so servers without it never load the SDK.
- * @throws ConfigError naming the packages to install when they are missing.
+ * @throws MissingPeerError naming the packages to install when they are missing.
  */
 export async function startTracing(options: { endpoint: string; serviceName?: string }): Promise<Tracing> {
-  let sdk: typeof import('@opentelemetry/sdk-trace-base');
-  let otlp: typeof import('@opentelemetry/exporter-trace-otlp-http');
-  try {
-    [sdk, otlp] = await Promise.all([import('@opentelemetry/sdk-trace-base'), import('@opentelemetry/exporter-trace-otlp-http')]);
-  } catch (err) {
-    throw new ConfigError(
-      'Tracing is configured (server.telemetry.otlp_endpoint or OTEL_EXPORTER_OTLP_ENDPOINT) but the OpenTelemetry SDK is not installed: npm install @opentelemetry/sdk-trace-base @opentelemetry/exporter-trace-otlp-http',
-      { cause: err },
-    );
-  }
+  const [sdk, otlp] = await loadPeer({
+    packages: ['@opentelemetry/sdk-trace-base', '@opentelemetry/exporter-trace-otlp-http'],
+    feature: 'Tracing (server.telemetry.otlp_endpoint or OTEL_EXPORTER_OTLP_ENDPOINT)',
+    load: () => Promise.all([import('@opentelemetry/sdk-trace-base'), import('@opentelemetry/exporter-trace-otlp-http')]),
+  });
   const resources = (await import('@opentelemetry/resources').catch(() => undefined)) as
     typeof import('@opentelemetry/resources') | undefined;
   const url = tracesUrl(options.endpoint);

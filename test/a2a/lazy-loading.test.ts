@@ -73,7 +73,9 @@ describe('A2A loads lazily', () => {
         ['--import', pathToFileURL(join(dir, 'register.mjs')).href, '--input-type=module', '-e', script],
         { encoding: 'utf8' },
       );
-      expect(out).toBe('ConfigError: Calling an A2A agent needs the optional package @a2a-js/sdk: run "npm install @a2a-js/sdk"');
+      expect(out).toBe(
+        'MissingPeerError: Calling an A2A agent needs the optional package @a2a-js/sdk, which is not installed: run "npm install @a2a-js/sdk"',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -11,6 +11,7 @@ import {
   LimitExceededError,
   MaxStepsExceededError,
   McpError,
+  MissingPeerError,
   PathRefusedError,
   ProviderError,
   RoutingError,
@@ -43,6 +44,7 @@ const samples: Array<[ErrorClass, CorvidError]> = [
   [LimitExceededError, new LimitExceededError({ limit: 'max_depth', value: 3, agent: 'a', path: ['a'] })],
   [MaxStepsExceededError, new MaxStepsExceededError({ agent: 'a', maxSteps: 2, steps: [] })],
   [McpError, new McpError('down', { kind: 'connection', server: 'fs' })],
+  [MissingPeerError, new MissingPeerError({ feature: 'MCP', packages: ['@modelcontextprotocol/sdk'] })],
   [PathRefusedError, new PathRefusedError('outside', { path: '../x', reason: 'outside-root' })],
   [ProviderError, new ProviderError({ kind: 'timeout', provider: 'openai', model: 'gpt' })],
   [RoutingError, new RoutingError({ agent: 'r', input: 'hi', routes: ['a'], classifier: false })],
@@ -62,7 +64,10 @@ const samples: Array<[ErrorClass, CorvidError]> = [
 ];
 
 /** Subclass relations inside the hierarchy (below CorvidError). */
-const parents = new Map<ErrorClass, ErrorClass>([[RunLeaseHeldError, DurableRunError]]);
+const parents = new Map<ErrorClass, ErrorClass>([
+  [RunLeaseHeldError, DurableRunError],
+  [MissingPeerError, ConfigError],
+]);
 
 describe('error identity: isInstance recognises one class (and its subclasses) only', () => {
   it.each(samples.map(([cls, error]) => [cls.name, cls, error] as const))('%s', (_name, cls, error) => {

@@ -125,7 +125,7 @@ models:
   it('rerank: provider:model names the package to install when it is missing', async () => {
     const { createRerankingModel } = await import('../../src/models/create-reranking-model.js');
     await expect(createRerankingModel('cohere:rerank-v3.5', 'knowledge.docs.search.rerank')).rejects.toThrow(
-      'knowledge.docs.search.rerank: the reranker cohere:rerank-v3.5 needs the package @ai-sdk/cohere; install it with "npm install @ai-sdk/cohere"',
+      'knowledge.docs.search.rerank: the reranker cohere:rerank-v3.5 needs the optional package @ai-sdk/cohere, which is not installed: run "npm install @ai-sdk/cohere"',
     );
     await expect(createRerankingModel('openai:whatever', 'x')).rejects.toThrow(
       /no reranking models for "openai:whatever"; use llm, or provider:model with one of cohere/,

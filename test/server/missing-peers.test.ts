@@ -22,7 +22,7 @@ describe('corvid serve without the optional server packages', () => {
     });
     expect(r.status).toBe(1);
     expect(r.stderr.trim()).toBe(
-      'error: corvid serve needs the optional server packages (hono is missing): npm install hono @hono/node-server @hono/node-ws pino prom-client @a2a-js/sdk',
+      'error: corvid serve needs the optional packages hono @hono/node-server @hono/node-ws pino prom-client (hono is missing): run "npm install hono @hono/node-server @hono/node-ws pino prom-client"',
     );
   });
 

@@ -74,7 +74,7 @@ describe('missing driver packages', () => {
       throw new Error("Cannot find package 'pg'");
     });
     const { openStore } = await import('../../src/storage/index.js');
-    await expectCode(openStore({ url: 'postgres://u:pw@127.0.0.1:1/db' }), 'storage_driver_missing', 'npm install pg');
+    await expectCode(openStore({ url: 'postgres://u:pw@127.0.0.1:1/db' }), 'peer_missing', 'npm install pg');
   });
 
   it('names the package to install when mysql2 is missing', async () => {
@@ -83,6 +83,6 @@ describe('missing driver packages', () => {
       throw new Error("Cannot find package 'mysql2'");
     });
     const { openStore } = await import('../../src/storage/index.js');
-    await expectCode(openStore({ url: 'mysql://u:pw@127.0.0.1:1/db' }), 'storage_driver_missing', 'npm install mysql2');
+    await expectCode(openStore({ url: 'mysql://u:pw@127.0.0.1:1/db' }), 'peer_missing', 'npm install mysql2');
   });
 });

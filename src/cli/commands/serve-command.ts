@@ -1,4 +1,4 @@
-import { ConfigError } from '../../errors/config-error.js';
+import { loadPeer } from '../../errors/load-peer.js';
 import { type CliContext, EXIT, UsageError } from '../cli-context.js';
 import { colorsFor } from '../colors.js';
 import { loadCliRuntime } from '../load-cli-runtime.js';
@@ -21,27 +21,9 @@ function portFromEnv(value: string | undefined): number | undefined {
 /** The server's optional peer packages: `npm install corvid` leaves them out (the install stays small). */
 const SERVER_PACKAGES = ['hono', '@hono/node-server', '@hono/node-ws', 'pino', 'prom-client'];
 
-/** Runs `load`; a missing server package becomes a ConfigError saying what to install. */
+/** Runs `load`; a missing server package becomes a MissingPeerError naming all of them. */
 async function importServer<T>(load: () => Promise<T>): Promise<T> {
-  try {
-    return await load();
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const specifier =
-      e?.code === 'ERR_MODULE_NOT_FOUND' ? /Cannot find (?:package|module) '([^']+)'/.exec(e.message ?? '')?.[1] : undefined;
-    // The package, not the subpath that happened to be resolved first (`hono/cors` → `hono`).
-    const pkg = specifier
-      ?.split('/')
-      .slice(0, specifier.startsWith('@') ? 2 : 1)
-      .join('/');
-    if (pkg !== undefined && SERVER_PACKAGES.includes(pkg)) {
-      throw new ConfigError(
-        `corvid serve needs the optional server packages (${pkg} is missing): npm install ${SERVER_PACKAGES.join(' ')} @a2a-js/sdk`,
-        { cause: err },
-      );
-    }
-    throw err;
-  }
+  return loadPeer({ packages: SERVER_PACKAGES, feature: 'corvid serve', load });
 }
 
 /** `--concurrency <n>` as a number of runs (1-1000); undefined when not given. */

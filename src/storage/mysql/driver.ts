@@ -1,5 +1,6 @@
 import type { Pool, PoolConnection, ResultSetHeader } from 'mysql2/promise';
 
+import { loadPeer } from '../../errors/load-peer.js';
 import { StorageError } from '../../errors/storage-error.js';
 import { maskSecrets } from '../shared/location.js';
 import type { SqlClient, SqlValue } from '../sql/sql-client.js';
@@ -8,15 +9,14 @@ type Mysql = typeof import('mysql2/promise');
 
 /** Loads `mysql2` only when the MySQL driver is used. */
 export async function loadMysql(): Promise<Mysql> {
-  try {
-    const mod = (await import('mysql2/promise')) as Mysql & { default?: Mysql };
-    return mod.default ?? mod;
-  } catch (err) {
-    throw new StorageError('The MySQL/MariaDB storage driver needs the package "mysql2": install it with "npm install mysql2"', {
-      kind: 'driver_missing',
-      cause: err,
-    });
-  }
+  const mod = (await loadPeer({
+    packages: 'mysql2',
+    feature: 'The MySQL/MariaDB storage driver',
+    load: () => import('mysql2/promise'),
+  })) as Mysql & {
+    default?: Mysql;
+  };
+  return mod.default ?? mod;
 }
 
 const UNREACHABLE = new Set([

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
 
+import { loadPeer } from '../../errors/load-peer.js';
 import { StorageError } from '../../errors/storage-error.js';
 import { maskSecrets } from '../shared/location.js';
 import type { SqlClient, SqlValue } from '../sql/sql-client.js';
@@ -8,15 +9,10 @@ type PgModule = typeof import('pg');
 
 /** Loads `pg` only when the Postgres driver is used. */
 export async function loadPg(): Promise<PgModule> {
-  try {
-    const mod = (await import('pg')) as PgModule & { default?: PgModule };
-    return mod.default ?? mod;
-  } catch (err) {
-    throw new StorageError('The Postgres storage driver needs the package "pg": install it with "npm install pg"', {
-      kind: 'driver_missing',
-      cause: err,
-    });
-  }
+  const mod = (await loadPeer({ packages: 'pg', feature: 'The Postgres storage driver', load: () => import('pg') })) as PgModule & {
+    default?: PgModule;
+  };
+  return mod.default ?? mod;
 }
 
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'EPIPE']);

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 
-import { importOptional } from '../import-optional.js';
+import { loadPeer } from '../../errors/load-peer.js';
 import { SlackToolError } from './slack-tool-error.js';
 
 /** Options of `SlackApi`. */
@@ -50,7 +50,7 @@ export class SlackApi {
   }
 
   private async client(signal: AbortSignal | undefined): Promise<WebClient> {
-    this.module ??= importOptional('@slack/web-api', 'The Slack tools', () => import('@slack/web-api')).catch((err: unknown) => {
+    this.module ??= loadPeer({ packages: '@slack/web-api', feature: 'The Slack tools', load: () => import('@slack/web-api') }).catch((err: unknown) => {
       this.module = undefined;
       throw err;
     });

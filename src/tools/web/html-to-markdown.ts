@@ -1,4 +1,4 @@
-import { importOptional } from '../import-optional.js';
+import { loadPeer } from '../../errors/load-peer.js';
 
 /** A page turned into markdown. */
 export interface ReadablePage {
@@ -18,9 +18,9 @@ function loadHtml(): Promise<Html> {
   loaded ??= (async () => {
     const what = 'web_fetch (HTML pages)';
     const [linkedom, readability, turndown] = await Promise.all([
-      importOptional('linkedom', what, () => import('linkedom')),
-      importOptional('@mozilla/readability', what, () => import('@mozilla/readability')),
-      importOptional('turndown', what, () => import('turndown')),
+      loadPeer({ packages: 'linkedom', feature: what, load: () => import('linkedom') }),
+      loadPeer({ packages: '@mozilla/readability', feature: what, load: () => import('@mozilla/readability') }),
+      loadPeer({ packages: 'turndown', feature: what, load: () => import('turndown') }),
     ]);
     return {
       parseHTML: linkedom.parseHTML,
