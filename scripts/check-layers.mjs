@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// The layer rule of src/: contracts (types, errors) → core → adapters (models, storage, secrets, http,
-// durable, queue, mcp, a2a, tools, agents, testing) → runtime, config → interfaces (cli, server) → the
-// package entry (src/index.ts). A file may import (statically or with `import()`) from its own
-// layer or below, never above, and the folders may not import each other in a cycle.
+// The layer rule of src/: contracts (types, errors) → core and base plumbing (http: request bodies,
+// ids, the SSRF-guarded fetch) → adapters (models, storage, secrets, durable, queue, mcp, a2a, tools,
+// knowledge, agents, testing) → runtime, config → interfaces (cli, server) → the package entry
+// (src/index.ts). A file may import (statically or with `import()`) from its own layer or below,
+// never above, and the folders may not import each other in a cycle. An adapter reaches another
+// adapter only through one of its public entries (an `index.ts`), never into its internals.
 // Edges listed in scripts/layer-baseline.json are known debts: they are reported, not failed,
 // and an entry that no longer exists must be removed from the baseline (so it only shrinks).
 // Usage: node scripts/check-layers.mjs [--update-baseline]
@@ -19,13 +21,13 @@ export const LAYERS = {
   types: 0,
   errors: 0,
   core: 1,
+  http: 1,
   models: 2,
   storage: 2,
   secrets: 2,
   durable: 2,
   mcp: 2,
   a2a: 2,
-  http: 2,
   tools: 2,
   knowledge: 2,
   agents: 2,
@@ -79,6 +81,14 @@ if (unknown.length) {
 
 const key = (e) => `${e.from} -> ${e.to}`;
 const upward = edges.filter((e) => LAYERS[e.fromFolder] < LAYERS[e.toFolder]);
+const ADAPTERS = 2;
+const internal = edges.filter(
+  (e) =>
+    e.fromFolder !== e.toFolder &&
+    LAYERS[e.fromFolder] === ADAPTERS &&
+    LAYERS[e.toFolder] === ADAPTERS &&
+    !e.to.endsWith(`${sep}index.ts`),
+);
 
 // Folder cycles, over the edges that are not upward (an upward edge is already an error).
 // The edge that stands for a pair of folders is the first in path order, so reordering imports never changes it.
@@ -100,6 +110,10 @@ const violations = [
     why: `${e.fromFolder} (layer ${LAYERS[e.fromFolder]}) imports ${e.toFolder} (layer ${LAYERS[e.toFolder]})`,
   })),
   ...cycleEdges.map((e) => ({ edge: key(e), why: `folders ${e.fromFolder} and ${e.toFolder} import each other` })),
+  ...internal.map((e) => ({
+    edge: key(e),
+    why: `${e.fromFolder} reaches into ${e.toFolder}'s internals: import one of ${e.toFolder}'s public entries (an index.ts) instead`,
+  })),
 ];
 
 if (process.argv.includes('--update-baseline')) {

@@ -2,7 +2,7 @@ import type { LanguageModelV3, LanguageModelV3Content, LanguageModelV3GenerateRe
 
 import { Agent } from '../core/agent.js';
 import { DurableRunError } from '../errors/durable-run-error.js';
-import { openCassette } from '../models/cassette/cassette.js';
+import { openCassette } from '../models/cassette/index.js';
 import type { Message } from '../types/message.js';
 import type { ModelCassette, ModelConfig } from '../types/model.js';
 import type { Store } from '../types/storage/store.js';

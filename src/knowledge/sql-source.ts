@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 
 import { KnowledgeError } from '../errors/knowledge-error.js';
-import { ValidationError } from '../errors/validation-error.js';
 import { loadPeer } from '../errors/load-peer.js';
+import { ValidationError } from '../errors/validation-error.js';
 import type { KnowledgeDocument } from '../types/knowledge.js';
 import { sha256 } from './hash.js';
 import type { KnowledgeSource, SourceListContext } from './knowledge-source.js';
@@ -167,7 +167,11 @@ async function postgresRows(options: SqlSourceOptions): Promise<Row[]> {
 
 async function mysqlRows(options: SqlSourceOptions): Promise<Row[]> {
   type Mysql = typeof import('mysql2/promise');
-  const mod = (await loadPeer({ packages: 'mysql2', feature: 'A sql knowledge source on MySQL', load: () => import('mysql2/promise') })) as Mysql & {
+  const mod = (await loadPeer({
+    packages: 'mysql2',
+    feature: 'A sql knowledge source on MySQL',
+    load: () => import('mysql2/promise'),
+  })) as Mysql & {
     default?: Mysql;
   };
   const mysql = mod.default ?? mod;

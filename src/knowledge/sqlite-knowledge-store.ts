@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 
 import { KnowledgeError } from '../errors/knowledge-error.js';
-import { loadSqlite, sqliteError } from '../storage/sqlite/driver.js';
+import { loadSqlite, sqliteError } from '../storage/sqlite/index.js';
 import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
 import { dropKeywordTables } from './sqlite/common-words.js';
 import { bitsTable, createBitsSql, createFtsSql, createVecSql, ftsTable, migrateKnowledgeSchema, vecTable } from './sqlite/schema.js';

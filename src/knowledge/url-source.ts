@@ -1,10 +1,9 @@
 import { KnowledgeError } from '../errors/knowledge-error.js';
 import { ValidationError } from '../errors/validation-error.js';
-import { decodeText } from '../tools/web/decode-text.js';
-import { guardedFetch } from '../tools/web/guarded-fetch.js';
-import { htmlToMarkdown } from '../tools/web/html-to-markdown.js';
-import type { HostLookup } from '../tools/web/ssrf-guard.js';
-import { webSettings } from '../tools/web/web-tools-options.js';
+import { decodeText } from '../http/decode-text.js';
+import { guardedFetch } from '../http/guarded-fetch.js';
+import type { HostLookup } from '../http/ssrf-guard.js';
+import { htmlToMarkdown, webSettings } from '../tools/web/index.js';
 import type { KnowledgeDocument } from '../types/knowledge.js';
 import { sha256 } from './hash.js';
 import type { KnowledgeSource, SourceListContext } from './knowledge-source.js';

@@ -1,6 +1,5 @@
 import { ValidationError } from '../errors/validation-error.js';
-import { messageSearchText } from '../storage/shared/entry-text.js';
-import { makeSnippet, queryTerms } from '../storage/shared/text-search.js';
+import { makeSnippet, messageSearchText, queryTerms } from '../storage/shared/index.js';
 import type { KnowledgeChunk, KnowledgeFilter, KnowledgeIndex, KnowledgeStore, ScoredChunk } from '../types/knowledge.js';
 import type { ConversationSearch, ConversationSearchMode, MessageSearchHit, MessageSearchOptions } from '../types/storage/memories.js';
 import type { SessionEntry, SessionStore } from '../types/storage/sessions.js';

@@ -1,7 +1,6 @@
 /** Test helpers for Corvid users: a scripted in-process model that records what it was sent, and cassettes of recorded model calls. */
 // Installs the model resolver and durable runner the core's agents use (see src/core/core-services.ts).
-import '../models/install-model-resolver.js';
-import '../durable/install-durable-runner.js';
-export { Cassette, type CassetteMode, type CassetteOptions, openCassette } from '../models/cassette/cassette.js';
-export { withCassette } from '../models/cassette/with-cassette.js';
+import '../models/index.js';
+import '../durable/index.js';
+export { Cassette, type CassetteMode, type CassetteOptions, openCassette, withCassette } from '../models/index.js';
 export { type Script, ScriptedModel, type ScriptedTurn } from './scripted-model.js';

@@ -27,7 +27,7 @@ import {
 import { HttpError } from '../../src/http/http-error.js';
 import { RestToolError } from '../../src/tools/rest/rest-tool-error.js';
 import { SlackToolError } from '../../src/tools/slack/slack-tool-error.js';
-import { WebRefusal } from '../../src/tools/web/web-refusal.js';
+import { WebRefusal } from '../../src/http/web-refusal.js';
 
 interface ErrorClass {
   name: string;

@@ -4,7 +4,7 @@ import type { AgentCard } from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { JsonRpcTransportHandler, type PushNotificationStore, type TaskStore } from '@a2a-js/sdk/server';
 
-import type { TextSealer } from '../../secrets/sealed-text.js';
+import type { TextSealer } from '../../secrets/index.js';
 import type { Store } from '../../types/storage/store.js';
 import type { A2ARuntime } from './a2a-runtime.js';
 import { type A2ASkill, type AgentCardInput, buildAgentCard } from './agent-card.js';
@@ -79,7 +79,7 @@ export class A2AAgentRegistry {
   private readonly sealer: () => Promise<TextSealer>;
 
   constructor(private readonly options: A2AAgentRegistryOptions) {
-    const open = options.secrets ?? (async () => (await import('../../secrets/secret-store.js')).SecretStore.openDefault());
+    const open = options.secrets ?? (async () => (await import('../../secrets/index.js')).SecretStore.openDefault());
     let opened: Promise<TextSealer> | undefined;
     this.sealer = () => {
       if (!opened) {

@@ -8,7 +8,7 @@ import { type Context, Hono } from 'hono';
 import { bodyTypeProblem, readRequestBody } from '../../http/read-body.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../../http/read-incoming.js';
 import { requestHeader } from '../../http/request-header.js';
-import type { TextSealer } from '../../secrets/sealed-text.js';
+import type { TextSealer } from '../../secrets/index.js';
 import type { Store } from '../../types/storage/store.js';
 import { legacyRestAvailable, mountLegacyRest } from '../compat/legacy-rest-bridge.js';
 import { A2AAgentRegistry } from './a2a-agent-registry.js';

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 
 import { KnowledgeError } from '../../errors/knowledge-error.js';
-import { htmlToMarkdown } from '../../tools/web/html-to-markdown.js';
+import { htmlToMarkdown } from '../../tools/web/index.js';
 import type { KnowledgeDocument } from '../../types/knowledge.js';
 import { sha256 } from '../hash.js';
 import { type FileFormat, fileFormat } from './file-formats.js';

@@ -2,7 +2,11 @@ import { loadPeer } from '../../errors/load-peer.js';
 
 /** A PDF's text, pages separated by blank lines, with the first line of each page (for page numbers in citations). */
 export async function pdfPages(data: Uint8Array): Promise<{ title?: string; text: string; pageLines: number[] }> {
-  const { extractText, getDocumentProxy, getMeta } = await loadPeer({ packages: 'unpdf', feature: 'The knowledge PDF loader', load: () => import('unpdf') });
+  const { extractText, getDocumentProxy, getMeta } = await loadPeer({
+    packages: 'unpdf',
+    feature: 'The knowledge PDF loader',
+    load: () => import('unpdf'),
+  });
   const pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0 });
   try {
     const { text: pages } = await extractText(pdf, { mergePages: false });

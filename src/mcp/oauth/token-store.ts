@@ -1,4 +1,4 @@
-import type { SecretStore } from '../../secrets/secret-store.js';
+import type { SecretStore } from '../../secrets/index.js';
 
 /** What Corvid keeps per OAuth-protected server URL. */
 export interface StoredOAuthState {
@@ -55,7 +55,7 @@ export class SecretTokenStore implements TokenStore {
 }
 
 async function defaultSecretStore(): Promise<SecretStore> {
-  const { SecretStore } = await import('../../secrets/secret-store.js');
+  const { SecretStore } = await import('../../secrets/index.js');
   return SecretStore.openDefault();
 }
 

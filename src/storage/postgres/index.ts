@@ -34,3 +34,6 @@ export async function openPostgresStore(options: StoreOptions = {}): Promise<Sto
     throw err;
   }
 }
+
+export type { PgClient } from './driver.js';
+export { openPgPool } from './open-pg-pool.js';

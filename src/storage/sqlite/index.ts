@@ -63,3 +63,5 @@ export async function openSqliteStore(options: StoreOptions = {}): Promise<Store
     throw err;
   }
 }
+
+export { loadSqlite, SqliteClient, sqliteError } from './driver.js';

@@ -1,6 +1,6 @@
 import { ValidationError } from '../../errors/validation-error.js';
-import { HostAllowList } from './host-allow-list.js';
-import { type HostLookup, SsrfGuard } from './ssrf-guard.js';
+import { HostAllowList } from '../../http/host-allow-list.js';
+import { type HostLookup, SsrfGuard } from '../../http/ssrf-guard.js';
 
 /** Options of `webTools()`. */
 export interface WebToolsOptions {

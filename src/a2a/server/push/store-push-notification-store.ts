@@ -4,7 +4,7 @@ import { TaskPushNotificationConfig } from '@a2a-js/sdk';
 import type { PushNotificationStore, ServerCallContext, StoredPushNotificationConfig } from '@a2a-js/sdk/server';
 
 import { CorvidError } from '../../../errors/corvid-error.js';
-import type { TextSealer } from '../../../secrets/sealed-text.js';
+import type { TextSealer } from '../../../secrets/index.js';
 import type { StateStore } from '../../../types/storage/state.js';
 import { callerOf } from '../call-owner.js';
 import { pushConfigFor, withoutPushSecrets } from './push-config-view.js';
@@ -47,7 +47,7 @@ export interface StorePushNotificationStoreOptions {
 }
 
 async function defaultSealer(): Promise<TextSealer> {
-  const { SecretStore } = await import('../../../secrets/secret-store.js');
+  const { SecretStore } = await import('../../../secrets/index.js');
   return SecretStore.openDefault();
 }
 

@@ -1,4 +1,4 @@
-import { CorvidError } from '../../errors/corvid-error.js';
+import { CorvidError } from '../errors/corvid-error.js';
 
 const MARKER = Symbol.for('corvid.error.WebRefusal');
 

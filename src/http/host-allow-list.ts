@@ -1,4 +1,4 @@
-import { ValidationError } from '../../errors/validation-error.js';
+import { ValidationError } from '../errors/validation-error.js';
 import { inBlock, type IpAddress, type IpBlock, parseCidr, parseIp } from './ip-address.js';
 
 /**
