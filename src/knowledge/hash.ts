@@ -4,3 +4,6 @@ import { createHash } from 'node:crypto';
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
+
+/** The hash knowledge keys documents and chunks by (`KnowledgeDocument.contentHash`): SHA-256 of the text, hex. */
+export const contentHash = sha256;

@@ -28,7 +28,7 @@ export { chunkDocument, type ChunkingOptions } from './chunkers/chunk-document.j
 export { citation } from './citation.js';
 export { directorySource, type DirectorySourceOptions } from './directory-source.js';
 export { type Embedder, modelEmbedder, type ModelEmbedderOptions } from './embedder.js';
-export { sha256 } from './hash.js';
+export { contentHash } from './hash.js';
 export type { IngestProgress, IngestReport, IngestStatus } from './ingest-documents.js';
 export {
   createKnowledgeBase,
@@ -54,7 +54,7 @@ export { sqlSource, type SqlSourceOptions } from './sql-source.js';
 export type { SqliteVectorSearchMode } from './sqlite/sqlite-knowledge-index.js';
 export { openSqliteKnowledgeStore, type SqliteKnowledgeStoreOptions } from './sqlite-knowledge-store.js';
 export { openAiEncoding, tiktokenCounter, type TiktokenEncodingName } from './tiktoken-counter.js';
-export { estimateTokens, type TokenCounter } from './token-counter.js';
+export { approximateTokenCounter, type TokenCounter } from './token-counter.js';
 export { urlSource, type UrlSourceOptions } from './url-source.js';
 export { deleteConversationVectors, type VectorConversationOptions, withVectorConversations } from './vector-conversations.js';
 export { memoryText, vectorMemories, type VectorMemoryOptions, withVectorMemories } from './vector-memories.js';

@@ -15,7 +15,7 @@ const loaded = new Map<TiktokenEncodingName, Promise<TokenCounter | undefined>>(
 
 /**
  * A token counter with the real tokenizer (`js-tiktoken`, an optional peer, imported on first use);
- * `undefined` when the package is not installed (callers fall back to `estimateTokens`). Special
+ * `undefined` when the package is not installed (callers fall back to `approximateTokenCounter`). Special
  * tokens such as `<|endoftext|>` in a document are counted as plain text.
  */
 export function tiktokenCounter(encoding: TiktokenEncodingName): Promise<TokenCounter | undefined> {

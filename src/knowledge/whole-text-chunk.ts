@@ -1,6 +1,6 @@
 import type { KnowledgeChunk } from '../types/knowledge.js';
 import { sha256 } from './hash.js';
-import { estimateTokens } from './token-counter.js';
+import { approximateTokenCounter } from './token-counter.js';
 
 /**
  * A document of one chunk holding all of `text` (a memory, a conversation message): its id is `<uri>#0`, its hash
@@ -18,7 +18,7 @@ export function wholeTextChunk(args: {
     documentUri: uri,
     index: 0,
     text,
-    tokens: estimateTokens.count(text),
+    tokens: approximateTokenCounter.count(text),
     hash: sha256(text),
     location: { uri },
     metadata,

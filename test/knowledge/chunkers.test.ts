@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { chunkDocument } from '../../src/knowledge/chunkers/chunk-document.js';
 import { sha256 } from '../../src/knowledge/hash.js';
-import { estimateTokens } from '../../src/knowledge/token-counter.js';
+import { approximateTokenCounter } from '../../src/knowledge/token-counter.js';
 import type { KnowledgeDocument } from '../../src/types/knowledge.js';
 
 function doc(uri: string, text: string, format: string): KnowledgeDocument {
@@ -17,9 +17,9 @@ const linesOf = (text: string, [a, b]: [number, number]): string =>
 
 describe('chunkers', () => {
   it('estimates tokens word by word', () => {
-    expect(estimateTokens.count('')).toBe(0);
-    expect(estimateTokens.count('a cat')).toBe(2);
-    expect(estimateTokens.count('internationalization')).toBe(5);
+    expect(approximateTokenCounter.count('')).toBe(0);
+    expect(approximateTokenCounter.count('a cat')).toBe(2);
+    expect(approximateTokenCounter.count('internationalization')).toBe(5);
   });
 
   it('packs paragraphs under the token limit with overlap, each chunk pointing at its lines', () => {

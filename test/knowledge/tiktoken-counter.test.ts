@@ -4,8 +4,8 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { describe, expect, it } from 'vitest';
 
 import { modelEmbedder } from '../../src/knowledge/embedder.js';
-import { createKnowledgeBase, MemoryKnowledgeStore, openAiEncoding, sha256, tiktokenCounter } from '../../src/knowledge/index.js';
-import { estimateTokens } from '../../src/knowledge/token-counter.js';
+import { contentHash, createKnowledgeBase, MemoryKnowledgeStore, openAiEncoding, tiktokenCounter } from '../../src/knowledge/index.js';
+import { approximateTokenCounter } from '../../src/knowledge/token-counter.js';
 
 describe('tokenizer', () => {
   it('picks the encoding by OpenAI model, and counts like OpenAI does', async () => {
@@ -27,7 +27,7 @@ describe('tokenizer', () => {
     const source = {
       name: 'one',
       async *list() {
-        yield { uri: 'a.txt', source: 'one', text, contentHash: sha256(text), metadata: {} };
+        yield { uri: 'a.txt', source: 'one', text, contentHash: contentHash(text), metadata: {} };
       },
     };
     const unitVectors = { embed: async (texts: string[]) => texts.map(() => Float32Array.of(1, 0, 0)) };
@@ -51,7 +51,7 @@ describe('tokenizer', () => {
       counts.push(hit?.chunk.tokens ?? -1);
     }
     expect(counts[0]).toBe((await tiktokenCounter('cl100k_base'))!.count(text));
-    expect(counts[1]).toBe(estimateTokens.count(text));
+    expect(counts[1]).toBe(approximateTokenCounter.count(text));
     expect(counts[0]).not.toBe(counts[1]);
   });
 });

@@ -19,6 +19,7 @@ import { type Message, messageText, type RunInput, userMessage } from '../../typ
 import type { RunResult } from '../../types/result.js';
 import type { Tool } from '../../types/tool.js';
 import { emptyUsage } from '../../types/usage.js';
+import { TASK_STATE, taskStateName } from '../task-states.js';
 import { type A2AConnection, connectA2A, displayUrl } from './connect-a2a.js';
 import { RemoteAgentError } from './remote-agent-error.js';
 
@@ -36,19 +37,6 @@ export interface RemoteAgentOptions {
   /** Transport preference; default the card's order (JSON-RPC first for Corvid servers). */
   preferredTransports?: Array<'JSONRPC' | 'HTTP+JSON'>;
 }
-
-// TaskState numbers (the SDK's enum), kept local so this file loads without the SDK.
-const STATE = { SUBMITTED: 1, WORKING: 2, COMPLETED: 3, FAILED: 4, CANCELED: 5, INPUT_REQUIRED: 6, REJECTED: 7, AUTH_REQUIRED: 8 } as const;
-const STATE_NAMES: Record<number, string> = {
-  1: 'submitted',
-  2: 'working',
-  3: 'completed',
-  4: 'failed',
-  5: 'canceled',
-  6: 'input-required',
-  7: 'rejected',
-  8: 'auth-required',
-};
 
 /**
  * An agent served elsewhere over A2A (any A2A server: Corvid's, the SDK's, other frameworks'),
@@ -300,21 +288,21 @@ function taskOutcome(task: Task, url: string, statusText?: string): string {
     .filter(Boolean)
     .join('\n');
   switch (state) {
-    case STATE.COMPLETED:
-    case STATE.INPUT_REQUIRED:
-    case STATE.AUTH_REQUIRED:
+    case TASK_STATE.COMPLETED:
+    case TASK_STATE.INPUT_REQUIRED:
+    case TASK_STATE.AUTH_REQUIRED:
       return artifacts || status;
-    case STATE.FAILED:
-    case STATE.REJECTED:
-    case STATE.CANCELED:
-      throw new RemoteAgentError(`The remote agent at ${url} ${STATE_NAMES[state]} the task${status ? `: ${status}` : ''}`, {
+    case TASK_STATE.FAILED:
+    case TASK_STATE.REJECTED:
+    case TASK_STATE.CANCELED:
+      throw new RemoteAgentError(`The remote agent at ${url} ${taskStateName(state)} the task${status ? `: ${status}` : ''}`, {
         url,
-        taskState: STATE_NAMES[state],
+        taskState: taskStateName(state),
       });
     default:
       throw new RemoteAgentError(
-        `The remote agent at ${url} ended the exchange with the task still ${STATE_NAMES[state] ?? 'in an unknown state'}`,
-        { url, taskState: STATE_NAMES[state] },
+        `The remote agent at ${url} ended the exchange with the task still ${taskStateName(state) ?? 'in an unknown state'}`,
+        { url, taskState: taskStateName(state) },
       );
   }
 }

@@ -22,6 +22,7 @@ import {
 import { type ServerCallContext, validateVersion } from '@a2a-js/sdk/server';
 import type { Context, Hono } from 'hono';
 
+import { HttpError } from '../../http/http-error.js';
 import { bodyTypeProblem, readRequestBody } from '../../http/read-body.js';
 import type { A2AAgentEntry, A2AAgentRegistry } from './a2a-agent-registry.js';
 import { callContext } from './call-context.js';
@@ -46,26 +47,13 @@ type Handler = (
   body: () => Promise<unknown>,
 ) => Promise<Response>;
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': A2A_CONTENT_TYPE } });
 }
 
 /** An error as the HTTP+JSON binding answers it; `status` overrides the SDK's (415 for a body that is not JSON). */
 function errorResponse(err: unknown, status?: number): Response {
-  if (err instanceof HttpError)
-    return json(
-      { error: { code: err.status, status: err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'NOT_FOUND', message: err.message } },
-      err.status,
-    );
+  if (HttpError.isInstance(err)) return json({ error: { code: err.status, status: err.wireCode, message: err.message } }, err.status);
   const code = status ?? restStatusFor(err);
   return json(toRestErrorBody(err, code), code);
 }
@@ -219,7 +207,7 @@ export function mountRestRoutes(app: Hono, deps: RestDeps): void {
   });
   app.all('/a2a/:name/rest/*', async (c) => {
     const name = c.req.param('name');
-    if (!deps.visible(name, c)) return errorResponse(new HttpError(404, `Unknown agent "${name}"`));
+    if (!deps.visible(name, c)) return errorResponse(new HttpError(404, 'NOT_FOUND', `Unknown agent "${name}"`));
     const prefix = `/a2a/${encodeURIComponent(name)}/rest`;
     const rawPath = new URL(c.req.url).pathname;
     let path: string;
@@ -232,7 +220,7 @@ export function mountRestRoutes(app: Hono, deps: RestDeps): void {
     // The agent's URL with a trailing slash: `rest//message:send`, `rest/tasks/x/`.
     if (path.length > 1) path = `/${path.replace(/^\/+|\/+$/g, '')}`;
     const candidates = routes.filter(([, re]) => re.test(path));
-    if (candidates.length === 0) return errorResponse(new HttpError(404, `No A2A REST operation at ${path.slice(0, 200)}`));
+    if (candidates.length === 0) return errorResponse(new HttpError(404, 'NOT_FOUND', `No A2A REST operation at ${path.slice(0, 200)}`));
     const route = candidates.find(([method]) => method === c.req.method);
     if (!route)
       return json(
@@ -243,7 +231,7 @@ export function mountRestRoutes(app: Hono, deps: RestDeps): void {
     const badType = c.req.method === 'GET' ? undefined : bodyTypeProblem(c.req.raw, c.env);
     if (badType) return errorResponse(new ContentTypeNotSupportedError(badType), 415);
     const entry = await deps.registry.get(name);
-    if (!entry) return errorResponse(new HttpError(404, `Unknown agent "${name}"`));
+    if (!entry) return errorResponse(new HttpError(404, 'NOT_FOUND', `Unknown agent "${name}"`));
     try {
       const context = callContext(c, false, deps.owner?.(c));
       if (path === '/message:stream') context.state.set(STREAMING_STATE_KEY, true);
@@ -251,7 +239,7 @@ export function mountRestRoutes(app: Hono, deps: RestDeps): void {
       const body = async (): Promise<unknown> => {
         const read = await readRequestBody(c.req.raw, deps.maxBody, c.env);
         if (!read.ok) {
-          if (read.reason === 'too_large') throw new HttpError(413, `Request body larger than ${deps.maxBody} bytes`);
+          if (read.reason === 'too_large') throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `Request body larger than ${deps.maxBody} bytes`);
           throw new RequestMalformedError('Could not read the request body');
         }
         if (read.text.trim() === '') return undefined;

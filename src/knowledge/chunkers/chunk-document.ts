@@ -1,7 +1,7 @@
 import { ValidationError } from '../../errors/validation-error.js';
 import type { KnowledgeChunk, KnowledgeDocument } from '../../types/knowledge.js';
 import { sha256 } from '../hash.js';
-import { estimateTokens, type TokenCounter } from '../token-counter.js';
+import { approximateTokenCounter, type TokenCounter } from '../token-counter.js';
 import { codeChunks } from './code-chunker.js';
 import { markdownChunks } from './markdown-chunker.js';
 import { recursiveChunks } from './recursive-chunker.js';
@@ -31,7 +31,7 @@ export function chunkSizing(options: ChunkingOptions = {}): ChunkSizing {
   if (!Number.isInteger(overlapTokens) || overlapTokens < 0 || overlapTokens >= maxTokens) {
     throw new ValidationError(`chunking.overlapTokens must be an integer from 0 to maxTokens - 1 (${maxTokens - 1}), got ${overlapTokens}`);
   }
-  return { maxTokens, overlapTokens, counter: options.tokenCounter ?? estimateTokens };
+  return { maxTokens, overlapTokens, counter: options.tokenCounter ?? approximateTokenCounter };
 }
 
 /**

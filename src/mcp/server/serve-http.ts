@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
+import { HttpError } from '../../http/http-error.js';
 import { importSdk } from '../sdk.js';
 import type { CorvidMcpServer } from './create-mcp-server.js';
 import { MemoryEventStore } from './memory-event-store.js';
@@ -49,16 +50,6 @@ export interface McpHttpServer {
   readonly port: number;
   /** Stops listening and ends every MCP session. */
   close(): Promise<void>;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -191,9 +182,9 @@ export async function serveMcpHttp(corvid: CorvidMcpServer, options: McpHttpOpti
         if (rest && (await handleRest(req, res, pathname))) return;
         throw new HttpError(404, 'not_found', `no route for ${req.method} ${pathname}`);
       } catch (err) {
-        const e = err instanceof HttpError ? err : new HttpError(500, 'internal', (err as Error)?.message ?? String(err));
+        const e = HttpError.isInstance(err) ? err : new HttpError(500, 'internal', (err as Error)?.message ?? String(err));
         const headers: Record<string, string> = e.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
-        sendJson(res, e.status, { error: { type: e.type, message: e.message } }, headers);
+        sendJson(res, e.status, { error: { type: e.wireCode, message: e.message } }, headers);
       }
     })();
   });

@@ -1,4 +1,4 @@
-import { taskStateToJSON } from '@a2a-js/sdk';
+import { taskStateName, taskStateV1Name } from '../../task-states.js';
 
 const NUMBERED_STATE = /\bstate \((\d+)\)/g;
 
@@ -11,9 +11,8 @@ const NUMBERED_STATE = /\bstate \((\d+)\)/g;
 export function withStateNames<E>(err: E, legacy: boolean): E {
   if (!(err instanceof Error) || !err.message.includes('state (')) return err;
   err.message = err.message.replace(NUMBERED_STATE, (all, n: string) => {
-    const name = taskStateToJSON(Number(n));
-    if (!name.startsWith('TASK_STATE_') || name === 'TASK_STATE_UNSPECIFIED') return all;
-    return `state (${legacy ? name.slice('TASK_STATE_'.length).toLowerCase().replace('_', '-') : name})`;
+    const name = legacy ? taskStateName(Number(n)) : taskStateV1Name(Number(n));
+    return name === undefined ? all : `state (${name})`;
   });
   return err;
 }
