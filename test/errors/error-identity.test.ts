@@ -25,6 +25,7 @@ import {
   WorkflowError,
 } from '../../src/errors/index.js';
 import { HttpError } from '../../src/http/http-error.js';
+import { FileToolError } from '../../src/tools/files/file-tool-error.js';
 import { RestToolError } from '../../src/tools/rest/rest-tool-error.js';
 import { SlackToolError } from '../../src/tools/slack/slack-tool-error.js';
 import { WebRefusal } from '../../src/http/web-refusal.js';
@@ -61,6 +62,7 @@ const samples: Array<[ErrorClass, CorvidError]> = [
   [RestToolError, new RestToolError('bad', { type: 'http' })],
   [SlackToolError, new SlackToolError('bad')],
   [WebRefusal, new WebRefusal('private address')],
+  [FileToolError, new FileToolError('no such file')],
 ];
 
 /** Subclass relations inside the hierarchy (below CorvidError). */

@@ -1,5 +1,5 @@
+import { FileToolError } from './file-tool-error.js';
 import { nearestCandidates } from './nearest-candidates.js';
-import { FileToolError } from './text-file.js';
 
 /** One exact-text replacement. */
 export interface TextEdit {

@@ -3,8 +3,8 @@ import { z } from 'zod';
 
 import { tool } from '../../core/tool.js';
 import type { Tool } from '../../types/tool.js';
+import { FileToolError } from './file-tool-error.js';
 import type { FilesSetup } from './files-setup.js';
-import { FileToolError } from './text-file.js';
 import { walkFiles } from './walk-files.js';
 
 const input = z.object({

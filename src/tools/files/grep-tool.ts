@@ -4,12 +4,12 @@ import { z } from 'zod';
 
 import { tool } from '../../core/tool.js';
 import type { Tool } from '../../types/tool.js';
+import { FileToolError } from './file-tool-error.js';
 import type { FilesSetup } from './files-setup.js';
 import { formatGrep } from './format-grep.js';
 import { grepJs } from './grep-js.js';
 import { findRipgrep, grepRg, RipgrepUnavailable } from './grep-rg.js';
 import type { GrepFileHits, GrepQuery } from './grep-types.js';
-import { FileToolError } from './text-file.js';
 
 const input = z.object({
   pattern: z.string().min(1).describe('Regular expression (JavaScript syntax) searched for in each line.'),

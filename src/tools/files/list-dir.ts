@@ -4,8 +4,9 @@ import { z } from 'zod';
 
 import { tool } from '../../core/tool.js';
 import type { Tool } from '../../types/tool.js';
+import { FileToolError } from './file-tool-error.js';
 import type { FilesSetup } from './files-setup.js';
-import { FileToolError, fsMessage } from './text-file.js';
+import { fsMessage } from './text-file.js';
 import { comparePaths } from './walk-files.js';
 
 const input = z.object({

@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 import { tool } from '../../core/tool.js';
 import type { Tool } from '../../types/tool.js';
+import { FileToolError } from './file-tool-error.js';
 import type { FilesSetup } from './files-setup.js';
-import { FileToolError, looksBinary, readFileLimited } from './text-file.js';
+import { looksBinary, readFileLimited } from './text-file.js';
 
 const MAX_LINE_CHARS = 2000;
 

@@ -1,6 +1,7 @@
 import { applyEdits, type TextEdit } from './apply-edits.js';
+import { FileToolError } from './file-tool-error.js';
 import type { FilesSetup } from './files-setup.js';
-import { FileToolError, readTextBytes, writeFileAtomic } from './text-file.js';
+import { readTextBytes, writeFileAtomic } from './text-file.js';
 import { unifiedDiff } from './unified-diff.js';
 
 /** What `edit_file` and `multi_edit` return. */

@@ -3,13 +3,7 @@ import { closeSync, fchmodSync, fstatSync, openSync, readSync, renameSync, write
 import { mkdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** A tool refusal or failure the model should read as it is (no stack, no wrapping). */
-export class FileToolError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'FileToolError';
-  }
-}
+import { FileToolError } from './file-tool-error.js';
 
 const SNIFF_BYTES = 8000;
 

@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 import { tool } from '../../core/tool.js';
 import type { Tool } from '../../types/tool.js';
+import { FileToolError } from './file-tool-error.js';
 import type { FilesSetup } from './files-setup.js';
-import { FileToolError, readTextFile, writeFileAtomic } from './text-file.js';
+import { readTextFile, writeFileAtomic } from './text-file.js';
 import { unifiedDiff } from './unified-diff.js';
 
 const input = z.object({
