@@ -25,10 +25,10 @@ import {
   WorkflowError,
 } from '../../src/errors/index.js';
 import { HttpError } from '../../src/http/http-error.js';
+import { WebRefusal } from '../../src/http/web-refusal.js';
 import { FileToolError } from '../../src/tools/files/file-tool-error.js';
 import { RestToolError } from '../../src/tools/rest/rest-tool-error.js';
 import { SlackToolError } from '../../src/tools/slack/slack-tool-error.js';
-import { WebRefusal } from '../../src/http/web-refusal.js';
 
 interface ErrorClass {
   name: string;
