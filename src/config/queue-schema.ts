@@ -34,7 +34,9 @@ export const queueSchema = z
       .min(1)
       .max(3600)
       .optional()
-      .describe('redis: a run whose worker died (its job lock not renewed) goes to another worker after about this many seconds. Default 30.'),
+      .describe(
+        'redis: a run whose worker died (its job lock not renewed) goes to another worker after about this many seconds. Default 30.',
+      ),
     events_ttl_s: z
       .int()
       .positive()

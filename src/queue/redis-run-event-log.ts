@@ -60,7 +60,8 @@ export class RedisRunEventLog implements RunEventLog {
     const now = String(Date.now());
     const args: string[] = [String(this.options.ttlSeconds)];
     for (const e of events) {
-      if (!Number.isInteger(e.seq) || e.seq < 1) throw new StorageError(`run ${runId}: event seq ${e.seq} is not a positive integer`, { kind: 'failed' });
+      if (!Number.isInteger(e.seq) || e.seq < 1)
+        throw new StorageError(`run ${runId}: event seq ${e.seq} is not a positive integer`, { kind: 'failed' });
       args.push(String(e.seq), e.type, JSON.stringify(e.data ?? null), now);
     }
     const result = (await this.call(() => this.options.client.eval(APPEND_SCRIPT, 1, this.key(runId), ...args))) as [string, number];
@@ -75,9 +76,7 @@ export class RedisRunEventLog implements RunEventLog {
   async read(runId: string, options: { after?: number; limit?: number } = {}): Promise<RunEventRecord[]> {
     const after = Math.max(0, Math.floor(options.after ?? 0));
     const limit = Math.max(1, Math.floor(options.limit ?? 1000));
-    const entries = (await this.call(() =>
-      this.options.client.xrange(this.key(runId), `0-${after + 1}`, '+', 'COUNT', limit),
-    )) as Entry[];
+    const entries = (await this.call(() => this.options.client.xrange(this.key(runId), `0-${after + 1}`, '+', 'COUNT', limit))) as Entry[];
     return entries.map((e) => toRecord(runId, e));
   }
 
