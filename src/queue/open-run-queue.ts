@@ -30,6 +30,7 @@ export async function openRunQueue(options: RunQueueOptions): Promise<RunQueue> 
       const { openRedisRunQueue } = await import('./redis-run-queue.js');
       return openRedisRunQueue({
         url: options.url,
+        store: options.store,
         ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
         ...(options.visibilityTimeoutMs !== undefined ? { visibilityTimeoutMs: options.visibilityTimeoutMs } : {}),
         ...(options.eventsTtlSeconds !== undefined ? { eventsTtlSeconds: options.eventsTtlSeconds } : {}),

@@ -7,6 +7,7 @@ import { ConfigError } from '../errors/config-error.js';
 import { StorageError } from '../errors/storage-error.js';
 import { maskSecrets, maskUrl } from '../storage/shared/location.js';
 import type { EnqueueOptions, QueueWorker, RunJobHandler, RunQueue, WorkOptions } from '../types/run-queue.js';
+import type { Store } from '../types/storage/store.js';
 import { RedisRunEventLog } from './redis-run-event-log.js';
 import { RedisRunEventWakeups } from './redis-run-event-wakeups.js';
 
@@ -23,6 +24,11 @@ export interface RedisRunQueueOptions {
   visibilityTimeoutMs?: number;
   /** A finished run's event stream expires this long after its `done` event. Default 7 days. */
   eventsTtlSeconds?: number;
+  /**
+   * The store of the runs: when a worker starts, its `queued` and `running` runs are queued again
+   * (a job id is queued once, so only those whose job Redis lost are added).
+   */
+  store?: () => Promise<Store>;
   /** Retries of a job whose handler threw (the run is held by another worker, the store failed). Default 12. */
   attempts?: number;
 }
@@ -78,6 +84,7 @@ export class RedisRunQueue implements RunQueue {
   private readonly prefix: string;
   private readonly workers = new Set<{ worker: Worker; connection: Redis }>();
   private closing: Promise<void> | undefined;
+  private reconciled = false;
 
   constructor(
     private readonly libs: { bullmq: BullMq; Redis: RedisClass },
@@ -145,6 +152,10 @@ export class RedisRunQueue implements RunQueue {
     const entry = { worker, connection };
     this.workers.add(entry);
     await worker.waitUntilReady();
+    if (!this.reconciled) {
+      this.reconciled = true;
+      void this.requeueStored().catch(() => undefined);
+    }
     let stopping: Promise<void> | undefined;
     return {
       stop: () =>
@@ -153,6 +164,18 @@ export class RedisRunQueue implements RunQueue {
           await closeWorker(entry);
         })()),
     };
+  }
+
+  /** Queues the store's unfinished runs again: a job lost by Redis (flushed, restored) is added back; the others are there already. */
+  private async requeueStored(): Promise<void> {
+    if (!this.options.store) return;
+    const store = await this.options.store();
+    for (const status of ['queued', 'running'] as const) {
+      for (const run of await store.backgroundRuns.list({ status, limit: 1000 })) {
+        if (this.closing) return;
+        await this.enqueue(run.runId, { delayMs: run.runAt.getTime() - Date.now() });
+      }
+    }
   }
 
   close(): Promise<void> {

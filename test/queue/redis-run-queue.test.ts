@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { openRedisRunQueue, type RedisRunQueue, type RedisRunQueueOptions } from '../../src/queue/redis-run-queue.js';
+import { openStore } from '../../src/storage/index.js';
 
 const REDIS_URL = process.env.CORVID_TEST_REDIS_URL;
 if (!REDIS_URL)
@@ -103,5 +104,19 @@ describe.skipIf(!REDIS_URL)('redis run queue (BullMQ)', () => {
     await worker.stop();
     expect(running).toBe(0);
     expect(most).toBe(3);
+  });
+
+  it("queues again, when a worker starts, the store's unfinished runs whose job Redis does not have", async () => {
+    const store = await openStore({ driver: 'memory' });
+    try {
+      await store.backgroundRuns.create({ runId: 'run_lost', agent: 'helper', input: 'x' });
+      const { queue } = await open({ store: async () => store });
+      const seen: string[] = [];
+      const worker = await queue.work(async (runId) => void seen.push(runId), { concurrency: 1 });
+      await expect.poll(() => seen, { timeout: 15_000 }).toEqual(['run_lost']);
+      await worker.stop();
+    } finally {
+      await store.close();
+    }
   });
 });
