@@ -145,8 +145,10 @@ describe.skipIf(!REDIS_URL)('redis queue: serve --no-worker, serve and worker pr
       llm.requests.find((r) => JSON.stringify(r.body?.messages ?? []).includes('slow one') && r.body.messages.at(-1).role === 'tool');
     await expect.poll(slowCall, { timeout: 30_000 }).toBeDefined();
     const slowStream = readStream(`${urlB}/api/v1/runs/${slow}/stream`);
-    const cancelledAt = Date.now();
+    slowStream.catch(() => undefined); // awaited below
     expect((await fetch(`${urlA}/api/v1/runs/${slow}/cancel`, { method: 'POST' })).status).toBeLessThan(300);
+    // From the moment A has stored the cancel (its answer).
+    const cancelledAt = Date.now();
     await expect.poll(() => slowCall()!.clientClosedAt, { timeout: 10_000, interval: 20 }).toBeDefined();
     expect(slowCall()!.clientClosedAt! - cancelledAt).toBeLessThan(1000);
     expect((await (await fetch(`${urlA}/api/v1/runs/${slow}?wait=30`)).json()).status).toBe('cancelled');
@@ -164,6 +166,9 @@ describe.skipIf(!REDIS_URL)('redis queue: serve --no-worker, serve and worker pr
       const rest = await readStream(`${urlB}/api/v1/runs/${ids[5]}/stream?after=${first.at(-1)!.seq}`);
       return [...first, ...rest];
     })();
+
+    // (Awaited below; a failure before then must not also surface as an unhandled rejection.)
+    for (const p of [whole, resumed]) p.catch(() => undefined);
 
     // Kill C while it has runs in flight (a tool done, the model still answering).
     const cPid = String(c.child.pid);
