@@ -4,10 +4,11 @@
 // one at a pace the worker keeps up with, and throughput (runs/s: a batch submitted at once, until
 // the last one is final), with a model answering at once and one answering after 200 ms.
 // The submitting and the working runtime are separate (own store handle, own Redis connections) in
-// one process; the store is a SQLite file, the model a local OpenAI-compatible server.
+// one process; the store is a SQLite file, the model a local OpenAI-compatible server. First, the
+// queue alone (BullMQ with a handler doing nothing): what the queue itself adds.
 //
 //   npm run build && node bench/queue-redis.mjs [--redis=redis://127.0.0.1:6379] [--runs=200]
-//     [--paced=60] [--concurrency=32] [--delays=0,200] [--backend=redis|embedded] [--json]
+//     [--paced=60] [--concurrency=32] [--delays=0,200] [--backend=redis|embedded] [--no-queue-alone] [--json]
 //
 // --backend=embedded runs the same measurement on the embedded queue, for comparison.
 //
@@ -155,15 +156,63 @@ async function measure(delayMs) {
   };
 }
 
+/** The queue alone (no store, no model): enqueue→handler latency one at a time, and jobs/s for a batch. */
+async function measureQueueAlone() {
+  const { openRedisRunQueue } = await import(pathToFileURL(join(ROOT, 'dist', 'queue', 'redis-run-queue.js')).href);
+  const prefix = `corvid-bench-${randomBytes(4).toString('hex')}`;
+  const queue = await openRedisRunQueue({ url: REDIS, prefix });
+  const seen = new Map();
+  const waiters = new Map();
+  const worker = await queue.work(
+    async (id) => {
+      seen.set(id, performance.now());
+      waiters.get(id)?.();
+    },
+    { concurrency: CONCURRENCY },
+  );
+  const latencies = [];
+  for (let i = 0; i < 200; i++) {
+    const id = `q${i}`;
+    const handled = new Promise((r) => waiters.set(id, r));
+    const t = performance.now();
+    await queue.enqueue(id);
+    await handled;
+    latencies.push(seen.get(id) - t);
+  }
+  const N = 2000;
+  const t0 = performance.now();
+  const all = Promise.all(Array.from({ length: N }, (_, i) => new Promise((r) => waiters.set(`b${i}`, r))));
+  await Promise.all(Array.from({ length: N }, (_, i) => queue.enqueue(`b${i}`)));
+  await all;
+  const seconds = (performance.now() - t0) / 1000;
+  await worker.stop();
+  await queue.close();
+  const redis = new Redis(REDIS);
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+  latencies.sort((a, b) => a - b);
+  return {
+    enqueueToHandlerMs: { p50: pct(latencies, 50), p95: pct(latencies, 95), n: latencies.length },
+    jobs: N,
+    jobsPerSecond: N / seconds,
+  };
+}
+
+const alone = BACKEND === 'redis' && !args.includes('--no-queue-alone') ? await measureQueueAlone() : undefined;
 const results = [];
 for (const d of DELAYS) results.push(await measure(d));
-if (json) console.log(JSON.stringify(results, null, 2));
+if (json) console.log(JSON.stringify({ queueAlone: alone, runs: results }, null, 2));
 else {
   console.log(
     `${BACKEND === 'redis' ? `redis queue (BullMQ) on ${REDIS.replace(/\/\/[^@]*@/, '//***@')}` : `${BACKEND} queue`}, SQLite store, 1 worker × ${CONCURRENCY} runs at once`,
   );
+  const f = (n) => n.toFixed(1);
+  if (alone)
+    console.log(
+      `queue alone (no-op handler): enqueue→handler p50 ${f(alone.enqueueToHandlerMs.p50)} ms, p95 ${f(alone.enqueueToHandlerMs.p95)} ms (one at a time); ${alone.jobs} at once: ${f(alone.jobsPerSecond)} jobs/s`,
+    );
   for (const r of results) {
-    const f = (n) => n.toFixed(1);
     console.log(
       `model ${r.modelDelayMs} ms: enqueue→start p50 ${f(r.enqueueToStartMs.p50)} ms, p95 ${f(r.enqueueToStartMs.p95)} ms (one at a time, n=${r.enqueueToStartMs.n}); ` +
         `${r.batch.runs} at once: ${f(r.batch.runsPerSecond)} runs/s (${r.batch.completed} completed in ${f(r.batch.seconds)} s, enqueue→start p50 ${f(r.batch.enqueueToStartP50)} ms, p95 ${f(r.batch.enqueueToStartP95)} ms)`,
