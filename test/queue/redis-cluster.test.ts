@@ -101,7 +101,8 @@ describe.skipIf(!REDIS_URL)('redis queue: serve --no-worker, serve and worker pr
     writeConfig(dir, TOOLS, 'tools.mjs');
     writeConfig(
       dir,
-      `models:\n${fakeModel(llm.url)}defaults:\n  model: fake\ntools:\n  t: { module: ./tools.mjs }\nstorage:\n  path: ./runs.db\n` +
+      // Model calls are retried: under load, a kept-alive connection the fake server has just closed may be reused.
+      `models:\n${fakeModel(llm.url).replace('max_retries: 0', 'max_retries: 3')}defaults:\n  model: fake\ntools:\n  t: { module: ./tools.mjs }\nstorage:\n  path: ./runs.db\n` +
         `queue:\n  backend: redis\n  url: ${REDIS_URL}\n  prefix: ${prefix}\n  concurrency: 8\n  visibility_timeout_s: 3\n` +
         `agents:\n  helper:\n    tools: [t.record]\n`,
     );
