@@ -303,4 +303,8 @@ export interface QueueConfig {
   concurrency: number;
   /** redis: the key prefix. Default `corvid`. */
   prefix?: string;
+  /** redis: seconds after which a dead worker's run goes to another worker. Default 30. */
+  visibilityTimeoutS?: number;
+  /** redis: seconds a finished run's event stream is kept. Default 7 days. */
+  eventsTtlS?: number;
 }

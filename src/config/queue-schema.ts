@@ -29,6 +29,19 @@ export const queueSchema = z
       .regex(/^[A-Za-z0-9_:-]{1,64}$/, { error: 'prefix uses 1-64 letters, digits, "_", ":" or "-"' })
       .optional()
       .describe('redis: the key prefix of the queue and the event streams. Default corvid.'),
+    visibility_timeout_s: z
+      .number()
+      .min(1)
+      .max(3600)
+      .optional()
+      .describe(
+        'redis: a run whose worker died (its job lock not renewed) goes to another worker after about this many seconds. Default 30.',
+      ),
+    events_ttl_s: z
+      .int()
+      .positive()
+      .optional()
+      .describe("redis: a finished run's event stream is deleted this many seconds after its end. Default 604800 (7 days)."),
   })
   .superRefine((q, ctx) => {
     const backend = q.backend ?? 'embedded';
@@ -48,8 +61,9 @@ export const queueSchema = z
     }
     if (backend === 'redis' && q.url === undefined)
       ctx.addIssue({ code: 'custom', path: ['url'], message: 'the redis queue needs a url, e.g. redis://localhost:6379' });
-    if (q.prefix !== undefined && backend !== 'redis')
-      ctx.addIssue({ code: 'custom', path: ['prefix'], message: `prefix is for the redis queue, not ${backend}` });
+    for (const key of ['prefix', 'visibility_timeout_s', 'events_ttl_s'] as const)
+      if (q[key] !== undefined && backend !== 'redis')
+        ctx.addIssue({ code: 'custom', path: [key], message: `${key} is for the redis queue, not ${backend}` });
   })
   .describe('Background runs (POST /api/v1/runs, runtime.runs.submit): the queue workers take them from. Default: embedded in the store.');
 
@@ -58,6 +72,8 @@ export function normalizeQueue(q: z.output<typeof queueSchema>): QueueConfig {
   const out: QueueConfig = { backend: q.backend ?? 'embedded', concurrency: q.concurrency ?? 4 };
   if (q.url !== undefined) out.url = q.url;
   if (q.prefix !== undefined) out.prefix = q.prefix;
+  if (q.visibility_timeout_s !== undefined) out.visibilityTimeoutS = q.visibility_timeout_s;
+  if (q.events_ttl_s !== undefined) out.eventsTtlS = q.events_ttl_s;
   return out;
 }
 
@@ -68,5 +84,7 @@ export function queueToFile(q: QueueConfig, maskUrl: (url: string) => string): R
     ...(q.url !== undefined ? { url: maskUrl(q.url) } : {}),
     concurrency: q.concurrency,
     ...(q.prefix ? { prefix: q.prefix } : {}),
+    ...(q.visibilityTimeoutS !== undefined ? { visibility_timeout_s: q.visibilityTimeoutS } : {}),
+    ...(q.eventsTtlS !== undefined ? { events_ttl_s: q.eventsTtlS } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { isFinalRunStatus } from '../types/storage/background-runs.js';
 import type { RunEventLog } from '../types/storage/run-events.js';
 import type { Store } from '../types/storage/store.js';
 import { backgroundResult } from './background-result.js';
+import { completedRunOutcome } from './completed-run-outcome.js';
 import { postWebhook } from './post-webhook.js';
 import { RunEventWriter } from './run-event-writer.js';
 import { deadLocalHolder, runLeaseName } from './run-lease.js';
@@ -52,10 +53,13 @@ export async function executeBackgroundRun(options: BackgroundExecutorOptions, r
   if (lease !== undefined && !deadLocalHolder(lease.holder)) throw new RunHeldElsewhereError(runId);
   const started = await store.backgroundRuns.markStarted(runId, options.worker, record.attempts);
   if (started === undefined) return;
-  const writer = await RunEventWriter.open(options.events?.log ?? store.runEvents, runId, options.events?.wakeups);
-  const outcome = await runAndLog(options, store, started, writer);
+  const log = options.events?.log ?? store.runEvents;
+  const writer = await RunEventWriter.open(log, runId, options.events?.wakeups);
+  // The worker before died after the run completed, before recording it: only the record is left to write.
+  const completed = await completedRunOutcome(store, log, runId);
+  const outcome = completed?.outcome ?? (await runAndLog(options, store, started, writer));
   if (outcome === 'held') throw new RunHeldElsewhereError(runId);
-  writer.add('done', { type: 'done', runId, status: outcome.status, result: outcome.result, error: outcome.error });
+  if (!completed?.logged) writer.add('done', { type: 'done', runId, status: outcome.status, result: outcome.result, error: outcome.error });
   await writer.flush().catch(() => undefined);
   await store.backgroundRuns.finish(runId, outcome);
   if (record.webhook !== undefined && outcome.status !== 'paused') {

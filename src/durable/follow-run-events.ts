@@ -39,7 +39,7 @@ export async function* followRunEvents(store: Store, runId: string, options: Fol
       const run = await store.backgroundRuns.get(runId);
       if (run === undefined || run.status === 'cancelled') return;
     }
-    if (wakeups) await wakeups.wait(runId, { timeoutMs: pollMs, signal: options.signal });
+    if (wakeups) await wakeups.wait(runId, { timeoutMs: pollMs, signal: options.signal, after });
     else await sleep(pollMs, undefined, { signal: options.signal }).catch(() => undefined);
   }
 }

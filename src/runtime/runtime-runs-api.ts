@@ -24,6 +24,8 @@ export function runtimeRunsApi(runtime: RunsRuntime, config: { queue?: QueueConf
         backend: q.backend,
         url: q.url ?? (q.backend === 'postgres' ? config.storage?.url : undefined),
         prefix: q.prefix,
+        ...(q.visibilityTimeoutS !== undefined ? { visibilityTimeoutMs: q.visibilityTimeoutS * 1000 } : {}),
+        ...(q.eventsTtlS !== undefined ? { eventsTtlSeconds: q.eventsTtlS } : {}),
         store: () => runtime.store(),
       }),
     ));

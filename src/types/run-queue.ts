@@ -35,8 +35,11 @@ export type RunJobHandler = (runId: string) => Promise<void>;
 export interface RunEventWakeups {
   /** Tells the readers of `runId` (in any process) that events were appended. */
   notify(runId: string): Promise<void>;
-  /** Resolves when `runId` may have new events, after `timeoutMs` at the latest, or on `signal`. */
-  wait(runId: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;
+  /**
+   * Resolves when `runId` may have new events, after `timeoutMs` at the latest, or on `signal`.
+   * `after`: the last seq the reader has seen (a backend may then end the wait at once when later ones exist).
+   */
+  wait(runId: string, options: { timeoutMs: number; signal?: AbortSignal; after?: number }): Promise<void>;
 }
 
 /**

@@ -36,6 +36,13 @@ describe('queue: config section', () => {
     expect(check(['queue: { backend: postgres, url: "postgres://u@127.0.0.1/db" }']).ok).toBe(true);
   });
 
+  it("takes the redis queue's visibility timeout and event expiry, and prints them back", () => {
+    const r = check(['queue:', '  backend: redis', '  url: redis://127.0.0.1:6379', '  visibility_timeout_s: 5', '  events_ttl_s: 3600']);
+    expect(r.issues).toEqual([]);
+    expect(r.config!.queue).toMatchObject({ backend: 'redis', visibilityTimeoutS: 5, eventsTtlS: 3600 });
+    expect(printConfig(r.config!)).toMatch(/visibility_timeout_s: 5[\s\S]*events_ttl_s: 3600/);
+  });
+
   it('names what is wrong and where', () => {
     expect(problems(['queue:', '  backend: kafka'])).toEqual([
       expect.stringMatching(/^corvid\.yaml:2:\d+ +queue\.backend: backend is one of embedded, postgres, redis/),
@@ -47,6 +54,13 @@ describe('queue: config section', () => {
     expect(problems(['queue:', '  concurrency: 0'])).toEqual([expect.stringMatching(/queue\.concurrency/)]);
     expect(problems(['queue:', '  prefix: x'])).toEqual([
       expect.stringMatching(/queue\.prefix: prefix is for the redis queue, not embedded/),
+    ]);
+    expect(problems(['queue:', '  visibility_timeout_s: 5', '  events_ttl_s: 60'])).toEqual([
+      expect.stringMatching(/queue\.visibility_timeout_s: visibility_timeout_s is for the redis queue, not embedded/),
+      expect.stringMatching(/queue\.events_ttl_s: events_ttl_s is for the redis queue, not embedded/),
+    ]);
+    expect(problems(['queue:', '  backend: redis', '  url: redis://h', '  visibility_timeout_s: 0'])).toEqual([
+      expect.stringMatching(/queue\.visibility_timeout_s/),
     ]);
     expect(problems(['queue:', '  workers: 3'])).toEqual([expect.stringMatching(/queue.*workers/)]);
   });
