@@ -4,8 +4,9 @@ import type { Queue, Worker } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
 
 import { ConfigError } from '../errors/config-error.js';
+import { loadPeer } from '../errors/load-peer.js';
 import { StorageError } from '../errors/storage-error.js';
-import { maskSecrets, maskUrl } from '../storage/shared/location.js';
+import { maskSecrets, maskUrl } from '../storage/shared/index.js';
 import type { EnqueueOptions, QueueWorker, RunJobHandler, RunQueue, WorkOptions } from '../types/run-queue.js';
 import type { Store } from '../types/storage/store.js';
 import { RedisRunEventLog } from './redis-run-event-log.js';
@@ -37,19 +38,17 @@ const QUEUE_NAME = 'runs';
 
 /** Loads BullMQ and ioredis, only when the redis queue is used. */
 async function loadLibraries(): Promise<{ bullmq: BullMq; Redis: RedisClass }> {
-  try {
-    const [bullmq, ioredis] = await Promise.all([import('bullmq'), import('ioredis')]);
-    return { bullmq, Redis: ioredis.Redis ?? (ioredis as unknown as { default: RedisClass }).default };
-  } catch (err) {
-    throw new ConfigError('queue.backend redis needs the packages bullmq and ioredis: install them with "npm install bullmq ioredis"', {
-      cause: err,
-    });
-  }
+  const [bullmq, ioredis] = await loadPeer({
+    packages: ['bullmq', 'ioredis'],
+    feature: 'queue.backend redis',
+    load: () => Promise.all([import('bullmq'), import('ioredis')]),
+  });
+  return { bullmq, Redis: ioredis.Redis ?? (ioredis as unknown as { default: RedisClass }).default };
 }
 
 /**
  * Opens the Redis queue (BullMQ) and checks that Redis answers.
- * @throws ConfigError when bullmq / ioredis are not installed; StorageError `unavailable` when Redis does not answer
+ * @throws MissingPeerError when bullmq / ioredis are not installed; StorageError `unavailable` when Redis does not answer
  */
 export async function openRedisRunQueue(options: RedisRunQueueOptions): Promise<RedisRunQueue> {
   const libs = await loadLibraries();
