@@ -1,33 +1,55 @@
 /**
- * The state of a chat with one agent: the session's stored history and the turns streamed in this page. Each
- * turn streams over SSE into its event tree; `stop()` aborts the fetch (and asks the server to cancel the run);
- * approvals are answered inline and the resumed run streams into the same turn. A dropped stream reloads the
- * session's history from the API (retrying with back-off) and keeps reloading while its run still goes on.
+ * The state of a chat with one agent. Each message is sent as a background run (`POST /runs`) of the session, and
+ * its turn follows the run's event log (`GET /runs/{id}/stream?after=<seq>`) into its event tree. The run followed
+ * and the last seq seen are kept in sessionStorage, so a reload — or a dropped connection — picks the run up where
+ * it was. Opening a session rebuilds every turn from its run's log (the event tree, a failed turn's error, a
+ * stopped turn's partial answer); turns of runs without a log show their stored messages. `stop()` cancels the run
+ * (the words streamed so far stay); approvals are answered inline, and the turn follows the run again once it goes
+ * on. Without background runs (a server without a store) turns go through the chat route (`chat-route-turn.ts`).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 
-import { api, ApiError, query, seg } from './api-client.js';
-import type { RunInfo, SessionDetail, SessionMessage } from './api-types.js';
-import { runStream, type StreamDone, type StreamEnd } from './chat-stream.js';
+import { api, ApiError, apiFetch, query, seg } from './api-client.js';
+import type { Approval, SessionDetail, SessionMessage } from './api-types.js';
+import { streamChatTurn } from './chat-route-turn.js';
+import { forgetRun, newSessionId, recallRun, rememberRun } from './chat-run-memo.js';
+import { followRun, readTurnStream, type StreamDone, type StreamEnd, type StreamHandlers } from './chat-stream.js';
 import { applyEvent, createTree, type EventTree, resolveApproval } from './event-tree.js';
+import { groupHistory, userText } from './history-groups.js';
 import { href } from './use-route.js';
 
-/** One message sent from this page and everything the run reported. */
+/** One message sent to the agent and everything its run reported. */
 export interface Turn {
   id: number;
   message: string;
   tree: EventTree;
   running: boolean;
+  /** The background run the turn follows (none for a turn of the chat route). */
+  runId?: string;
+  /** The last seq of the run's log applied to the tree. */
+  seq: number;
   done?: StreamDone;
   error?: Error;
   notice?: string;
+  /** The session's stored messages of the turn (a reopened session). */
+  stored?: SessionMessage[];
+  /** Its run has no event log: the stored messages are shown instead of the tree. */
+  legacy?: boolean;
+  /** Built from a reopened session (not sent from this page). */
+  fromHistory?: boolean;
+  /** Stop was pressed: the run is being cancelled. */
+  stopping?: boolean;
+  /** Stops reading a chat-route turn's stream. */
+  abort?: () => void;
 }
+
+/** What the chat shows, in order: stored messages without a run, and turns. */
+export type ChatEntry = { kind: 'messages'; key: string; messages: SessionMessage[] } | { kind: 'turn'; turn: Turn };
 
 /** What the chat view needs. */
 export interface Chat {
   sessionId?: string;
-  history: SessionMessage[];
-  turns: Turn[];
+  entries: ChatEntry[];
   running: boolean;
   error?: Error;
   send(message: string): boolean;
@@ -36,140 +58,246 @@ export interface Chat {
 }
 
 let turnIds = 0;
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const wait = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+const newTurn = (message: string, extra: Partial<Turn> = {}): Turn => ({
+  id: turnIds++,
+  message,
+  tree: createTree(),
+  running: false,
+  seq: 0,
+  ...extra,
+});
 
 export function useChat({ agent, sessionId }: { agent?: string; sessionId?: string }): Chat {
-  const [history, setHistory] = useState<SessionMessage[]>([]);
-  const [turns, setTurns] = useState<Turn[]>([]);
+  const [entries, setEntries] = useState<ChatEntry[]>([]);
   const [error, setError] = useState<Error>();
   const [, setVersion] = useState(0);
-  const abort = useRef<AbortController>();
   const session = useRef<string | undefined>(sessionId);
+  /** Aborts every stream of the session shown (another session, another agent, the page left). */
+  const scope = useRef(new AbortController());
   const bump = () => setVersion((v) => v + 1);
 
-  const reloadHistory = async (id: string) => setHistory((await api<SessionDetail>(`/sessions/${seg(id)}`)).messages);
+  /** Shows session `id` as stored, each run's turn rebuilt from its log; a run still going on streams on. */
+  async function load(id: string, signal: AbortSignal): Promise<void> {
+    const detail = await api<SessionDetail>(`/sessions/${seg(id)}`).catch((err: unknown) => {
+      // A session whose first run has not written to it yet.
+      if (err instanceof ApiError && err.status === 404 && recallRun(id)) return undefined;
+      throw err;
+    });
+    if (signal.aborted) return;
+    const list: ChatEntry[] = [];
+    const turns: Turn[] = [];
+    for (const [i, g] of groupHistory(detail?.messages ?? []).entries()) {
+      if (g.kind === 'messages') list.push({ kind: 'messages', key: `m${i}`, messages: g.messages });
+      else turns.push(newTurn(userText(g.messages), { runId: g.runId, stored: g.messages, fromHistory: true }));
+      if (g.kind === 'run') list.push({ kind: 'turn', turn: turns.at(-1)! });
+    }
+    const remembered = recallRun(id);
+    if (remembered && !turns.some((t) => t.runId === remembered.runId)) {
+      turns.push(newTurn(remembered.message, { runId: remembered.runId, fromHistory: true }));
+      list.push({ kind: 'turn', turn: turns.at(-1)! });
+    }
+    setEntries(list);
+    for (const turn of turns) void track(turn, signal);
+  }
 
   useEffect(() => {
+    scope.current.abort();
+    const controller = new AbortController();
+    scope.current = controller;
     session.current = sessionId;
-    setTurns([]);
-    setHistory([]);
+    setEntries([]);
     setError(undefined);
-    if (sessionId) reloadHistory(sessionId).catch(setError);
+    if (sessionId) load(sessionId, controller.signal).catch((err: Error) => controller.signal.aborted || setError(err));
+    return () => controller.abort();
   }, [sessionId, agent]);
 
-  async function stream(turn: Turn, path: string, body: unknown): Promise<void> {
-    const controller = new AbortController();
-    abort.current = controller;
+  const reload = () => {
+    const id = session.current;
+    if (id) load(id, scope.current.signal).catch(setError);
+  };
+
+  /** Applies the run's log after `turn.seq` to the turn until its `done`, reconnecting when the connection drops. */
+  async function track(turn: Turn, signal: AbortSignal): Promise<void> {
+    const runId = turn.runId!;
+    const sessionId = session.current;
     turn.running = true;
-    turn.notice = undefined;
     bump();
-    let end: StreamEnd;
-    try {
-      end = await runStream({
-        path,
-        body,
-        signal: controller.signal,
-        handlers: {
-          onSession: (s) => {
-            if (session.current) return;
-            session.current = s.sessionId;
-            window.history.replaceState(null, '', href('chat', [s.agent], { session: s.sessionId }));
-          },
-          onEvent: (event) => (applyEvent(turn.tree, event), bump()),
-          onDone: (done) => (turn.done = done),
-        },
-      });
-    } catch (err) {
-      end = { kind: 'aborted' };
-      if (!controller.signal.aborted) turn.error = err as Error;
+    const handlers: StreamHandlers = {
+      onEvent: (event) => (applyEvent(turn.tree, event), bump()),
+      onSeq: (seq) => {
+        turn.seq = seq;
+        if (sessionId && !turn.fromHistory) rememberRun(sessionId, { runId, message: turn.message, seq });
+      },
+      onDone: (done) => (turn.done = done),
+    };
+    for (let attempt = 0; ; attempt++) {
+      let end: StreamEnd;
+      try {
+        end = await followRun({ runId, after: turn.seq, signal, handlers });
+      } catch (err) {
+        if (signal.aborted) return;
+        if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
+          // No log: a turn of the chat route (its stored messages tell it), or a run gone.
+          turn.running = false;
+          if (turn.stored && turn.tree.eventCount === 0) turn.legacy = true;
+          else turn.error = err;
+          return bump();
+        }
+        end = { kind: 'dropped', message: (err as Error).message };
+      }
+      if (end.kind === 'aborted') return;
+      if (end.kind === 'done') break;
+      turn.notice = `Connection lost (${end.message}); reconnecting…`;
+      bump();
+      await wait(Math.min(15_000, 500 * 2 ** Math.min(attempt, 5)), signal);
+      if (signal.aborted) return;
     }
     turn.running = false;
-    if (end.kind === 'aborted' && controller.signal.aborted) turn.notice = 'Stopped.';
-    const follow = {
-      turn,
-      sessionId: session.current,
-      reload: reloadHistory,
-      bump,
-      drop: () => setTurns((all) => all.filter((t) => t !== turn)),
-    };
-    if (end.kind === 'done' && end.done.status === 'paused' && end.done.runId) void followPaused({ ...follow, runId: end.done.runId });
-    if (end.kind === 'dropped') void catchUp({ ...follow, why: end.message });
+    turn.notice = turn.done?.status === 'cancelled' ? 'Stopped.' : undefined;
+    if (sessionId) forgetRun(sessionId, runId);
+    if (turn.done?.status === 'paused') void watchPaused(turn, signal);
     bump();
   }
 
+  /**
+   * A turn paused for approvals may be answered elsewhere (the inbox, the CLI, another tab): while nothing was
+   * answered here, look at its approvals; once none waits, follow the run's log on after its `paused` end — or,
+   * when the run was resumed outside its log, show the session as stored.
+   */
+  async function watchPaused(turn: Turn, signal: AbortSignal): Promise<void> {
+    const runId = turn.runId!;
+    const answeredHere = () => turn.running || [...turn.tree.approvals.values()].some((a) => a.status !== 'pending');
+    for (let attempt = 0; !signal.aborted && !answeredHere(); attempt++) {
+      const listed = await api<{ approvals: Approval[] }>(`/approvals${query({ runId })}`).catch(() => undefined);
+      if (signal.aborted || answeredHere()) return;
+      if (listed && listed.approvals.length === 0) {
+        const run = await api<{ status: string }>(`/runs/${seg(runId)}`).catch(() => undefined);
+        if (signal.aborted || answeredHere()) return;
+        if (run && run.status !== 'paused') return void track(turn, signal);
+        // Resumed outside its log (as a chat turn): once that ends, the session holds the rest of the turn.
+        const sessionId = session.current;
+        const busy = await api<{ runs: { runId: string; status: string }[] }>(`/runs${query({ sessionId, status: 'running' })}`).catch(
+          () => undefined,
+        );
+        if (signal.aborted || answeredHere()) return;
+        if (!busy?.runs.some((r) => r.runId === runId && r.status === 'running')) {
+          if (!turn.fromHistory) return reload();
+          turn.legacy = true;
+          return bump();
+        }
+      }
+      await wait(Math.min(10_000, 1500 + attempt * 500), signal);
+    }
+  }
+
+  /** Sends `message` as a background run of the session (named here when the chat is new) and follows it. */
+  async function submit(turn: Turn, name: string, signal: AbortSignal): Promise<void> {
+    const id = session.current ?? newSessionId();
+    let runId: string;
+    try {
+      ({ runId } = await api<{ runId: string }>('/runs', { body: { agent: name, input: turn.message, sessionId: id } }));
+    } catch (err) {
+      if (err instanceof ApiError && err.notAvailable) return viaChatRoute(turn, `/agents/${seg(name)}/chat`, { message: turn.message });
+      turn.running = false;
+      turn.error = err as Error;
+      return bump();
+    }
+    if (signal.aborted) return;
+    if (session.current === undefined) {
+      session.current = id;
+      window.history.replaceState(null, '', href('chat', [name], { session: id }));
+    }
+    turn.runId = runId;
+    rememberRun(id, { runId, message: turn.message, seq: 0 });
+    await track(turn, signal);
+  }
+
+  /** A turn through the chat route (a server without background runs). */
+  function viaChatRoute(turn: Turn, path: string, body: Record<string, unknown>): Promise<void> {
+    return streamChatTurn({
+      turn,
+      path,
+      body: { ...body, stream: true, ...(session.current && { sessionId: session.current }) },
+      scope: scope.current.signal,
+      onSession: (s) => {
+        if (session.current) return;
+        session.current = s.sessionId;
+        window.history.replaceState(null, '', href('chat', [s.agent], { session: s.sessionId }));
+      },
+      bump,
+      reload,
+    });
+  }
+
+  /** Answers an approval of a run's turn: the run goes on in the answer's stream, or in its log. */
+  async function answerRun(turn: Turn, approvalId: string, body: Record<string, unknown>, signal: AbortSignal): Promise<void> {
+    turn.running = true;
+    turn.notice = undefined;
+    bump();
+    let end: StreamEnd | undefined;
+    try {
+      const res = await apiFetch(`/approvals/${seg(approvalId)}`, { body: { ...body, stream: true }, stream: true, signal });
+      if (res.headers.get('content-type')?.includes('text/event-stream')) {
+        // Resumed by the answering server, in this response.
+        end = await readTurnStream(res, signal, {
+          onEvent: (event) => (applyEvent(turn.tree, event), bump()),
+          onDone: (done) => (turn.done = done),
+        });
+      } else {
+        const answer = (await res.json()) as { status?: string; pendingApprovals?: unknown[] };
+        // Others of the run still wait: it goes on once they are answered.
+        if (answer.status === 'paused' && answer.pendingApprovals?.length) end = { kind: 'done', done: turn.done! };
+      }
+    } catch (err) {
+      if (signal.aborted) return;
+      turn.error = err as Error;
+      end = { kind: 'aborted' };
+    }
+    if (end === undefined) return track(turn, signal); // the run was queued again: its log goes on after `paused`
+    turn.running = false;
+    if (end.kind === 'dropped') {
+      turn.notice = `Connection lost (${end.message}); reloading the session…`;
+      reload();
+    }
+    bump();
+  }
+
+  const turns = entries.flatMap((e) => (e.kind === 'turn' ? [e.turn] : []));
   const running = turns.some((t) => t.running);
   return {
     sessionId: session.current,
-    history,
-    turns,
+    entries,
     running,
     error,
     send(message) {
       if (!message || !agent || running) return false;
-      const turn: Turn = { id: turnIds++, message, tree: createTree(), running: true };
-      setTurns((all) => [...all, turn]);
-      void stream(turn, `/agents/${seg(agent)}/chat`, { message, stream: true, ...(session.current && { sessionId: session.current }) });
+      const turn = newTurn(message, { running: true });
+      setEntries((all) => [...all, { kind: 'turn', turn }]);
+      void submit(turn, agent, scope.current.signal);
       return true;
     },
     stop() {
-      abort.current?.abort();
-      const root = turns.find((t) => t.running)?.tree.roots[0];
-      if (root?.kind === 'run') api(`/runs/${seg(root.runId)}/cancel`, { method: 'POST' }).catch(() => undefined);
+      const turn = turns.find((t) => t.running);
+      if (!turn) return;
+      turn.stopping = true;
+      turn.notice = 'Stopping…';
+      bump();
+      const runId = turn.runId ?? turn.tree.roots.find((n) => n.kind === 'run')?.runId;
+      if (runId) api(`/runs/${seg(runId)}/cancel`, { method: 'POST' }).catch(() => undefined);
+      // A chat-route turn stops reading at once; a run's turn follows its log to the `cancelled` end.
+      if (!turn.runId) turn.abort?.();
     },
     answer(turn, approvalId, approved, reason) {
       resolveApproval(turn.tree, approvalId, approved);
-      void stream(turn, `/approvals/${seg(approvalId)}`, { approved, stream: true, ...(reason && { reason }) });
+      const body = { approved, ...(reason && { reason }) };
+      if (turn.runId) void answerRun(turn, approvalId, body, scope.current.signal);
+      else void viaChatRoute(turn, `/approvals/${seg(approvalId)}`, body);
     },
   };
-}
-
-/** After a dropped stream: reload the session (retrying with back-off) until its run is no longer running. */
-async function catchUp(opts: {
-  turn: Turn;
-  why: string;
-  sessionId?: string;
-  reload: (id: string) => Promise<void>;
-  bump: () => void;
-  drop: () => void;
-}): Promise<void> {
-  const { turn, sessionId } = opts;
-  turn.notice = `Connection lost (${opts.why}); reloading the session…`;
-  opts.bump();
-  if (!sessionId) return;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await opts.reload(sessionId);
-      // `?status=running` lists interrupted runs too (stored as running): only those still running are worth waiting for.
-      const listed = await api<{ runs: RunInfo[] }>(`/runs${query({ sessionId, status: 'running' })}`).catch(() => ({ runs: [] }));
-      opts.drop();
-      if (!listed.runs.some((r) => r.status === 'running')) return;
-    } catch (err) {
-      if (err instanceof ApiError && err.status >= 400 && err.status < 500) return void ((turn.error = err), opts.bump());
-    }
-    await wait(Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)));
-  }
-}
-
-/**
- * A turn paused for approvals may be answered elsewhere (the inbox, the CLI, another tab): poll its run while it
- * is paused and nothing was answered here; once it moved on, reload the session (it holds the rest of the turn).
- */
-async function followPaused(opts: {
-  turn: Turn;
-  runId: string;
-  sessionId?: string;
-  reload: (id: string) => Promise<void>;
-  drop: () => void;
-}): Promise<void> {
-  const { turn } = opts;
-  const answeredHere = () => turn.running || [...turn.tree.approvals.values()].some((a) => a.status !== 'pending');
-  for (let attempt = 0; !answeredHere(); attempt++) {
-    await wait(Math.min(10_000, 1500 + attempt * 500));
-    if (answeredHere()) return;
-    const run = await api<RunInfo>(`/runs/${seg(opts.runId)}`).catch(() => undefined);
-    if (!run || run.status === 'paused') continue;
-    if (run.status === 'running') continue;
-    if (opts.sessionId) await opts.reload(opts.sessionId).catch(() => undefined);
-    return opts.drop();
-  }
 }
