@@ -44,11 +44,16 @@ export async function readTurnStream(res: Response, signal: AbortSignal, handler
     return { kind: 'done', done };
   }
   let done: StreamDone | undefined;
-  return readEvents(res, signal, () => done, (event, data) => {
-    if (event === 'session') handlers.onSession?.(data as { sessionId: string; agent: string });
-    else if (event === 'done') ((done = data as unknown as StreamDone), handlers.onDone?.(done));
-    else if (typeof data.type === 'string') handlers.onEvent(data as unknown as AgentEvent);
-  });
+  return readEvents(
+    res,
+    signal,
+    () => done,
+    (event, data) => {
+      if (event === 'session') handlers.onSession?.(data as { sessionId: string; agent: string });
+      else if (event === 'done') ((done = data as unknown as StreamDone), handlers.onDone?.(done));
+      else if (typeof data.type === 'string') handlers.onEvent(data as unknown as AgentEvent);
+    },
+  );
 }
 
 /** A background run's `done` event: `{ runId, status, result?, error? }`. */

@@ -114,12 +114,17 @@ export function useChat({ agent, sessionId }: { agent?: string; sessionId?: stri
     setEntries([]);
     setError(undefined);
     if (sessionId) load(sessionId, controller.signal).catch((err: Error) => controller.signal.aborted || setError(err));
-    return () => controller.abort();
+    return () => scope.current.abort();
   }, [sessionId, agent]);
 
+  /** Shows the session anew: the streams of the turns shown so far stop. */
   const reload = () => {
     const id = session.current;
-    if (id) load(id, scope.current.signal).catch(setError);
+    if (!id) return;
+    scope.current.abort();
+    const controller = new AbortController();
+    scope.current = controller;
+    load(id, controller.signal).catch((err: Error) => controller.signal.aborted || setError(err));
   };
 
   /** Applies the run's log after `turn.seq` to the turn until its `done`, reconnecting when the connection drops. */
@@ -177,9 +182,10 @@ export function useChat({ agent, sessionId }: { agent?: string; sessionId?: stri
       const listed = await api<{ approvals: Approval[] }>(`/approvals${query({ runId })}`).catch(() => undefined);
       if (signal.aborted || answeredHere()) return;
       if (listed && listed.approvals.length === 0) {
-        const run = await api<{ status: string }>(`/runs/${seg(runId)}`).catch(() => undefined);
+        // The background run's record (it counts `attempts`) queued again: its log goes on.
+        const run = await api<{ status: string; attempts?: number }>(`/runs/${seg(runId)}`).catch(() => undefined);
         if (signal.aborted || answeredHere()) return;
-        if (run && run.status !== 'paused') return void track(turn, signal);
+        if (run && run.attempts !== undefined && run.status !== 'paused') return void track(turn, signal);
         // Resumed outside its log (as a chat turn): once that ends, the session holds the rest of the turn.
         const sessionId = session.current;
         const busy = await api<{ runs: { runId: string; status: string }[] }>(`/runs${query({ sessionId, status: 'running' })}`).catch(

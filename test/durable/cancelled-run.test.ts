@@ -38,7 +38,13 @@ describe('a cancelled session run', () => {
         const at = await storeAt(target);
         cleanup = at.close;
         const store = await at.open();
-        const model = { provider: 'openai-compatible' as const, model: 'm', baseURL: `${llm.url}/v1`, apiKey: 'k', retry: { maxRetries: 0 } };
+        const model = {
+          provider: 'openai-compatible' as const,
+          model: 'm',
+          baseURL: `${llm.url}/v1`,
+          apiKey: 'k',
+          retry: { maxRetries: 0 },
+        };
         const agent = new Agent({ name: 'teller', model, store });
         const s = agent.stream('Tell me a story', { session: 'story-1' });
         let streamed = '';

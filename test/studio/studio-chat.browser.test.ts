@@ -14,7 +14,14 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlmServer } from '../support/fake-llm-server.js';
-import { browserSkipReason, CHROMIUM, prepareProject, startStudioServer, studioConfig, type StudioServer } from './studio-browser-harness.js';
+import {
+  browserSkipReason,
+  CHROMIUM,
+  prepareProject,
+  startStudioServer,
+  studioConfig,
+  type StudioServer,
+} from './studio-browser-harness.js';
 
 const skip = browserSkipReason();
 if (skip) console.log(`studio chat browser tests skipped: ${skip}`);

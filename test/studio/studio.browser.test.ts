@@ -314,8 +314,8 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     await page.getByRole('link', { name: 'Continue' }).click();
     await page.locator('.chat-log .user-text').getByText('hello there', { exact: true }).waitFor({ timeout: 15_000 });
     await send(page, 'hello again');
-    await page.locator('.turn-footer .badge-completed').waitFor({ timeout: 20_000 });
-    expect(await page.locator('.turn').textContent()).toContain('Hello! You said: hello again');
+    await page.locator('.turn').last().locator('.turn-footer .badge-completed').waitFor({ timeout: 20_000 });
+    expect(await page.locator('.turn').last().textContent()).toContain('Hello! You said: hello again');
     const last = llm.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
     expect(JSON.stringify(last)).toContain('hello there');
   }, 90_000);

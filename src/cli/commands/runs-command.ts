@@ -122,7 +122,13 @@ export async function runsCommand(context: CliContext): Promise<number> {
       return EXIT.ok;
     }
     const paint = (s: RunStatus): string =>
-      s === 'completed' ? colors.green(s) : s === 'paused' || s === 'cancelled' ? colors.yellow(s) : s === 'failed' ? colors.red(s) : colors.cyan(s);
+      s === 'completed'
+        ? colors.green(s)
+        : s === 'paused' || s === 'cancelled'
+          ? colors.yellow(s)
+          : s === 'failed'
+            ? colors.red(s)
+            : colors.cyan(s);
     const rows = runs.map((r) => [r.runId, r.status, r.agent, r.sessionId ?? '-', String(r.checkpoints), r.updatedAt.toISOString()]);
     const header = ['RUN', 'STATUS', 'AGENT', 'SESSION', 'CHECKPOINTS', 'UPDATED'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
