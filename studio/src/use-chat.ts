@@ -9,13 +9,12 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 
-import { api, ApiError, apiFetch, query, seg } from './api-client.js';
-import type { Approval, SessionDetail, SessionMessage } from './api-types.js';
+import { seg } from './api-client.js';
+import type { SessionMessage } from './api-types.js';
 import { streamChatTurn } from './chat-route-turn.js';
-import { forgetRun, newSessionId, recallRun, rememberRun } from './chat-run-memo.js';
-import { followRun, readTurnStream, type StreamDone, type StreamEnd, type StreamHandlers } from './chat-stream.js';
-import { applyEvent, createTree, type EventTree, resolveApproval } from './event-tree.js';
-import { groupHistory, userText } from './history-groups.js';
+import { answerRun, type ChatRunsContext, loadSession, newTurn, stopTurn, submitRun } from './chat-runs.js';
+import type { StreamDone } from './chat-stream.js';
+import { type EventTree, resolveApproval } from './event-tree.js';
 import { href } from './use-route.js';
 
 /** One message sent to the agent and everything its run reported. */
@@ -57,22 +56,6 @@ export interface Chat {
   answer(turn: Turn, approvalId: string, approved: boolean, reason?: string): void;
 }
 
-let turnIds = 0;
-const wait = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
-
-const newTurn = (message: string, extra: Partial<Turn> = {}): Turn => ({
-  id: turnIds++,
-  message,
-  tree: createTree(),
-  running: false,
-  seq: 0,
-  ...extra,
-});
-
 export function useChat({ agent, sessionId }: { agent?: string; sessionId?: string }): Chat {
   const [entries, setEntries] = useState<ChatEntry[]>([]);
   const [error, setError] = useState<Error>();
@@ -80,199 +63,41 @@ export function useChat({ agent, sessionId }: { agent?: string; sessionId?: stri
   const session = useRef<string | undefined>(sessionId);
   /** Aborts every stream of the session shown (another session, another agent, the page left). */
   const scope = useRef(new AbortController());
-  const bump = () => setVersion((v) => v + 1);
-
-  /** Shows session `id` as stored, each run's turn rebuilt from its log; a run still going on streams on. */
-  async function load(id: string, signal: AbortSignal): Promise<void> {
-    const detail = await api<SessionDetail>(`/sessions/${seg(id)}`).catch((err: unknown) => {
-      // A session whose first run has not written to it yet.
-      if (err instanceof ApiError && err.status === 404 && recallRun(id)) return undefined;
-      throw err;
-    });
-    if (signal.aborted) return;
-    const list: ChatEntry[] = [];
-    const turns: Turn[] = [];
-    for (const [i, g] of groupHistory(detail?.messages ?? []).entries()) {
-      if (g.kind === 'messages') list.push({ kind: 'messages', key: `m${i}`, messages: g.messages });
-      else turns.push(newTurn(userText(g.messages), { runId: g.runId, stored: g.messages, fromHistory: true }));
-      if (g.kind === 'run') list.push({ kind: 'turn', turn: turns.at(-1)! });
-    }
-    const remembered = recallRun(id);
-    if (remembered && !turns.some((t) => t.runId === remembered.runId)) {
-      turns.push(newTurn(remembered.message, { runId: remembered.runId, fromHistory: true }));
-      list.push({ kind: 'turn', turn: turns.at(-1)! });
-    }
-    setEntries(list);
-    for (const turn of turns) void track(turn, signal);
-  }
-
-  useEffect(() => {
+  /** Shows session `id` (stored turns rebuilt from their runs' logs); the streams of the turns shown so far stop. */
+  const show = (id: string | undefined) => {
     scope.current.abort();
     const controller = new AbortController();
     scope.current = controller;
-    session.current = sessionId;
-    setEntries([]);
-    setError(undefined);
-    if (sessionId) load(sessionId, controller.signal).catch((err: Error) => controller.signal.aborted || setError(err));
-    return () => scope.current.abort();
-  }, [sessionId, agent]);
-
-  /** Shows the session anew: the streams of the turns shown so far stop. */
-  const reload = () => {
-    const id = session.current;
-    if (!id) return;
-    scope.current.abort();
-    const controller = new AbortController();
-    scope.current = controller;
-    load(id, controller.signal).catch((err: Error) => controller.signal.aborted || setError(err));
+    if (id)
+      loadSession({ ...ctx, show: setEntries }, id, controller.signal).catch((err: Error) => controller.signal.aborted || setError(err));
   };
-
-  /** Applies the run's log after `turn.seq` to the turn until its `done`, reconnecting when the connection drops. */
-  async function track(turn: Turn, signal: AbortSignal): Promise<void> {
-    const runId = turn.runId!;
-    const sessionId = session.current;
-    turn.running = true;
-    bump();
-    const handlers: StreamHandlers = {
-      onEvent: (event) => (applyEvent(turn.tree, event), bump()),
-      onSeq: (seq) => {
-        turn.seq = seq;
-        if (sessionId && !turn.fromHistory) rememberRun(sessionId, { runId, message: turn.message, seq });
-      },
-      onDone: (done) => (turn.done = done),
-    };
-    for (let attempt = 0; ; attempt++) {
-      let end: StreamEnd;
-      try {
-        end = await followRun({ runId, after: turn.seq, signal, handlers });
-      } catch (err) {
-        if (signal.aborted) return;
-        if (err instanceof ApiError && err.status >= 400 && err.status < 500) {
-          // No log: a turn of the chat route (its stored messages tell it), or a run gone.
-          turn.running = false;
-          if (turn.stored && turn.tree.eventCount === 0) turn.legacy = true;
-          else turn.error = err;
-          return bump();
-        }
-        end = { kind: 'dropped', message: (err as Error).message };
-      }
-      if (end.kind === 'aborted') return;
-      if (end.kind === 'done') break;
-      turn.notice = `Connection lost (${end.message}); reconnecting…`;
-      bump();
-      await wait(Math.min(15_000, 500 * 2 ** Math.min(attempt, 5)), signal);
-      if (signal.aborted) return;
-    }
-    turn.running = false;
-    turn.notice = turn.done?.status === 'cancelled' ? 'Stopped.' : undefined;
-    if (sessionId) forgetRun(sessionId, runId);
-    if (turn.done?.status === 'paused') void watchPaused(turn, signal);
-    bump();
-  }
-
-  /**
-   * A turn paused for approvals may be answered elsewhere (the inbox, the CLI, another tab): while nothing was
-   * answered here, look at its approvals; once none waits, follow the run's log on after its `paused` end — or,
-   * when the run was resumed outside its log, show the session as stored.
-   */
-  async function watchPaused(turn: Turn, signal: AbortSignal): Promise<void> {
-    const runId = turn.runId!;
-    const answeredHere = () => turn.running || [...turn.tree.approvals.values()].some((a) => a.status !== 'pending');
-    for (let attempt = 0; !signal.aborted && !answeredHere(); attempt++) {
-      const listed = await api<{ approvals: Approval[] }>(`/approvals${query({ runId })}`).catch(() => undefined);
-      if (signal.aborted || answeredHere()) return;
-      if (listed && listed.approvals.length === 0) {
-        // The background run's record (it counts `attempts`) queued again: its log goes on.
-        const run = await api<{ status: string; attempts?: number }>(`/runs/${seg(runId)}`).catch(() => undefined);
-        if (signal.aborted || answeredHere()) return;
-        if (run && run.attempts !== undefined && run.status !== 'paused') return void track(turn, signal);
-        // Resumed outside its log (as a chat turn): once that ends, the session holds the rest of the turn.
-        const sessionId = session.current;
-        const busy = await api<{ runs: { runId: string; status: string }[] }>(`/runs${query({ sessionId, status: 'running' })}`).catch(
-          () => undefined,
-        );
-        if (signal.aborted || answeredHere()) return;
-        if (!busy?.runs.some((r) => r.runId === runId && r.status === 'running')) {
-          if (!turn.fromHistory) return reload();
-          turn.legacy = true;
-          return bump();
-        }
-      }
-      await wait(Math.min(10_000, 1500 + attempt * 500), signal);
-    }
-  }
-
-  /** Sends `message` as a background run of the session (named here when the chat is new) and follows it. */
-  async function submit(turn: Turn, name: string, signal: AbortSignal): Promise<void> {
-    const id = session.current ?? newSessionId();
-    let runId: string;
-    try {
-      ({ runId } = await api<{ runId: string }>('/runs', { body: { agent: name, input: turn.message, sessionId: id } }));
-    } catch (err) {
-      if (err instanceof ApiError && err.notAvailable) return viaChatRoute(turn, `/agents/${seg(name)}/chat`, { message: turn.message });
-      turn.running = false;
-      turn.error = err as Error;
-      return bump();
-    }
-    if (signal.aborted) return;
-    if (session.current === undefined) {
-      session.current = id;
-      window.history.replaceState(null, '', href('chat', [name], { session: id }));
-    }
-    turn.runId = runId;
-    rememberRun(id, { runId, message: turn.message, seq: 0 });
-    await track(turn, signal);
-  }
-
-  /** A turn through the chat route (a server without background runs). */
-  function viaChatRoute(turn: Turn, path: string, body: Record<string, unknown>): Promise<void> {
-    return streamChatTurn({
+  const ctx: ChatRunsContext = {
+    session: () => session.current,
+    bump: () => setVersion((v) => v + 1),
+    reload: () => show(session.current),
+  };
+  /** Names the session of a new chat (in the address too, so a reload comes back to it). */
+  const named = (id: string, agentName: string) => {
+    session.current = id;
+    window.history.replaceState(null, '', href('chat', [agentName], { session: id }));
+  };
+  const viaChatRoute = (turn: Turn, path: string, body: Record<string, unknown>) =>
+    streamChatTurn({
+      ...ctx,
       turn,
       path,
       body: { ...body, stream: true, ...(session.current && { sessionId: session.current }) },
       scope: scope.current.signal,
-      onSession: (s) => {
-        if (session.current) return;
-        session.current = s.sessionId;
-        window.history.replaceState(null, '', href('chat', [s.agent], { session: s.sessionId }));
-      },
-      bump,
-      reload,
+      onSession: (s) => session.current ?? named(s.sessionId, s.agent),
     });
-  }
 
-  /** Answers an approval of a run's turn: the run goes on in the answer's stream, or in its log. */
-  async function answerRun(turn: Turn, approvalId: string, body: Record<string, unknown>, signal: AbortSignal): Promise<void> {
-    turn.running = true;
-    turn.notice = undefined;
-    bump();
-    let end: StreamEnd | undefined;
-    try {
-      const res = await apiFetch(`/approvals/${seg(approvalId)}`, { body: { ...body, stream: true }, stream: true, signal });
-      if (res.headers.get('content-type')?.includes('text/event-stream')) {
-        // Resumed by the answering server, in this response.
-        end = await readTurnStream(res, signal, {
-          onEvent: (event) => (applyEvent(turn.tree, event), bump()),
-          onDone: (done) => (turn.done = done),
-        });
-      } else {
-        const answer = (await res.json()) as { status?: string; pendingApprovals?: unknown[] };
-        // Others of the run still wait: it goes on once they are answered.
-        if (answer.status === 'paused' && answer.pendingApprovals?.length) end = { kind: 'done', done: turn.done! };
-      }
-    } catch (err) {
-      if (signal.aborted) return;
-      turn.error = err as Error;
-      end = { kind: 'aborted' };
-    }
-    if (end === undefined) return track(turn, signal); // the run was queued again: its log goes on after `paused`
-    turn.running = false;
-    if (end.kind === 'dropped') {
-      turn.notice = `Connection lost (${end.message}); reloading the session…`;
-      reload();
-    }
-    bump();
-  }
+  useEffect(() => {
+    session.current = sessionId;
+    setEntries([]);
+    setError(undefined);
+    show(sessionId);
+    return () => scope.current.abort();
+  }, [sessionId, agent]);
 
   const turns = entries.flatMap((e) => (e.kind === 'turn' ? [e.turn] : []));
   const running = turns.some((t) => t.running);
@@ -285,24 +110,22 @@ export function useChat({ agent, sessionId }: { agent?: string; sessionId?: stri
       if (!message || !agent || running) return false;
       const turn = newTurn(message, { running: true });
       setEntries((all) => [...all, { kind: 'turn', turn }]);
-      void submit(turn, agent, scope.current.signal);
+      const runCtx = {
+        ...ctx,
+        named: (id: string) => named(id, agent),
+        viaChatRoute: () => viaChatRoute(turn, `/agents/${seg(agent)}/chat`, { message }),
+      };
+      void submitRun(runCtx, turn, agent, scope.current.signal);
       return true;
     },
     stop() {
       const turn = turns.find((t) => t.running);
-      if (!turn) return;
-      turn.stopping = true;
-      turn.notice = 'Stopping…';
-      bump();
-      const runId = turn.runId ?? turn.tree.roots.find((n) => n.kind === 'run')?.runId;
-      if (runId) api(`/runs/${seg(runId)}/cancel`, { method: 'POST' }).catch(() => undefined);
-      // A chat-route turn stops reading at once; a run's turn follows its log to the `cancelled` end.
-      if (!turn.runId) turn.abort?.();
+      if (turn) stopTurn(ctx, turn);
     },
     answer(turn, approvalId, approved, reason) {
       resolveApproval(turn.tree, approvalId, approved);
       const body = { approved, ...(reason && { reason }) };
-      if (turn.runId) void answerRun(turn, approvalId, body, scope.current.signal);
+      if (turn.runId) void answerRun(ctx, turn, approvalId, body, scope.current.signal);
       else void viaChatRoute(turn, `/approvals/${seg(approvalId)}`, body);
     },
   };
