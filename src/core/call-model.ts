@@ -64,7 +64,7 @@ export async function callWithRetry<T>(
     try {
       return await invoke(options, control);
     } catch (err) {
-      if (signal?.aborted) throw new RunAbortedError(undefined, { cause: err });
+      if (signal?.aborted) throw err instanceof RunAbortedError ? err : new RunAbortedError(undefined, { cause: err });
       const c = classify(m, err, timedOut, attempt + 1);
       if (!c.retryable || attempt >= m.retry.maxRetries) throw c.error;
       const backoff = Math.min(m.retry.maxDelayMs, m.retry.initialDelayMs * 2 ** attempt);

@@ -10,6 +10,14 @@ export interface CompletedCall {
   isError: boolean;
 }
 
+/** How a run ended without answering (`RunJournal.fail`). */
+export interface RunFailure {
+  /** Stopped on request (its signal), not failed: the run is `cancelled`. */
+  cancelled?: boolean;
+  /** What the model had streamed of its last step before the stop: kept in the session, marked interrupted. */
+  partialText?: string;
+}
+
 /** How a `requireApproval` call stands in a journaled run. */
 export type ApprovalVerdict =
   { status: 'approved' } | { status: 'denied'; reason?: string } | { status: 'pending'; approval: PendingApproval };
@@ -66,5 +74,5 @@ export interface RunJournal {
   /** The run answered. */
   complete(): Promise<void>;
   /** The run failed or was cancelled (never throws: the run's own error is the one reported). */
-  fail(): Promise<void>;
+  fail(end?: RunFailure): Promise<void>;
 }

@@ -346,9 +346,10 @@ function finish(run: LoopRun, outcome: Outcome): RunResult {
 /** The one place a run fails: journal told, history restored, `error` + `run_end` emitted, usage reported; rethrows. */
 async function fail(run: LoopRun, err: unknown): Promise<never> {
   const { p, sink } = run;
-  if (run.owned !== undefined) await run.owned.fail();
-  p.history.length = run.historyLength;
   const error = p.signal?.aborted ? abortedError(p.signal, err) : err;
+  if (run.owned !== undefined)
+    await run.owned.fail(error instanceof RunAbortedError ? { cancelled: true, partialText: error.partialText } : {});
+  p.history.length = run.historyLength;
   if (sink) {
     const e = CorvidError.isInstance(error)
       ? { name: error.name, code: error.code, message: error.message }

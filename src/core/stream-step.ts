@@ -74,7 +74,7 @@ async function readStream(
       try {
         chunk = await reader.read();
       } catch (err) {
-        if (signal?.aborted) throw new RunAbortedError(undefined, { cause: err });
+        if (signal?.aborted) throw new RunAbortedError(undefined, { cause: err, partialText: parts.out.text });
         throw broken(watch.stalled ? noData() : describeBreak(err, parts.events), err);
       }
       if (chunk.done) break;
@@ -93,7 +93,7 @@ async function readStream(
     unlink();
     reader.releaseLock();
   }
-  if (signal?.aborted) throw new RunAbortedError();
+  if (signal?.aborted) throw new RunAbortedError(undefined, { partialText: parts.out.text });
   // Cancelling the reader on a stall ends the stream quietly; report it as the stall it was.
   if (watch.stalled && !parts.finished) throw broken(noData());
   if (!parts.finished) throw broken(`the response stream ended after ${plural(parts.events, 'event')} before the model finished`);

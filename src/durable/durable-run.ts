@@ -1,4 +1,4 @@
-import type { ApprovalVerdict, ResumePoint, RunJournal } from '../core/run-journal.js';
+import type { ApprovalVerdict, ResumePoint, RunFailure, RunJournal } from '../core/run-journal.js';
 import type { CheckpointOptions } from '../types/durable-options.js';
 import type { Message } from '../types/message.js';
 import type { PendingApproval, ToolCallRecord } from '../types/result.js';
@@ -253,11 +253,21 @@ export class DurableRun implements RunJournal {
     await this.save('completed');
   }
 
-  /** The run failed or was cancelled: checkpoint `failed` (it can still be resumed from the last good point). */
-  async fail(): Promise<void> {
+  /**
+   * The run failed (checkpoint `failed`: it can still be resumed from the last good point) or was
+   * cancelled (`cancelled`; what the model had streamed of the step it was in goes to the session as
+   * an assistant message marked `interrupted`, with the checkpoint).
+   */
+  async fail(end: RunFailure = {}): Promise<void> {
     this.timeline.end();
     try {
-      await this.save('failed');
+      const partial = end.cancelled && this.sessionId !== undefined ? end.partialText?.trim() : undefined;
+      if (!partial) return await this.save(end.cancelled ? 'cancelled' : 'failed');
+      const message: Message = { role: 'assistant', content: [{ type: 'text', text: end.partialText! }] };
+      const entries: SessionEntryInput[] = [{ message, agent: this.agent, runId: this.runId, data: { interrupted: true } }];
+      const expectedLastSeq = this.sessionLastSeq;
+      this.sessionLastSeq += 1;
+      await this.save('cancelled', [], { entries, expectedLastSeq });
     } catch {
       // The run's own error is the one to report.
     }

@@ -4,6 +4,7 @@ import type { DurableRunContext } from '../core/core-services.js';
 import type { RunOptions } from '../core/run-options.js';
 import { findAgent, type Runnable } from '../core/runnable.js';
 import { DurableRunError } from '../errors/durable-run-error.js';
+import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { DurableDefaults } from '../types/durable-options.js';
 import type { Message, RunInput } from '../types/message.js';
 import { messageText, userMessage } from '../types/message.js';
@@ -114,7 +115,7 @@ async function runStarted(
     try {
       result = await runner.execute({ history, input, options: runOptions, stream });
     } catch (err) {
-      await d.fail();
+      await d.fail(RunAbortedError.isInstance(err) ? { cancelled: true } : {});
       throw err;
     }
     await d.complete();

@@ -11,8 +11,12 @@ export class RunAbortedError extends CorvidError {
     return RunAbortedError.hasMarker(error, MARKER);
   }
 
-  constructor(message = 'The run was cancelled', options: { cause?: unknown } = {}) {
+  /** What the model had streamed of the step it was in when the run was cancelled, if anything. */
+  readonly partialText: string | undefined;
+
+  constructor(message = 'The run was cancelled', options: { cause?: unknown; partialText?: string } = {}) {
     super(message, { code: 'run_aborted', cause: options.cause });
     this.name = 'RunAbortedError';
+    this.partialText = options.partialText || undefined;
   }
 }

@@ -6,6 +6,8 @@ import type { BackgroundRuns } from '../durable/background-runs.js';
 import { HttpError } from '../http/http-error.js';
 import { readBodyText } from '../http/read-body.js';
 import type { BackgroundRun } from '../types/storage/background-runs.js';
+import { isFinalRunStatus } from '../types/storage/background-runs.js';
+import type { Store } from '../types/storage/store.js';
 import type { AgentAccess } from './agent-access.js';
 import { type ChatService, noStore } from './chat-service.js';
 import { canSeeOwner, principalUser } from './principal.js';
@@ -43,7 +45,8 @@ export function backgroundRunView(r: BackgroundRun) {
  * Registers the background runs (before the other run routes: a run id that is no background
  * run falls through to them):
  * - `POST /api/v1/runs` `{agent, input, sessionId?, webhook?, delaySeconds?}`: 202 with the queued run;
- * - `GET /api/v1/runs/{id}?wait=<seconds>`: the run, after waiting up to `wait` for it to end;
+ * - `GET /api/v1/runs/{id}?wait=<seconds>`: the run, after waiting up to `wait` for it to end (a run
+ *   resumed outside the queue falls through to the run routes, which show its checkpoints);
  * - `GET /api/v1/runs/{id}/stream?after=<seq>`: its events as SSE (`id:` is the seq, so
  *   `Last-Event-ID` resumes), from any instance on the same store, until `done`;
  * - `POST /api/v1/runs/{id}/cancel`: stops it wherever it runs (202).
@@ -89,7 +92,8 @@ export function registerBackgroundRunRoutes(app: Hono<ServerEnv>, options: Backg
 
   app.get('/api/v1/runs/:id', async (c, next) => {
     const run = await visible(c);
-    if (run === undefined) return next();
+    // A run resumed outside the queue is shown by its checkpoints (the run routes).
+    if (run === undefined || (await resumedOutsideQueue(await options.chat.store!(), run))) return next();
     const q = parseOr400(runQuerySchema, c.req.query(), 'query');
     if (!q.wait) return c.json(backgroundRunView(run));
     const waited = await runsOrThrow().wait(run.runId, { timeoutMs: q.wait * 1000, signal: c.req.raw.signal });
@@ -126,6 +130,16 @@ export function registerBackgroundRunRoutes(app: Hono<ServerEnv>, options: Backg
     c.get('log').info({ runId: run.runId, status: now.status }, 'run cancel requested');
     return c.json({ ...backgroundRunView(now), cancelRequested: true }, 202);
   });
+}
+
+/**
+ * Whether paused or ended run `run` went on outside the queue (`POST /api/v1/runs/{id}/resume`, an
+ * approval answered as a chat turn): its checkpoints moved on after its record did.
+ */
+async function resumedOutsideQueue(store: Store, run: BackgroundRun): Promise<boolean> {
+  if (run.status !== 'paused' && !isFinalRunStatus(run.status)) return false;
+  const checkpoint = await store.checkpoints.getRun(run.runId);
+  return checkpoint !== undefined && checkpoint.status !== run.status && checkpoint.updatedAt > run.updatedAt;
 }
 
 /** A session the run may go to: visible to the caller and of the same agent. */

@@ -96,7 +96,9 @@ export function registerChatRoutes(
     const id = sessionIdParam(c.req.param('id'));
     const s = await chat.session(id, c.get('principal'));
     if (!s) throw new HttpError(404, 'session_not_found', `Unknown session "${id}"`);
-    return c.json({ ...summarize(s), usage: s.usage, messages: s.messages });
+    // Each message with the run that wrote it (`runId`) and `interrupted` for the partial answer of a stopped run.
+    const messages = s.messages.map((m, i) => ({ ...m, ...s.messageRuns?.[i] }));
+    return c.json({ ...summarize(s), usage: s.usage, messages });
   });
 
   app.delete('/api/v1/sessions/:id', async (c) => {

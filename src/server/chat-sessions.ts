@@ -16,6 +16,8 @@ export interface ChatSession {
   updatedAt: string;
   /** The history (appended to by each successful turn). */
   messages: Message[];
+  /** Per message of `messages` (stored sessions): the run that wrote it, and whether it is the partial answer of a stopped run. */
+  messageRuns?: { runId?: string; interrupted?: boolean }[];
   /** Session state across turns. */
   state: RunState;
   /** The agent that takes the next turn after a handoff. */

@@ -64,8 +64,8 @@ export const listApprovalsQuerySchema = z.strictObject({
 /** `GET /api/v1/runs` query. */
 export const listRunsQuerySchema = z.strictObject({
   status: z
-    .enum(['running', 'paused', 'completed', 'failed', 'interrupted'], {
-      error: 'must be running, paused, completed, failed or interrupted',
+    .enum(['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted'], {
+      error: 'must be running, paused, completed, failed, cancelled or interrupted',
     })
     .optional(),
   sessionId: sessionId().optional(),

@@ -119,6 +119,8 @@ export const sessionListSchema = z.strictObject({
 export const messageSchema = z.looseObject({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
   content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]),
+  runId: z.string().optional().meta({ description: 'The run that wrote the message (stored sessions)' }),
+  interrupted: z.boolean().optional().meta({ description: 'The partial answer of a run that was stopped' }),
 });
 
 /** `GET /api/v1/sessions/{id}`. */
@@ -150,7 +152,7 @@ export const runSchema = z.strictObject({
   runId: z.string(),
   sessionId: z.string().optional(),
   agent: z.string(),
-  status: z.enum(['running', 'paused', 'completed', 'failed', 'interrupted']).meta({
+  status: z.enum(['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted']).meta({
     description: '`interrupted`: stored as running, but no process runs it (it can be resumed)',
   }),
   checkpoints: z.number().int(),

@@ -48,6 +48,6 @@ export function runTimelineView(input: { run: RunRecord; status: RunViewStatus; 
       })),
     })),
   };
-  if (status === 'completed' || status === 'failed') view.endedAt = run.updatedAt.toISOString();
+  if (status === 'completed' || status === 'failed' || status === 'cancelled') view.endedAt = run.updatedAt.toISOString();
   return view;
 }

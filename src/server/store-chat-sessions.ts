@@ -21,8 +21,13 @@ export class StoreChatSessions implements SessionDirectory {
     const entries = await store.sessions.entries(id);
     const usage = emptyUsage();
     const messages = [];
+    const messageRuns: { runId?: string; interrupted?: boolean }[] = [];
     for (const e of entries) {
-      if (e.message !== undefined) messages.push(e.message);
+      if (e.message !== undefined) {
+        messages.push(e.message);
+        const interrupted = (e.data as { interrupted?: unknown } | undefined)?.interrupted === true;
+        messageRuns.push({ ...(e.runId !== undefined ? { runId: e.runId } : {}), ...(interrupted ? { interrupted } : {}) });
+      }
       if (e.usage !== undefined) addUsage(usage, e.usage);
     }
     const state = new RunState();
@@ -33,6 +38,7 @@ export class StoreChatSessions implements SessionDirectory {
       createdAt: s.createdAt.toISOString(),
       updatedAt: s.updatedAt.toISOString(),
       messages,
+      messageRuns,
       state,
       usage,
       activeAgent: s.activeAgent,

@@ -41,7 +41,7 @@ export const exportSessionQuerySchema = z.strictObject({
 export const runTimelineSchema = z.strictObject({
   runId: z.string(),
   agent: z.string(),
-  status: z.enum(['running', 'paused', 'completed', 'failed', 'interrupted']),
+  status: z.enum(['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted']),
   startedAt: timestamp(),
   endedAt: timestamp().optional(),
   recorded: z.boolean().meta({ description: 'False for runs stored before step timings were recorded: `steps` is empty' }),

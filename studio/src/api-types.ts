@@ -61,6 +61,10 @@ export interface SessionMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string | MessagePart[];
   agent?: string;
+  /** The run that wrote the message (stored sessions). */
+  runId?: string;
+  /** The partial answer of a run that was stopped. */
+  interrupted?: boolean;
 }
 
 export interface SessionDetail extends SessionSummary {
@@ -85,7 +89,7 @@ export interface Approval extends PendingApproval {
   answeredAt?: string;
 }
 
-export type RunStatus = 'running' | 'paused' | 'completed' | 'failed' | 'interrupted';
+export type RunStatus = 'running' | 'paused' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
 export interface RunInfo {
   runId: string;

@@ -1,4 +1,4 @@
-/** The stored messages of a session: user and assistant text, tool calls and results (expandable). */
+/** Stored messages of a session: user and assistant text (a stopped run's partial answer marked), tool calls and results (expandable). */
 import type { MessagePart, SessionMessage } from './api-types.js';
 import { Markdown, ValueView } from './ui.js';
 
@@ -12,6 +12,7 @@ export function SessionHistory({ messages }: { messages: readonly SessionMessage
           <div class="message-role">
             {message.role}
             {message.agent ? <span class="muted"> · {message.agent}</span> : null}
+            {message.interrupted ? <span class="muted"> · stopped</span> : null}
           </div>
           {typeof message.content === 'string' ? (
             <Markdown text={message.content} />

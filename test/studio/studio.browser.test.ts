@@ -176,7 +176,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     await inbox.getByRole('button', { name: 'Approve' }).click();
     await inbox.getByText(/Approved save_memory .* completed: Saved, and done\./).waitFor({ timeout: 20_000 });
     // The waiting chat sees the run move on and shows the session with the rest of the turn.
-    await chat.locator('.history').getByText('Saved, and done.').waitFor({ timeout: 20_000 });
+    await chat.locator('.chat-log').getByText('Saved, and done.').waitFor({ timeout: 20_000 });
   }, 90_000);
 
   it('resumes a failed run from the Runs page', async () => {
@@ -287,7 +287,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
       for (const path of [...PAGES, codeChat]) {
         await page.goto(`${server.studioUrl}#/${path}`);
         await page.locator('main h1').first().waitFor();
-        if (path === codeChat) await page.locator('.history .hljs-keyword').first().waitFor({ timeout: 15_000 });
+        if (path === codeChat) await page.locator('.chat-log .hljs-keyword').first().waitFor({ timeout: 15_000 });
         await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 10_000 });
         if (audit) {
           const result = await new AxeBuilder({ page }).analyze();
@@ -312,10 +312,10 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
     server = await startStudioServer({ dir, config: studioConfig({ llmUrl: llm.url, dbFile: join(dir, 'store.db') }) });
     const page = await open(`sessions/${sessionId}`);
     await page.getByRole('link', { name: 'Continue' }).click();
-    await page.locator('.history').getByText('hello there', { exact: true }).waitFor({ timeout: 15_000 });
+    await page.locator('.chat-log .user-text').getByText('hello there', { exact: true }).waitFor({ timeout: 15_000 });
     await send(page, 'hello again');
-    await page.locator('.turn-footer .badge-completed').waitFor({ timeout: 20_000 });
-    expect(await page.locator('.turn').textContent()).toContain('Hello! You said: hello again');
+    await page.locator('.turn').last().locator('.turn-footer .badge-completed').waitFor({ timeout: 20_000 });
+    expect(await page.locator('.turn').last().textContent()).toContain('Hello! You said: hello again');
     const last = llm.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
     expect(JSON.stringify(last)).toContain('hello there');
   }, 90_000);

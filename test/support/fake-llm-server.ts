@@ -57,6 +57,8 @@ export interface FakeReply {
   delayMs?: number;
   /** Streaming: wait this long between SSE events (a model generating slowly). */
   chunkDelayMs?: number;
+  /** Streaming: before the first event whose data contains `contains`, wait for `until` (a model that pauses mid-answer until the test lets it go on). */
+  holdBefore?: { contains: string; until: Promise<void> };
   /** Chat Completions: the field carrying reasoning (`reasoning_content` as DeepSeek/vLLM, `reasoning` as Ollama). Default `reasoning_content`. */
   reasoningField?: 'reasoning_content' | 'reasoning';
   /** Override the finish / stop reason on the wire (e.g. `length`, `max_tokens`, `MAX_TOKENS`). */
@@ -235,6 +237,11 @@ export async function startFakeLlmServer(script: FakeScript, options: FakeLlmSer
     for (const e of events) {
       if (reply.chunkDelayMs && sent > 0) {
         await wait(reply.chunkDelayMs);
+        if (recorded.clientClosedAt !== undefined) return;
+      }
+      const hold = reply.holdBefore;
+      if (hold && (typeof e.data === 'string' ? e.data : JSON.stringify(e.data)).includes(hold.contains)) {
+        await hold.until;
         if (recorded.clientClosedAt !== undefined) return;
       }
       if (reply.cutAfterChunks !== undefined && sent >= reply.cutAfterChunks) {

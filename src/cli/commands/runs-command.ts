@@ -14,7 +14,7 @@ import { loadCliRuntime } from '../load-cli-runtime.js';
 /** Exit code of a command whose run paused (again) for approval. */
 export const EXIT_PAUSED = 3;
 
-const STATUSES: readonly RunStatus[] = ['running', 'paused', 'completed', 'failed'];
+const STATUSES: readonly RunStatus[] = ['running', 'paused', 'completed', 'failed', 'cancelled'];
 
 /**
  * Resumes a run and prints like `corvid run`: the answer on stdout (or every event as NDJSON with
@@ -122,7 +122,13 @@ export async function runsCommand(context: CliContext): Promise<number> {
       return EXIT.ok;
     }
     const paint = (s: RunStatus): string =>
-      s === 'completed' ? colors.green(s) : s === 'paused' ? colors.yellow(s) : s === 'failed' ? colors.red(s) : colors.cyan(s);
+      s === 'completed'
+        ? colors.green(s)
+        : s === 'paused' || s === 'cancelled'
+          ? colors.yellow(s)
+          : s === 'failed'
+            ? colors.red(s)
+            : colors.cyan(s);
     const rows = runs.map((r) => [r.runId, r.status, r.agent, r.sessionId ?? '-', String(r.checkpoints), r.updatedAt.toISOString()]);
     const header = ['RUN', 'STATUS', 'AGENT', 'SESSION', 'CHECKPOINTS', 'UPDATED'];
     const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

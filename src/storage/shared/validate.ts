@@ -97,7 +97,7 @@ export function normalizeMemory(input: MemoryInput): Required<Omit<MemoryInput, 
   return { key: input.key, value: input.value, category: input.category, tags: [...new Set(tags)], importance };
 }
 
-const STATUSES: RunStatus[] = ['running', 'paused', 'completed', 'failed'];
+const STATUSES: RunStatus[] = ['running', 'paused', 'completed', 'failed', 'cancelled'];
 
 export function checkCheckpoint(input: CheckpointInput): void {
   if (!input || typeof input !== 'object') throw new ValidationError('A checkpoint is { runId, agent, status, state }');

@@ -1,7 +1,8 @@
 import type { SessionEntryInput } from './sessions.js';
 
 /** Where a run stands. */
-export type RunStatus = 'running' | 'paused' | 'completed' | 'failed';
+/** Where a run stands (`cancelled`: stopped on request; it keeps what it had said). */
+export type RunStatus = 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
 
 /** What `checkpoints.save()` takes. */
 export interface CheckpointInput {

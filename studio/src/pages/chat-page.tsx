@@ -1,4 +1,7 @@
-/** Chat: pick an agent and talk; each turn's events render live as a tree (see use-chat.ts for the streaming). */
+/**
+ * Chat: pick an agent and talk; each turn's events render live as a tree (see use-chat.ts for the streaming), a
+ * reopened session shows its turns the same way. The composer stays at the bottom of the window.
+ */
 import { useEffect, useState } from 'preact/hooks';
 
 import { api } from '../api-client.js';
@@ -47,12 +50,17 @@ export function ChatPage({ agentName, sessionId }: { agentName?: string; session
           Session <a href={href('sessions', [chat.sessionId])}>{chat.sessionId}</a>
         </p>
       ) : null}
-      <SessionHistory messages={chat.history} />
-      <ol class="turns">
-        {chat.turns.map((turn) => (
-          <TurnView key={turn.id} turn={turn} onAnswer={(id, ok, reason) => chat.answer(turn, id, ok, reason)} />
-        ))}
-      </ol>
+      <div class="chat-log">
+        {chat.entries.map((entry) =>
+          entry.kind === 'messages' ? (
+            <SessionHistory key={entry.key} messages={entry.messages} />
+          ) : (
+            <ol class="turns" key={entry.turn.id}>
+              <TurnView turn={entry.turn} onAnswer={(id, ok, reason) => chat.answer(entry.turn, id, ok, reason)} />
+            </ol>
+          ),
+        )}
+      </div>
       <Composer agent={agent} running={chat.running} onSend={send} onStop={chat.stop} />
     </section>
   );
@@ -113,13 +121,21 @@ function TurnView({ turn, onAnswer }: { turn: Turn; onAnswer: (approvalId: strin
   const usage = turnUsage(turn.tree);
   const done = turn.done;
   const answer = separateAnswer(turn);
+  if (turn.legacy && turn.stored)
+    return (
+      <li class="turn">
+        <SessionHistory messages={turn.stored} />
+      </li>
+    );
   return (
     <li class="turn">
-      <div class="message message-user">
-        <div class="message-role">you</div>
-        <p class="user-text">{turn.message}</p>
-      </div>
-      <EventTreeView tree={turn.tree} version={turn.tree.version} onAnswer={onAnswer} />
+      {turn.message ? (
+        <div class="message message-user">
+          <div class="message-role">you</div>
+          <p class="user-text">{turn.message}</p>
+        </div>
+      ) : null}
+      <EventTreeView tree={turn.tree} version={turn.tree.version} onAnswer={turn.stopping ? undefined : onAnswer} />
       {answer !== undefined ? (
         <div class="message message-assistant final-answer">
           <div class="message-role">answer</div>
@@ -129,7 +145,7 @@ function TurnView({ turn, onAnswer }: { turn: Turn; onAnswer: (approvalId: strin
       <div class="turn-footer muted" role="status">
         {turn.running ? <span>Running… {turn.tree.eventCount} events</span> : null}
         {done ? <span class={`badge badge-${done.status}`}>{done.status}</span> : null}
-        {done?.error ? <span class="error-text">{done.error.message}</span> : null}
+        {done?.error && done.status !== 'cancelled' ? <span class="error-text">{done.error.message}</span> : null}
         {usage ? (
           <span>
             turn: <UsageText usage={usage} />

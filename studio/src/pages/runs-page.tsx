@@ -7,7 +7,7 @@ import { RunTimelineView } from '../run-timeline.js';
 import { Badge, ErrorBox, LoadView, PageHeader, useLoad, When } from '../ui.js';
 import { href, navigate } from '../use-route.js';
 
-const STATUSES: RunStatus[] = ['running', 'paused', 'completed', 'failed', 'interrupted'];
+const STATUSES: RunStatus[] = ['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted'];
 const RESUMABLE = new Set<RunStatus>(['running', 'failed', 'interrupted']);
 
 export function RunsPage({ id, status }: { id?: string; status?: string }) {
