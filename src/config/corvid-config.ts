@@ -303,4 +303,8 @@ export interface QueueConfig {
   concurrency: number;
   /** redis: the key prefix. Default `corvid`. */
   prefix?: string;
+  /** postgres: the schema of the queue's tables. Default `<storage schema>_queue`, else `corvid_queue`. */
+  schema?: string;
+  /** Seconds before a taken job whose worker went silent is offered again. Default 30. */
+  visibilityTimeoutS?: number;
 }
