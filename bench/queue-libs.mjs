@@ -138,7 +138,9 @@ async function recovery(lib) {
   process.stderr.write(`recovery ${lib}…\n`);
   const schema = `qbench_rec_${lib.replace(/\W/g, '')}_${process.pid}`;
   await dropSchema(schema);
-  const child = spawn(process.execPath, [SELF, `--child=${lib}`, `--schema=${schema}`, `--url=${URL_}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [SELF, `--child=${lib}`, `--schema=${schema}`, `--url=${URL_}`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   while (!out.includes('took')) {
@@ -187,10 +189,18 @@ if (args.child) {
     await dropSchema(schema);
     const boss = await pgBoss(schema);
     rows.push(
-      await measure('pg-boss 10 work() ×8', async (h) => {
-        const w = await pgBossWork(boss, h);
-        return { send: (d) => boss.send('bench', d), sendMany: (ds) => boss.insert(ds.map((data) => ({ name: 'bench', data }))), stop: w.stop };
-      }, { jobs: Math.min(JOBS, 300), latencyJobs: 40 }),
+      await measure(
+        'pg-boss 10 work() ×8',
+        async (h) => {
+          const w = await pgBossWork(boss, h);
+          return {
+            send: (d) => boss.send('bench', d),
+            sendMany: (ds) => boss.insert(ds.map((data) => ({ name: 'bench', data }))),
+            stop: w.stop,
+          };
+        },
+        { jobs: Math.min(JOBS, 300), latencyJobs: 40 },
+      ),
     );
     await boss.stop({ graceful: false });
     await dropSchema(schema);
@@ -234,7 +244,8 @@ if (args.child) {
   console.log(`\nPostgres ${URL_.replace(/:[^:@/]*@/, ':***@')}, ${JOBS} jobs, concurrency ${CONCURRENCY}, node ${process.version}\n`);
   console.log('| Library | send → start p50 | p95 | jobs/s (no-op) | jobs |');
   console.log('| --- | --- | --- | --- | --- |');
-  for (const r of rows) console.log(`| ${r.name} | ${r.p50.toFixed(1)} ms | ${r.p95.toFixed(1)} ms | ${Math.round(r.jobsPerSec)} | ${r.jobs} |`);
+  for (const r of rows)
+    console.log(`| ${r.name} | ${r.p50.toFixed(1)} ms | ${r.p95.toFixed(1)} ms | ${Math.round(r.jobsPerSec)} | ${r.jobs} |`);
   console.log(`\nA worker killed with SIGKILL while running a job; another worker starts it after:`);
   console.log(`- pg-boss (queue expireInSeconds 5, maintenance every 1 s): ${rec['pg-boss']}`);
   console.log(`- graphile-worker (locks of a crashed worker are reset after a fixed 4 hours): ${rec['graphile-worker']}`);

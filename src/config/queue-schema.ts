@@ -64,7 +64,11 @@ export const queueSchema = z
     if (q.schema !== undefined && backend !== 'postgres')
       ctx.addIssue({ code: 'custom', path: ['schema'], message: `schema is for the postgres queue, not ${backend}` });
     if (q.visibility_timeout_s !== undefined && backend !== 'postgres')
-      ctx.addIssue({ code: 'custom', path: ['visibility_timeout_s'], message: `visibility_timeout_s is for the postgres queue, not ${backend}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['visibility_timeout_s'],
+        message: `visibility_timeout_s is for the postgres queue, not ${backend}`,
+      });
     if (q.prefix !== undefined && backend !== 'redis')
       ctx.addIssue({ code: 'custom', path: ['prefix'], message: `prefix is for the redis queue, not ${backend}` });
   })

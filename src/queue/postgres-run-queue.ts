@@ -1,6 +1,7 @@
 import type PgBoss from 'pg-boss';
 
 import { ConfigError } from '../errors/config-error.js';
+import { loadPg } from '../storage/postgres/driver.js';
 import type { EnqueueOptions, QueueWorker, RunJobHandler, RunQueue, WorkOptions } from '../types/run-queue.js';
 import { PgNotifyListener } from './pg-notify-listener.js';
 import { PostgresRunEventWakeups } from './postgres-run-event-wakeups.js';
@@ -79,7 +80,8 @@ export class PostgresRunQueue implements RunQueue {
    */
   static async open(options: PostgresRunQueueOptions): Promise<PostgresRunQueue> {
     const schema = options.schema ?? 'corvid_queue';
-    if (!IDENTIFIER.test(schema)) throw new ConfigError(`queue.schema "${schema}" must be a plain identifier (letters, digits, _; at most 50)`);
+    if (!IDENTIFIER.test(schema))
+      throw new ConfigError(`queue.schema "${schema}" must be a plain identifier (letters, digits, _; at most 50)`);
     const visibility = Math.max(1, Math.round(options.visibilityTimeoutS ?? 30));
     const PgBossCtor = await loadPgBoss();
     const boss = new PgBossCtor({
@@ -93,6 +95,9 @@ export class PostgresRunQueue implements RunQueue {
     });
     boss.on('error', (err) => options.onError?.('', err));
     const listener = new PgNotifyListener(options.url, (err) => options.onError?.('', err));
+    // Processes starting together would install the schema and create the queues at the same time
+    // (DDL on pg-boss's partitioned job table deadlocks): one at a time, under an advisory lock.
+    const setup = await setupLock(options.url, schema);
     try {
       await boss.start();
       const config = {
@@ -105,8 +110,10 @@ export class PostgresRunQueue implements RunQueue {
       };
       await ensureQueue(boss, DEAD_LETTERS, {});
       await ensureQueue(boss, QUEUE, config);
+      await setup.release();
       await listener.start();
     } catch (err) {
+      await setup.release();
       await listener.close();
       await boss.stop({ graceful: false }).catch(() => undefined);
       throw err;
@@ -153,6 +160,22 @@ export class PostgresRunQueue implements RunQueue {
   }
 }
 
+/** Holds a session advisory lock named after the schema on a connection of its own until `release()`. */
+async function setupLock(url: string, schema: string): Promise<{ release(): Promise<void> }> {
+  const pg = await loadPg();
+  const client = new pg.Client({ connectionString: url, application_name: 'corvid-queue-setup' });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`corvid_queue_setup:${schema}`]);
+  } catch (err) {
+    await client.end().catch(() => undefined);
+    throw err;
+  }
+  let released: Promise<void> | undefined;
+  return { release: () => (released ??= client.end().catch(() => undefined)) };
+}
+
 /** Creates the queue when missing (another process may do it at the same moment) and applies `config`. */
 async function ensureQueue(boss: PgBoss, name: string, config: Omit<PgBoss.Queue, 'name'>): Promise<void> {
   if ((await boss.getQueue(name)) === null) {
@@ -163,7 +186,8 @@ async function ensureQueue(boss: PgBoss, name: string, config: Omit<PgBoss.Queue
       if ((await boss.getQueue(name)) === null) throw err;
     }
   }
-  await boss.updateQueue(name, { name, ...config });
+  const current = (await boss.getQueue(name)) as Record<string, unknown> | null;
+  if (current && Object.entries(config).some(([k, v]) => current[k] !== v)) await boss.updateQueue(name, { name, ...config });
 }
 
 /** Takes jobs up to its free slots: when woken (a new job, a job done) and every `pollMs`. */
