@@ -4,6 +4,8 @@
 //
 //   node bench/queue-libs.mjs [--url=postgres://postgres@127.0.0.1:5432/test] [--jobs=2000] [--concurrency=8]
 //
+// Corvid depends on pg-boss only; for graphile-worker first `npm install --no-save graphile-worker@0.17`.
+//
 // Per library, one process:
 //   latency    200 no-op jobs sent one by one to an idle pool of `concurrency` workers: send → handler start, p50/p95
 //   throughput `jobs` no-op jobs inserted at once: insert → last one completed, jobs/s
