@@ -178,7 +178,21 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
     }
   }
   errors.push(...findCycles(graph));
+  checkQueueUrl(data, errors);
   return { errors, warnings };
+}
+
+/** A postgres queue without its own url takes the storage's, which must then be a Postgres one. */
+function checkQueueUrl(data: Obj, errors: RawIssue[]): void {
+  const queue = isObj(data.queue) ? data.queue : {};
+  if (queue.backend !== 'postgres' || queue.url !== undefined) return;
+  const storage = isObj(data.storage) ? data.storage : {};
+  const url = typeof storage.url === 'string' ? storage.url : '';
+  if (storage.driver === 'postgres' || /^postgres(ql)?:/i.test(url)) return;
+  errors.push({
+    path: ['queue', 'backend'],
+    message: 'the postgres queue needs a url: set queue.url (postgres://…), or put storage on Postgres (its url is then used)',
+  });
 }
 
 /** The tool an agent gets for knowledge base `name` when it lists several (one alone: `search_knowledge`). */

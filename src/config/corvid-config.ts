@@ -303,7 +303,9 @@ export interface QueueConfig {
   concurrency: number;
   /** redis: the key prefix. Default `corvid`. */
   prefix?: string;
-  /** redis: seconds after which a dead worker's run goes to another worker. Default 30. */
+  /** postgres: the schema of the queue's tables. Default `<storage schema>_queue`, else `corvid_queue`. */
+  schema?: string;
+  /** postgres, redis: seconds before a run whose worker died (went silent) is offered to another worker. Default 30. */
   visibilityTimeoutS?: number;
   /** redis: seconds a finished run's event stream is kept. Default 7 days. */
   eventsTtlS?: number;

@@ -11,7 +11,7 @@ export const queueSchema = z
       .enum(BACKENDS, { error: 'backend is one of embedded, postgres, redis' })
       .optional()
       .describe(
-        'Where submitted runs wait: `embedded` (default, the store itself; workers are the processes on that database), `postgres` (pg-boss) or `redis` (BullMQ). Default embedded.',
+        'Where submitted runs wait: `embedded` (default, the store itself; workers are the processes on that database), `postgres` (pg-boss; its tables in their own schema) or `redis` (BullMQ). Default embedded.',
       ),
     url: z
       .string()
@@ -29,13 +29,18 @@ export const queueSchema = z
       .regex(/^[A-Za-z0-9_:-]{1,64}$/, { error: 'prefix uses 1-64 letters, digits, "_", ":" or "-"' })
       .optional()
       .describe('redis: the key prefix of the queue and the event streams. Default corvid.'),
+    schema: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,49}$/, { error: 'schema is a plain identifier: letters, digits, "_" (at most 50)' })
+      .optional()
+      .describe("postgres: the schema of the queue's tables (pg-boss). Default <storage.schema>_queue, else corvid_queue."),
     visibility_timeout_s: z
-      .number()
+      .int()
       .min(1)
       .max(3600)
       .optional()
       .describe(
-        'redis: a run whose worker died (its job lock not renewed) goes to another worker after about this many seconds. Default 30.',
+        'postgres, redis: a run whose worker died (went silent) is offered to another worker after about this many seconds; it resumes from its checkpoints. Default 30.',
       ),
     events_ttl_s: z
       .int()
@@ -61,7 +66,15 @@ export const queueSchema = z
     }
     if (backend === 'redis' && q.url === undefined)
       ctx.addIssue({ code: 'custom', path: ['url'], message: 'the redis queue needs a url, e.g. redis://localhost:6379' });
-    for (const key of ['prefix', 'visibility_timeout_s', 'events_ttl_s'] as const)
+    if (q.schema !== undefined && backend !== 'postgres')
+      ctx.addIssue({ code: 'custom', path: ['schema'], message: `schema is for the postgres queue, not ${backend}` });
+    if (q.visibility_timeout_s !== undefined && backend === 'embedded')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['visibility_timeout_s'],
+        message: 'visibility_timeout_s is for the postgres and redis queues, not embedded',
+      });
+    for (const key of ['prefix', 'events_ttl_s'] as const)
       if (q[key] !== undefined && backend !== 'redis')
         ctx.addIssue({ code: 'custom', path: [key], message: `${key} is for the redis queue, not ${backend}` });
   })
@@ -72,6 +85,7 @@ export function normalizeQueue(q: z.output<typeof queueSchema>): QueueConfig {
   const out: QueueConfig = { backend: q.backend ?? 'embedded', concurrency: q.concurrency ?? 4 };
   if (q.url !== undefined) out.url = q.url;
   if (q.prefix !== undefined) out.prefix = q.prefix;
+  if (q.schema !== undefined) out.schema = q.schema;
   if (q.visibility_timeout_s !== undefined) out.visibilityTimeoutS = q.visibility_timeout_s;
   if (q.events_ttl_s !== undefined) out.eventsTtlS = q.events_ttl_s;
   return out;
@@ -84,6 +98,7 @@ export function queueToFile(q: QueueConfig, maskUrl: (url: string) => string): R
     ...(q.url !== undefined ? { url: maskUrl(q.url) } : {}),
     concurrency: q.concurrency,
     ...(q.prefix ? { prefix: q.prefix } : {}),
+    ...(q.schema ? { schema: q.schema } : {}),
     ...(q.visibilityTimeoutS !== undefined ? { visibility_timeout_s: q.visibilityTimeoutS } : {}),
     ...(q.eventsTtlS !== undefined ? { events_ttl_s: q.eventsTtlS } : {}),
   };

@@ -6,6 +6,8 @@ export interface LoadPeerOptions<T> {
   packages: string | readonly string[];
   /** What needs them, for the message ("The Postgres run queue"). */
   feature: string;
+  /** What to put after `npm install` when it is not the package names (a version range: `pg-boss@10`). */
+  install?: string;
   /** The dynamic import (a literal `import('pkg')`, so bundlers and type checkers see it). */
   load: () => Promise<T>;
 }
@@ -39,7 +41,8 @@ export async function loadPeer<T>(options: LoadPeerOptions<T>): Promise<T> {
     return await options.load();
   } catch (err) {
     const missing = isMissingPackage(err, packages);
-    if (missing !== undefined) throw new MissingPeerError({ feature: options.feature, packages, missing, cause: err });
+    if (missing !== undefined)
+      throw new MissingPeerError({ feature: options.feature, packages, missing, install: options.install, cause: err });
     throw err;
   }
 }

@@ -25,13 +25,13 @@ export class MissingPeerError extends ConfigError {
   readonly feature: string;
 
   /** `missing`: the one of `packages` found missing, when known (named in the message). */
-  constructor(options: { feature: string; packages: string[]; missing?: string; cause?: unknown }) {
+  constructor(options: { feature: string; packages: string[]; missing?: string; install?: string; cause?: unknown }) {
     const list = options.packages.join(' ');
     const what =
       options.packages.length === 1
         ? `the optional package ${list}, which is not installed`
         : `the optional packages ${list}${options.missing ? ` (${options.missing} is missing)` : ''}`;
-    super(`${options.feature} needs ${what}: run "npm install ${list}"`, { cause: options.cause, code: 'peer_missing' });
+    super(`${options.feature} needs ${what}: run "npm install ${options.install ?? list}"`, { cause: options.cause, code: 'peer_missing' });
     this.name = 'MissingPeerError';
     this.packages = options.packages;
     this.feature = options.feature;

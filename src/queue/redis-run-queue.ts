@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import type { Queue, Worker } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
 
-import { ConfigError } from '../errors/config-error.js';
 import { loadPeer } from '../errors/load-peer.js';
 import { StorageError } from '../errors/storage-error.js';
 import { maskSecrets, maskUrl } from '../storage/shared/index.js';

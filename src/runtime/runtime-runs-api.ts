@@ -13,7 +13,7 @@ export interface RuntimeRunsApi {
 
 /**
  * `runtime.runs` for a config: the queue of `queue:` (embedded in the store by default; the
- * postgres queue defaults to `storage.url`), opened — and its library loaded — on first use.
+ * postgres queue defaults to `storage.url` and, in it, to the schema `<storage.schema>_queue`), opened — and its library loaded — on first use.
  */
 export function runtimeRunsApi(runtime: RunsRuntime, config: { queue?: QueueConfig; storage?: StorageConfig }): RuntimeRunsApi {
   let opening: Promise<RunQueue> | undefined;
@@ -22,9 +22,10 @@ export function runtimeRunsApi(runtime: RunsRuntime, config: { queue?: QueueConf
     (opening ??= import('../queue/open-run-queue.js').then((m) =>
       m.openRunQueue({
         backend: q.backend,
-        url: q.url ?? (q.backend === 'postgres' ? config.storage?.url : undefined),
+        url: q.url ?? (q.backend === 'postgres' && config.storage?.driver === 'postgres' ? config.storage.url : undefined),
         prefix: q.prefix,
-        ...(q.visibilityTimeoutS !== undefined ? { visibilityTimeoutMs: q.visibilityTimeoutS * 1000 } : {}),
+        schema: q.schema ?? (q.backend === 'postgres' && config.storage?.schema ? `${config.storage.schema}_queue` : undefined),
+        visibilityTimeoutS: q.visibilityTimeoutS,
         ...(q.eventsTtlS !== undefined ? { eventsTtlSeconds: q.eventsTtlS } : {}),
         store: () => runtime.store(),
       }),

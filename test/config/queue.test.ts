@@ -34,6 +34,17 @@ describe('queue: config section', () => {
     expect(printed).toContain('backend: redis');
     expect(printed).not.toContain('s3cret');
     expect(check(['queue: { backend: postgres, url: "postgres://u@127.0.0.1/db" }']).ok).toBe(true);
+    // Without a url of its own, the postgres queue uses the storage's, in the schema it names.
+    const pg = check([
+      'storage: { url: "postgres://u@127.0.0.1/db" }',
+      'queue:',
+      '  backend: postgres',
+      '  schema: jobs',
+      '  visibility_timeout_s: 10',
+    ]);
+    expect(pg.issues).toEqual([]);
+    expect(pg.config!.queue).toEqual({ backend: 'postgres', concurrency: 4, schema: 'jobs', visibilityTimeoutS: 10 });
+    expect(printConfig(pg.config!)).toContain('visibility_timeout_s: 10');
   });
 
   it("takes the redis queue's visibility timeout and event expiry, and prints them back", () => {
@@ -63,5 +74,10 @@ describe('queue: config section', () => {
       expect.stringMatching(/queue\.visibility_timeout_s/),
     ]);
     expect(problems(['queue:', '  workers: 3'])).toEqual([expect.stringMatching(/queue.*workers/)]);
+    expect(problems(['queue:', '  backend: postgres'])).toEqual([expect.stringMatching(/queue\.backend: the postgres queue needs a url/)]);
+    expect(problems(['queue:', '  schema: q1'])).toEqual([expect.stringMatching(/queue\.schema: schema is for the postgres queue/)]);
+    expect(problems(['queue:', '  backend: postgres', '  url: "postgres://u@h/db"', '  schema: "bad-name"'])).toEqual([
+      expect.stringMatching(/queue\.schema: schema is a plain identifier/),
+    ]);
   });
 });

@@ -35,5 +35,5 @@ export async function openPostgresStore(options: StoreOptions = {}): Promise<Sto
   }
 }
 
-export type { PgClient } from './driver.js';
+export { loadPg, type PgClient } from './driver.js';
 export { openPgPool } from './open-pg-pool.js';
