@@ -9,6 +9,7 @@ import { queueSchema } from './queue-schema.js';
 import { serverSchema } from './server-config-schema.js';
 import { storageSchema } from './storage-schema.js';
 import { TOOL_KIND_NAMES, toolKindEntrySchemas } from './tool-kinds/index.js';
+import { guardrailsSchema, scoringSchema } from './guardrails-schema.js';
 
 /**
  * The zod schema of the `corvid.yaml` file format (snake_case, every object strict). It checks
@@ -373,6 +374,8 @@ export const agentSchema = z
       ),
     context: contextSchema.optional(),
     limits: limitsSchema.optional(),
+    guardrails: guardrailsSchema.optional(),
+    scoring: scoringSchema.optional(),
     type: z
       .enum(AGENT_TYPES)
       .optional()
