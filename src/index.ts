@@ -26,6 +26,7 @@ export type { ResumeOptions } from './durable/resume-run.js';
 export type { CompletedCall, InFlightStep, RunStateV1 } from './durable/run-state-v1.js';
 export { agentForRun, interruptedRuns, type RunsRuntime } from './durable/runtime-runs.js';
 export * from './errors/index.js';
+export * from './evals/index.js';
 export { Cassette, type CassetteMode, cassetteModeFromEnv, type CassetteOptions, openCassette } from './models/cassette/cassette.js';
 export type { CassetteEntry, CassetteFileV1, RecordedResponse } from './models/cassette/cassette-file.js';
 export { withCassette } from './models/cassette/with-cassette.js';
@@ -54,9 +55,11 @@ export type {
   StoreSource,
 } from './types/durable-options.js';
 export * from './types/events.js';
+export type * from './types/guardrail.js';
 export * from './types/message.js';
 export type * from './types/model.js';
 export type * from './types/result.js';
+export type * from './types/scorer.js';
 export { KeyValueState, RunState, type RunStateInit } from './types/run-state.js';
 export type * from './types/tool.js';
 export { addUsage, emptyUsage, type Usage } from './types/usage.js';

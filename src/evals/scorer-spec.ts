@@ -4,7 +4,7 @@ import type { ModelInput } from '../types/model.js';
 import type { Scorer } from '../types/scorer.js';
 import { budget } from './scorers/budget.js';
 import { exactMatch } from './scorers/exact-match.js';
-import { jsonSchema } from './scorers/json-schema.js';
+import { compileJsonSchema, jsonSchema } from './scorers/json-schema.js';
 import { llmJudge } from './scorers/llm-judge.js';
 import { regexMatch } from './scorers/regex-match.js';
 import { toolTrajectory } from './scorers/tool-trajectory.js';
@@ -101,6 +101,7 @@ export function buildScorer(spec: ScorerSpec, resolveModel: JudgeModelResolver):
     case 'regex':
       return regexMatch({ name, pattern: spec.pattern, flags: spec.flags, negate: spec.negate, target: spec.target });
     case 'json_schema':
+      compileJsonSchema(z, spec.schema); // an unusable schema is reported now, not at the first score
       return jsonSchema({ name, schema: spec.schema, target: spec.target });
     case 'tool_calls':
       return toolTrajectory({

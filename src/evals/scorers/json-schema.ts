@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 import { ValidationError } from '../../errors/validation-error.js';
-import type { Scorer } from '../../types/scorer.js';
+import type { Scorer, ScoreResult } from '../../types/scorer.js';
 import { binary, scoredText, type TextTarget } from './scored-text.js';
 
 /** Options of `jsonSchema`. */
@@ -12,20 +12,26 @@ export interface JsonSchemaOptions {
   name?: string;
 }
 
-/**
- * Scores 1 when the text is JSON (a ```json fence around it is allowed) that satisfies the schema,
- * else 0 with the first problems as the reason.
- */
-export function jsonSchema(options: JsonSchemaOptions): Scorer {
-  let schema: z.ZodType;
+/** Compiles a JSON Schema into a validator (zod's JSON Schema support). @throws ValidationError for an unusable schema. */
+export function compileJsonSchema(zod: typeof z, schema: Record<string, unknown>): z.ZodType {
   try {
-    schema = z.fromJSONSchema(options.schema as Parameters<typeof z.fromJSONSchema>[0]);
+    return zod.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
   } catch (err) {
     throw new ValidationError(`json_schema scorer: the schema is not a usable JSON Schema: ${(err as Error).message}`);
   }
+}
+
+/**
+ * Scores 1 when the text is JSON (a ```json fence around it is allowed) that satisfies the schema,
+ * else 0 with the first problems as the reason. The validator is built on first use.
+ */
+export function jsonSchema(options: JsonSchemaOptions): Scorer {
+  let compiled: Promise<z.ZodType> | undefined;
   return {
     name: options.name ?? 'json_schema',
-    score(input) {
+    async score(input): Promise<ScoreResult> {
+      compiled ??= import('zod').then(({ z: zod }) => compileJsonSchema(zod, options.schema));
+      const schema = await compiled;
       const text = scoredText(input, options.target).trim();
       const body = /^```(?:json)?\s*\n([\s\S]*?)\n```$/.exec(text)?.[1] ?? text;
       let value: unknown;
