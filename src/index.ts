@@ -26,7 +26,6 @@ export type { ResumeOptions } from './durable/resume-run.js';
 export type { CompletedCall, InFlightStep, RunStateV1 } from './durable/run-state-v1.js';
 export { agentForRun, interruptedRuns, type RunsRuntime } from './durable/runtime-runs.js';
 export * from './errors/index.js';
-export * from './evals/index.js';
 export { Cassette, type CassetteMode, cassetteModeFromEnv, type CassetteOptions, openCassette } from './models/cassette/cassette.js';
 export type { CassetteEntry, CassetteFileV1, RecordedResponse } from './models/cassette/cassette-file.js';
 export { withCassette } from './models/cassette/with-cassette.js';

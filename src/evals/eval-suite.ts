@@ -68,9 +68,13 @@ export interface EvalSuite {
   scorers: SuiteScorer[];
 }
 
-/** Reads and checks a suite file and its dataset. @throws ValidationError naming the file, line and field. */
-export async function loadSuite(file: string): Promise<EvalSuite> {
-  const path = resolve(file);
+/**
+ * Reads and checks a suite file and its dataset. `shown` is how messages name the file (default `file`).
+ * @throws ValidationError naming the file, line and field.
+ */
+export async function loadSuite(path: string, shown: string = path): Promise<EvalSuite> {
+  const file = shown;
+  path = resolve(path);
   const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => {
     throw new ValidationError(`Cannot read the eval suite ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
   });

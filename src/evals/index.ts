@@ -1,4 +1,5 @@
-// Scorers and the eval runner (no zod, no YAML: the package entry re-exports them).
+// `corvid/evals`: the built-in scorers and the eval runner (no zod, no YAML at import).
+import '../models/install-model-resolver.js';
 export type { BaselineChange, CaseResult, CaseScore, EvalResults, GateResult, ScoredRun } from './eval-results.js';
 export type { EvalCase } from './eval-suite.js';
 export { type GatedScorer, runEval, type RunEvalOptions } from './run-eval.js';

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { Agent, type AgentEvent, GuardrailError, type LiveScores, llmJudge, regexMatch, type Scorer, tool } from '../../src/index.js';
+import { llmJudge, regexMatch } from '../../src/evals/index.js';
+import { Agent, type AgentEvent, GuardrailError, type LiveScores, type Scorer, tool } from '../../src/index.js';
 import { type FakeLlmServer, type FakeScript, startFakeLlmServer } from '../support/fake-llm-server.js';
 
 let server: FakeLlmServer | undefined;

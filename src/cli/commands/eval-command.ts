@@ -42,7 +42,7 @@ export async function evalCommand(context: CliContext): Promise<number> {
   const { loadRuntime } = await import('../../runtime/load-runtime.js');
   let runtime: Awaited<ReturnType<typeof loadRuntime>> | undefined;
   try {
-    const suite = await loadSuite(resolve(cwd, suiteFile));
+    const suite = await loadSuite(resolve(cwd, suiteFile), suiteFile);
     const cassettePath = str(values.cassette) !== undefined ? resolve(cwd, str(values.cassette)!) : suite.cassette;
     const mode = values.record === true ? 'record' : values.replay === true ? 'replay' : undefined;
     if (mode !== undefined && cassettePath === undefined && !context.env.CORVID_CASSETTE)
