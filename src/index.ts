@@ -58,7 +58,7 @@ export type * from './types/guardrail.js';
 export * from './types/message.js';
 export type * from './types/model.js';
 export type * from './types/result.js';
-export type * from './types/scorer.js';
 export { KeyValueState, RunState, type RunStateInit } from './types/run-state.js';
+export type * from './types/scorer.js';
 export type * from './types/tool.js';
 export { addUsage, emptyUsage, type Usage } from './types/usage.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { PROVIDER_ALIASES } from '../models/parse-model-id.js';
 import { durationSchema } from './duration-schema.js';
+import { guardrailsSchema, scoringSchema } from './guardrails-schema.js';
 import { embeddersSchema, KNOWLEDGE_NAME, knowledgeSchema } from './knowledge-schema.js';
 import { mcpContentSchema } from './mcp-content-schema.js';
 import { mcpServersSchema } from './mcp-servers-schema.js';
@@ -9,7 +10,6 @@ import { queueSchema } from './queue-schema.js';
 import { serverSchema } from './server-config-schema.js';
 import { storageSchema } from './storage-schema.js';
 import { TOOL_KIND_NAMES, toolKindEntrySchemas } from './tool-kinds/index.js';
-import { guardrailsSchema, scoringSchema } from './guardrails-schema.js';
 
 /**
  * The zod schema of the `corvid.yaml` file format (snake_case, every object strict). It checks

@@ -5,7 +5,9 @@ import { scorerSpecSchema } from '../evals/scorer-spec.js';
 const mode = z
   .enum(['block', 'check'])
   .optional()
-  .describe('block: a failure stops the run (GuardrailError, code guardrail_tripped); check: runs alongside and only reports. Default: the list-level mode, else block.');
+  .describe(
+    'block: a failure stops the run (GuardrailError, code guardrail_tripped); check: runs alongside and only reports. Default: the list-level mode, else block.',
+  );
 
 /** One guardrail: a built-in scorer with its threshold and mode. */
 export const guardrailEntrySchema = scorerSpecSchema({ mode });

@@ -8,7 +8,12 @@ import type { NamedScore, ScoreInput, ScoreToolCall } from '../types/scorer.js';
  * throws scores 0 with the error as the reason; a failing `onScores` is ignored.
  * Returns the scoring's promise when the run was sampled (for tests), else `undefined`.
  */
-export function scoreLive(options: ScoringOptions, input: string, result: RunResult, random: () => number = Math.random): Promise<void> | undefined {
+export function scoreLive(
+  options: ScoringOptions,
+  input: string,
+  result: RunResult,
+  random: () => number = Math.random,
+): Promise<void> | undefined {
   const sample = options.sample ?? 1;
   if (options.scorers.length === 0 || sample <= 0 || random() >= sample) return undefined;
   const toolCalls: ScoreToolCall[] = [];
@@ -39,6 +44,13 @@ export function scoreLive(options: ScoringOptions, input: string, result: RunRes
         }
       }),
     );
-    await options.onScores?.({ runId: result.runId, agent: result.agent, input, output: result.text, at: new Date().toISOString(), scores });
+    await options.onScores?.({
+      runId: result.runId,
+      agent: result.agent,
+      input,
+      output: result.text,
+      at: new Date().toISOString(),
+      scores,
+    });
   })().catch(() => undefined);
 }

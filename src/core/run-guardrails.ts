@@ -59,7 +59,13 @@ export async function settleChecks(run: LoopRun): Promise<void> {
 }
 
 /** Runs a stage's guardrails: `block` ones are awaited (the first failure throws), `check` ones run on. */
-async function checkAll(run: LoopRun, stage: GuardrailStage, guardrails: Guardrail[], input: ScoreInput, call?: PreparedCall): Promise<void> {
+async function checkAll(
+  run: LoopRun,
+  stage: GuardrailStage,
+  guardrails: Guardrail[],
+  input: ScoreInput,
+  call?: PreparedCall,
+): Promise<void> {
   const blocking: Promise<void>[] = [];
   for (const g of guardrails) {
     const done = evaluate(g, input).then((v) => {

@@ -34,7 +34,8 @@ export class GuardrailError extends CorvidError {
     toolName?: string;
     cause?: unknown;
   }) {
-    const what = options.stage === 'input' ? 'the input' : options.stage === 'output' ? 'the answer' : `a call of tool "${options.toolName}"`;
+    const what =
+      options.stage === 'input' ? 'the input' : options.stage === 'output' ? 'the answer' : `a call of tool "${options.toolName}"`;
     super(
       `Guardrail "${options.guardrail}" of agent "${options.agent}" stopped ${what} (score ${round(options.score)})${options.reason ? `: ${options.reason}` : ''}`,
       { code: 'guardrail_tripped', cause: options.cause },

@@ -12,7 +12,14 @@ export function diffBaseline(current: EvalResults, baseline: EvalResults): Basel
     const [c, scorer] = key.split('\u0000') as [string, string];
     const b = before.get(key);
     if (b === undefined) out.push({ case: c, scorer, after: a, change: 'new' });
-    else out.push({ case: c, scorer, before: b, after: a, change: a > b + EPSILON ? 'improved' : a < b - EPSILON ? 'regressed' : 'unchanged' });
+    else
+      out.push({
+        case: c,
+        scorer,
+        before: b,
+        after: a,
+        change: a > b + EPSILON ? 'improved' : a < b - EPSILON ? 'regressed' : 'unchanged',
+      });
   }
   for (const [key, b] of before) {
     if (after.has(key)) continue;

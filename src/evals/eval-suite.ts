@@ -6,7 +6,7 @@ import { z } from 'zod';
 
 import { ValidationError } from '../errors/validation-error.js';
 import type { ScoreExpectation } from '../types/scorer.js';
-import { scorerSpecSchema, type ScorerSpec } from './scorer-spec.js';
+import { type ScorerSpec, scorerSpecSchema } from './scorer-spec.js';
 
 const expectedCall = z.strictObject({ tool: z.string().min(1), args: z.record(z.string(), z.unknown()).optional() });
 

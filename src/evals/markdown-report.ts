@@ -6,11 +6,16 @@ import { gateText } from './junit-report.js';
 export function markdownReport(r: EvalResults): string {
   const lines: string[] = [];
   lines.push(`# Eval: ${r.suite}`, '');
-  lines.push(`Agent \`${r.agent}\` · ${r.cases.length} case(s) × k = ${r.k} · ${r.pass ? '**passed**' : '**failed**'} · ${r.startedAt}`, '');
+  lines.push(
+    `Agent \`${r.agent}\` · ${r.cases.length} case(s) × k = ${r.k} · ${r.pass ? '**passed**' : '**failed**'} · ${r.startedAt}`,
+    '',
+  );
   lines.push('## Gates', '', '| scorer | mean | threshold | all k | result |', '|---|---|---|---|---|');
   for (const g of r.gates) {
     const allK = g.allK ? `${g.casesPassingAllK}/${r.cases.length}` : '–';
-    lines.push(`| ${cell(g.scorer)} | ${g.mean.toFixed(2)} | ${g.threshold.toFixed(2)} | ${allK} | ${g.pass ? 'pass' : `**fail** (${cell(gateText(g, r.k))})`} |`);
+    lines.push(
+      `| ${cell(g.scorer)} | ${g.mean.toFixed(2)} | ${g.threshold.toFixed(2)} | ${allK} | ${g.pass ? 'pass' : `**fail** (${cell(gateText(g, r.k))})`} |`,
+    );
   }
   lines.push('', '## Cases', '');
   const scorers = r.gates.map((g) => g.scorer);
@@ -20,7 +25,9 @@ export function markdownReport(r: EvalResults): string {
     lines.push(`| ${cell(c.id)} | ${cells.join(' | ')} |`);
   }
   const failing = r.cases.flatMap((c) =>
-    c.scores.flatMap((s) => s.runs.flatMap((run, i) => (run.pass ? [] : [`- \`${c.id}\` · ${s.scorer} · run ${i + 1}: ${run.reason ?? 'failed'}`]))),
+    c.scores.flatMap((s) =>
+      s.runs.flatMap((run, i) => (run.pass ? [] : [`- \`${c.id}\` · ${s.scorer} · run ${i + 1}: ${run.reason ?? 'failed'}`])),
+    ),
   );
   if (failing.length > 0) lines.push('', '### Failed runs', '', ...failing.map((l) => l.replace(/\n/g, ' ')));
   if (r.baseline !== undefined) {

@@ -49,7 +49,16 @@ export async function runEval(options: RunEvalOptions): Promise<EvalResults> {
             toolCalls.push(res ? { ...call, output: res.output, isError: res.isError } : { ...call });
           });
         }
-        input = { stage: 'run', agent: r.agent, input: c.input, output: r.text, toolCalls, usage: r.usage, latencyMs: r.durationMs, steps: r.steps.length };
+        input = {
+          stage: 'run',
+          agent: r.agent,
+          input: c.input,
+          output: r.text,
+          toolCalls,
+          usage: r.usage,
+          latencyMs: r.durationMs,
+          steps: r.steps.length,
+        };
         outputs.push(r.text);
         errors.push(null);
       } catch (err) {

@@ -12,8 +12,13 @@ import { toolTrajectory } from './scorers/tool-trajectory.js';
 const target = z
   .enum(['input', 'output', 'tool_calls'])
   .optional()
-  .describe('The text checked: input, output or tool_calls. Default: the input for input guardrails, the call for tool-call guardrails, else the answer.');
-const name = z.string().regex(/^[A-Za-z][\w.-]{0,63}$/, { error: 'scorer names use letters, digits, "_", "." and "-"' }).optional();
+  .describe(
+    'The text checked: input, output or tool_calls. Default: the input for input guardrails, the call for tool-call guardrails, else the answer.',
+  );
+const name = z
+  .string()
+  .regex(/^[A-Za-z][\w.-]{0,63}$/, { error: 'scorer names use letters, digits, "_", "." and "-"' })
+  .optional();
 const expectedCall = z.strictObject({
   tool: z.string().min(1).describe('The tool name.'),
   args: z.record(z.string(), z.unknown()).optional().describe('The arguments it must get (absent: any).'),
@@ -31,7 +36,10 @@ const variants = {
   },
   regex: {
     pattern: z.string().min(1).describe('A JavaScript regular expression.'),
-    flags: z.string().regex(/^[dgimsuvy]*$/, { error: 'regex flags are letters of dgimsuvy' }).optional(),
+    flags: z
+      .string()
+      .regex(/^[dgimsuvy]*$/, { error: 'regex flags are letters of dgimsuvy' })
+      .optional(),
     negate: z.boolean().optional().describe('Pass when the pattern does not match (a guardrail against it).'),
     target,
   },
@@ -85,9 +93,8 @@ export function scorerSpecSchema<E extends z.ZodRawShape>(extra: E) {
   );
 }
 
-const plainSpec = scorerSpecSchema({});
 /** A built-in scorer reference as written in YAML (the keys every use shares). */
-export type ScorerSpec = z.output<typeof plainSpec>;
+export type ScorerSpec = z.output<ReturnType<typeof scorerSpecSchema<Record<never, never>>>>;
 
 /** Resolves the model reference of an `llm_judge` scorer. */
 export type JudgeModelResolver = (ref: string) => ModelInput;

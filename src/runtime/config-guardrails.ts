@@ -14,7 +14,10 @@ export function configGuardrails(def: AgentConfig, path: string, model: JudgeMod
   const g = def.guardrails;
   if (g === undefined) return undefined;
   const listMode: GuardrailMode = g.mode ?? 'block';
-  const build = (key: string, list: Array<ScorerSpec & { mode?: GuardrailMode; tools?: string[] }> | undefined): Guardrail[] | undefined => {
+  const build = (
+    key: string,
+    list: Array<ScorerSpec & { mode?: GuardrailMode; tools?: string[] }> | undefined,
+  ): Guardrail[] | undefined => {
     if (list === undefined) return undefined;
     const out: Guardrail[] = [];
     list.forEach((spec, i) => {

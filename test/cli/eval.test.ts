@@ -49,7 +49,10 @@ describe('corvid eval (a real child process, the fake model server, then its cas
       return { text: peruAnswers++ % 2 === 0 ? 'Lima' : 'Lima, of course.' };
     });
     const dir = tmp.dir;
-    writeConfig(dir, `models:\n${fakeModel(server.url)}tools:\n  math:\n    module: ${TOOLS}\nagents:\n  calc:\n    model: fake\n    tools: [math.add]\n`);
+    writeConfig(
+      dir,
+      `models:\n${fakeModel(server.url)}tools:\n  math:\n    module: ${TOOLS}\nagents:\n  calc:\n    model: fake\n    tools: [math.add]\n`,
+    );
     writeFileSync(join(dir, 'suite.yaml'), suite());
     const evalCli = (...args: string[]) => runCli(['eval', 'suite.yaml', ...args], { cwd: dir, env: cliEnv(dir), timeoutMs: 60_000 });
 
@@ -109,7 +112,9 @@ describe('corvid eval (a real child process, the fake model server, then its cas
     writeFileSync(join(dir, 'broken.yaml'), 'cases:\n  - input: hi\nscorers:\n  - { type: nope }\n');
     const broken = await runCli(['eval', 'broken.yaml'], { cwd: dir, env: cliEnv(dir) });
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toContain('error: broken.yaml: scorers.0.type: scorer type must be one of: exact, regex, json_schema, tool_calls, budget, llm_judge');
+    expect(broken.stderr).toContain(
+      'error: broken.yaml: scorers.0.type: scorer type must be one of: exact, regex, json_schema, tool_calls, budget, llm_judge',
+    );
     const noBaseline = await runCli(['eval', 'broken.yaml', '--update-baseline'], { cwd: dir, env: cliEnv(dir) });
     expect(noBaseline.code).toBe(2);
     expect(noBaseline.stderr).toContain('--update-baseline needs --baseline <file>');

@@ -132,10 +132,20 @@ describe('guardrails in the agent loop (fake model server)', () => {
     const r = await agent.run('Capital of Peru?');
     await done;
     expect(got).toEqual([
-      expect.objectContaining({ runId: r.runId, agent: 'geo', input: 'Capital of Peru?', output: 'Lima', scores: [expect.objectContaining({ scorer: 'lima', score: 1, pass: true })] }),
+      expect.objectContaining({
+        runId: r.runId,
+        agent: 'geo',
+        input: 'Capital of Peru?',
+        output: 'Lima',
+        scores: [expect.objectContaining({ scorer: 'lima', score: 1, pass: true })],
+      }),
     ]);
     const none: LiveScores[] = [];
-    const never = new Agent({ name: 'geo', model, scoring: { scorers: [regexMatch({ pattern: 'x' })], sample: 0, onScores: (s) => void none.push(s) } });
+    const never = new Agent({
+      name: 'geo',
+      model,
+      scoring: { scorers: [regexMatch({ pattern: 'x' })], sample: 0, onScores: (s) => void none.push(s) },
+    });
     await never.run('Capital of Peru?');
     await never.run('Capital of Peru?');
     expect(none).toEqual([]);

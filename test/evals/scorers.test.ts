@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { budget, exactMatch, jsonSchema, regexMatch, toolTrajectory } from '../../src/evals/index.js';
-import { parseVerdict } from '../../src/evals/scorers/llm-judge.js';
 import { buildScorer } from '../../src/evals/scorer-spec.js';
+import { parseVerdict } from '../../src/evals/scorers/llm-judge.js';
 import type { ScoreInput } from '../../src/types/scorer.js';
 
 const run = (over: Partial<ScoreInput> = {}): ScoreInput => ({ stage: 'run', agent: 'a', input: 'q', output: '', toolCalls: [], ...over });
@@ -11,9 +11,17 @@ const calls = (...names: Array<[string, unknown?]>) => names.map(([toolName, inp
 describe('built-in scorers', () => {
   it('exact: trims by default, ignore_case, expected from the case', async () => {
     expect(await exactMatch({ expected: 'Lima' }).score(run({ output: ' Lima\n' }))).toMatchObject({ score: 1, pass: true });
-    expect(await exactMatch({ expected: 'lima' }).score(run({ output: 'Lima' }))).toMatchObject({ score: 0, reason: 'expected "lima", got "Lima"' });
-    expect(await exactMatch({ ignoreCase: true }).score(run({ output: 'LIMA', expected: { output: 'lima' } }))).toMatchObject({ pass: true });
-    expect(await exactMatch().score(run({ output: 'x' }))).toMatchObject({ pass: false, reason: expect.stringContaining('no expected text') });
+    expect(await exactMatch({ expected: 'lima' }).score(run({ output: 'Lima' }))).toMatchObject({
+      score: 0,
+      reason: 'expected "lima", got "Lima"',
+    });
+    expect(await exactMatch({ ignoreCase: true }).score(run({ output: 'LIMA', expected: { output: 'lima' } }))).toMatchObject({
+      pass: true,
+    });
+    expect(await exactMatch().score(run({ output: 'x' }))).toMatchObject({
+      pass: false,
+      reason: expect.stringContaining('no expected text'),
+    });
   });
 
   it('regex: matches, negates, and reads the input at the input stage and the call at the tool-call stage', async () => {
@@ -44,8 +52,13 @@ describe('built-in scorers', () => {
     expect(await score('subset', ['id'])).toMatchObject({ pass: false, score: 2 / 3 });
     const reversed = toolTrajectory({ mode: 'any_order', expected: [{ tool: 'b' }, { tool: 'a' }] });
     expect(await reversed.score(run({ toolCalls: calls(['a'], ['b']) }))).toMatchObject({ pass: true, score: 1 });
-    expect(await toolTrajectory({ mode: 'exact' }).score(run({ toolCalls: [], expected: { toolCalls: [] } }))).toMatchObject({ pass: true, score: 1 });
-    expect(await toolTrajectory({ mode: 'subset', expected: [{ tool: 'a' }] }).score(run({ toolCalls: calls(['a'], ['rm']) }))).toMatchObject({
+    expect(await toolTrajectory({ mode: 'exact' }).score(run({ toolCalls: [], expected: { toolCalls: [] } }))).toMatchObject({
+      pass: true,
+      score: 1,
+    });
+    expect(
+      await toolTrajectory({ mode: 'subset', expected: [{ tool: 'a' }] }).score(run({ toolCalls: calls(['a'], ['rm']) })),
+    ).toMatchObject({
       pass: false,
       reason: 'tool calls a, rm; expected (subset) a',
     });

@@ -12,7 +12,8 @@ import { formatError } from '../format-error.js';
 
 function parseK(value: string | boolean | undefined): number | undefined {
   if (value === undefined || typeof value === 'boolean') return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 100) throw new UsageError(`--k must be a whole number from 1 to 100, got "${value}"`, 'eval');
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 100)
+    throw new UsageError(`--k must be a whole number from 1 to 100, got "${value}"`, 'eval');
   return Number(value);
 }
 
@@ -48,7 +49,9 @@ export async function evalCommand(context: CliContext): Promise<number> {
     if (mode !== undefined && cassettePath === undefined && !context.env.CORVID_CASSETTE)
       throw new UsageError(`--${mode} needs a cassette: --cassette <file>, or cassette: in the suite`, 'eval');
     const cassette: CassetteOverride | undefined =
-      cassettePath === undefined && mode === undefined ? undefined : { ...(cassettePath ? { path: cassettePath } : {}), ...(mode ? { mode } : {}) };
+      cassettePath === undefined && mode === undefined
+        ? undefined
+        : { ...(cassettePath ? { path: cassettePath } : {}), ...(mode ? { mode } : {}) };
     const configPath = context.globals.config !== undefined ? resolve(cwd, context.globals.config) : suite.configPath;
     runtime = await loadRuntime({ configPath, cwd, env: context.env, cassette });
     const rt = runtime;
@@ -59,7 +62,10 @@ export async function evalCommand(context: CliContext): Promise<number> {
       allK: s.allK,
     }));
     const runs = k ?? suite.k;
-    if (!json) stderr.write(`${colors.bold(`eval ${suite.name}`)} ${colors.dim(`· agent ${agent.name} · ${suite.cases.length} case(s) × k = ${runs}`)}\n`);
+    if (!json)
+      stderr.write(
+        `${colors.bold(`eval ${suite.name}`)} ${colors.dim(`· agent ${agent.name} · ${suite.cases.length} case(s) × k = ${runs}`)}\n`,
+      );
     const results = await runEval({
       suite: suite.name,
       agent,

@@ -23,7 +23,8 @@ export function exactMatch(options: ExactMatchOptions = {}): Scorer {
     name: options.name ?? 'exact',
     score(input) {
       const expected = options.expected ?? input.expected?.output;
-      if (expected === undefined) return { score: 0, pass: false, reason: 'no expected text (give `expected`, or the case an expected output)' };
+      if (expected === undefined)
+        return { score: 0, pass: false, reason: 'no expected text (give `expected`, or the case an expected output)' };
       const text = scoredText(input, options.target);
       const pass = norm(text) === norm(expected);
       return binary(pass, pass ? 'matches the expected text' : `expected "${excerpt(expected)}", got "${excerpt(text)}"`);

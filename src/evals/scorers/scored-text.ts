@@ -24,7 +24,11 @@ export function scoredText(input: ScoreInput, target: TextTarget | undefined): s
 }
 
 /** A score of 1 or 0. */
-export function binary(pass: boolean, reason: string, details?: Record<string, unknown>): { score: number; pass: boolean; reason: string; details?: Record<string, unknown> } {
+export function binary(
+  pass: boolean,
+  reason: string,
+  details?: Record<string, unknown>,
+): { score: number; pass: boolean; reason: string; details?: Record<string, unknown> } {
   return details ? { score: pass ? 1 : 0, pass, reason, details } : { score: pass ? 1 : 0, pass, reason };
 }
 

@@ -34,12 +34,17 @@ export function toolTrajectory(options: ToolTrajectoryOptions = {}): Scorer {
     name: options.name ?? `tool_calls_${mode}`,
     score(input) {
       const expected = options.expected ?? input.expected?.toolCalls;
-      if (expected === undefined) return { score: 0, pass: false, reason: 'no expected tool calls (give `expected`, or the case expected tool calls)' };
+      if (expected === undefined)
+        return { score: 0, pass: false, reason: 'no expected tool calls (give `expected`, or the case expected tool calls)' };
       const actual = input.toolCalls;
       const made = actual.map((c) => c.toolName).join(', ') || 'none';
       const want = expected.map((c) => c.tool).join(', ') || 'none';
       const details = { mode, expected: expected.map((c) => c.tool), actual: actual.map((c) => c.toolName) };
-      const done = (matched: number, total: number, pass: boolean): { score: number; pass: boolean; reason: string; details: Record<string, unknown> } => ({
+      const done = (
+        matched: number,
+        total: number,
+        pass: boolean,
+      ): { score: number; pass: boolean; reason: string; details: Record<string, unknown> } => ({
         score: total === 0 ? (pass ? 1 : 0) : matched / total,
         pass,
         reason: pass ? `tool calls match (${mode}): ${made}` : `tool calls ${made}; expected (${mode}) ${want}`,
@@ -76,7 +81,11 @@ export function toolTrajectory(options: ToolTrajectoryOptions = {}): Scorer {
 }
 
 /** How many expected calls find a distinct actual call that matches them. */
-function pairUp(expected: ExpectedToolCall[], actual: ScoreToolCall[], matches: (e: ExpectedToolCall, c: ScoreToolCall) => boolean): number {
+function pairUp(
+  expected: ExpectedToolCall[],
+  actual: ScoreToolCall[],
+  matches: (e: ExpectedToolCall, c: ScoreToolCall) => boolean,
+): number {
   const used = new Set<number>();
   let found = 0;
   for (const e of expected) {
