@@ -89,19 +89,8 @@ export async function evalCommand(context: CliContext): Promise<number> {
     const saved = await saveResults(cwd, results);
     if (json) stdout.write(`${JSON.stringify(results, null, 2)}\n`);
     else stdout.write(summaryText(results, out));
-    if (str(values.junit) !== undefined) {
-      const { junitReport } = await import('../../evals/junit-report.js');
-      await writeText(resolve(cwd, str(values.junit)!), junitReport(results));
-    }
-    if (str(values.report) !== undefined) {
-      const { markdownReport } = await import('../../evals/markdown-report.js');
-      await writeText(resolve(cwd, str(values.report)!), markdownReport(results));
-    }
-    if (values['update-baseline'] === true && baselineFile !== undefined) {
-      const { baseline: _diff, ...plain } = results;
-      await writeText(resolve(cwd, baselineFile), `${JSON.stringify(plain, null, 2)}\n`);
-      if (!json) stderr.write(colors.dim(`Baseline written to ${baselineFile}\n`));
-    }
+    await writeReports(context, results, baselineFile);
+    if (values['update-baseline'] === true && !json) stderr.write(colors.dim(`Baseline written to ${baselineFile}\n`));
     if (!json) stderr.write(colors.dim(`Results: ${relative(cwd, saved)}\n`));
     return results.pass ? EXIT.ok : EXIT.failure;
   } catch (err) {
@@ -110,6 +99,25 @@ export async function evalCommand(context: CliContext): Promise<number> {
     return EXIT.failure;
   } finally {
     await runtime?.close().catch(() => undefined);
+  }
+}
+
+/** `--junit`, `--report`, and with `--update-baseline` the baseline file. */
+async function writeReports(context: CliContext, results: EvalResults, baselineFile: string | undefined): Promise<void> {
+  const { values, cwd } = context;
+  const junit = str(values.junit);
+  if (junit !== undefined) {
+    const { junitReport } = await import('../../evals/junit-report.js');
+    await writeText(resolve(cwd, junit), junitReport(results));
+  }
+  const report = str(values.report);
+  if (report !== undefined) {
+    const { markdownReport } = await import('../../evals/markdown-report.js');
+    await writeText(resolve(cwd, report), markdownReport(results));
+  }
+  if (values['update-baseline'] === true && baselineFile !== undefined) {
+    const { baseline: _diff, ...plain } = results;
+    await writeText(resolve(cwd, baselineFile), `${JSON.stringify(plain, null, 2)}\n`);
   }
 }
 
