@@ -32,6 +32,7 @@ export const LAYERS = {
   knowledge: 2,
   agents: 2,
   testing: 2,
+  evals: 2,
   queue: 2,
   runtime: 3,
   config: 3,

@@ -54,9 +54,11 @@ export type {
   StoreSource,
 } from './types/durable-options.js';
 export * from './types/events.js';
+export type * from './types/guardrail.js';
 export * from './types/message.js';
 export type * from './types/model.js';
 export type * from './types/result.js';
 export { KeyValueState, RunState, type RunStateInit } from './types/run-state.js';
+export type * from './types/scorer.js';
 export type * from './types/tool.js';
 export { addUsage, emptyUsage, type Usage } from './types/usage.js';

@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 
 import { codeCommandSpec } from './code-command-spec.js';
+import { evalCommandSpec } from './eval-command-spec.js';
 import { knowledgeCommandSpecs } from './knowledge-command-specs.js';
 import { storeCommandSpecs } from './store-command-specs.js';
 
@@ -376,6 +377,7 @@ Exit codes: 0 printed, 2 bad usage.`,
   },
   ...knowledgeCommandSpecs(GLOBAL_HELP),
   codeCommandSpec(GLOBAL_HELP),
+  evalCommandSpec(GLOBAL_HELP),
 ];
 
 /** `corvid --help`. */

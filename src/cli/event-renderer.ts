@@ -148,6 +148,14 @@ export class EventRenderer {
       case 'approval_required':
         this.line(`${indent}${label}${c.yellow('⏸')} ${c.bold(e.toolName)} needs approval: ${e.prompt} ${c.dim(`(${e.approvalId})`)}`);
         break;
+      case 'guardrail': {
+        const what = e.toolName !== undefined ? `${e.stage} ${e.toolName}` : e.stage;
+        const reason = e.reason ? `: ${compact(e.reason, MAX_VALUE)}` : '';
+        if (e.passed) this.line(`${indent}${label}${c.dim(`guardrail ${e.guardrail} (${what}) passed`)}`);
+        else if (e.mode === 'check') this.line(`${indent}${label}${c.yellow(`guardrail ${e.guardrail} (${what}) failed${reason}`)}`);
+        else this.line(`${indent}${label}${c.red(`⛔ guardrail ${e.guardrail} (${what}) tripped${reason}`)}`);
+        break;
+      }
       case 'answer':
         this.answerWritten = !nested && this.lastStepText === '' && e.text !== '';
         if (this.answerWritten) this.stream(`t|${e.path.join('>')}`, '', '', e.text, (t) => t);

@@ -30,6 +30,7 @@ const LOADERS: Record<string, () => Promise<CommandMain>> = {
   search: async () => (await import('./commands/search-command.js')).searchCommand,
   knowledge: async () => (await import('./commands/knowledge-command.js')).knowledgeCommand,
   code: async () => (await import('./commands/code-command.js')).codeCommand,
+  eval: async () => (await import('./commands/eval-command.js')).evalCommand,
 };
 
 /** Flags that take a value, so the word after them is not the command. */

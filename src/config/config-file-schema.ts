@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { PROVIDER_ALIASES } from '../models/parse-model-id.js';
 import { durationSchema } from './duration-schema.js';
+import { guardrailsSchema, scoringSchema } from './guardrails-schema.js';
 import { embeddersSchema, KNOWLEDGE_NAME, knowledgeSchema } from './knowledge-schema.js';
 import { mcpContentSchema } from './mcp-content-schema.js';
 import { mcpServersSchema } from './mcp-servers-schema.js';
@@ -373,6 +374,8 @@ export const agentSchema = z
       ),
     context: contextSchema.optional(),
     limits: limitsSchema.optional(),
+    guardrails: guardrailsSchema.optional(),
+    scoring: scoringSchema.optional(),
     type: z
       .enum(AGENT_TYPES)
       .optional()

@@ -1,5 +1,6 @@
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 import type { ModelConfig, ModelSettings, ToolMode } from '../types/model.js';
+import type { GuardrailsFileEntry, ScoringFileEntry } from './guardrails-schema.js';
 import type { EmbedderConfig, KnowledgeBaseConfig } from './knowledge-schema.js';
 import type { ToolKindEntry } from './tool-kinds/index.js';
 
@@ -134,6 +135,10 @@ export interface AgentConfig extends ModelSettings {
   toolTimeoutMs?: number;
   /** `require_approval`: tool name → prompt text for the approver (`true`: the default prompt). */
   requireApproval?: Record<string, string | true>;
+  /** `guardrails:` as written (built-in scorer references). */
+  guardrails?: GuardrailsFileEntry;
+  /** `scoring:` as written. */
+  scoring?: ScoringFileEntry;
   context?: AgentContextConfig;
   /** Who may reach the agent over HTTP (`corvid serve`): `public` (default), `internal` (a valid token always needed), `private` (404 over HTTP; sub-agent only). */
   visibility?: AgentVisibility;

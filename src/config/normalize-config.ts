@@ -104,6 +104,8 @@ function agent(name: string, a: FileAgent): AgentConfig {
         summaryModel: a.context.summary_model,
       }),
     limits: limits(a.limits),
+    guardrails: a.guardrails,
+    scoring: a.scoring,
     maxConcurrency: a.max_concurrency,
     failFast: a.fail_fast,
     maxIterations: a.max_iterations,

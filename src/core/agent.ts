@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors/validation-error.js';
 import type { ContextProvider } from '../types/context-provider.js';
 import type { CheckpointOptions, DurableDefaults, StoreSource } from '../types/durable-options.js';
+import type { GuardrailOptions, ScoringOptions } from '../types/guardrail.js';
 import type { Message, RunInput } from '../types/message.js';
 import type { ModelInput, ModelSettings } from '../types/model.js';
 import type { ResolvedModel } from '../types/resolved-model.js';
@@ -12,6 +13,7 @@ import type { ContextBudget } from './context-budget.js';
 import { Conversation } from './conversation.js';
 import { resolveModelInput } from './core-services.js';
 import { transferTool, transferToolName } from './handoff.js';
+import { prepareGuardrails } from './run-guardrails.js';
 import { type PreparedAgent, runLoop } from './run-loop.js';
 import type { ResumeOptions, RunOptions } from './run-options.js';
 import type { RunStream } from './run-stream.js';
@@ -95,6 +97,16 @@ export interface AgentOptions extends ModelSettings {
    * default one) — like `requireApproval` on the tool, for tools defined elsewhere (config, MCP).
    */
   requireApproval?: Record<string, string | true>;
+  /**
+   * Scorers checking the input (before the model sees it), each tool call (before it runs) and the
+   * final answer. `block` guardrails (the default) stop the run with a `GuardrailError`; `check`
+   * ones run alongside and only report. Each check emits a `guardrail` event.
+   * @example
+   * guardrails: { input: [regexMatch({ pattern: 'password', flags: 'i', negate: true })] }
+   */
+  guardrails?: GuardrailOptions;
+  /** Sampled live scoring: a share of finished runs is scored afterwards, without delaying them. */
+  scoring?: ScoringOptions;
 }
 
 const DEFAULT_MAX_STEPS = 10;
@@ -332,6 +344,9 @@ export class Agent implements Runnable {
       contextProviders: o.contextProviders?.length ? o.contextProviders : undefined,
       outputKey: o.outputKey,
     };
+    const guardrails = prepareGuardrails(o.guardrails);
+    if (guardrails !== undefined) this.loop.guardrails = guardrails;
+    if (o.scoring !== undefined && o.scoring.scorers.length > 0) this.loop.scoring = o.scoring;
     return this.loop;
   }
 }

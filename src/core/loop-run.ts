@@ -71,6 +71,8 @@ export interface LoopRun {
   /** Provider warnings reported so far (each distinct one once per run). */
   warned: Set<string> | undefined;
   readonly reportUsage: (u: Usage, byAgent?: Record<string, Usage>) => void;
+  /** `check`-mode guardrails still running (awaited before the run ends). */
+  checks?: Promise<void>[];
 }
 
 /** Sets up a loop: its ids and event sink, the input added to the history, `run_start` emitted. */

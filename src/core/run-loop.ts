@@ -7,11 +7,13 @@ import { RunState } from '../types/run-state.js';
 import { toolCallReplayOf } from '../types/tool-call-replay.js';
 import { askedQuestion } from './asks-user.js';
 import { splitClientCalls } from './client-tools.js';
+import { scoreLive } from './live-scoring.js';
 import { type LoopRun, openLoopRun, type RunParams } from './loop-run.js';
 import type { ModelStepOutput } from './model-step.js';
 import { type ModelTurn, takeModelTurn } from './model-turn.js';
 import { pausedResult } from './paused-result.js';
 import { addProvidedContext } from './provided-context.js';
+import { checkInput, checkOutput, checkToolCalls, settleChecks } from './run-guardrails.js';
 import type { ParentLink } from './run-options.js';
 import { abortedError } from './run-tree.js';
 import type { Runnable } from './runnable.js';
@@ -61,15 +63,24 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
   const run = openLoopRun(p);
   let outcome: Outcome | undefined;
   try {
+    const guardrails = p.agent.guardrails;
+    // Blocking input guardrails run before anything reaches the model.
+    if (guardrails?.input !== undefined && run.inFlight === undefined) await checkInput(run, guardrails.input);
     if (p.agent.contextProviders !== undefined) await addProvidedContext(run, p.agent.contextProviders);
     while (outcome === undefined) {
       outcome = await apply(run, await decide(run, await takeModelTurn(run)));
     }
+    if (run.checks !== undefined) await settleChecks(run);
     if (run.owned !== undefined && outcome.status === 'completed') await run.owned.complete();
   } catch (err) {
+    if (run.checks !== undefined) await settleChecks(run).catch(() => undefined);
     return fail(run, err);
   }
-  return finish(run, outcome);
+  const result = finish(run, outcome);
+  const scoring = p.agent.scoring;
+  if (scoring !== undefined && p.parent === undefined && result.status !== 'paused' && result.needsInput === undefined)
+    void scoreLive(scoring, run.input, result);
+  return result;
 }
 
 /** Runs the step's tool calls (if any) and decides what the run does next. */
@@ -91,8 +102,14 @@ async function decide(run: LoopRun, turn: ModelTurn): Promise<Decision> {
     }
   }
   if (p.journal !== undefined) await p.journal.afterModelResponse(record.step, assistant, out.calls, out.usage);
-  if (out.calls.length === 0) return { kind: 'answer', out, assistant };
+  const guardrails = p.agent.guardrails;
+  if (out.calls.length === 0) {
+    if (guardrails?.output !== undefined) await checkOutput(run, guardrails.output, out.text);
+    return { kind: 'answer', out, assistant };
+  }
   const split = splitClientCalls(out.calls, p.parent === undefined ? p.options?.clientTools : undefined);
+  // Blocking tool-call guardrails run before any call of the step does.
+  if (guardrails?.toolCalls !== undefined && split.own.length > 0) await checkToolCalls(run, guardrails.toolCalls, split.own, out.text);
   const scope = toolScopeOf(run);
   const results = split.own.length > 0 ? await executeToolCalls(split.own, scope) : [];
   if (scope.paused !== undefined) {

@@ -37,6 +37,7 @@ export type CorvidErrorCode =
   | 'mcp_auth_failed'
   | 'cassette_miss'
   | 'cassette_invalid'
+  | 'guardrail_tripped'
   | 'internal';
 
 const MARKER = Symbol.for('corvid.error');

@@ -4,6 +4,7 @@ export { CommandRefusedError } from './command-refused-error.js';
 export { ConfigError, type ConfigIssue, formatConfigIssue } from './config-error.js';
 export { CorvidError, type CorvidErrorCode } from './corvid-error.js';
 export { DurableRunError, type DurableRunErrorKind } from './durable-run-error.js';
+export { GuardrailError } from './guardrail-error.js';
 export { KnowledgeError, type KnowledgeErrorKind } from './knowledge-error.js';
 export { LimitExceededError, type RunLimitName } from './limit-exceeded-error.js';
 export { isMissingPackage, loadPeer, type LoadPeerOptions } from './load-peer.js';

@@ -21,6 +21,7 @@ import type { CheckpointOptions } from '../types/durable-options.js';
 import type { ModelCassette, ModelConfig } from '../types/model.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
+import { configGuardrails, configScoring } from './config-guardrails.js';
 import { resolveToolRef, type ToolModules } from './load-tool-modules.js';
 import { defaultModelFromEnv, resolveConfigModel } from './resolve-config-model.js';
 
@@ -50,6 +51,8 @@ export interface BuildAgentsInput {
   knowledgeTools?: (names: readonly string[]) => Tool[];
   /** Inject mode: context providers for an agent's `knowledge` bases (present when the config has `knowledge:`). */
   knowledgeContext?: (names: readonly string[], options: { budgetTokens?: number; topK?: number }) => ContextProvider[];
+  /** Where live scores (`scoring:`) are appended, as JSON lines. Default: not written. */
+  scoresFile?: string;
 }
 
 /**
@@ -355,6 +358,12 @@ class AgentBuilder {
       requireApproval: def.requireApproval,
       contextProviders,
     };
+    const judgeModel = (ref: string): ModelConfig => this.modelFor(ref, `${path}.guardrails`) ?? { provider: 'invalid', model: ref };
+    const issue = (at: string, message: string): void => this.issue(at, message);
+    const guardrails = configGuardrails(def, path, judgeModel, issue);
+    if (guardrails !== undefined) options.guardrails = guardrails;
+    const scoring = configScoring(def, path, judgeModel, issue, this.input.scoresFile);
+    if (scoring !== undefined) options.scoring = scoring;
     this.checkApprovalRules(def, names);
     for (const k of Object.keys(options) as Array<keyof AgentOptions>) if (options[k] === undefined) delete options[k];
     return new Agent(options);

@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 import type { CorvidConfig } from '../config/corvid-config.js';
 import { findConfigFile } from '../config/find-config-file.js';
@@ -10,11 +10,13 @@ import type { BackgroundRuns } from '../durable/background-runs.js';
 import { ConfigError } from '../errors/config-error.js';
 import type { McpHub } from '../mcp/mcp-hub.js';
 import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
+import type { ModelCassette, ModelConfig } from '../types/model.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 import { buildAgents } from './build-agents.js';
 import type { ConfigKnowledge } from './config-knowledge.js';
 import { loadToolModules, usedToolEntryIds } from './load-tool-modules.js';
+import { resolveConfigModel } from './resolve-config-model.js';
 import { type CassetteOverride, runtimeCassette } from './runtime-cassette.js';
 import { runtimeFiles } from './runtime-files.js';
 import { type RuntimeRunsApi, runtimeRunsApi } from './runtime-runs-api.js';
@@ -89,6 +91,12 @@ export interface Runtime {
    * `get()`, `wait()`, `stream()`, `cancel()`, and `work()` to execute queued runs here.
    */
   readonly runs: BackgroundRuns;
+  /**
+   * A model of the config: a name from `models` or `provider:model`, with the runtime's cassette
+   * (an eval's LLM judge uses it).
+   * @throws ConfigError for an unknown name or provider.
+   */
+  model(ref: string): ModelConfig;
   /** Releases what the runtime holds (MCP servers are stopped, the store is closed). Idempotent. */
   close(): Promise<void>;
 }
@@ -101,6 +109,8 @@ interface RuntimeState {
   mcp?: McpHub;
   /** `knowledge:` bases; absent when the config has none. */
   knowledge?: ConfigKnowledge;
+  env: Record<string, string | undefined>;
+  cassette?: ModelCassette;
 }
 
 /** Opens (once) the runtime's store; handed to what is built before the runtime object exists. */
@@ -161,6 +171,7 @@ async function buildState(
       store,
       knowledgeTools: knowledge && ((names) => knowledge.toolsFor(names)),
       knowledgeContext: knowledge && ((names, o) => knowledge.contextFor(names, o)),
+      scoresFile: join(cwd, '.corvid', 'scores.jsonl'),
     });
   } catch (err) {
     throw located(err);
@@ -175,7 +186,7 @@ async function buildState(
         options: options.mcp,
       })
     : undefined;
-  return { config: loaded.config, configPath: loaded.path, agents, defaultAgent, mcp: hub, knowledge };
+  return { config: loaded.config, configPath: loaded.path, agents, defaultAgent, mcp: hub, knowledge, env: loaded.env, cassette };
 }
 
 class ConfigRuntime implements Runtime {
@@ -227,6 +238,16 @@ class ConfigRuntime implements Runtime {
     });
     this.pending = run.catch(() => undefined);
     return run;
+  }
+
+  model(ref: string): ModelConfig {
+    let model: ModelConfig;
+    try {
+      model = resolveConfigModel(ref, this.state.config, this.state.env);
+    } catch (err) {
+      throw new ConfigError(`Model "${ref}": ${(err as Error).message}`, { cause: err });
+    }
+    return this.state.cassette !== undefined ? { ...model, cassette: this.state.cassette } : model;
   }
 
   get mcp(): McpHub | undefined {

@@ -1,3 +1,4 @@
+import type { GuardrailMode, GuardrailStage } from './guardrail.js';
 import type { ChunkLocation } from './knowledge.js';
 import type { FinishReason, InputRequest } from './result.js';
 import type { Usage } from './usage.js';
@@ -65,6 +66,8 @@ export interface RetrievalTimings {
  * A `retrieval` reports a search of a knowledge base: by a search tool (`via: 'tool'`, between
  * its `tool_call` and `tool_result`) or for the instructions before a turn's first model call
  * (`via: 'inject'`, before the first `step_start`).
+ * A `guardrail` reports each check of an agent's guardrails (input, tool call, output), before
+ * `run_end`; a blocking one that fails is followed by `error` (`guardrail_tripped`).
  */
 export type AgentEvent =
   | (EventBase & {
@@ -182,6 +185,21 @@ export type AgentEvent =
       /** Text for the approver (the tool's `requireApproval` prompt, placeholders filled). */
       prompt: string;
     })
+  | (EventBase & {
+      type: 'guardrail';
+      /** `input`: before the turn's first model call; `tool_call`: before a tool runs; `output`: on the final answer. */
+      stage: GuardrailStage;
+      /** The guardrail's scorer name. */
+      guardrail: string;
+      /** `block`: a failure stops the run (an `error` with code `guardrail_tripped` follows); `check`: reported only. */
+      mode: GuardrailMode;
+      passed: boolean;
+      score: number;
+      reason?: string;
+      /** Tool-call guardrails: the call checked. */
+      toolCallId?: string;
+      toolName?: string;
+    })
   | (EventBase & { type: 'answer'; text: string })
   | (EventBase & { type: 'error'; error: EventError })
   | (EventBase & {
@@ -217,6 +235,7 @@ export const AGENT_EVENT_TYPES: readonly AgentEventType[] = [
   'mcp_notification',
   'retrieval',
   'approval_required',
+  'guardrail',
   'answer',
   'error',
   'run_end',

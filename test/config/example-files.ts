@@ -4,10 +4,10 @@ import { join } from 'node:path';
 /** The repository's examples directory. */
 export const EXAMPLES_DIR = join(import.meta.dirname, '..', '..', 'examples');
 
-/** Every `examples/**\/*.yaml` (and `.yml`) file, sorted. */
+/** Every `examples/**\/*.yaml` (and `.yml`) config file, sorted (eval suites, `*.eval.yaml`, are not configs). */
 export function exampleFiles(): string[] {
   return (readdirSync(EXAMPLES_DIR, { recursive: true }) as string[])
-    .filter((f) => /\.ya?ml$/.test(f))
+    .filter((f) => /\.ya?ml$/.test(f) && !/\.eval\.ya?ml$/.test(f))
     .map((f) => join(EXAMPLES_DIR, f))
     .sort();
 }
@@ -54,4 +54,12 @@ export function headerCommands(text: string): HeaderCommand[] {
     });
   }
   return out;
+}
+
+/** Every eval suite of the examples (`examples/**\/*.eval.yaml`), sorted. */
+export function exampleSuites(): string[] {
+  return (readdirSync(EXAMPLES_DIR, { recursive: true }) as string[])
+    .filter((f) => /\.eval\.ya?ml$/.test(f))
+    .map((f) => join(EXAMPLES_DIR, f))
+    .sort();
 }

@@ -21,6 +21,7 @@ function describeEvent(e: AgentEvent): string {
     case 'mcp_notification':
     case 'retrieval':
     case 'approval_required':
+    case 'guardrail':
     case 'answer':
     case 'error':
     case 'run_end':
