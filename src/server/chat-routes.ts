@@ -16,6 +16,7 @@ import { chatRequestSchema, listSessionsQuerySchema, parseJsonBody, parseOr400, 
 import type { agentInfoSchema } from './response-schemas.js';
 import type { ServerEnv } from './server-env.js';
 import type { ServerMetrics } from './server-metrics.js';
+import { turnOverrides } from './turn-overrides.js';
 import { respondWithTurn } from './turn-response.js';
 
 /** What the chat routes need. */
@@ -63,6 +64,11 @@ export function registerChatRoutes(
     return c.json({ agents });
   });
 
+  app.get('/api/v1/models', (c) => {
+    const models = Object.entries(options.config().models).map(([name, m]) => ({ name, provider: m.provider, model: m.model }));
+    return c.json({ models });
+  });
+
   app.get('/api/v1/agents/:name', (c) => {
     const agent = access.resolve(c.req.param('name'), c.get('principal'));
     return c.json({ ...agentInfo(agent, access, options.defaultAgent()), ...agentDetails(agent, options.config()) });
@@ -79,6 +85,7 @@ export function registerChatRoutes(
       userId: body.userId,
       principal: c.get('principal'),
       client: c.get('client'),
+      ...(body.overrides ? { override: turnOverrides(body.overrides, { config: options.config(), principal: c.get('principal') }) } : {}),
     });
     return respondWithTurn(c, turn, streaming, options);
   });

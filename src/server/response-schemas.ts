@@ -39,6 +39,7 @@ export const agentToolSchema = z.strictObject({
 export const agentStructureSchema = z.strictObject({
   handoffs: z.array(z.string()).optional(),
   subAgents: z.array(z.string()).optional(),
+  agentTools: z.array(z.string()).optional().meta({ description: 'Agents it calls as tools (`ask_<agent>`)' }),
   tasks: z.array(z.strictObject({ name: z.string(), agent: z.string(), dependsOn: z.array(z.string()) })).optional(),
 });
 
@@ -153,6 +154,7 @@ export const runSchema = z.strictObject({
   status: z.enum(['running', 'paused', 'completed', 'failed', 'interrupted']).meta({
     description: '`interrupted`: stored as running, but no process runs it (it can be resumed)',
   }),
+  input: z.string().optional().meta({ description: "The start of the run's input (200 characters at most), to name it by" }),
   checkpoints: z.number().int(),
   createdAt: timestamp(),
   updatedAt: timestamp(),

@@ -28,6 +28,8 @@ export interface AgentTool {
 export interface AgentStructure {
   handoffs?: string[];
   subAgents?: string[];
+  /** Agents it calls as tools (`ask_<agent>`). */
+  agentTools?: string[];
   tasks?: Array<{ name: string; agent: string; dependsOn: string[] }>;
 }
 
@@ -92,6 +94,8 @@ export interface RunInfo {
   sessionId?: string;
   agent: string;
   status: RunStatus;
+  /** The start of the run's input. */
+  input?: string;
   checkpoints: number;
   createdAt: string;
   updatedAt: string;
