@@ -53,6 +53,10 @@ export const agentInfoSchema = z.strictObject({
   model: z.string().optional().meta({ description: 'The model, as `provider:model` (LLM agents and routers)' }),
   tools: z.array(agentToolSchema).optional(),
   structure: agentStructureSchema.optional(),
+  instructions: z
+    .string()
+    .optional()
+    .meta({ description: 'The system prompt of an LLM agent whose instructions are text, for callers without scopes or with `admin`' }),
 });
 
 /** `GET /api/v1/agents`. */
@@ -108,6 +112,7 @@ export const sessionSummarySchema = z.strictObject({
   createdAt: timestamp(),
   updatedAt: timestamp(),
   messageCount: z.number().int(),
+  preview: z.string().optional().meta({ description: 'The start of its first user message (120 characters at most)' }),
 });
 
 /** `GET /api/v1/sessions`. */
