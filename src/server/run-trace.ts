@@ -72,6 +72,8 @@ export function traceFromEvents(events: readonly TimedEvent[], opts: { modelOf: 
   const models = new Map<string, Open>();
   const tools = new Map<string, Open>();
   const tasks = new Map<string, Open>();
+  /** The last step text of each run: the output of nested runs, which report no `answer`. */
+  const lastText = new Map<string, string>();
   let n = 0;
   const open = (init: Omit<TraceSpan, 'id' | 'depth' | 'durationMs' | 'status'>, at: Date, path: string, parent?: Open): Open => {
     const span: TraceSpan = {
@@ -177,6 +179,7 @@ export function traceFromEvents(events: readonly TimedEvent[], opts: { modelOf: 
         }
         const step = steps.get(key);
         if (step) step.span.output = { text: e.text, finishReason: e.finishReason };
+        if (e.text) lastText.set(e.runId, e.text);
         close(step, at, 'ok');
         break;
       }
@@ -209,6 +212,7 @@ export function traceFromEvents(events: readonly TimedEvent[], opts: { modelOf: 
       }
       case 'run_end': {
         const run = byRun.get(e.runId);
+        if (run && run.span.output === undefined && lastText.has(e.runId)) run.span.output = lastText.get(e.runId);
         const status: TraceSpanStatus = e.status === 'completed' ? 'ok' : e.status === 'paused' ? 'pending' : 'error';
         // Steps left open (a failed model call, a pause) end with their run.
         for (const o of spans) if (!o.ended && o.path === path && o.span.kind !== 'agent') close(o, at, status === 'ok' ? 'ok' : status);
