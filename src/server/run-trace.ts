@@ -59,6 +59,148 @@ interface Open {
 
 const joinPath = (path: readonly string[]) => path.join('\u0000');
 
+/** Folds a run's events into spans (see `traceFromEvents`). */
+class TraceBuilder {
+  readonly spans: Open[] = [];
+  private readonly byRun = new Map<string, Open>();
+  private readonly steps = new Map<string, Open>();
+  private readonly models = new Map<string, Open>();
+  private readonly tools = new Map<string, Open>();
+  private readonly tasks = new Map<string, Open>();
+  /** The last step text of each run: the output of nested runs, which report no `answer`. */
+  private readonly lastText = new Map<string, string>();
+  private n = 0;
+
+  constructor(private readonly modelOf: (agent: string) => string) {}
+
+  apply(at: Date, e: AgentEvent): void {
+    const path = joinPath(e.path);
+    const key = `${e.runId}|${'step' in e ? e.step : ''}`;
+    switch (e.type) {
+      case 'run_start':
+        return this.runStart(at, e, path);
+      case 'step_start': {
+        const step = this.open({ kind: 'step', name: `step ${e.step}`, agent: e.agent }, at, path, this.byRun.get(e.runId));
+        this.steps.set(key, step);
+        const model = this.modelOf(e.agent);
+        this.models.set(key, this.open({ kind: 'model', name: model, agent: e.agent, model }, at, path, step));
+        return;
+      }
+      case 'tool_call': {
+        this.close(this.models.get(key), at, 'ok');
+        const parent = this.steps.get(key) ?? this.byRun.get(e.runId);
+        this.tools.set(e.toolCallId, this.open({ kind: 'tool', name: e.toolName, agent: e.agent, input: e.input }, at, path, parent));
+        return;
+      }
+      case 'tool_result': {
+        const tool = this.tools.get(e.toolCallId);
+        if (tool) tool.span.output = e.output;
+        return this.close(tool, at, e.isError ? 'error' : 'ok', e.durationMs);
+      }
+      case 'approval_required': {
+        const tool = this.tools.get(e.toolCallId);
+        if (tool) tool.span.output = { approval: e.prompt, approvalId: e.approvalId };
+        return this.close(tool, at, 'pending');
+      }
+      case 'step_end':
+        return this.stepEnd(at, e, key);
+      case 'task_start': {
+        const name = e.iteration !== undefined ? `${e.task} #${e.iteration}` : e.task;
+        const input = { target: e.target, workflow: e.workflow };
+        const task = this.open({ kind: 'task', name, agent: e.agent, input }, at, path, this.byRun.get(e.runId));
+        this.tasks.set(`${e.runId}|${e.task}|${e.iteration ?? ''}`, task);
+        return;
+      }
+      case 'task_end': {
+        const task = this.tasks.get(`${e.runId}|${e.task}|${e.iteration ?? ''}`);
+        if (task && e.error) task.span.output = { error: e.error };
+        return this.close(task, at, e.status === 'completed' || e.status === 'skipped' ? 'ok' : 'error', e.durationMs);
+      }
+      case 'answer':
+      case 'error': {
+        const run = this.byRun.get(e.runId);
+        if (run) run.span.output = e.type === 'answer' ? e.text : { error: e.error };
+        return;
+      }
+      case 'run_end':
+        return this.runEnd(at, e, path);
+      default:
+        return;
+    }
+  }
+
+  /** Spans still open are measured up to `now`. */
+  finish(now: number): TraceSpan[] {
+    for (const o of this.spans) if (!o.ended) o.span.durationMs = Math.max(0, now - o.start);
+    return this.spans.map((o) => o.span);
+  }
+
+  private open(init: Omit<TraceSpan, 'id' | 'depth' | 'durationMs' | 'status' | 'startedAt'>, at: Date, path: string, parent?: Open): Open {
+    const span: TraceSpan = {
+      id: `s${++this.n}`,
+      ...(parent ? { parentId: parent.span.id } : {}),
+      ...init,
+      depth: parent ? parent.span.depth + 1 : 0,
+      startedAt: at.toISOString(),
+      durationMs: 0,
+      status: 'running',
+    };
+    const o: Open = { span, path, start: at.getTime(), ended: false };
+    this.spans.push(o);
+    return o;
+  }
+
+  private close(o: Open | undefined, at: Date, status: TraceSpanStatus, durationMs?: number): void {
+    if (o === undefined || o.ended) return;
+    o.ended = true;
+    o.span.status = status;
+    o.span.durationMs = Math.max(0, durationMs ?? at.getTime() - o.start);
+  }
+
+  private runStart(at: Date, e: AgentEvent & { type: 'run_start' }, path: string): void {
+    const top = this.spans.find((o) => o.span.kind === 'agent');
+    const parent = this.byRun.get(e.runId) ? (e.resumed ? top : undefined) : (this.parentOf(e) ?? (e.resumed ? top : undefined));
+    const name = e.resumed ? `${e.agent} (resumed)` : e.agent;
+    this.byRun.set(e.runId, this.open({ kind: 'agent', name, agent: e.agent, input: e.input }, at, path, parent));
+  }
+
+  /** Where a nested run goes: the open tool call or task of its parent agent whose input names it, else the latest. */
+  private parentOf(e: AgentEvent & { type: 'run_start' }): Open | undefined {
+    if (e.path.length <= 1) return undefined;
+    const parentPath = joinPath(e.path.slice(0, -1));
+    const candidates = this.spans.filter((o) => !o.ended && o.path === parentPath && (o.span.kind === 'tool' || o.span.kind === 'task'));
+    const named = candidates.filter((o) => JSON.stringify(o.span.input ?? '').includes(e.input.slice(0, 200)));
+    return (
+      named.at(-1) ??
+      candidates.at(-1) ??
+      this.spans.filter((o) => o.span.kind === 'agent' && o.path === parentPath).at(-1) ??
+      this.spans.find((o) => o.span.kind === 'agent')
+    );
+  }
+
+  private stepEnd(at: Date, e: AgentEvent & { type: 'step_end' }, key: string): void {
+    const model = this.models.get(key);
+    if (model) {
+      model.span.usage = { ...e.usage };
+      model.span.output = { text: e.text, ...(e.reasoning ? { reasoning: e.reasoning } : {}), finishReason: e.finishReason };
+      this.close(model, at, 'ok');
+    }
+    const step = this.steps.get(key);
+    if (step) step.span.output = { text: e.text, finishReason: e.finishReason };
+    if (e.text) this.lastText.set(e.runId, e.text);
+    this.close(step, at, 'ok');
+  }
+
+  private runEnd(at: Date, e: AgentEvent & { type: 'run_end' }, path: string): void {
+    const run = this.byRun.get(e.runId);
+    if (run && run.span.output === undefined && this.lastText.has(e.runId)) run.span.output = this.lastText.get(e.runId);
+    const status: TraceSpanStatus = e.status === 'completed' ? 'ok' : e.status === 'paused' ? 'pending' : 'error';
+    // Steps left open (a failed model call, a pause) end with their run.
+    for (const o of this.spans) if (!o.ended && o.path === path && o.span.kind !== 'agent') this.close(o, at, status);
+    this.close(run, at, status, e.durationMs);
+  }
+}
+
 /**
  * The trace of a run from its events (stored, or rebuilt from its checkpoints): the agent runs
  * (nested agents under the tool call or task that started them), their steps, each step's model
@@ -66,167 +208,13 @@ const joinPath = (path: readonly string[]) => path.join('\u0000');
  * model of an agent (for prices); spans still open are measured up to `now`.
  */
 export function traceFromEvents(events: readonly TimedEvent[], opts: { modelOf: (agent: string) => string; now?: number }): TraceSpans {
-  const spans: Open[] = [];
-  const byRun = new Map<string, Open>();
-  const steps = new Map<string, Open>();
-  const models = new Map<string, Open>();
-  const tools = new Map<string, Open>();
-  const tasks = new Map<string, Open>();
-  /** The last step text of each run: the output of nested runs, which report no `answer`. */
-  const lastText = new Map<string, string>();
-  let n = 0;
-  const open = (init: Omit<TraceSpan, 'id' | 'depth' | 'durationMs' | 'status'>, at: Date, path: string, parent?: Open): Open => {
-    const span: TraceSpan = {
-      id: `s${++n}`,
-      ...(parent ? { parentId: parent.span.id } : {}),
-      ...init,
-      depth: parent ? parent.span.depth + 1 : 0,
-      durationMs: 0,
-      status: 'running',
-    };
-    const o: Open = { span, path, start: at.getTime(), ended: false };
-    spans.push(o);
-    return o;
-  };
-  const close = (o: Open | undefined, at: Date, status: TraceSpanStatus, durationMs?: number) => {
-    if (o === undefined || o.ended) return;
-    o.ended = true;
-    o.span.status = status;
-    o.span.durationMs = Math.max(0, durationMs ?? at.getTime() - o.start);
-  };
-  /** Where a nested run goes: the open tool call or task of its parent agent whose input names it, else the latest. */
-  const parentOf = (e: AgentEvent & { type: 'run_start' }): Open | undefined => {
-    if (e.path.length <= 1) return undefined;
-    const parentPath = joinPath(e.path.slice(0, -1));
-    const candidates = spans.filter((o) => !o.ended && o.path === parentPath && (o.span.kind === 'tool' || o.span.kind === 'task'));
-    const named = candidates.filter((o) => JSON.stringify(o.span.input ?? '').includes(e.input.slice(0, 200)));
-    return (
-      named.at(-1) ??
-      candidates.at(-1) ??
-      spans.filter((o) => o.span.kind === 'agent' && o.path === parentPath).at(-1) ??
-      spans.find((o) => o.span.kind === 'agent')
-    );
-  };
-  let first: Date | undefined;
-  let last: Date | undefined;
-  for (const { at, event: e } of events) {
-    first ??= at;
-    last = at;
-    const path = joinPath(e.path);
-    const key = `${e.runId}|${'step' in e ? e.step : ''}`;
-    switch (e.type) {
-      case 'run_start': {
-        const parent = byRun.get(e.runId) ? undefined : parentOf(e);
-        const name = e.resumed ? `${e.agent} (resumed)` : e.agent;
-        const top = spans.find((o) => o.span.kind === 'agent');
-        byRun.set(
-          e.runId,
-          open(
-            { kind: 'agent', name, agent: e.agent, input: e.input, startedAt: at.toISOString() },
-            at,
-            path,
-            parent ?? (e.resumed ? top : undefined),
-          ),
-        );
-        break;
-      }
-      case 'step_start': {
-        const step = open(
-          { kind: 'step', name: `step ${e.step}`, agent: e.agent, startedAt: at.toISOString() },
-          at,
-          path,
-          byRun.get(e.runId),
-        );
-        steps.set(key, step);
-        const model = opts.modelOf(e.agent);
-        models.set(key, open({ kind: 'model', name: model, agent: e.agent, model, startedAt: at.toISOString() }, at, path, step));
-        break;
-      }
-      case 'tool_call': {
-        const model = models.get(key);
-        close(model, at, 'ok');
-        const parent = steps.get(key) ?? byRun.get(e.runId);
-        const tool = open(
-          { kind: 'tool', name: e.toolName, agent: e.agent, input: e.input, startedAt: at.toISOString() },
-          at,
-          path,
-          parent,
-        );
-        tools.set(e.toolCallId, tool);
-        break;
-      }
-      case 'tool_result': {
-        const tool = tools.get(e.toolCallId);
-        if (tool) tool.span.output = e.output;
-        close(tool, at, e.isError ? 'error' : 'ok', e.durationMs);
-        break;
-      }
-      case 'approval_required': {
-        const tool = tools.get(e.toolCallId);
-        if (tool) {
-          tool.span.output = { approval: e.prompt, approvalId: e.approvalId };
-          close(tool, at, 'pending');
-        }
-        break;
-      }
-      case 'step_end': {
-        const model = models.get(key);
-        if (model) {
-          model.span.usage = { ...e.usage };
-          if (model.ended) model.span.output = { ...(model.span.output as object), text: e.text };
-          else model.span.output = { text: e.text, ...(e.reasoning ? { reasoning: e.reasoning } : {}), finishReason: e.finishReason };
-          if (!model.ended) close(model, at, 'ok');
-        }
-        const step = steps.get(key);
-        if (step) step.span.output = { text: e.text, finishReason: e.finishReason };
-        if (e.text) lastText.set(e.runId, e.text);
-        close(step, at, 'ok');
-        break;
-      }
-      case 'task_start': {
-        const name = e.iteration !== undefined ? `${e.task} #${e.iteration}` : e.task;
-        const task = open(
-          { kind: 'task', name, agent: e.agent, input: { target: e.target, workflow: e.workflow }, startedAt: at.toISOString() },
-          at,
-          path,
-          byRun.get(e.runId),
-        );
-        tasks.set(`${e.runId}|${e.task}|${e.iteration ?? ''}`, task);
-        break;
-      }
-      case 'task_end': {
-        const task = tasks.get(`${e.runId}|${e.task}|${e.iteration ?? ''}`);
-        if (task && e.error) task.span.output = { error: e.error };
-        close(task, at, e.status === 'completed' || e.status === 'skipped' ? 'ok' : 'error', e.durationMs);
-        break;
-      }
-      case 'answer': {
-        const run = byRun.get(e.runId);
-        if (run) run.span.output = e.text;
-        break;
-      }
-      case 'error': {
-        const run = byRun.get(e.runId);
-        if (run) run.span.output = { error: e.error };
-        break;
-      }
-      case 'run_end': {
-        const run = byRun.get(e.runId);
-        if (run && run.span.output === undefined && lastText.has(e.runId)) run.span.output = lastText.get(e.runId);
-        const status: TraceSpanStatus = e.status === 'completed' ? 'ok' : e.status === 'paused' ? 'pending' : 'error';
-        // Steps left open (a failed model call, a pause) end with their run.
-        for (const o of spans) if (!o.ended && o.path === path && o.span.kind !== 'agent') close(o, at, status === 'ok' ? 'ok' : status);
-        close(run, at, status, e.durationMs);
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  const now = opts.now ?? Date.now();
-  for (const o of spans) if (!o.ended) o.span.durationMs = Math.max(0, now - o.start);
+  const builder = new TraceBuilder(opts.modelOf);
+  for (const { at, event } of events) builder.apply(at, event);
+  const spans = builder.finish(opts.now ?? Date.now());
+  const first = events[0]?.at;
+  const last = events.at(-1)?.at;
   return {
-    ...sumUp(spans.map((o) => o.span)),
+    ...sumUp(spans),
     ...(first ? { startedAt: first.toISOString() } : {}),
     ...(last ? { endedAt: last.toISOString() } : {}),
   };

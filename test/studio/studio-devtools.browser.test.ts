@@ -180,7 +180,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio developer tools in Chromium',
       if (path === 'runs') await page.locator('.record-title').first().waitFor({ timeout: 15_000 });
       const { width, wide } = await page.evaluate(() => ({
         width: document.documentElement.scrollWidth,
-        wide: [...document.querySelectorAll('main *')]
+        wide: Array.from(document.querySelectorAll('main *'))
           .filter((e) => e.getBoundingClientRect().right > 361)
           .slice(0, 5)
           .map((e) => `${e.tagName.toLowerCase()}.${e.className}`),
