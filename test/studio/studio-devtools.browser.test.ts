@@ -88,8 +88,11 @@ describe.skipIf(skip !== undefined)('Corvid Studio developer tools in Chromium',
     return res.json();
   }
 
-  async function open(path: string, opts: { width?: number } = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: 900 } });
+  async function open(path: string, opts: { width?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<Page> {
+    const context = await browser.newContext({
+      colorScheme: opts.colorScheme ?? 'light',
+      viewport: { width: opts.width ?? 1280, height: 900 },
+    });
     contexts.push(context);
     const page = await context.newPage();
     await page.goto(`${server.studioUrl}#/${path}`);
@@ -131,6 +134,9 @@ describe.skipIf(skip !== undefined)('Corvid Studio developer tools in Chromium',
     await page.getByRole('button', { name: 'Collapse agent researcher' }).click();
     await expect.poll(() => page.locator('.trace-row').count()).toBeLessThan(rows);
     await expectAccessible(page);
+    const dark = await open(`runs/${runId}?view=trace`, { colorScheme: 'dark' });
+    await dark.locator('.trace-row.nested-agent').first().waitFor({ timeout: 15_000 });
+    await expectAccessible(dark);
   }, 90_000);
 
   it('replays the run event by event', async () => {
