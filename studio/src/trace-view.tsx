@@ -8,29 +8,10 @@ import { useMemo, useState } from 'preact/hooks';
 import { api, seg } from './api-client.js';
 import type { RunTrace, TraceSpan } from './api-types.js';
 import { formatMs } from './event-tree.js';
+import { formatCost, visibleSpans } from './trace-spans.js';
 import { Badge, LoadView, UsageText, useLoad, ValueView } from './ui.js';
 
-/** `$0.0012`; below a hundredth of a cent `<$0.0001`. */
-export function formatCost(usd: number | undefined): string | undefined {
-  if (usd === undefined) return undefined;
-  if (usd === 0) return '$0';
-  if (usd < 0.0001) return '<$0.0001';
-  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
-}
-
-/** The spans to show: those whose ancestors are all expanded. */
-export function visibleSpans(spans: readonly TraceSpan[], collapsed: ReadonlySet<string>): TraceSpan[] {
-  const hidden = new Set<string>();
-  const out: TraceSpan[] = [];
-  for (const s of spans) {
-    if (s.parentId !== undefined && (hidden.has(s.parentId) || collapsed.has(s.parentId))) {
-      hidden.add(s.id);
-      continue;
-    }
-    out.push(s);
-  }
-  return out;
-}
+export { formatCost, visibleSpans } from './trace-spans.js';
 
 const KIND_LABEL: Record<TraceSpan['kind'], string> = { agent: 'agent', step: 'step', model: 'model', tool: 'tool', task: 'task' };
 
@@ -82,56 +63,78 @@ function TraceWaterfall({ trace }: { trace: RunTrace }) {
             ))}
           </div>
           <ul class="trace-rows" aria-label={`spans of ${trace.runId}`}>
-            {rows.map((span) => {
-              const left = Math.min(100, Math.max(0, ((Date.parse(span.startedAt) - start) / total) * 100));
-              const width = Math.max(0.4, Math.min(100 - left, (span.durationMs / total) * 100));
-              const open = !collapsed.has(span.id);
-              const spanCost = formatCost(span.costUsd);
-              return (
-                <li
-                  key={span.id}
-                  class={`trace-row kind-${span.kind}${span.kind === 'agent' && span.depth > 0 ? ' nested-agent' : ''}${selected === span.id ? ' selected' : ''}`}
-                  data-kind={span.kind}
-                >
-                  <div class="trace-label" style={{ paddingLeft: `${span.depth * 0.9}rem` }}>
-                    {parents.has(span.id) ? (
-                      <button
-                        type="button"
-                        class="icon-button"
-                        aria-expanded={open}
-                        aria-label={`${open ? 'Collapse' : 'Expand'} ${KIND_LABEL[span.kind]} ${span.name}`}
-                        onClick={() => toggle(span.id)}
-                      >
-                        {open ? '▾' : '▸'}
-                      </button>
-                    ) : (
-                      <span class="toggle-space" />
-                    )}
-                    <button type="button" class="span-name" aria-pressed={selected === span.id} onClick={() => setSelected(span.id)}>
-                      <span class={`span-kind kind-${span.kind}`}>{KIND_LABEL[span.kind]}</span> {span.name}
-                    </button>
-                  </div>
-                  <div class="trace-track">
-                    <div class={`trace-bar kind-${span.kind} status-${span.status}`} style={{ left: `${left}%`, width: `${width}%` }} />
-                  </div>
-                  <div class="trace-numbers small">
-                    {formatMs(span.durationMs)}
-                    {span.usage ? (
-                      <>
-                        {' '}
-                        · <UsageText usage={span.usage} />
-                      </>
-                    ) : null}
-                    {spanCost ? ` · ${spanCost}` : null}
-                  </div>
-                </li>
-              );
-            })}
+            {rows.map((span) => (
+              <TraceRow
+                key={span.id}
+                span={span}
+                bar={barOf(span, start, total)}
+                open={!collapsed.has(span.id)}
+                selected={selected === span.id}
+                hasChildren={parents.has(span.id)}
+                onToggle={toggle}
+                onSelect={setSelected}
+              />
+            ))}
           </ul>
         </div>
         {chosen ? <SpanDetails span={chosen} runStart={start} /> : null}
       </div>
     </div>
+  );
+}
+
+/** Where a span's bar sits on the run's time axis, in percent. */
+function barOf(span: TraceSpan, start: number, total: number): { left: number; width: number } {
+  const left = Math.min(100, Math.max(0, ((Date.parse(span.startedAt) - start) / total) * 100));
+  return { left, width: Math.max(0.4, Math.min(100 - left, (span.durationMs / total) * 100)) };
+}
+
+function TraceRow(props: {
+  span: TraceSpan;
+  bar: { left: number; width: number };
+  open: boolean;
+  selected: boolean;
+  hasChildren: boolean;
+  onToggle: (id: string) => void;
+  onSelect: (id: string) => void;
+}) {
+  const { span, bar, open, selected } = props;
+  const spanCost = formatCost(span.costUsd);
+  const nested = span.kind === 'agent' && span.depth > 0 ? ' nested-agent' : '';
+  return (
+    <li class={`trace-row kind-${span.kind}${nested}${selected ? ' selected' : ''}`} data-kind={span.kind}>
+      <div class="trace-label" style={{ paddingLeft: `${span.depth * 0.9}rem` }}>
+        {props.hasChildren ? (
+          <button
+            type="button"
+            class="icon-button"
+            aria-expanded={open}
+            aria-label={`${open ? 'Collapse' : 'Expand'} ${KIND_LABEL[span.kind]} ${span.name}`}
+            onClick={() => props.onToggle(span.id)}
+          >
+            {open ? '▾' : '▸'}
+          </button>
+        ) : (
+          <span class="toggle-space" />
+        )}
+        <button type="button" class="span-name" aria-pressed={selected} onClick={() => props.onSelect(span.id)}>
+          <span class={`span-kind kind-${span.kind}`}>{KIND_LABEL[span.kind]}</span> {span.name}
+        </button>
+      </div>
+      <div class="trace-track">
+        <div class={`trace-bar kind-${span.kind} status-${span.status}`} style={{ left: `${bar.left}%`, width: `${bar.width}%` }} />
+      </div>
+      <div class="trace-numbers small">
+        {formatMs(span.durationMs)}
+        {span.usage ? (
+          <>
+            {' '}
+            · <UsageText usage={span.usage} />
+          </>
+        ) : null}
+        {spanCost ? ` · ${spanCost}` : null}
+      </div>
+    </li>
   );
 }
 

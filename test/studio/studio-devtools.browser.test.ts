@@ -5,7 +5,7 @@
  * to the Approve button of a pending approval, and the playground's per-request model, settings and system prompt
  * (checked on what the fake LLM server received); axe on the new views.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,6 +18,7 @@ import {
   browserSkipReason,
   CHROMIUM,
   prepareProject,
+  SHOTS,
   startStudioServer,
   studioConfig,
   type StudioServer,
@@ -59,6 +60,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio developer tools in Chromium',
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'corvid-studio-dev-'));
+    mkdirSync(SHOTS, { recursive: true });
     llm = await startFakeLlmServer(reply);
     const text = config(llm.url, join(dir, 'store.db'));
     prepareProject(dir, text);
@@ -130,6 +132,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio developer tools in Chromium',
     expect(await details.textContent()).toContain('21 → 7 tokens');
     // The tool call that started it sits above it, and collapsing the agent hides its steps.
     expect(await page.locator('.trace-row[data-kind="tool"] .span-name').first().textContent()).toContain('ask_researcher');
+    await page.screenshot({ path: join(SHOTS, 'run-trace.png'), fullPage: true });
     const rows = await page.locator('.trace-row').count();
     await page.getByRole('button', { name: 'Collapse agent researcher' }).click();
     await expect.poll(() => page.locator('.trace-row').count()).toBeLessThan(rows);
@@ -153,6 +156,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio developer tools in Chromium',
     await page.getByRole('button', { name: '▶ Play' }).click();
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(new RegExp(`^event ${total} of ${total}`));
     expect(await page.locator('.agent-path').allTextContents()).toEqual(['assistant', 'assistant › researcher']);
+    await page.screenshot({ path: join(SHOTS, 'run-replay.png'), fullPage: true });
     await page.getByRole('button', { name: 'Step back' }).click();
     await expect.poll(() => status.textContent()).toMatch(new RegExp(`^event ${total - 1} of`));
     await expectAccessible(page);
@@ -225,6 +229,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio developer tools in Chromium',
     expect(await page.locator('.playground-log').textContent()).toContain(
       'Sent with model quick, temperature 0.3, max 77 tokens, edited system prompt (not saved)',
     );
+    await page.screenshot({ path: join(SHOTS, 'playground.png'), fullPage: true });
     const sent = llm.requests.slice(before).find((r) => textOf(r).includes('ahoy playground'))!;
     expect(sent.body.model).toBe('quick-model');
     expect(sent.body.temperature).toBe(0.3);

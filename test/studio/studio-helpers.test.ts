@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
+import type { TraceSpan } from '../../studio/src/api-types.js';
+import { firstWords, relativeTime } from '../../studio/src/relative-time.js';
 import { argumentsOf, schemaFields } from '../../studio/src/schema-args.js';
 import { createSseParser, type SseMessage } from '../../studio/src/sse-parser.js';
-import type { TraceSpan } from '../../studio/src/api-types.js';
-import { firstWords, relativeTime } from '../../studio/src/record-label.js';
 import { layoutStructure, taskLayers } from '../../studio/src/structure-diagram-layout.js';
-import { formatCost, visibleSpans } from '../../studio/src/trace-view.js';
 import { diffOf, isUnifiedDiff, splitApprovalPrompt } from '../../studio/src/tool-diff.js';
+import { formatCost, visibleSpans } from '../../studio/src/trace-spans.js';
 
 describe('SSE parser', () => {
   it('reassembles events split across chunks, skips comments and handles CRLF', () => {

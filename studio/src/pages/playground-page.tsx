@@ -117,42 +117,48 @@ function Playground({ name }: { name: string }) {
           ) : null}
         </div>
       </form>
-      <ol class="playground-log" aria-label="Playground conversation" aria-live="polite">
-        {exchanges.map((x, i) => (
-          <li key={i} class="card">
-            <p>
-              <strong>You:</strong> {x.message}
-            </p>
-            <p class="muted small">{describe(x.overrides)}</p>
-            {x.error ? <ErrorBox error={x.error} /> : null}
-            {x.answer ? (
-              <div class="playground-answer">
-                {x.answer.status === 'paused' ? (
-                  <p>
-                    The run waits for an approval: <a href={href('approvals')}>answer it in the inbox</a>.
-                  </p>
-                ) : (
-                  <Markdown text={x.answer.answer ?? ''} />
-                )}
-                <p class="muted small">
-                  <UsageText usage={x.answer.usage} />
-                  {x.answer.runId ? (
-                    <>
-                      {' '}
-                      · <a href={href('runs', [x.answer.runId], { view: 'trace' })}>trace of this run</a>
-                    </>
-                  ) : null}
-                </p>
-              </div>
-            ) : x.error ? null : (
-              <p class="muted" aria-busy="true">
-                Waiting for the answer…
-              </p>
-            )}
-          </li>
-        ))}
-      </ol>
+      <PlaygroundLog exchanges={exchanges} />
     </div>
+  );
+}
+
+function PlaygroundLog({ exchanges }: { exchanges: Exchange[] }) {
+  return (
+    <ol class="playground-log" aria-label="Playground conversation" aria-live="polite">
+      {exchanges.map((x, i) => (
+        <li key={i} class="card">
+          <p>
+            <strong>You:</strong> {x.message}
+          </p>
+          <p class="muted small">{describe(x.overrides)}</p>
+          {x.error ? <ErrorBox error={x.error} /> : null}
+          {x.answer ? (
+            <div class="playground-answer">
+              {x.answer.status === 'paused' ? (
+                <p>
+                  The run waits for an approval: <a href={href('approvals')}>answer it in the inbox</a>.
+                </p>
+              ) : (
+                <Markdown text={x.answer.answer ?? ''} />
+              )}
+              <p class="muted small">
+                <UsageText usage={x.answer.usage} />
+                {x.answer.runId ? (
+                  <>
+                    {' '}
+                    · <a href={href('runs', [x.answer.runId], { view: 'trace' })}>trace of this run</a>
+                  </>
+                ) : null}
+              </p>
+            </div>
+          ) : x.error ? null : (
+            <p class="muted" aria-busy="true">
+              Waiting for the answer…
+            </p>
+          )}
+        </li>
+      ))}
+    </ol>
   );
 }
 
