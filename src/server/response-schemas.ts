@@ -171,6 +171,7 @@ export const backgroundRunSchema = z.strictObject({
   runId: z.string(),
   agent: z.string(),
   status: z.enum(['queued', 'running', 'paused', 'completed', 'failed', 'cancelled']),
+  input: z.string().optional().meta({ description: "The run's input (its first 200 characters)" }),
   sessionId: z.string().optional(),
   attempts: z.number().int().meta({ description: 'Times a worker started it (more than 1: taken over after a worker died)' }),
   result: z.unknown().optional().meta({ description: '`text`, `usage`, `steps`, `finishReason`, … of a completed or paused run' }),

@@ -30,8 +30,8 @@ export function CopyId({ id, what }: { id: string; what: string }) {
   return (
     <span class="record-id">
       <code>{id}</code>
-      <button type="button" class="icon-button" onClick={copy} aria-label={`Copy ${what} id ${id}`} title="Copy the id">
-        {copied ? '✓' : '⧉'}
+      <button type="button" class="icon-button copy-button" onClick={copy} aria-label={`Copy ${what} id ${id}`} title="Copy the id">
+        {copied ? 'copied' : 'copy'}
       </button>
     </span>
   );

@@ -56,7 +56,7 @@ function TraceWaterfall({ trace }: { trace: RunTrace }) {
       <div class="trace-layout">
         <div class="trace-waterfall">
           <div class="trace-axis" aria-hidden="true">
-            {[0, 0.25, 0.5, 0.75, 1].map((f) => (
+            {[0, 0.5, 1].map((f) => (
               <span key={f} style={{ left: `${f * 100}%` }}>
                 {formatMs(total * f)}
               </span>
