@@ -107,6 +107,12 @@ export class BackgroundRuns {
     yield* followRunEvents(await this.options.runtime.store(), runId, { ...options, log: queue.events, wakeups: queue.wakeups });
   }
 
+  /** The events of the run stored so far (`seq` > `after`, at most `limit`, default 1000), without waiting for more. */
+  async events(runId: string, options: { after?: number; limit?: number } = {}): Promise<RunEventRecord[]> {
+    const log = (await this.options.queue()).events ?? (await this.options.runtime.store()).runEvents;
+    return log.read(runId, options);
+  }
+
   /**
    * Stops the run wherever it runs (its worker sees the flag within a fraction of a second); a
    * queued run is cancelled at once. Undefined for an unknown id; the record otherwise.

@@ -1,5 +1,5 @@
 // `corvid/evals`: the built-in scorers and the eval runner (no zod, no YAML at import).
-import '../models/install-model-resolver.js';
+import '../models/index.js';
 export type { BaselineChange, CaseResult, CaseScore, EvalResults, GateResult, ScoredRun } from './eval-results.js';
 export type { EvalCase } from './eval-suite.js';
 export { type GatedScorer, runEval, type RunEvalOptions } from './run-eval.js';

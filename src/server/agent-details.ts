@@ -22,6 +22,8 @@ export interface AgentToolView {
 export interface AgentStructure {
   handoffs?: string[];
   subAgents?: string[];
+  /** Agents it calls as tools (`agent_tools:`, the `ask_<agent>` tools). */
+  agentTools?: string[];
   tasks?: Array<{ name: string; agent: string; dependsOn: string[] }>;
 }
 
@@ -59,6 +61,7 @@ function structureOf(agent: Runnable, config: AgentConfig | undefined): AgentStr
   if (agent.kind === 'llm') {
     if (handoffs && handoffs.length > 0) out.handoffs = handoffs.map((h) => h.name);
   } else if (agent.subAgents.length > 0) out.subAgents = agent.subAgents.map((a) => a.name);
+  if (config?.agentTools && config.agentTools.length > 0) out.agentTools = [...config.agentTools];
   if (agent.kind === 'orchestrator') {
     const tasks =
       config?.tasks?.map((t) => ({ name: t.id, agent: t.agent, dependsOn: [...t.dependsOn] })) ??

@@ -51,16 +51,25 @@ export function approvalView(a: Approval): ApprovalView {
 }
 
 /** A run as the API shows it (`status`: its live status, see `runStatus`; default the stored one). */
-export function runView(r: RunRecord, status: RunViewStatus = r.status): RunView {
+export function runView(r: RunRecord, status: RunViewStatus = r.status, input?: string): RunView {
   return {
     runId: r.runId,
     ...(r.sessionId !== undefined ? { sessionId: r.sessionId } : {}),
     agent: r.agent,
     status,
+    ...(input ? { input } : {}),
     checkpoints: r.checkpoints,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };
+}
+
+/** The start of a run's input (from its latest checkpoint), to name the run by; undefined when not stored. */
+async function runInput(store: Store, runId: string): Promise<string | undefined> {
+  const state = (await store.checkpoints.latest(runId))?.state as { input?: unknown } | undefined;
+  if (typeof state?.input !== 'string') return undefined;
+  const text = state.input.replace(/\s+/g, ' ').trim();
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
 function idParam(id: string, what: 'approval' | 'run'): string {
@@ -149,7 +158,7 @@ export function registerApprovalRoutes(app: Hono<ServerEnv>, options: ApprovalRo
       if (!(await chat.canSeeSessionOf(store, r.sessionId, principal, seen))) continue;
       const status = await runStatus(store, r, chat);
       // `running` keeps its meaning (stored as running: interrupted ones too); `interrupted` is only those.
-      if (q.status !== 'interrupted' || status === 'interrupted') out.push(runView(r, status));
+      if (q.status !== 'interrupted' || status === 'interrupted') out.push(runView(r, status, await runInput(store, r.runId)));
     }
     return c.json({ runs: out });
   });
@@ -160,7 +169,8 @@ export function registerApprovalRoutes(app: Hono<ServerEnv>, options: ApprovalRo
     if (!run) throw new HttpError(404, 'run_not_found', `Unknown run "${id}"`);
     const store = await storeOf();
     const pending = await store.approvals.listPending({ runId: id });
-    return c.json({ ...runView(run, await runStatus(store, run, chat)), pendingApprovals: pending.map(pendingView) });
+    const input = await runInput(store, run.runId);
+    return c.json({ ...runView(run, await runStatus(store, run, chat), input), pendingApprovals: pending.map(pendingView) });
   });
 
   app.post('/api/v1/runs/:id/resume', async (c) => {

@@ -31,6 +31,7 @@ export function backgroundRunView(r: BackgroundRun) {
     runId: r.runId,
     agent: r.agent,
     status: r.status,
+    input: r.input.length > 200 ? `${r.input.slice(0, 199)}…` : r.input,
     ...(r.sessionId !== undefined ? { sessionId: r.sessionId } : {}),
     attempts: r.attempts,
     ...(r.result !== undefined ? { result: r.result } : {}),

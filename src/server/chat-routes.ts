@@ -16,6 +16,8 @@ import { chatRequestSchema, listSessionsQuerySchema, parseJsonBody, parseOr400, 
 import type { agentInfoSchema } from './response-schemas.js';
 import type { ServerEnv } from './server-env.js';
 import type { ServerMetrics } from './server-metrics.js';
+import { scopesOf } from './tool-scopes.js';
+import { turnOverrides } from './turn-overrides.js';
 import { respondWithTurn } from './turn-response.js';
 
 /** What the chat routes need. */
@@ -63,9 +65,23 @@ export function registerChatRoutes(
     return c.json({ agents });
   });
 
+  app.get('/api/v1/models', (c) => {
+    const models = Object.entries(options.config().models).map(([name, m]) => ({ name, provider: m.provider, model: m.model }));
+    return c.json({ models });
+  });
+
   app.get('/api/v1/agents/:name', (c) => {
-    const agent = access.resolve(c.req.param('name'), c.get('principal'));
-    return c.json({ ...agentInfo(agent, access, options.defaultAgent()), ...agentDetails(agent, options.config()) });
+    const principal = c.get('principal');
+    const agent = access.resolve(c.req.param('name'), principal);
+    // The system prompt is shown to those who may override it (the Studio's playground starts from it).
+    const instructions = (agent as { options?: { instructions?: unknown } }).options?.instructions;
+    const scopes = scopesOf(principal);
+    const showInstructions = typeof instructions === 'string' && (scopes === undefined || scopes.includes('admin'));
+    return c.json({
+      ...agentInfo(agent, access, options.defaultAgent()),
+      ...agentDetails(agent, options.config()),
+      ...(showInstructions ? { instructions } : {}),
+    });
   });
 
   app.post('/api/v1/agents/:name/chat', async (c) => {
@@ -79,6 +95,7 @@ export function registerChatRoutes(
       userId: body.userId,
       principal: c.get('principal'),
       client: c.get('client'),
+      ...(body.overrides ? { override: turnOverrides(body.overrides, { config: options.config(), principal: c.get('principal') }) } : {}),
     });
     return respondWithTurn(c, turn, streaming, options);
   });

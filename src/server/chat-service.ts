@@ -35,6 +35,8 @@ export interface TurnRequest {
   principal: Principal;
   /** The rate-limit key of the client. */
   client: string;
+  /** Makes the agent of this turn from the resolved one (per-request model, settings or instructions: `turnOverrides`). */
+  override?: (agent: Runnable) => Runnable;
 }
 
 /** What resumes a stored run as a turn of its session. */
@@ -130,7 +132,8 @@ export class ChatService {
   /** Resolves the agent and session and locks the session for one turn. */
   async begin(req: TurnRequest): Promise<ChatTurn> {
     const { access, backend, limiter } = this.options;
-    const agent = access.resolve(req.agent, req.principal);
+    const resolved = access.resolve(req.agent, req.principal);
+    const agent = req.override ? req.override(resolved) : resolved;
     await limiter?.checkTokens(req.client);
     const userId = this.userOf(req, agent);
     if (backend.kind === 'store') return this.beginStored(agent, req, userId, backend.store);

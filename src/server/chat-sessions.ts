@@ -36,6 +36,16 @@ export interface ChatSessionSummary {
   messageCount: number;
   /** The agent that takes the next turn (the session's agent unless a handoff changed it). */
   activeAgent?: string;
+  /** The start of its first user message, to recognise it by. */
+  preview?: string;
+}
+
+/** The start of a session's first user message (120 characters at most, on one line), if it has one. */
+export function previewOf(messages: readonly Message[]): string | undefined {
+  const first = messages.find((m) => m.role === 'user');
+  const text = first ? messageText(first).replace(/\s+/g, ' ').trim() : '';
+  if (text === '') return undefined;
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
 /** Filters and paging of `ChatSessions.list`. */
@@ -83,6 +93,8 @@ export function summarize(s: ChatSession): ChatSessionSummary {
   };
   if (s.userId !== undefined) out.userId = s.userId;
   if (s.title !== undefined) out.title = s.title;
+  const preview = previewOf(s.messages);
+  if (preview !== undefined) out.preview = preview;
   return out;
 }
 

@@ -18,6 +18,7 @@ import { registerOperationalRoutes } from './operational-routes.js';
 import { requestContext } from './request-context.js';
 import { requestGate } from './request-gate.js';
 import { registerRunRoutes } from './run-routes.js';
+import { registerRunTraceRoutes } from './run-trace-routes.js';
 import { createServerParts, type ServerAppOptions, type ServerAppParts } from './server-app-parts.js';
 import type { ServerEnv } from './server-env.js';
 import { registerSessionRoutes } from './session-routes.js';
@@ -105,6 +106,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   registerBackgroundRunRoutes(app, { chat, access: parts.access, runs: () => options.runtime().runs, maxBodyBytes });
   registerApprovalRoutes(app, { chat, metrics, onDisconnect, maxBodyBytes });
   registerRunRoutes(app, { chat });
+  registerRunTraceRoutes(app, { chat, access: parts.access, runs: () => options.runtime().runs });
   registerOpenAIRoutes(app, parts, { onDisconnect });
   registerWhoami(app, parts.auth);
   registerMemoryRoutes(app, { chat, access: parts.access, defaultAgent: () => options.runtime().defaultAgent, maxBodyBytes });

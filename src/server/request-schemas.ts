@@ -17,6 +17,27 @@ export const chatRequestSchema = z.strictObject({
   sessionId: sessionId().optional(),
   userId: userId().optional(),
   stream: z.boolean({ error: 'must be true or false' }).optional(),
+  overrides: z
+    .strictObject({
+      model: z.string({ error: 'must be the name of a model under models:' }).min(1).max(200).optional(),
+      temperature: z
+        .number({ error: 'must be a number from 0 to 2' })
+        .min(0, { error: 'must be from 0 to 2' })
+        .max(2, { error: 'must be from 0 to 2' })
+        .optional(),
+      maxTokens: z
+        .number({ error: 'must be a whole number from 1 to 1,000,000' })
+        .int({ error: 'must be a whole number' })
+        .min(1)
+        .max(1_000_000)
+        .optional(),
+      instructions: z.string({ error: 'must be a string' }).max(200_000, { error: 'is too long (200,000 characters at most)' }).optional(),
+    })
+    .optional()
+    .meta({
+      description:
+        'For this turn only, nothing is saved: a configured model (by its name under `models:`), sampling settings and the system prompt. LLM agents only; a credential with scopes needs `admin`',
+    }),
 });
 export type ChatRequest = z.output<typeof chatRequestSchema>;
 
@@ -90,6 +111,22 @@ export const submitRunSchema = z.strictObject({
 export const runQuerySchema = z.strictObject({
   wait: z.coerce.number({ error: 'wait is a number of seconds' }).min(0).max(300, { error: 'wait is at most 300 seconds' }).optional(),
   after: z.coerce.number({ error: 'after is an event seq' }).int().min(0).optional(),
+});
+
+/** `GET /api/v1/runs/{id}/events` query. */
+export const runEventsQuerySchema = z.strictObject({
+  after: z
+    .string()
+    .regex(/^\d{1,12}$/, { error: 'after is an event seq (a whole number)' })
+    .transform(Number)
+    .optional()
+    .meta({ description: 'Only events after this seq' }),
+  limit: z
+    .string()
+    .regex(/^\d{1,5}$/, { error: 'limit is a number from 1 to 5000' })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 5000, { error: 'limit is a number from 1 to 5000' })
+    .optional(),
 });
 
 export const resumeRequestSchema = z.strictObject({

@@ -39,6 +39,7 @@ export const agentToolSchema = z.strictObject({
 export const agentStructureSchema = z.strictObject({
   handoffs: z.array(z.string()).optional(),
   subAgents: z.array(z.string()).optional(),
+  agentTools: z.array(z.string()).optional().meta({ description: 'Agents it calls as tools (`ask_<agent>`)' }),
   tasks: z.array(z.strictObject({ name: z.string(), agent: z.string(), dependsOn: z.array(z.string()) })).optional(),
 });
 
@@ -52,6 +53,10 @@ export const agentInfoSchema = z.strictObject({
   model: z.string().optional().meta({ description: 'The model, as `provider:model` (LLM agents and routers)' }),
   tools: z.array(agentToolSchema).optional(),
   structure: agentStructureSchema.optional(),
+  instructions: z
+    .string()
+    .optional()
+    .meta({ description: 'The system prompt of an LLM agent whose instructions are text, for callers without scopes or with `admin`' }),
 });
 
 /** `GET /api/v1/agents`. */
@@ -107,6 +112,7 @@ export const sessionSummarySchema = z.strictObject({
   createdAt: timestamp(),
   updatedAt: timestamp(),
   messageCount: z.number().int(),
+  preview: z.string().optional().meta({ description: 'The start of its first user message (120 characters at most)' }),
 });
 
 /** `GET /api/v1/sessions`. */
@@ -155,6 +161,7 @@ export const runSchema = z.strictObject({
   status: z.enum(['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted']).meta({
     description: '`interrupted`: stored as running, but no process runs it (it can be resumed)',
   }),
+  input: z.string().optional().meta({ description: "The start of the run's input (200 characters at most), to name it by" }),
   checkpoints: z.number().int(),
   createdAt: timestamp(),
   updatedAt: timestamp(),
@@ -166,6 +173,7 @@ export const backgroundRunSchema = z.strictObject({
   runId: z.string(),
   agent: z.string(),
   status: z.enum(['queued', 'running', 'paused', 'completed', 'failed', 'cancelled']),
+  input: z.string().optional().meta({ description: "The run's input (its first 200 characters)" }),
   sessionId: z.string().optional(),
   attempts: z.number().int().meta({ description: 'Times a worker started it (more than 1: taken over after a worker died)' }),
   result: z.unknown().optional().meta({ description: '`text`, `usage`, `steps`, `finishReason`, … of a completed or paused run' }),

@@ -2,7 +2,7 @@ import { RunState } from '../types/run-state.js';
 import type { Session } from '../types/storage/sessions.js';
 import type { Store } from '../types/storage/store.js';
 import { addUsage, emptyUsage } from '../types/usage.js';
-import type { ChatSession, ChatSessionSummary, ListSessionsQuery, SessionDirectory } from './chat-sessions.js';
+import { type ChatSession, type ChatSessionSummary, type ListSessionsQuery, previewOf, type SessionDirectory } from './chat-sessions.js';
 
 /**
  * Chat sessions as the runtime's store (`storage:`) holds them, for the sessions endpoints. The
@@ -54,7 +54,9 @@ export class StoreChatSessions implements SessionDirectory {
     if (query.q !== undefined) return { sessions: await this.search(store, query, query.q) };
     const page = await store.sessions.list({ agent: query.agent, userId: query.userId, limit: query.limit, cursor: query.cursor });
     // Entries also hold handoff records: count the messages themselves (without loading them).
-    const sessions = await Promise.all(page.sessions.map(async (s) => summary(s, await store.sessions.countMessages(s.id))));
+    const sessions = await Promise.all(
+      page.sessions.map(async (s) => summary(s, await store.sessions.countMessages(s.id), await firstWords(store, s.id))),
+    );
     return page.nextCursor ? { sessions, nextCursor: page.nextCursor } : { sessions };
   }
 
@@ -79,7 +81,7 @@ export class StoreChatSessions implements SessionDirectory {
       const s = await store.sessions.get(id);
       if (s === undefined || (query.agent !== undefined && s.agent !== query.agent)) continue;
       if (query.userId !== undefined && s.userId !== query.userId) continue;
-      out.push(summary(s, await store.sessions.countMessages(s.id)));
+      out.push(summary(s, await store.sessions.countMessages(s.id), await firstWords(store, s.id)));
     }
     return out;
   }
@@ -106,7 +108,13 @@ function titleOf(s: Session): string | undefined {
   return typeof t === 'string' && t !== '' ? t : undefined;
 }
 
-function summary(s: Session, messageCount: number): ChatSessionSummary {
+/** The start of a session's first user message (see `previewOf`). */
+async function firstWords(store: Store, id: string): Promise<string | undefined> {
+  const first = await store.sessions.entries(id, { types: ['message'], limit: 3 });
+  return previewOf(first.flatMap((e) => (e.message ? [e.message] : [])));
+}
+
+function summary(s: Session, messageCount: number, preview?: string): ChatSessionSummary {
   const out: ChatSessionSummary = {
     id: s.id,
     agent: s.agent,
@@ -118,5 +126,6 @@ function summary(s: Session, messageCount: number): ChatSessionSummary {
   if (s.userId !== undefined) out.userId = s.userId;
   const title = titleOf(s);
   if (title !== undefined) out.title = title;
+  if (preview !== undefined) out.preview = preview;
   return out;
 }

@@ -1,4 +1,5 @@
 import type { ApiOperation, ApiResponse } from './api-operations.js';
+import { runEventsQuerySchema } from './request-schemas.js';
 import { errorSchema, sessionSchema, sessionSummarySchema } from './response-schemas.js';
 import {
   cancelAnswerSchema,
@@ -14,8 +15,11 @@ import {
   memoryListSchema,
   memorySchema,
   memoryScopeQuerySchema,
+  modelListSchema,
   renameSessionSchema,
+  runEventsSchema,
   runTimelineSchema,
+  runTraceSchema,
   updateMemorySchema,
   whoamiSchema,
 } from './studio-schemas.js';
@@ -78,6 +82,40 @@ export const STUDIO_OPERATIONS: ApiOperation[] = [
     pathParams: runId,
     responses: {
       '200': { description: 'The timeline', json: runTimelineSchema },
+      '404': error('Unknown run, or a server without a store (`no_store`)'),
+      ...common,
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/models',
+    operationId: 'listModels',
+    summary: 'The models the config names (`models:`), which a chat request may pick for a turn (`overrides.model`)',
+    responses: { '200': { description: 'The models', json: modelListSchema }, ...common },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/runs/{id}/trace',
+    operationId: 'runTrace',
+    summary:
+      'The spans of a run: agents (nested ones under the call that started them), steps, model and tool calls, with timings, inputs, outputs, tokens and cost',
+    pathParams: runId,
+    responses: {
+      '200': { description: 'The trace', json: runTraceSchema },
+      '404': error('Unknown run, or a server without a store (`no_store`)'),
+      ...common,
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/runs/{id}/events',
+    operationId: 'runEvents',
+    summary: 'The stored events of a run, oldest first, for a replay (rebuilt from its checkpoints when it has no event log)',
+    pathParams: runId,
+    query: runEventsQuerySchema,
+    responses: {
+      '200': { description: 'The events', json: runEventsSchema },
+      ...badField,
       '404': error('Unknown run, or a server without a store (`no_store`)'),
       ...common,
     },
@@ -216,6 +254,9 @@ export const STUDIO_REQUEST_COMPONENTS = {
 export const STUDIO_RESPONSE_COMPONENTS = {
   Whoami: whoamiSchema,
   RunTimeline: runTimelineSchema,
+  RunTrace: runTraceSchema,
+  RunEvents: runEventsSchema,
+  ModelList: modelListSchema,
   CancelRun: cancelRunSchema,
   CancelAnswer: cancelAnswerSchema,
   Memory: memorySchema,

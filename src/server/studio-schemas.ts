@@ -66,6 +66,64 @@ export const runTimelineSchema = z.strictObject({
   ),
 });
 
+const runViewStatus = () =>
+  z.enum(['queued', 'running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted']).meta({
+    description: "A background run's status, or a stored run's (`interrupted`: stored as running, run by nobody)",
+  });
+const traceSource = () =>
+  z.enum(['events', 'checkpoints']).meta({
+    description:
+      "`events`: the run's event log (background runs); `checkpoints`: rebuilt from its checkpoints and messages (no text deltas, no inner steps of nested agents)",
+  });
+
+/** One span of `GET /api/v1/runs/{id}/trace`. */
+export const traceSpanSchema = z.strictObject({
+  id: z.string(),
+  parentId: z.string().optional(),
+  kind: z.enum(['agent', 'step', 'model', 'tool', 'task']),
+  name: z.string(),
+  agent: z.string(),
+  depth: z.number().int(),
+  startedAt: timestamp(),
+  durationMs: z.number(),
+  status: z.enum(['ok', 'error', 'running', 'pending']),
+  input: z.unknown().optional(),
+  output: z.unknown().optional(),
+  usage: usageSchema.optional(),
+  model: z.string().optional(),
+  costUsd: z.number().optional().meta({ description: "US dollars, where the model's list price is known" }),
+});
+
+/** `GET /api/v1/runs/{id}/trace`. */
+export const runTraceSchema = z.strictObject({
+  runId: z.string(),
+  agent: z.string(),
+  status: runViewStatus(),
+  source: traceSource(),
+  startedAt: timestamp(),
+  durationMs: z.number(),
+  usage: usageSchema,
+  costUsd: z.number().optional(),
+  spans: z.array(traceSpanSchema).meta({ description: 'Parents before children, in the order they started' }),
+});
+
+/** `GET /api/v1/runs/{id}/events`. */
+export const runEventsSchema = z.strictObject({
+  runId: z.string(),
+  agent: z.string(),
+  status: runViewStatus(),
+  source: traceSource(),
+  events: z.array(
+    z.strictObject({
+      seq: z.number().int(),
+      at: timestamp(),
+      type: z.string(),
+      data: z.record(z.string(), z.unknown()).meta({ description: 'The event (`AgentEvent`)' }),
+    }),
+  ),
+  nextAfter: z.number().int().optional().meta({ description: 'More events follow: ask again with `after` set to this' }),
+});
+
 /** `POST /api/v1/runs/{id}/cancel`. */
 export const cancelRunSchema = z.strictObject({ runId: z.string(), status: z.literal('cancelling') });
 
@@ -173,4 +231,15 @@ export const mcpCallResultSchema = z.strictObject({
   content: z.array(z.looseObject({ type: z.string() })),
   isError: z.boolean(),
   structuredContent: z.looseObject({}).optional(),
+});
+
+/** `GET /api/v1/models`. */
+export const modelListSchema = z.strictObject({
+  models: z.array(
+    z.strictObject({
+      name: z.string().meta({ description: 'The name under `models:`, what `overrides.model` of a chat request takes' }),
+      provider: z.string(),
+      model: z.string(),
+    }),
+  ),
 });

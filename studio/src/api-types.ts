@@ -1,5 +1,5 @@
 /** The JSON shapes of the API answers the Studio reads (see docs/server.md and the OpenAPI document). */
-import type { Usage } from './event-tree.js';
+import type { AgentEvent, Usage } from './event-tree.js';
 
 export interface WhoAmI {
   authenticated: boolean;
@@ -28,11 +28,15 @@ export interface AgentTool {
 export interface AgentStructure {
   handoffs?: string[];
   subAgents?: string[];
+  /** Agents it calls as tools (`ask_<agent>`). */
+  agentTools?: string[];
   tasks?: Array<{ name: string; agent: string; dependsOn: string[] }>;
 }
 
 export interface AgentDetail extends AgentInfo {
   model?: string;
+  /** The system prompt, when the server shows it to this caller. */
+  instructions?: string;
   tools?: AgentTool[];
   structure?: AgentStructure;
 }
@@ -46,6 +50,8 @@ export interface SessionSummary {
   createdAt: string;
   updatedAt: string;
   messageCount: number;
+  /** The start of its first user message. */
+  preview?: string;
 }
 
 export interface MessagePart {
@@ -96,6 +102,8 @@ export interface RunInfo {
   sessionId?: string;
   agent: string;
   status: RunStatus;
+  /** The start of the run's input. */
+  input?: string;
   checkpoints: number;
   createdAt: string;
   updatedAt: string;
@@ -208,4 +216,66 @@ export interface JsonSchema {
   enum?: unknown[];
   items?: JsonSchema;
   default?: unknown;
+}
+
+/** A model of the server's config (`GET /api/v1/models`). */
+export interface ConfiguredModel {
+  name: string;
+  provider: string;
+  model: string;
+}
+
+export type TraceSpanKind = 'agent' | 'step' | 'model' | 'tool' | 'task';
+
+/** One span of a run's trace. */
+export interface TraceSpan {
+  id: string;
+  parentId?: string;
+  kind: TraceSpanKind;
+  name: string;
+  agent: string;
+  depth: number;
+  startedAt: string;
+  durationMs: number;
+  status: 'ok' | 'error' | 'running' | 'pending';
+  input?: unknown;
+  output?: unknown;
+  usage?: Usage;
+  model?: string;
+  costUsd?: number;
+}
+
+/** `GET /api/v1/runs/{id}/trace`. */
+export interface RunTrace {
+  runId: string;
+  agent: string;
+  status: string;
+  source: 'events' | 'checkpoints';
+  startedAt: string;
+  durationMs: number;
+  usage: Usage;
+  costUsd?: number;
+  spans: TraceSpan[];
+}
+
+/** `GET /api/v1/runs/{id}/events`. */
+export interface RunEvents {
+  runId: string;
+  agent: string;
+  status: string;
+  source: 'events' | 'checkpoints';
+  events: Array<{ seq: number; at: string; type: string; data: AgentEvent }>;
+  nextAfter?: number;
+}
+
+/** A completed chat turn (`POST /api/v1/agents/{name}/chat`, JSON). */
+export interface ChatAnswer {
+  status: string;
+  answer: string;
+  sessionId: string;
+  runId?: string;
+  agent: string;
+  usage: Usage;
+  steps: number;
+  durationMs: number;
 }

@@ -12,6 +12,7 @@ import { ChatPage } from './pages/chat-page.js';
 import { KnowledgePage } from './pages/knowledge-page.js';
 import { McpPage } from './pages/mcp-page.js';
 import { MemoriesPage } from './pages/memories-page.js';
+import { PlaygroundPage } from './pages/playground-page.js';
 import { RunsPage } from './pages/runs-page.js';
 import { SessionsPage } from './pages/sessions-page.js';
 import { checkCredential, SignInPage } from './pages/sign-in-page.js';
@@ -21,6 +22,7 @@ import { href, type Route, useRoute } from './use-route.js';
 const NAV: ReadonlyArray<readonly [page: string, label: string]> = [
   ['agents', 'Agents'],
   ['chat', 'Chat'],
+  ['playground', 'Playground'],
   ['sessions', 'Sessions'],
   ['runs', 'Runs'],
   ['approvals', 'Approvals'],
@@ -129,7 +131,9 @@ function Page({ route, who }: { route: Route; who: WhoAmI }) {
     case 'sessions':
       return <SessionsPage id={route.parts[0]} />;
     case 'runs':
-      return <RunsPage id={route.parts[0]} status={route.params.get('status') ?? undefined} />;
+      return <RunsPage id={route.parts[0]} status={route.params.get('status') ?? undefined} view={route.params.get('view') ?? undefined} />;
+    case 'playground':
+      return <PlaygroundPage agentName={route.parts[0]} />;
     case 'approvals':
       return <ApprovalsPage />;
     case 'memories':

@@ -14,10 +14,13 @@ export interface Box {
   y: number;
 }
 
+/** How an edge is drawn: `sub` solid (a sub-agent, a task), `handoff` dashed, `tool` dotted (an agent called as a tool). */
+export type EdgeKind = 'sub' | 'handoff' | 'tool';
+
 export interface Edge {
   from: string;
   to: string;
-  dashed: boolean;
+  kind: EdgeKind;
 }
 
 /** Layers of a task DAG: each task one layer right of its deepest dependency (cycles and unknown names are cut). */
@@ -42,9 +45,10 @@ export function taskLayers(tasks: ReadonlyArray<{ name: string; dependsOn: reado
 export function layoutStructure(root: string, structure: AgentStructure): { boxes: Box[]; edges: Edge[] } {
   const boxes: Box[] = [];
   const edges: Edge[] = [];
-  const column: Array<{ name: string; dashed: boolean }> = [
-    ...(structure.subAgents ?? []).map((name) => ({ name, dashed: false })),
-    ...(structure.handoffs ?? []).map((name) => ({ name, dashed: true })),
+  const column: Array<{ name: string; kind: EdgeKind }> = [
+    ...(structure.subAgents ?? []).map((name) => ({ name, kind: 'sub' as const })),
+    ...(structure.agentTools ?? []).map((name) => ({ name, kind: 'tool' as const })),
+    ...(structure.handoffs ?? []).map((name) => ({ name, kind: 'handoff' as const })),
   ];
   const tasks = structure.tasks ?? [];
   const layers = taskLayers(tasks);
@@ -60,18 +64,18 @@ export function layoutStructure(root: string, structure: AgentStructure): { boxe
       y: row * (BOX_H + GAP_Y + 12),
     });
     const deps = task.dependsOn.filter((d) => d !== task.name && layers.has(d));
-    if (deps.length === 0) edges.push({ from: 'root', to: `task:${task.name}`, dashed: false });
-    for (const dep of deps) edges.push({ from: `task:${dep}`, to: `task:${task.name}`, dashed: false });
+    if (deps.length === 0) edges.push({ from: 'root', to: `task:${task.name}`, kind: 'sub' });
+    for (const dep of deps) edges.push({ from: `task:${dep}`, to: `task:${task.name}`, kind: 'sub' });
   }
   column.forEach((item, i) => {
     boxes.push({
-      id: `agent:${item.name}`,
+      id: `${item.kind === 'tool' ? 'tool' : 'agent'}:${item.name}`,
       label: item.name,
-      sub: item.dashed ? 'handoff' : undefined,
+      sub: item.kind === 'handoff' ? 'handoff' : item.kind === 'tool' ? 'agent tool' : undefined,
       x: BOX_W + GAP_X,
       y: (tasks.length > 0 ? Math.max(...perLayer) : 0) * (BOX_H + GAP_Y + 12) + i * (BOX_H + GAP_Y + 12),
     });
-    edges.push({ from: 'root', to: `agent:${item.name}`, dashed: item.dashed });
+    edges.push({ from: 'root', to: `${item.kind === 'tool' ? 'tool' : 'agent'}:${item.name}`, kind: item.kind });
   });
   const height = Math.max(BOX_H, ...boxes.map((b) => b.y + BOX_H));
   boxes.unshift({ id: 'root', label: root, x: 0, y: Math.max(0, height / 2 - BOX_H / 2) });

@@ -1,6 +1,6 @@
 /**
  * A multi-agent structure as an SVG diagram: the agent on the left, its sub-agents and handoff targets in a
- * column to its right (solid arrows for sub-agents, dashed for handoffs), and DAG tasks in layers by their
+ * column to its right (solid arrows for sub-agents, dotted for agents it calls as tools, dashed for handoffs), and DAG tasks in layers by their
  * dependencies, with an arrow from each dependency.
  */
 import type { AgentStructure } from './api-types.js';
@@ -14,6 +14,7 @@ export function StructureDiagram({ root, structure }: { root: string; structure:
   const height = Math.max(...boxes.map((b) => b.y + BOX_H + 12)) + 4;
   const description = `${root}: ${[
     structure.subAgents?.length ? `sub-agents ${structure.subAgents.join(', ')}` : '',
+    structure.agentTools?.length ? `calls as tools ${structure.agentTools.join(', ')}` : '',
     structure.handoffs?.length ? `hands off to ${structure.handoffs.join(', ')}` : '',
     structure.tasks?.length
       ? `tasks ${structure.tasks.map((t) => `${t.name}${t.dependsOn.length ? ` after ${t.dependsOn.join(' and ')}` : ''}`).join('; ')}`
@@ -39,7 +40,9 @@ export function StructureDiagram({ root, structure }: { root: string; structure:
         return (
           <path
             key={i}
-            class={`diagram-edge${edge.dashed ? ' dashed' : ''}`}
+            class={`diagram-edge edge-${edge.kind}`}
+            data-from={edge.from}
+            data-to={edge.to}
             d={`M ${x1} ${y1} C ${mid} ${y1}, ${mid} ${y2}, ${x2} ${y2}`}
             marker-end="url(#arrow)"
           />

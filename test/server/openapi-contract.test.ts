@@ -252,6 +252,22 @@ describe('the OpenAPI document matches the real answers', () => {
     const runEvents = await call('get', '/api/v1/runs/{id}/stream', `/api/v1/runs/${submitted.body.runId}/stream?after=0`);
     expect(runEvents.body).toContain('event: done');
     expect((await call('get', '/api/v1/runs/{id}/stream', '/api/v1/runs/nope/stream')).status).toBe(404);
+    const trace = await call('get', '/api/v1/runs/{id}/trace', `/api/v1/runs/${submitted.body.runId}/trace`);
+    expect(trace.body).toMatchObject({ source: 'events', usage: { inputTokens: 2, outputTokens: 1 } });
+    expect(trace.body.spans.map((x: { kind: string; name: string }) => `${x.kind} ${x.name}`)).toEqual([
+      'agent files',
+      'step step 1',
+      'model scripted:scripted-model',
+    ]);
+    expect(trace.body.spans[0]).toMatchObject({ input: 'hello', output: 'you said hello', status: 'ok' });
+    const chatTrace = await call('get', '/api/v1/runs/{id}/trace', `/api/v1/runs/${chatted.body.runId}/trace`);
+    expect(chatTrace.body).toMatchObject({ source: 'checkpoints', usage: { inputTokens: 2, outputTokens: 1 } });
+    expect((await call('get', '/api/v1/runs/{id}/trace', '/api/v1/runs/nope/trace')).status).toBe(404);
+    const replay = await call('get', '/api/v1/runs/{id}/events', `/api/v1/runs/${submitted.body.runId}/events?limit=2`);
+    expect(replay.body).toMatchObject({ events: [{ seq: 1, type: 'run_start' }, { type: 'step_start' }], nextAfter: expect.any(Number) });
+    expect((await call('get', '/api/v1/runs/{id}/events', `/api/v1/runs/${submitted.body.runId}/events?limit=0`)).status).toBe(400);
+    expect((await call('get', '/api/v1/runs/{id}/events', '/api/v1/runs/nope/events')).status).toBe(404);
+    expect((await call('get', '/api/v1/models', '/api/v1/models')).body).toEqual({ models: [] });
     const later = await call('post', '/api/v1/runs', '/api/v1/runs', { body: { agent: 'files', input: 'later', delaySeconds: 60 } });
     const cancelled = await call('post', '/api/v1/runs/{id}/cancel', `/api/v1/runs/${later.body.runId}/cancel`);
     expect(cancelled).toMatchObject({ status: 202, body: { status: 'cancelled', cancelRequested: true } });

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
+import type { TraceSpan } from '../../studio/src/api-types.js';
+import { firstWords, relativeTime } from '../../studio/src/relative-time.js';
 import { argumentsOf, schemaFields } from '../../studio/src/schema-args.js';
 import { createSseParser, type SseMessage } from '../../studio/src/sse-parser.js';
-import { taskLayers } from '../../studio/src/structure-diagram-layout.js';
+import { layoutStructure, taskLayers } from '../../studio/src/structure-diagram-layout.js';
 import { diffOf, isUnifiedDiff, splitApprovalPrompt } from '../../studio/src/tool-diff.js';
+import { formatCost, visibleSpans } from '../../studio/src/trace-spans.js';
 
 describe('SSE parser', () => {
   it('reassembles events split across chunks, skips comments and handles CRLF', () => {
@@ -92,5 +95,47 @@ describe('structure diagram', () => {
       { name: 'loop', dependsOn: ['loop', 'missing'] },
     ]);
     expect(Object.fromEntries(layers)).toEqual({ fetch: 0, parse: 1, summarise: 2, loop: 0 });
+  });
+
+  it('draws agents called as tools as their own boxes with a dotted edge, beside sub-agents and handoffs', () => {
+    const { boxes, edges } = layoutStructure('assistant', { subAgents: ['billing'], agentTools: ['researcher'], handoffs: ['support'] });
+    expect(boxes.map((b) => [b.id, b.sub])).toEqual([
+      ['root', undefined],
+      ['agent:billing', undefined],
+      ['tool:researcher', 'agent tool'],
+      ['agent:support', 'handoff'],
+    ]);
+    expect(edges).toEqual([
+      { from: 'root', to: 'agent:billing', kind: 'sub' },
+      { from: 'root', to: 'tool:researcher', kind: 'tool' },
+      { from: 'root', to: 'agent:support', kind: 'handoff' },
+    ]);
+  });
+});
+
+describe('record labels and traces', () => {
+  it('says how long ago, and cuts long inputs to their first words', () => {
+    const now = Date.parse('2026-01-10T12:00:00Z');
+    expect(relativeTime('2026-01-10T11:59:50Z', now)).toBe('just now');
+    expect(relativeTime('2026-01-10T11:55:00Z', now)).toBe('5 min ago');
+    expect(relativeTime('2026-01-10T09:00:00Z', now)).toBe('3 h ago');
+    expect(relativeTime('2026-01-09T12:00:00Z', now)).toBe('1 day ago');
+    expect(firstWords('  please   research\ncorvids  ')).toBe('please research corvids');
+    expect(firstWords('x'.repeat(100), 10)).toBe(`${'x'.repeat(9)}…`);
+    expect(firstWords('   ')).toBeUndefined();
+  });
+
+  it('hides the spans under a collapsed one, and formats costs', () => {
+    const span = (id: string, parentId?: string) => ({ id, parentId }) as TraceSpan;
+    const spans = [span('a'), span('b', 'a'), span('c', 'b'), span('d', 'a')];
+    expect(visibleSpans(spans, new Set(['b'])).map((s) => s.id)).toEqual(['a', 'b', 'd']);
+    expect(visibleSpans(spans, new Set(['a'])).map((s) => s.id)).toEqual(['a']);
+    expect([formatCost(undefined), formatCost(0), formatCost(0.00001), formatCost(0.01234), formatCost(2.5)]).toEqual([
+      undefined,
+      '$0',
+      '<$0.0001',
+      '$0.0123',
+      '$2.50',
+    ]);
   });
 });

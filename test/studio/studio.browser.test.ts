@@ -29,7 +29,18 @@ import {
 const skip = browserSkipReason();
 if (skip) console.log(`studio browser tests skipped: ${skip}`);
 
-const PAGES = ['agents', 'agents/assistant', 'chat/assistant', 'sessions', 'runs', 'approvals', 'memories', 'knowledge', 'mcp'];
+const PAGES = [
+  'agents',
+  'agents/assistant',
+  'chat/assistant',
+  'playground/assistant',
+  'sessions',
+  'runs',
+  'approvals',
+  'memories',
+  'knowledge',
+  'mcp',
+];
 
 /** An answer with highlighted code of several kinds (keywords, strings, comments, numbers, titles, tags…). */
 const CODE_ANSWER = [

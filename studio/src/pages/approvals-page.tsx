@@ -1,5 +1,8 @@
-/** Approvals inbox: every pending approval the caller may answer, live, answered from here. */
-import { useEffect, useState } from 'preact/hooks';
+/**
+ * Approvals inbox: every pending approval the caller may answer, live, answered from here. When the page opens on
+ * pending approvals, focus goes to the list: the first card's reason and Approve are the next Tab stops.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 import { api, seg } from '../api-client.js';
 import type { Approval, RunInfo } from '../api-types.js';
@@ -12,6 +15,15 @@ export function ApprovalsPage() {
   const [state, setState] = useState<{ kind: string; error?: Error }>({ kind: 'connecting' });
   const [answered, setAnswered] = useState<Array<{ approval: Approval; approved: boolean; result: string }>>([]);
   useEffect(() => startApprovalFeed({ onList: setApprovals, onState: (kind, error) => setState({ kind, error }) }), []);
+  const list = useRef<HTMLUListElement>(null);
+  const focused = useRef(false);
+  useEffect(() => {
+    if (focused.current || !approvals?.length || !list.current) return;
+    focused.current = true;
+    // Only when nothing else has the focus (the page just opened): never pull it away from where the user is.
+    const active = document.activeElement;
+    if (active === null || active === document.body || active.id === 'main') list.current.focus();
+  }, [approvals]);
   const answer = async (approval: Approval, approved: boolean, reason: string) => {
     try {
       const r = await api<{ status: string; answer?: string }>(`/approvals/${seg(approval.approvalId)}`, {
@@ -34,7 +46,7 @@ export function ApprovalsPage() {
       {approvals === undefined ? null : approvals.length === 0 ? (
         <p class="muted">Nothing waits for an answer.</p>
       ) : (
-        <ul class="cards">
+        <ul class="cards" ref={list} tabIndex={-1} aria-label={`${approvals.length} pending approval${approvals.length === 1 ? '' : 's'}`}>
           {approvals.map((a) => (
             <ApprovalCard key={a.approvalId} approval={a} onAnswer={answer} />
           ))}
@@ -94,6 +106,16 @@ function ApprovalCard({
   return (
     <li class="card approval">
       <ApprovalPrompt prompt={approval.prompt} as="h2" />
+      <div class="approval-actions">
+        <label for={reasonId}>Reason (optional)</label>
+        <input id={reasonId} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
+        <button type="button" class="primary" disabled={busy} onClick={() => go(true)}>
+          Approve
+        </button>
+        <button type="button" class="danger" disabled={busy} onClick={() => go(false)}>
+          Deny
+        </button>
+      </div>
       <p class="muted small">
         {agent ? (
           <>
@@ -113,16 +135,6 @@ function ApprovalCard({
         <summary>Arguments</summary>
         <ValueView value={approval.input} />
       </details>
-      <div class="approval-actions">
-        <label for={reasonId}>Reason (optional)</label>
-        <input id={reasonId} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
-        <button type="button" class="primary" disabled={busy} onClick={() => go(true)}>
-          Approve
-        </button>
-        <button type="button" class="danger" disabled={busy} onClick={() => go(false)}>
-          Deny
-        </button>
-      </div>
     </li>
   );
 }

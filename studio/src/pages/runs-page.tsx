@@ -1,17 +1,37 @@
-/** Runs: the list with a status filter, resume, and one run's pending approvals and timeline waterfall. */
+/**
+ * Runs: the list with a status filter and resume (each run named by its agent and the start of its input, the id
+ * second); one run with its pending approvals and three views of it: the timeline waterfall, the trace (spans with
+ * inputs, outputs, tokens and cost) and a replay of its events.
+ */
 import { useState } from 'preact/hooks';
 
 import { api, query, seg } from '../api-client.js';
 import type { RunInfo, RunStatus, RunTimeline } from '../api-types.js';
+import { Ago, CopyId, firstWords, RecordLabel } from '../record-label.js';
+import { RunReplay } from '../run-replay.js';
 import { RunTimelineView } from '../run-timeline.js';
+import { TraceView } from '../trace-view.js';
 import { Badge, ErrorBox, LoadView, PageHeader, useLoad, When } from '../ui.js';
 import { href, navigate } from '../use-route.js';
+
+const VIEWS = [
+  ['timeline', 'Timeline'],
+  ['trace', 'Trace'],
+  ['replay', 'Replay'],
+] as const;
+type RunViewName = (typeof VIEWS)[number][0];
 
 const STATUSES: RunStatus[] = ['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted'];
 const RESUMABLE = new Set<RunStatus>(['running', 'failed', 'interrupted']);
 
-export function RunsPage({ id, status }: { id?: string; status?: string }) {
-  return id ? <RunView id={id} /> : <RunList status={status} />;
+export function RunsPage({ id, status, view }: { id?: string; status?: string; view?: string }) {
+  const known = VIEWS.find(([name]) => name === view)?.[0] ?? 'timeline';
+  return id ? <RunView id={id} view={known} /> : <RunList status={status} />;
+}
+
+/** What a run is called: the start of its input, else its agent's run. */
+function runLabel(run: Pick<RunInfo, 'agent' | 'input'>): string {
+  return firstWords(run.input) ?? `${run.agent} run`;
 }
 
 function useResume(onDone: () => void) {
@@ -63,11 +83,10 @@ function RunList({ status }: { status?: string }) {
             <p class="muted">No runs{status ? ` with status ${status}` : ''}.</p>
           ) : (
             <div class="table-wrap">
-              <table>
+              <table class="stack-table runs-table">
                 <thead>
                   <tr>
                     <th scope="col">Run</th>
-                    <th scope="col">Agent</th>
                     <th scope="col">Status</th>
                     <th scope="col">Updated</th>
                     <th scope="col">
@@ -89,13 +108,13 @@ function RunList({ status }: { status?: string }) {
   );
 }
 
-function RunView({ id }: { id: string }) {
+function RunView({ id, view }: { id: string; view: RunViewName }) {
   const loaded = useLoad(() => api<RunInfo>(`/runs/${seg(id)}`), [id]);
-  const timeline = useLoad(() => api<RunTimeline>(`/runs/${seg(id)}/timeline`), [id, loaded.data?.updatedAt]);
   const { busy, result, error, resume } = useResume(loaded.reload);
+  const title = loaded.data ? `${loaded.data.agent}: ${runLabel(loaded.data)}` : `Run ${id}`;
   return (
     <section>
-      <PageHeader title={`Run ${id}`}>
+      <PageHeader title={title}>
         <a class="button" href={href('runs')}>
           All runs
         </a>
@@ -111,14 +130,28 @@ function RunView({ id }: { id: string }) {
         {(run) => (
           <>
             <dl class="facts">
+              <dt>Run</dt>
+              <dd>
+                <CopyId id={run.runId} what="run" />
+              </dd>
               <dt>Agent</dt>
-              <dd>{run.agent}</dd>
+              <dd>
+                <a href={href('agents', [run.agent])}>{run.agent}</a>
+              </dd>
               <dt>Status</dt>
               <dd>
                 <Badge text={run.status} />
               </dd>
               <dt>Session</dt>
-              <dd>{run.sessionId ? <a href={href('sessions', [run.sessionId])}>{run.sessionId}</a> : '—'}</dd>
+              <dd>
+                {run.sessionId ? (
+                  <>
+                    <a href={href('sessions', [run.sessionId])}>Open the session</a> <CopyId id={run.sessionId} what="session" />
+                  </>
+                ) : (
+                  '—'
+                )}
+              </dd>
               <dt>Checkpoints</dt>
               <dd>{run.checkpoints}</dd>
               <dt>Started</dt>
@@ -134,11 +167,37 @@ function RunView({ id }: { id: string }) {
           </>
         )}
       </LoadView>
+      <nav class="tabs" aria-label="Views of the run">
+        {VIEWS.map(([name, label]) => (
+          <a
+            key={name}
+            href={href('runs', [id], { view: name === 'timeline' ? undefined : name })}
+            aria-current={view === name ? 'page' : undefined}
+          >
+            {label}
+          </a>
+        ))}
+      </nav>
+      {view === 'trace' ? (
+        <TraceView runId={id} version={loaded.data?.updatedAt} />
+      ) : view === 'replay' ? (
+        <RunReplay runId={id} />
+      ) : (
+        <TimelineSection id={id} version={loaded.data?.updatedAt} />
+      )}
+    </section>
+  );
+}
+
+function TimelineSection({ id, version }: { id: string; version?: string }) {
+  const timeline = useLoad(() => api<RunTimeline>(`/runs/${seg(id)}/timeline`), [id, version]);
+  return (
+    <>
       <h2>Timeline</h2>
       <LoadView loaded={timeline} what="Run timelines">
         {(t) => <RunTimelineView timeline={t} />}
       </LoadView>
-    </section>
+    </>
   );
 }
 
@@ -146,14 +205,15 @@ function RunRow({ run, busy, onResume }: { run: RunInfo; busy: boolean; onResume
   return (
     <tr>
       <td>
-        <a href={href('runs', [run.runId])}>{run.runId}</a>
+        <RecordLabel href={href('runs', [run.runId])} label={runLabel(run)} id={run.runId} what="run">
+          <a href={href('agents', [run.agent])}>{run.agent}</a> ·{' '}
+        </RecordLabel>
       </td>
-      <td>{run.agent}</td>
-      <td>
+      <td data-label="Status">
         <Badge text={run.status} />
       </td>
-      <td>
-        <When iso={run.updatedAt} />
+      <td data-label="Updated">
+        <Ago iso={run.updatedAt} />
       </td>
       <td>
         {RESUMABLE.has(run.status) ? (

@@ -4,6 +4,7 @@ import { useState } from 'preact/hooks';
 import { api, query, seg } from '../api-client.js';
 import type { SessionDetail, SessionSummary } from '../api-types.js';
 import { downloadFrom } from '../download.js';
+import { Ago, CopyId, firstWords, RecordLabel } from '../record-label.js';
 import { SessionHistory } from '../session-history.js';
 import { ErrorBox, LoadView, PageHeader, UsageText, useLoad, When } from '../ui.js';
 import { href, navigate } from '../use-route.js';
@@ -43,7 +44,7 @@ function SessionList() {
             <p class="muted">{search ? `No session matches “${search}”.` : 'No sessions yet.'}</p>
           ) : (
             <div class="table-wrap">
-              <table>
+              <table class="stack-table">
                 <thead>
                   <tr>
                     <th scope="col">Session</th>
@@ -56,13 +57,19 @@ function SessionList() {
                   {sessions.map((s) => (
                     <tr key={s.id}>
                       <td>
-                        <a href={href('sessions', [s.id])}>{s.title ?? s.id}</a>
-                        {s.title ? <div class="muted small">{s.id}</div> : null}
+                        <RecordLabel
+                          href={href('sessions', [s.id])}
+                          label={s.title ?? firstWords(s.preview) ?? `Conversation with ${s.agent}`}
+                          id={s.id}
+                          what="session"
+                        >
+                          <Ago iso={s.createdAt} /> ·{' '}
+                        </RecordLabel>
                       </td>
-                      <td>{s.activeAgent && s.activeAgent !== s.agent ? `${s.agent} → ${s.activeAgent}` : s.agent}</td>
-                      <td>{s.messageCount}</td>
-                      <td>
-                        <When iso={s.updatedAt} />
+                      <td data-label="Agent">{s.activeAgent && s.activeAgent !== s.agent ? `${s.agent} → ${s.activeAgent}` : s.agent}</td>
+                      <td data-label="Messages">{s.messageCount}</td>
+                      <td data-label="Updated">
+                        <Ago iso={s.updatedAt} />
                       </td>
                     </tr>
                   ))}
@@ -95,7 +102,7 @@ function SessionView({ id }: { id: string }) {
       <LoadView loaded={loaded} what="Session">
         {(s) => (
           <>
-            <PageHeader title={s.title ?? `Session ${s.id}`}>
+            <PageHeader title={s.title ?? firstWords(s.preview, 80) ?? `Conversation with ${s.agent}`}>
               <a class="button primary" href={href('chat', [s.activeAgent ?? s.agent], { session: s.id })}>
                 Continue
               </a>
@@ -118,7 +125,8 @@ function SessionView({ id }: { id: string }) {
               </button>
             </form>
             <p class="muted">
-              {s.agent} · {s.messageCount} messages · updated <When iso={s.updatedAt} /> · <UsageText usage={s.usage} />
+              {s.agent} · {s.messageCount} messages · updated <When iso={s.updatedAt} /> · <UsageText usage={s.usage} /> ·{' '}
+              <CopyId id={s.id} what="session" />
             </p>
             <SessionHistory messages={s.messages} />
           </>
