@@ -1,6 +1,3 @@
-import { readdir } from 'node:fs/promises';
-import nodePath from 'node:path';
-
 import type { Agent } from '../core/agent.js';
 import { estimateTokens } from '../core/context-budget.js';
 import type { RunOptions } from '../core/run-options.js';
@@ -15,10 +12,22 @@ import type { Tool } from '../types/tool.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 import type { ApprovalGate } from './approval-gate.js';
 import { runSlashCommand } from './code-commands.js';
-import { modelLabel } from './code-model.js';
+import type { CodeHooks } from './code-hooks.js';
+import { modelLabel, resolveCodeModel } from './code-model.js';
 import { costOf, modelFacts } from './code-prices.js';
 import type { CodeRuntime } from './code-runtime.js';
-import type { CodeApprovalAnswer, CodeEvent, CodeMode, CodeSession, CodeStatus, CodeTurnResult } from './code-session-types.js';
+import type {
+  CodeApprovalAnswer,
+  CodeCustomCommand,
+  CodeEvent,
+  CodeMode,
+  CodeSession,
+  CodeStatus,
+  CodeTodo,
+  CodeTurnResult,
+} from './code-session-types.js';
+import { completePath } from './complete-path.js';
+import { type CustomCommand, type CustomCommands, expandCommand, loadCustomCommands, splitSlashLine } from './custom-commands.js';
 import { attachMentions, type MentionRead } from './file-mentions.js';
 import type { FileSnapshots } from './file-snapshots.js';
 import { recordInterruptedCalls } from './interrupted-calls.js';
@@ -47,7 +56,14 @@ export interface CodeEngineParts {
   turns: number;
   messages: Message[];
   usage: Usage;
+  /** The hooks of `code.hooks` (user_prompt_submit and stop run here; tool hooks wrap the tools). */
+  hooks?: CodeHooks;
+  /** The custom slash commands read when the session opened. */
+  customCommands?: CustomCommands;
 }
+
+/** How many times in a row stop hooks may send the model back to work. */
+const STOP_HOOK_ROUNDS = 3;
 
 /** Output of `!command`s kept for the next turn's input (the model sees what the user ran). */
 interface ShellNote {
@@ -94,6 +110,9 @@ export class CodeSessionEngine implements CodeSession {
   private closed = false;
   /** Notices from opening the session, given to the first listener. */
   private startupNotices: string[] = [];
+  private custom: Map<string, CustomCommand>;
+  private readonly reported = new Set<string>();
+  private todoList: CodeTodo[] = [];
   /** The session's last run, when a crash or kill interrupted it (`/resume` continues it). */
   interrupted: { runId: string; input: string } | undefined;
 
@@ -112,6 +131,9 @@ export class CodeSessionEngine implements CodeSession {
     this.turns = parts.turns;
     this.transcript = parts.messages;
     this.usage = parts.usage;
+    this.custom = parts.customCommands?.commands ?? new Map();
+    for (const p of parts.customCommands?.problems ?? [])
+      (this.reported.add(p), this.startupNotices.push(`Custom command not loaded: ${p}`));
   }
 
   get id(): string {
@@ -167,7 +189,7 @@ export class CodeSessionEngine implements CodeSession {
     this.emit({ type: 'notice', level, text });
   }
 
-  private emitStatus(): void {
+  emitStatus(): void {
     this.emit({ type: 'status', status: this.status() });
   }
 
@@ -187,15 +209,52 @@ export class CodeSessionEngine implements CodeSession {
     }
   }
 
+  /** Runs a turn; a `/name args` line of a custom command sends its prompt (the transcript shows the line). */
   async send(input: string): Promise<CodeTurnResult> {
     if (this.running) return { status: 'failed', error: 'A turn is already running.', usage: emptyUsage(), changedFiles: [] };
     if (input.trim() === '') return { status: 'failed', error: 'Nothing to send.', usage: emptyUsage(), changedFiles: [] };
+    const slash = input.trimStart().startsWith('/') ? splitSlashLine(input) : undefined;
+    const custom = slash ? (await this.reloadCustomCommands()).get(slash.name.toLowerCase()) : undefined;
+    if (custom === undefined) return this.sendPrompt(input, input);
+    if (custom.model === undefined) return this.sendPrompt(input, expandCommand(custom, slash!.args));
+    const before = this.model;
+    this.setModel(resolveCodeModel({ model: custom.model, config: this.runtime.config, env: this.env }));
+    try {
+      return await this.sendPrompt(input, expandCommand(custom, slash!.args));
+    } finally {
+      this.setModel(before);
+    }
+  }
+
+  /** Runs a turn on `prompt` (shown as `input`), with the user_prompt_submit and stop hooks. */
+  private async sendPrompt(input: string, prompt: string): Promise<CodeTurnResult> {
     this.interrupted = undefined;
+    const hooks = this.parts.hooks;
+    let text = prompt;
+    if (hooks?.has('user_prompt_submit')) {
+      const r = await hooks.run('user_prompt_submit', { prompt });
+      if (r.blocked !== undefined) {
+        const error = `Blocked by a user_prompt_submit hook: ${r.blocked}`;
+        this.notice(error, 'error');
+        return { status: 'failed', error, usage: emptyUsage(), changedFiles: [] };
+      }
+      if (r.output.length > 0) text = `${prompt}\n\n${r.output.join('\n\n')}`;
+    }
     const turn = ++this.turns;
-    const mentions = await attachMentions(input, { cwd: this.cwd, read: (path) => this.readForUser(path) });
+    const mentions = await attachMentions(text, { cwd: this.cwd, read: (path) => this.readForUser(path) });
     for (const s of mentions.skipped) this.notice(`@${s.path} is not attached: ${s.reason}`, 'warning');
-    const text = this.withShellNotes(mentions.text);
-    return this.turn({ turn, input }, (options) => this.agent.stream(text, { ...options, session: this.sessionId, store: this.store }));
+    let message = this.withShellNotes(mentions.text);
+    let shown = input;
+    for (let round = 0; ; round++) {
+      const result = await this.turn({ turn, input: shown }, (options) =>
+        this.agent.stream(message, { ...options, session: this.sessionId, store: this.store }),
+      );
+      if (result.status !== 'completed' || !hooks?.has('stop') || round >= STOP_HOOK_ROUNDS) return result;
+      const stop = await hooks.run('stop', { last_message: result.text ?? '', stop_hook_active: round > 0 });
+      if (stop.blocked === undefined) return result;
+      message = `A stop hook says the work is not finished: ${stop.blocked}`;
+      shown = `(stop hook) ${stop.blocked}`;
+    }
   }
 
   /** Continues the interrupted run of the session from its last checkpoint (finished tool calls are not run again). */
@@ -365,6 +424,8 @@ export class CodeSessionEngine implements CodeSession {
     this.lastPromptTokens = 0;
     this.shellNotes = [];
     this.modelNotes = [];
+    this.todoList = [];
+    this.emit({ type: 'todos', todos: [] });
     this.transcript = await this.store.sessions.messages(sessionId);
     await this.checkInterrupted();
     this.emit({ type: 'transcript', messages: this.messages() });
@@ -379,25 +440,41 @@ export class CodeSessionEngine implements CodeSession {
     this.emitStatus();
   }
 
-  async completePath(prefix: string): Promise<string[]> {
-    const slash = prefix.lastIndexOf('/');
-    const dirPart = slash >= 0 ? prefix.slice(0, slash + 1) : '';
-    const namePart = slash >= 0 ? prefix.slice(slash + 1) : prefix;
-    const dir = nodePath.resolve(this.cwd, dirPart);
-    const rel = nodePath.relative(this.cwd, dir);
-    if (rel.startsWith('..') || nodePath.isAbsolute(rel)) return [];
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    return entries
-      .filter(
-        (e) =>
-          e.name.startsWith(namePart) &&
-          e.name !== '.git' &&
-          e.name !== 'node_modules' &&
-          (namePart.startsWith('.') || !e.name.startsWith('.')),
-      )
-      .map((e) => `${dirPart}${e.name}${e.isDirectory() ? '/' : ''}`)
-      .sort()
-      .slice(0, 50);
+  completePath(prefix: string): Promise<string[]> {
+    return completePath(this.cwd, prefix);
+  }
+
+  customCommands(): CodeCustomCommand[] {
+    return [...this.custom.values()].map(({ name, description, argumentHint, scope }) => ({
+      name,
+      scope,
+      ...(description !== undefined ? { description } : {}),
+      ...(argumentHint !== undefined ? { argumentHint } : {}),
+    }));
+  }
+
+  /** Reads the custom commands again (a file added or changed since); says once which files are wrong. */
+  async reloadCustomCommands(): Promise<Map<string, CustomCommand>> {
+    const { commands, problems } = await loadCustomCommands(this.cwd, this.env);
+    this.custom = commands;
+    for (const p of problems) if (!this.reported.has(p)) (this.reported.add(p), this.notice(`Custom command not loaded: ${p}`, 'warning'));
+    return commands;
+  }
+
+  todos(): CodeTodo[] {
+    return this.todoList.map((t) => ({ ...t }));
+  }
+
+  /** The model wrote its todo list (`todo_write`). */
+  setTodos(todos: CodeTodo[]): void {
+    this.todoList = todos;
+    this.emit({ type: 'todos', todos: this.todos() });
+  }
+
+  /** The approval gate changed the mode (an approved plan). */
+  modeChanged(): void {
+    this.notice(`Plan approved: ${this.gate.mode} mode.`);
+    this.emitStatus();
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,16 @@
  */
 import type { Message } from '../types/message.js';
 import { emptyUsage } from '../types/usage.js';
-import type { CodeApprovalAnswer, CodeEvent, CodeMode, CodeSession, CodeStatus, CodeTurnResult } from './code-session-types.js';
+import type {
+  CodeApprovalAnswer,
+  CodeCustomCommand,
+  CodeEvent,
+  CodeMode,
+  CodeSession,
+  CodeStatus,
+  CodeTodo,
+  CodeTurnResult,
+} from './code-session-types.js';
 
 /** Options of `PendingCodeSession`. */
 export interface PendingCodeSessionOptions {
@@ -115,6 +124,14 @@ export class PendingCodeSession implements CodeSession {
 
   async completePath(prefix: string): Promise<string[]> {
     return (await this.opened).completePath(prefix);
+  }
+
+  customCommands(): CodeCustomCommand[] {
+    return this.inner?.customCommands() ?? [];
+  }
+
+  todos(): CodeTodo[] {
+    return this.inner?.todos() ?? [];
   }
 
   /**
