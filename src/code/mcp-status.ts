@@ -17,15 +17,22 @@ export async function mcpReport(runtime: CodeRuntime, args: string[], usedTools:
   if (id !== undefined && !ids.includes(id)) return `No MCP server "${id}": the servers are ${ids.join(', ')}.`;
   if (verb === 'reconnect') await hub.reload(id).catch(() => undefined);
   else await hub.toolsSettled();
-  const lines = hub.status().map((s) => serverLines(s, usedTools));
-  return [`MCP servers (${ids.length}; /mcp reconnect [server] restarts):`, ...lines].join('\n');
+  const status = hub.status();
+  const unused = status.some((st) => (st.tools ?? []).length > 0 && !st.tools!.some((t) => usedTools.has(mcpToolName(st.id, t))));
+  return [
+    `MCP servers (${ids.length}; /mcp reconnect [server] restarts):`,
+    ...status.map(serverLines),
+    ...(unused
+      ? ['This session uses the tools of the servers its agent lists: start with --agent <name> (an agent of corvid.yaml whose tools name the server).']
+      : []),
+  ].join('\n');
 }
 
-function serverLines(s: McpServerStatus, usedTools: ReadonlySet<string>): string {
+function serverLines(s: McpServerStatus): string {
   const state = s.state === 'connected' ? '✓ connected' : s.state === 'failed' ? '✗ failed' : `○ ${s.state}`;
   const tools = s.tools ?? [];
-  const used = tools.some((t) => usedTools.has(mcpToolName(s.id, t)));
-  const head = `  ${s.id}  ${state}  ${s.transport} ${s.target}${s.tools ? `  ${tools.length} tool${tools.length === 1 ? '' : 's'}` : ''}${used ? '' : tools.length ? ' (not used by this session: start with --agent naming an agent that lists it)' : ''}`;
+  const count = s.tools ? ` · ${tools.length} tool${tools.length === 1 ? '' : 's'}` : '';
+  const head = `  ${s.id}  ${state}${count} · ${s.transport} ${s.target}`;
   const detail = s.error !== undefined ? `      error: ${s.error}` : tools.length ? `      ${tools.join(', ')}` : undefined;
   return detail === undefined ? head : `${head}\n${detail}`;
 }

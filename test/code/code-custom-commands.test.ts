@@ -42,7 +42,8 @@ describe('corvid code custom commands (headless)', { timeout: 90_000 }, () => {
     );
     writeCommand(userDir, 'fix', 'The user version: must not be used.\n');
     writeCommand(userDir, 'greet', 'Say hello to the team.');
-    const run = (prompt: string) => runCli(['code', '-p', prompt, '--no-sandbox'], { cwd: project!.dir, env: project!.env, timeoutMs: 60_000 });
+    const run = (prompt: string) =>
+      runCli(['code', '-p', prompt, '--no-sandbox'], { cwd: project!.dir, env: project!.env, timeoutMs: 60_000 });
     const fix = await run('/fix 42 src/math.js');
     expect(fix.stderr).toBe('');
     expect(fix.stdout).toBe('Fixed.\n');
