@@ -6,7 +6,6 @@ import { modelEndpoint } from '../models/model-endpoint.js';
 import type { AgentEvent } from '../types/events.js';
 import type { Message } from '../types/message.js';
 import type { ModelConfig } from '../types/model.js';
-import { RunState } from '../types/run-state.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
@@ -27,10 +26,14 @@ import type {
   CodeTurnResult,
 } from './code-session-types.js';
 import { completePath } from './complete-path.js';
-import { type CustomCommand, type CustomCommands, expandCommand, loadCustomCommands, splitSlashLine } from './custom-commands.js';
+import { CustomCommandStore } from './custom-command-store.js';
+import { type CustomCommand, type CustomCommands, expandCommand, splitSlashLine } from './custom-commands.js';
 import { attachMentions, type MentionRead } from './file-mentions.js';
 import type { FileSnapshots } from './file-snapshots.js';
 import { recordInterruptedCalls } from './interrupted-calls.js';
+import { NextMessageNotes } from './next-message-notes.js';
+import { runWithStopHooks, submitPrompt } from './prompt-hooks.js';
+import { userToolContext } from './user-tool-context.js';
 
 /** Everything the engine is built from (see `openCodeSession`). */
 export interface CodeEngineParts {
@@ -62,18 +65,6 @@ export interface CodeEngineParts {
   customCommands?: CustomCommands;
 }
 
-/** How many times in a row stop hooks may send the model back to work. */
-const STOP_HOOK_ROUNDS = 3;
-
-/** Output of `!command`s kept for the next turn's input (the model sees what the user ran). */
-interface ShellNote {
-  command: string;
-  exitCode: number | null;
-  output: string;
-}
-
-const SHELL_NOTE_MAX = 4000;
-
 /**
  * One `corvid code` session: runs turns of its agent in a stored session, turns the agent's
  * events into `CodeEvent`s, and holds the mode, approvals, snapshots and usage. Front ends talk
@@ -99,9 +90,8 @@ export class CodeSessionEngine implements CodeSession {
   private running: AbortController | undefined;
   /** Prompt tokens of the last model call (the best measure of how full the context is). */
   private lastPromptTokens = 0;
-  private shellNotes: ShellNote[] = [];
-  /** Notes for the model sent with the next message (what `/undo` reverted). */
-  private modelNotes: string[] = [];
+  /** What the model reads with the next message: `!command` output, what `/undo` reverted. */
+  private readonly notes = new NextMessageNotes();
   /**
    * Top-level tool calls of the running turn. On cancel, those without a stored result are recorded as interrupted
    * (a call stopped by the cancellation may still return, e.g. a killed command, but its step is not stored).
@@ -110,8 +100,7 @@ export class CodeSessionEngine implements CodeSession {
   private closed = false;
   /** Notices from opening the session, given to the first listener. */
   private startupNotices: string[] = [];
-  private custom: Map<string, CustomCommand>;
-  private readonly reported = new Set<string>();
+  private readonly custom: CustomCommandStore;
   private todoList: CodeTodo[] = [];
   /** The session's last run, when a crash or kill interrupted it (`/resume` continues it). */
   interrupted: { runId: string; input: string } | undefined;
@@ -131,9 +120,9 @@ export class CodeSessionEngine implements CodeSession {
     this.turns = parts.turns;
     this.transcript = parts.messages;
     this.usage = parts.usage;
-    this.custom = parts.customCommands?.commands ?? new Map();
-    for (const p of parts.customCommands?.problems ?? [])
-      (this.reported.add(p), this.startupNotices.push(`Custom command not loaded: ${p}`));
+    this.custom = new CustomCommandStore(parts.cwd, parts.env, parts.customCommands, (text) =>
+      this.listeners.size > 0 ? this.notice(text, 'warning') : void this.startupNotices.push(text),
+    );
   }
 
   get id(): string {
@@ -214,7 +203,7 @@ export class CodeSessionEngine implements CodeSession {
     if (this.running) return { status: 'failed', error: 'A turn is already running.', usage: emptyUsage(), changedFiles: [] };
     if (input.trim() === '') return { status: 'failed', error: 'Nothing to send.', usage: emptyUsage(), changedFiles: [] };
     const slash = input.trimStart().startsWith('/') ? splitSlashLine(input) : undefined;
-    const custom = slash ? (await this.reloadCustomCommands()).get(slash.name.toLowerCase()) : undefined;
+    const custom = slash ? (await this.custom.reload()).get(slash.name.toLowerCase()) : undefined;
     if (custom === undefined) return this.sendPrompt(input, input);
     if (custom.model === undefined) return this.sendPrompt(input, expandCommand(custom, slash!.args));
     const before = this.model;
@@ -229,32 +218,16 @@ export class CodeSessionEngine implements CodeSession {
   /** Runs a turn on `prompt` (shown as `input`), with the user_prompt_submit and stop hooks. */
   private async sendPrompt(input: string, prompt: string): Promise<CodeTurnResult> {
     this.interrupted = undefined;
-    const hooks = this.parts.hooks;
-    let text = prompt;
-    if (hooks?.has('user_prompt_submit')) {
-      const r = await hooks.run('user_prompt_submit', { prompt });
-      if (r.blocked !== undefined) {
-        const error = `Blocked by a user_prompt_submit hook: ${r.blocked}`;
-        this.notice(error, 'error');
-        return { status: 'failed', error, usage: emptyUsage(), changedFiles: [] };
-      }
-      if (r.output.length > 0) text = `${prompt}\n\n${r.output.join('\n\n')}`;
-    }
+    const submitted = await submitPrompt(this.parts.hooks, prompt);
+    if ('blocked' in submitted) return (this.notice(submitted.blocked.error!, 'error'), submitted.blocked);
     const turn = ++this.turns;
-    const mentions = await attachMentions(text, { cwd: this.cwd, read: (path) => this.readForUser(path) });
+    const mentions = await attachMentions(submitted.text, { cwd: this.cwd, read: (path) => this.readForUser(path) });
     for (const s of mentions.skipped) this.notice(`@${s.path} is not attached: ${s.reason}`, 'warning');
-    let message = this.withShellNotes(mentions.text);
-    let shown = input;
-    for (let round = 0; ; round++) {
-      const result = await this.turn({ turn, input: shown }, (options) =>
+    return runWithStopHooks(this.parts.hooks, { message: this.notes.take(mentions.text), shown: input }, (message, shown) =>
+      this.turn({ turn, input: shown }, (options) =>
         this.agent.stream(message, { ...options, session: this.sessionId, store: this.store }),
-      );
-      if (result.status !== 'completed' || !hooks?.has('stop') || round >= STOP_HOOK_ROUNDS) return result;
-      const stop = await hooks.run('stop', { last_message: result.text ?? '', stop_hook_active: round > 0 });
-      if (stop.blocked === undefined) return result;
-      message = `A stop hook says the work is not finished: ${stop.blocked}`;
-      shown = `(stop hook) ${stop.blocked}`;
-    }
+      ),
+    );
   }
 
   /** Continues the interrupted run of the session from its last checkpoint (finished tool calls are not run again). */
@@ -319,21 +292,9 @@ export class CodeSessionEngine implements CodeSession {
     }
   }
 
-  /** The input with the `!command`s run since the last turn in front, so the model sees them. */
-  private withShellNotes(input: string): string {
-    const own = this.modelNotes.splice(0);
-    if (this.shellNotes.length === 0 && own.length === 0) return input;
-    const notes = this.shellNotes.map((n) => {
-      const out = n.output.length > SHELL_NOTE_MAX ? `${n.output.slice(0, SHELL_NOTE_MAX)}\n[…]` : n.output;
-      return `I ran \`${n.command}\` (exit code ${n.exitCode ?? 'none'}):\n\`\`\`\n${out}\n\`\`\``;
-    });
-    this.shellNotes = [];
-    return `${[...own, ...notes].join('\n\n')}\n\n${input}`;
-  }
-
   /** Adds a note the model reads with the next message (e.g. what `/undo` reverted). */
   addModelNote(text: string): void {
-    this.modelNotes.push(text);
+    this.notes.addNote(text);
   }
 
   /** Updates the session's title (its first input) and model in the store. */
@@ -355,13 +316,13 @@ export class CodeSessionEngine implements CodeSession {
 
   async runShell(command: string): Promise<{ exitCode: number | null; output: string }> {
     try {
-      const r = (await this.parts.shell.execute({ command }, this.userToolContext('shell'))) as {
+      const r = (await this.parts.shell.execute({ command }, userToolContext(this.agent.name, 'shell'))) as {
         exitCode: number | null;
         stdout: string;
         stderr: string;
       };
       const output = [r.stdout, r.stderr].filter((s) => s !== '').join(r.stdout.endsWith('\n') || r.stdout === '' ? '' : '\n');
-      this.shellNotes.push({ command, exitCode: r.exitCode, output });
+      this.notes.addShell({ command, exitCode: r.exitCode, output });
       this.emit({ type: 'shell', command, exitCode: r.exitCode, output });
       return { exitCode: r.exitCode, output };
     } catch (error) {
@@ -375,22 +336,7 @@ export class CodeSessionEngine implements CodeSession {
   private async readForUser(path: string): Promise<MentionRead> {
     const read = this.parts.tools.get('read_file');
     if (read === undefined) throw new Error('this session has no read_file tool');
-    return (await read.execute({ path }, this.userToolContext('mention'))) as MentionRead;
-  }
-
-  /** The context of a tool call the user made (`!command`, `@path`), not the model. */
-  private userToolContext(kind: string): Parameters<Tool['execute']>[1] {
-    const stamp = Date.now().toString(36);
-    return {
-      signal: new AbortController().signal,
-      agent: this.agent.name,
-      path: [this.agent.name],
-      runId: `${kind}_${stamp}`,
-      toolCallId: 'user',
-      idempotencyKey: `user:${kind}:${stamp}`,
-      messages: [],
-      state: new RunState(),
-    };
+    return (await read.execute({ path }, userToolContext(this.agent.name, 'mention'))) as MentionRead;
   }
 
   answerApproval(id: string, answer: CodeApprovalAnswer): void {
@@ -422,8 +368,7 @@ export class CodeSessionEngine implements CodeSession {
     this.turns = options.turns;
     this.usage = options.usage;
     this.lastPromptTokens = 0;
-    this.shellNotes = [];
-    this.modelNotes = [];
+    this.notes.clear();
     this.todoList = [];
     this.emit({ type: 'todos', todos: [] });
     this.transcript = await this.store.sessions.messages(sessionId);
@@ -445,20 +390,12 @@ export class CodeSessionEngine implements CodeSession {
   }
 
   customCommands(): CodeCustomCommand[] {
-    return [...this.custom.values()].map(({ name, description, argumentHint, scope }) => ({
-      name,
-      scope,
-      ...(description !== undefined ? { description } : {}),
-      ...(argumentHint !== undefined ? { argumentHint } : {}),
-    }));
+    return this.custom.list();
   }
 
   /** Reads the custom commands again (a file added or changed since); says once which files are wrong. */
-  async reloadCustomCommands(): Promise<Map<string, CustomCommand>> {
-    const { commands, problems } = await loadCustomCommands(this.cwd, this.env);
-    this.custom = commands;
-    for (const p of problems) if (!this.reported.has(p)) (this.reported.add(p), this.notice(`Custom command not loaded: ${p}`, 'warning'));
-    return commands;
+  reloadCustomCommands(): Promise<Map<string, CustomCommand>> {
+    return this.custom.reload();
   }
 
   todos(): CodeTodo[] {

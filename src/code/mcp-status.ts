@@ -23,7 +23,9 @@ export async function mcpReport(runtime: CodeRuntime, args: string[], usedTools:
     `MCP servers (${ids.length}; /mcp reconnect [server] restarts):`,
     ...status.map(serverLines),
     ...(unused
-      ? ['This session uses the tools of the servers its agent lists: start with --agent <name> (an agent of corvid.yaml whose tools name the server).']
+      ? [
+          'This session uses the tools of the servers its agent lists: start with --agent <name> (an agent of corvid.yaml whose tools name the server).',
+        ]
       : []),
   ].join('\n');
 }
