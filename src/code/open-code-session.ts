@@ -110,16 +110,7 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
       codeTools({ cwd, sandbox, web: options.web === true }),
     ]);
     const snapshots = new FileSnapshots({ store, cwd, sessionId });
-    const hooksConfig = runtime.config.code?.hooks;
-    const hooks = hooksConfig
-      ? new CodeHooks({
-          hooks: hooksConfig,
-          cwd,
-          env,
-          sessionId: () => engine?.id ?? sessionId,
-          onRun: (hook) => engine?.emit({ type: 'hook', hook }),
-        })
-      : undefined;
+    const hooks = sessionHooks(runtime, cwd, env, () => engine);
     const custom = await loadCustomCommands(cwd, env);
     let engine: CodeSessionEngine | undefined;
     let tools: ReadonlyMap<string, Tool> = new Map();
@@ -180,6 +171,24 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
     if (ownsStore) await store.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** The hooks of `code.hooks`, when the config has any; their runs are shown through the engine once it exists. */
+function sessionHooks(
+  runtime: CodeRuntime,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  engine: () => CodeSessionEngine | undefined,
+): CodeHooks | undefined {
+  const hooks = runtime.config.code?.hooks;
+  if (hooks === undefined) return undefined;
+  return new CodeHooks({
+    hooks,
+    cwd,
+    env,
+    sessionId: () => engine()?.id ?? '',
+    onRun: (hook) => engine()?.emit({ type: 'hook', hook }),
+  });
 }
 
 /** The mode asked for, after checking it and the `--allow` rules. */
