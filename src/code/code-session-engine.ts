@@ -33,6 +33,7 @@ import type { FileSnapshots } from './file-snapshots.js';
 import { recordInterruptedCalls } from './interrupted-calls.js';
 import { NextMessageNotes } from './next-message-notes.js';
 import { runWithStopHooks, submitPrompt } from './prompt-hooks.js';
+import { lastTodos } from './todo-write-tool.js';
 import { userToolContext } from './user-tool-context.js';
 
 /** Everything the engine is built from (see `openCodeSession`). */
@@ -120,6 +121,7 @@ export class CodeSessionEngine implements CodeSession {
     this.turns = parts.turns;
     this.transcript = parts.messages;
     this.usage = parts.usage;
+    this.todoList = lastTodos(parts.messages);
     this.custom = new CustomCommandStore(parts.cwd, parts.env, parts.customCommands, (text) =>
       this.listeners.size > 0 ? this.notice(text, 'warning') : void this.startupNotices.push(text),
     );
@@ -369,9 +371,9 @@ export class CodeSessionEngine implements CodeSession {
     this.usage = options.usage;
     this.lastPromptTokens = 0;
     this.notes.clear();
-    this.todoList = [];
-    this.emit({ type: 'todos', todos: [] });
     this.transcript = await this.store.sessions.messages(sessionId);
+    this.todoList = lastTodos(this.transcript);
+    this.emit({ type: 'todos', todos: this.todos() });
     await this.checkInterrupted();
     this.emit({ type: 'transcript', messages: this.messages() });
     for (const text of this.startupNotices.splice(0)) this.notice(text);

@@ -151,6 +151,8 @@ export class PendingCodeSession implements CodeSession {
     const messages = session.messages();
     for (const listener of this.listeners.keys()) {
       if (messages.length) listener({ type: 'transcript', messages });
+      const todos = session.todos();
+      if (todos.length) listener({ type: 'todos', todos });
       this.listeners.set(listener, session.subscribe(listener));
     }
     if (this.modeChanged && this.mode !== session.status().mode) session.setMode(this.mode);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { tool } from '../core/tool.js';
+import type { Message } from '../types/message.js';
 import type { Tool } from '../types/tool.js';
 import type { CodeTodo } from './code-session-types.js';
 
@@ -38,4 +39,27 @@ export function todoWriteTool(onUpdate: (todos: CodeTodo[]) => void): Tool {
       return `Todo list updated: ${done}/${todos.length} completed${current ? `; in progress: ${current.content}` : ''}.`;
     },
   });
+}
+
+/** The todo list of a stored conversation: the last `todo_write` call's (a resumed session shows it again). */
+export function lastTodos(messages: readonly Message[]): CodeTodo[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'assistant') continue;
+    for (const part of [...m.content].reverse()) {
+      if (part.type !== 'tool-call' || part.toolName !== TODO_WRITE) continue;
+      const input = typeof part.input === 'string' ? safeParse(part.input) : part.input;
+      const parsed = todosInput.safeParse(input);
+      if (parsed.success) return parsed.data.todos.map((t) => ({ content: t.content, status: t.status }));
+    }
+  }
+  return [];
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -113,6 +113,7 @@ function initialModel(session: CodeSession): TranscriptModel {
   if (messages.length) model.replace(messages);
   model.epoch = 0;
   model.status = session.status();
+  model.todos = session.todos();
   model.welcome();
   return model;
 }
