@@ -33,11 +33,14 @@ Modes (--mode, /mode, Shift+Tab in the UI):
   ask        read-only: no edits, no shell
   default    reads are free; edits and shell commands ask
   auto-edit  edits are free; shell commands ask
+  plan       read-only; the model writes a plan and you approve it before it changes anything
+             (with -p: prints the plan and exits)
   yolo       nothing asks (only with the sandbox on)
 
-Commands inside: /help /model [id] /mode [m] /clear /compact /undo [files|conversation] /diff /sessions /resume [id]
-/cost /init /exit; !<command> runs a shell command; approvals: y / n <reason> / a (always this
-tool) / p (always this command prefix).
+Commands inside: /help /model [id] /mode [m] /plan [task] /clear /compact /undo [files|conversation] /diff
+/sessions /resume [id] /cost /init /mcp /exit, and your own: Markdown files in .corvid/commands/ and
+~/.corvid/commands/ (also with -p "/name args"); !<command> runs a shell command; approvals: y / n <reason> /
+a (always this tool) / p (always this command prefix). Hooks: code.hooks in corvid.yaml.
 
 Options:
   -p, --print <task>     Headless: run one task to its end and print the answer ("-": read it from
@@ -45,7 +48,7 @@ Options:
                          to the model. Exit code 0 answered, 1 failed, 130 cancelled
       --json             With -p: print every event as one JSON line (NDJSON) instead
       --verbose          With -p: print the steps on stderr
-      --mode <mode>      ask, default (default), auto-edit or yolo
+      --mode <mode>      default (default), auto-edit, plan, yolo or ask
   -r, --resume [id]      Continue a session of this folder (default: the latest one)
   -a, --agent <name>     Start from a corvid.yaml agent (its instructions, tools, MCP servers)
   -m, --model <id>       provider:model or a corvid.yaml model name (default: defaults.model,

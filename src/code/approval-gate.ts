@@ -2,27 +2,39 @@ import type { ApprovalDecision, ApprovalRequest } from '../types/durable-options
 import type { Tool } from '../types/tool.js';
 import type { CodeApproval, CodeApprovalAnswer, CodeMode } from './code-session-types.js';
 import { commandPrefix, prefixCovers } from './command-prefix.js';
+import { EXIT_PLAN_MODE } from './exit-plan-mode-tool.js';
+import { TODO_WRITE } from './todo-write-tool.js';
 
-/** What a tool is, for the mode rules. */
-export type ToolClass = 'read' | 'edit' | 'shell' | 'other';
+/** What a tool is, for the mode rules; `session`: the session's own tools (the todo list, offering a plan). */
+export type ToolClass = 'read' | 'edit' | 'shell' | 'session' | 'other';
 
 const READ_TOOLS = new Set(['read_file', 'list_dir', 'glob', 'grep', 'search_files', 'web_fetch']);
 const EDIT_TOOLS = new Set(['write_file', 'edit_file', 'multi_edit']);
 const SHELL_TOOLS = new Set(['bash']);
+const SESSION_TOOLS = new Set([TODO_WRITE, EXIT_PLAN_MODE]);
 
 /** The class of a tool by its name: the built-in file, shell and web tools; anything else is `other`. */
 export function toolClass(name: string): ToolClass {
   if (READ_TOOLS.has(name)) return 'read';
   if (EDIT_TOOLS.has(name)) return 'edit';
   if (SHELL_TOOLS.has(name)) return 'shell';
+  if (SESSION_TOOLS.has(name)) return 'session';
   return 'other';
 }
 
 /** Why a call is refused outright in the current mode, or `undefined` when it may run (maybe after approval). */
 export function refusalInMode(mode: CodeMode, cls: ToolClass, toolName: string): string | undefined {
-  if (mode === 'ask' && cls !== 'read')
+  if (cls === 'read' || cls === 'session') return undefined;
+  if (mode === 'ask')
     return `Refused: the session is in ask mode (read-only), so ${toolName} may not run. Answer from what you can read, or ask the user to switch modes (/mode default).`;
+  if (mode === 'plan')
+    return `Refused: the session is in plan mode, so ${toolName} may not run yet. Read what you need, then offer your plan with ${EXIT_PLAN_MODE}; once the user approves it you can make changes.`;
   return undefined;
+}
+
+/** The mode a session goes to when its plan is approved: the one it was in before plan mode (`default` after a read-only one). */
+export function modeAfterPlan(before: CodeMode | undefined): CodeMode {
+  return before === undefined || before === 'plan' || before === 'ask' ? 'default' : before;
 }
 
 /** Options of an `ApprovalGate`. */
@@ -36,6 +48,8 @@ export interface ApprovalGateOptions {
   allow?: readonly string[];
   /** Whether the shell sandbox is on (for the hints of a headless denial). */
   sandbox?: boolean;
+  /** Called when the gate itself changed the mode (an approved plan). */
+  onModeChange?: () => void;
 }
 
 /** Why a `--allow` rule is refused (a bare interpreter, a launcher, a compound line), or `undefined` when it is good. */
@@ -49,7 +63,10 @@ export function allowRuleError(rule: string): string | undefined {
  * (per tool, per shell command prefix), and the calls waiting for an answer.
  */
 export class ApprovalGate {
-  mode: CodeMode;
+  private current: CodeMode;
+  /** The mode before plan mode was entered (where an approved plan goes back to). */
+  private beforePlan: CodeMode | undefined;
+  private readonly onModeChange: (() => void) | undefined;
   private readonly ask: ((approval: CodeApproval) => void) | undefined;
   private readonly tools: () => ReadonlyMap<string, Tool>;
   private readonly alwaysTools = new Set<string>();
@@ -59,11 +76,22 @@ export class ApprovalGate {
   private next = 0;
 
   constructor(options: ApprovalGateOptions) {
-    this.mode = options.mode;
+    this.current = options.mode;
+    this.onModeChange = options.onModeChange;
     this.ask = options.ask;
     this.tools = options.tools;
     this.alwaysPrefixes = new Set(options.allow ?? []);
     this.sandbox = options.sandbox ?? true;
+  }
+
+  /** The mode of the session. */
+  get mode(): CodeMode {
+    return this.current;
+  }
+
+  set mode(mode: CodeMode) {
+    if (mode === 'plan' && this.current !== 'plan') this.beforePlan = this.current;
+    this.current = mode;
   }
 
   /** The shell command prefixes that run without asking. */
@@ -74,7 +102,8 @@ export class ApprovalGate {
   /** Whether a call needs a person's approval in the current mode (the tool's `requireApproval`). */
   needsApproval(toolName: string, input: unknown): boolean {
     const cls = toolClass(toolName);
-    if (cls === 'read' || this.mode === 'yolo' || this.mode === 'ask') return false;
+    if (cls === 'session') return toolName === EXIT_PLAN_MODE && this.mode === 'plan';
+    if (cls === 'read' || this.mode === 'yolo' || this.mode === 'ask' || this.mode === 'plan') return false;
     if (cls === 'edit' && this.mode === 'auto-edit') return false;
     if (this.alwaysTools.has(toolName)) return false;
     if (cls === 'shell') {
@@ -101,9 +130,10 @@ export class ApprovalGate {
   /** The in-process approval handler of the session's runs. */
   async decide(request: ApprovalRequest): Promise<ApprovalDecision> {
     if (!this.ask) return { approved: false, reason: this.headlessDenial(request) };
+    const plan = request.toolName === EXIT_PLAN_MODE ? planText(request.input) : undefined;
     const tool = this.tools().get(request.toolName);
-    let preview = request.prompt;
-    if (tool?.preview) {
+    let preview = plan ?? request.prompt;
+    if (tool?.preview && plan === undefined) {
       try {
         preview = (await tool.preview(request.input)) ?? request.prompt;
       } catch (err) {
@@ -119,19 +149,37 @@ export class ApprovalGate {
       input: request.input,
       preview,
       ...(prefix !== undefined ? { prefix } : {}),
+      ...(plan !== undefined ? { kind: 'plan' as const } : {}),
     };
     const answer = await new Promise<CodeApprovalAnswer>((resolve) => {
       this.pending.set(id, resolve);
       this.ask!(approval);
     });
+    if (plan !== undefined) return this.planAnswer(answer);
     if (answer.approved && answer.always === 'tool') this.alwaysTools.add(request.toolName);
     if (answer.approved && answer.always === 'prefix' && approval.prefix !== undefined) this.alwaysPrefixes.add(approval.prefix);
     if (answer.approved) return { approved: true };
     return { approved: false, reason: answer.reason?.trim() ? `The user said no: ${answer.reason.trim()}` : 'The user said no.' };
   }
 
+  /** An answer to a plan: approved, the mode goes back (or to `auto-edit` for "always"); denied, planning goes on. */
+  private planAnswer(answer: CodeApprovalAnswer): ApprovalDecision {
+    if (!answer.approved) {
+      const why = answer.reason?.trim();
+      return {
+        approved: false,
+        reason: `The user did not approve the plan${why ? `: ${why}` : '.'} Stay in plan mode: revise the plan (ask if something is unclear) and offer it again with ${EXIT_PLAN_MODE}.`,
+      };
+    }
+    this.current = answer.always === 'tool' ? 'auto-edit' : modeAfterPlan(this.beforePlan);
+    this.onModeChange?.();
+    return { approved: true };
+  }
+
   /** Why a headless run denies a call, with the ways the user can allow it (never the mode already in use). */
   private headlessDenial(request: ApprovalRequest): string {
+    if (request.toolName === EXIT_PLAN_MODE)
+      return 'This run is headless: the plan is printed for the user, who will review it and run it later. Do not change anything; end your turn now with one short line.';
     const cls = toolClass(request.toolName);
     const hints: string[] = [];
     if (cls === 'edit' && this.mode === 'default') hints.push('--mode auto-edit (file edits)');
@@ -163,4 +211,10 @@ export class ApprovalGate {
     for (const id of ids) this.answer(id, { approved: false, reason });
     return ids;
   }
+}
+
+/** The plan of an `exit_plan_mode` call. */
+function planText(input: unknown): string {
+  const plan = (input as { plan?: unknown } | undefined)?.plan;
+  return typeof plan === 'string' ? plan : JSON.stringify(input);
 }

@@ -9,9 +9,11 @@ import type { ModelConfig } from '../types/model.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 import { type ApprovalGate, toolClass } from './approval-gate.js';
+import type { CodeHooks } from './code-hooks.js';
 import type { CodeRuntime } from './code-runtime.js';
 import type { CodeMode } from './code-session-types.js';
 import type { FileSnapshots } from './file-snapshots.js';
+import { withHooks } from './hooked-tool.js';
 
 /** The instructions every `corvid code` agent starts with. */
 export const CODE_INSTRUCTIONS = `You are corvid code, a coding agent working in a software project on the user's machine.
@@ -20,6 +22,7 @@ How you work:
 - Be concise. Answer in a few sentences or a short list; no preamble, no repetition of the question.
 - Look before you change: read the relevant files, use grep and glob to find code. Never guess at file contents.
 - Cite code as path:line (e.g. src/app.ts:42) when you refer to it.
+- For a task with several steps, keep a todo list with todo_write (the user sees it): write it first, keep exactly one item in_progress, mark items completed as you finish them.
 - Make the smallest change that does the job; follow the project's style and conventions. Prefer edit_file / multi_edit over rewriting whole files.
 - After changing code, run the project's tests or type checks with the bash tool, read failures, fix them, and run again until they pass (or say why they cannot).
 - Do not run destructive commands (rm -rf, git reset --hard, force pushes) unless the user asked for them.
@@ -30,6 +33,7 @@ const MODE_NOTES: Record<CodeMode, string> = {
   ask: 'Mode: ask. You may only read (read_file, list_dir, glob, grep). Do not try to edit files or run commands: explain what you would change instead.',
   default: 'Mode: default. Reading is free; file edits and shell commands ask the user for approval first.',
   'auto-edit': 'Mode: auto-edit. Reading and file edits are free; shell commands ask the user for approval first.',
+  plan: 'Mode: plan. You may only read (read_file, list_dir, glob, grep): no edits, no shell commands. Investigate, then write a concrete plan (the files to change and how, in order, and how you will verify it) and offer it with exit_plan_mode. Once the user approves it, carry it out.',
   yolo: 'Mode: yolo. Every tool runs without asking; shell commands run in a sandbox (no network, writes only inside the project).',
 };
 
@@ -86,6 +90,8 @@ export interface CodeAgentInput {
   contextTokens: number;
   /** The coding tools (`codeTools()`), before wrapping. */
   own: Tool[];
+  /** The hooks of `code.hooks` (tool calls run the pre_tool_use and post_tool_use ones). */
+  hooks?: CodeHooks;
 }
 
 /** The coding tools of a session, before the mode rules and snapshots are applied. */
@@ -130,7 +136,7 @@ export async function buildCodeAgent(input: CodeAgentInput): Promise<{ agent: Ag
   const extra = (base?.tools ?? []).filter((t) => !names.has(t.name));
   const tools = new Map<string, Tool>();
   for (const t of [...own, ...extra]) {
-    const guarded = input.gate.wrap(t);
+    const guarded = input.gate.wrap(input.hooks ? withHooks(t, input.hooks) : t);
     const cls = toolClass(t.name);
     tools.set(t.name, cls === 'edit' ? input.snapshots.wrap(guarded) : cls === 'shell' ? input.snapshots.wrapShell(guarded) : guarded);
   }

@@ -10,6 +10,7 @@ import { costOf } from './code-prices.js';
 import type { CodeSessionEngine } from './code-session-engine.js';
 import { CODE_MODES, CODE_SLASH_COMMANDS, type CodeMode, type CodeSlashCommand } from './code-session-types.js';
 import { CODE_SESSION_AGENT, type CodeSessionMetadata, listCodeSessions } from './code-store.js';
+import { mcpReport } from './mcp-status.js';
 import { UNDO_SCOPES, type UndoScope, undoTurn } from './undo-turn.js';
 
 /** One line of `/help` per command. */
@@ -17,6 +18,7 @@ export const SLASH_HELP: Record<CodeSlashCommand, string> = {
   help: '/help               List the commands',
   model: '/model [id]         Show the model, or switch (provider:model or a corvid.yaml model name)',
   mode: `/mode [mode]        Show the mode, or switch: ${CODE_MODES.join(', ')}`,
+  plan: '/plan [task]         Plan mode: the model reads and plans, you approve the plan before anything changes',
   clear: '/clear              Start a new session (the old one stays in /sessions)',
   compact: '/compact            Summarise the conversation now and continue in a compacted session',
   undo: '/undo [what]         Undo the last turn: both (default), files, or conversation',
@@ -25,6 +27,7 @@ export const SLASH_HELP: Record<CodeSlashCommand, string> = {
   resume: '/resume [id]        Continue a session of this folder (default: the latest other one)',
   cost: '/cost               Tokens and cost of this session',
   init: '/init               Write an AGENTS.md for this project',
+  mcp: '/mcp [reconnect [id]] The MCP servers of corvid.yaml: state, tools; reconnect restarts',
   exit: '/exit               Quit',
 };
 
@@ -33,11 +36,21 @@ export async function runSlashCommand(engine: CodeSessionEngine, line: string): 
   const [rawName = '', ...args] = line.trim().replace(/^\//, '').split(/\s+/);
   const name = rawName.toLowerCase();
   if (!(CODE_SLASH_COMMANDS as readonly string[]).includes(name)) {
-    engine.notice(`Unknown command "/${rawName}". /help lists the commands.`, 'error');
+    const custom = await engine.reloadCustomCommands();
+    if (custom.has(name)) {
+      if (engine.busy) return engine.notice(`/${rawName} waits until the running turn ends (Ctrl-C cancels it).`, 'warning');
+      await engine.send(line.trim());
+      return;
+    }
+    const known = [...CODE_SLASH_COMMANDS, ...custom.keys()].filter((c) => c.startsWith(name.slice(0, 2)) && name !== '');
+    engine.notice(
+      `Unknown command "/${rawName}".${known.length ? ` Did you mean ${known.map((c) => `/${c}`).join(', ')}?` : ''} /help lists the commands; your own are Markdown files in .corvid/commands/ (this project) or ~/.corvid/commands/.`,
+      'error',
+    );
     return;
   }
   const command = name as CodeSlashCommand;
-  if (engine.busy && !['help', 'mode', 'cost', 'diff', 'sessions', 'exit'].includes(command)) {
+  if (engine.busy && !['help', 'mode', 'plan', 'cost', 'diff', 'sessions', 'mcp', 'exit'].includes(command)) {
     engine.notice(`/${command} waits until the running turn ends (Ctrl-C cancels it).`, 'warning');
     return;
   }
@@ -47,14 +60,21 @@ export async function runSlashCommand(engine: CodeSessionEngine, line: string): 
 type Handler = (engine: CodeSessionEngine, args: string[]) => Promise<void> | void;
 
 const COMMANDS: Record<CodeSlashCommand, Handler> = {
-  help: (e) =>
+  help: async (e) => {
+    const custom = [...(await e.reloadCustomCommands()).values()];
     e.notice(
       [
         'Commands:',
         ...CODE_SLASH_COMMANDS.map((c) => `  ${SLASH_HELP[c]}`),
         '  !<command>          Run a shell command in the project folder',
+        ...(custom.length ? ['Your commands (.corvid/commands/, ~/.corvid/commands/):'] : []),
+        ...custom.map(
+          (c) =>
+            `  ${`/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`.padEnd(19)} ${c.description ?? '(no description)'} (${c.scope})`,
+        ),
       ].join('\n'),
-    ),
+    );
+  },
   model: (e, args) => {
     if (args[0] === undefined) return e.notice(`Model: ${e.status().model}`);
     e.setModel(resolveCodeModel({ model: args[0], config: e.runtime.config, env: e.env }));
@@ -67,6 +87,11 @@ const COMMANDS: Record<CodeSlashCommand, Handler> = {
     const before = e.gate.mode;
     e.setMode(args[0] as CodeMode);
     if (e.gate.mode !== before || args[0] === before) e.notice(`Mode: ${e.gate.mode}`);
+  },
+  plan: async (e, args) => {
+    if (e.gate.mode !== 'plan') e.setMode('plan');
+    e.notice('Mode: plan (the model reads and plans; you approve the plan before anything changes).');
+    if (args.length > 0) await e.send(args.join(' '));
   },
   clear: async (e) => {
     const id = await newCodeSession(e, {});
@@ -119,6 +144,7 @@ const COMMANDS: Record<CodeSlashCommand, Handler> = {
     );
   },
   init: init,
+  mcp: async (e, args) => e.notice(await mcpReport(e.runtime, args, new Set(e.agent.tools.map((t) => t.name)))),
   exit: (e) => e.emit({ type: 'exit' }),
 };
 

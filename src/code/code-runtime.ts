@@ -2,6 +2,7 @@ import type { CorvidConfig } from '../config/corvid-config.js';
 import { findConfigFile } from '../config/find-config-file.js';
 import type { Agent } from '../core/agent.js';
 import { ConfigError } from '../errors/config-error.js';
+import type { McpHub } from '../mcp/mcp-hub.js';
 import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
 import type { Store } from '../types/storage/store.js';
 
@@ -10,6 +11,8 @@ export interface CodeRuntime {
   readonly config: CorvidConfig;
   /** A `corvid.yaml` agent by name. */
   agent(name: string): Agent;
+  /** The MCP servers of `mcp_servers:` (for `/mcp`), when the config has any. */
+  readonly mcp?: McpHub | undefined;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,3 @@
-import { readdir } from 'node:fs/promises';
-import nodePath from 'node:path';
-
 import type { Agent } from '../core/agent.js';
 import { estimateTokens } from '../core/context-budget.js';
 import type { RunOptions } from '../core/run-options.js';
@@ -9,19 +6,35 @@ import { modelEndpoint } from '../models/model-endpoint.js';
 import type { AgentEvent } from '../types/events.js';
 import type { Message } from '../types/message.js';
 import type { ModelConfig } from '../types/model.js';
-import { RunState } from '../types/run-state.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
 import type { ApprovalGate } from './approval-gate.js';
 import { runSlashCommand } from './code-commands.js';
-import { modelLabel } from './code-model.js';
+import type { CodeHooks } from './code-hooks.js';
+import { modelLabel, resolveCodeModel } from './code-model.js';
 import { costOf, modelFacts } from './code-prices.js';
 import type { CodeRuntime } from './code-runtime.js';
-import type { CodeApprovalAnswer, CodeEvent, CodeMode, CodeSession, CodeStatus, CodeTurnResult } from './code-session-types.js';
+import type {
+  CodeApprovalAnswer,
+  CodeCustomCommand,
+  CodeEvent,
+  CodeMode,
+  CodeSession,
+  CodeStatus,
+  CodeTodo,
+  CodeTurnResult,
+} from './code-session-types.js';
+import { completePath } from './complete-path.js';
+import { CustomCommandStore } from './custom-command-store.js';
+import { type CustomCommand, type CustomCommands, expandCommand, splitSlashLine } from './custom-commands.js';
 import { attachMentions, type MentionRead } from './file-mentions.js';
 import type { FileSnapshots } from './file-snapshots.js';
 import { recordInterruptedCalls } from './interrupted-calls.js';
+import { NextMessageNotes } from './next-message-notes.js';
+import { runWithStopHooks, submitPrompt } from './prompt-hooks.js';
+import { lastTodos } from './todo-write-tool.js';
+import { userToolContext } from './user-tool-context.js';
 
 /** Everything the engine is built from (see `openCodeSession`). */
 export interface CodeEngineParts {
@@ -47,16 +60,11 @@ export interface CodeEngineParts {
   turns: number;
   messages: Message[];
   usage: Usage;
+  /** The hooks of `code.hooks` (user_prompt_submit and stop run here; tool hooks wrap the tools). */
+  hooks?: CodeHooks;
+  /** The custom slash commands read when the session opened. */
+  customCommands?: CustomCommands;
 }
-
-/** Output of `!command`s kept for the next turn's input (the model sees what the user ran). */
-interface ShellNote {
-  command: string;
-  exitCode: number | null;
-  output: string;
-}
-
-const SHELL_NOTE_MAX = 4000;
 
 /**
  * One `corvid code` session: runs turns of its agent in a stored session, turns the agent's
@@ -83,9 +91,8 @@ export class CodeSessionEngine implements CodeSession {
   private running: AbortController | undefined;
   /** Prompt tokens of the last model call (the best measure of how full the context is). */
   private lastPromptTokens = 0;
-  private shellNotes: ShellNote[] = [];
-  /** Notes for the model sent with the next message (what `/undo` reverted). */
-  private modelNotes: string[] = [];
+  /** What the model reads with the next message: `!command` output, what `/undo` reverted. */
+  private readonly notes = new NextMessageNotes();
   /**
    * Top-level tool calls of the running turn. On cancel, those without a stored result are recorded as interrupted
    * (a call stopped by the cancellation may still return, e.g. a killed command, but its step is not stored).
@@ -94,6 +101,8 @@ export class CodeSessionEngine implements CodeSession {
   private closed = false;
   /** Notices from opening the session, given to the first listener. */
   private startupNotices: string[] = [];
+  private readonly custom: CustomCommandStore;
+  private todoList: CodeTodo[] = [];
   /** The session's last run, when a crash or kill interrupted it (`/resume` continues it). */
   interrupted: { runId: string; input: string } | undefined;
 
@@ -112,6 +121,10 @@ export class CodeSessionEngine implements CodeSession {
     this.turns = parts.turns;
     this.transcript = parts.messages;
     this.usage = parts.usage;
+    this.todoList = lastTodos(parts.messages);
+    this.custom = new CustomCommandStore(parts.cwd, parts.env, parts.customCommands, (text) =>
+      this.listeners.size > 0 ? this.notice(text, 'warning') : void this.startupNotices.push(text),
+    );
   }
 
   get id(): string {
@@ -167,7 +180,7 @@ export class CodeSessionEngine implements CodeSession {
     this.emit({ type: 'notice', level, text });
   }
 
-  private emitStatus(): void {
+  emitStatus(): void {
     this.emit({ type: 'status', status: this.status() });
   }
 
@@ -187,15 +200,36 @@ export class CodeSessionEngine implements CodeSession {
     }
   }
 
+  /** Runs a turn; a `/name args` line of a custom command sends its prompt (the transcript shows the line). */
   async send(input: string): Promise<CodeTurnResult> {
     if (this.running) return { status: 'failed', error: 'A turn is already running.', usage: emptyUsage(), changedFiles: [] };
     if (input.trim() === '') return { status: 'failed', error: 'Nothing to send.', usage: emptyUsage(), changedFiles: [] };
+    const slash = input.trimStart().startsWith('/') ? splitSlashLine(input) : undefined;
+    const custom = slash ? (await this.custom.reload()).get(slash.name.toLowerCase()) : undefined;
+    if (custom === undefined) return this.sendPrompt(input, input);
+    if (custom.model === undefined) return this.sendPrompt(input, expandCommand(custom, slash!.args));
+    const before = this.model;
+    this.setModel(resolveCodeModel({ model: custom.model, config: this.runtime.config, env: this.env }));
+    try {
+      return await this.sendPrompt(input, expandCommand(custom, slash!.args));
+    } finally {
+      this.setModel(before);
+    }
+  }
+
+  /** Runs a turn on `prompt` (shown as `input`), with the user_prompt_submit and stop hooks. */
+  private async sendPrompt(input: string, prompt: string): Promise<CodeTurnResult> {
     this.interrupted = undefined;
+    const submitted = await submitPrompt(this.parts.hooks, prompt);
+    if ('blocked' in submitted) return (this.notice(submitted.blocked.error!, 'error'), submitted.blocked);
     const turn = ++this.turns;
-    const mentions = await attachMentions(input, { cwd: this.cwd, read: (path) => this.readForUser(path) });
+    const mentions = await attachMentions(submitted.text, { cwd: this.cwd, read: (path) => this.readForUser(path) });
     for (const s of mentions.skipped) this.notice(`@${s.path} is not attached: ${s.reason}`, 'warning');
-    const text = this.withShellNotes(mentions.text);
-    return this.turn({ turn, input }, (options) => this.agent.stream(text, { ...options, session: this.sessionId, store: this.store }));
+    return runWithStopHooks(this.parts.hooks, { message: this.notes.take(mentions.text), shown: input }, (message, shown) =>
+      this.turn({ turn, input: shown }, (options) =>
+        this.agent.stream(message, { ...options, session: this.sessionId, store: this.store }),
+      ),
+    );
   }
 
   /** Continues the interrupted run of the session from its last checkpoint (finished tool calls are not run again). */
@@ -260,21 +294,9 @@ export class CodeSessionEngine implements CodeSession {
     }
   }
 
-  /** The input with the `!command`s run since the last turn in front, so the model sees them. */
-  private withShellNotes(input: string): string {
-    const own = this.modelNotes.splice(0);
-    if (this.shellNotes.length === 0 && own.length === 0) return input;
-    const notes = this.shellNotes.map((n) => {
-      const out = n.output.length > SHELL_NOTE_MAX ? `${n.output.slice(0, SHELL_NOTE_MAX)}\n[…]` : n.output;
-      return `I ran \`${n.command}\` (exit code ${n.exitCode ?? 'none'}):\n\`\`\`\n${out}\n\`\`\``;
-    });
-    this.shellNotes = [];
-    return `${[...own, ...notes].join('\n\n')}\n\n${input}`;
-  }
-
   /** Adds a note the model reads with the next message (e.g. what `/undo` reverted). */
   addModelNote(text: string): void {
-    this.modelNotes.push(text);
+    this.notes.addNote(text);
   }
 
   /** Updates the session's title (its first input) and model in the store. */
@@ -296,13 +318,13 @@ export class CodeSessionEngine implements CodeSession {
 
   async runShell(command: string): Promise<{ exitCode: number | null; output: string }> {
     try {
-      const r = (await this.parts.shell.execute({ command }, this.userToolContext('shell'))) as {
+      const r = (await this.parts.shell.execute({ command }, userToolContext(this.agent.name, 'shell'))) as {
         exitCode: number | null;
         stdout: string;
         stderr: string;
       };
       const output = [r.stdout, r.stderr].filter((s) => s !== '').join(r.stdout.endsWith('\n') || r.stdout === '' ? '' : '\n');
-      this.shellNotes.push({ command, exitCode: r.exitCode, output });
+      this.notes.addShell({ command, exitCode: r.exitCode, output });
       this.emit({ type: 'shell', command, exitCode: r.exitCode, output });
       return { exitCode: r.exitCode, output };
     } catch (error) {
@@ -316,22 +338,7 @@ export class CodeSessionEngine implements CodeSession {
   private async readForUser(path: string): Promise<MentionRead> {
     const read = this.parts.tools.get('read_file');
     if (read === undefined) throw new Error('this session has no read_file tool');
-    return (await read.execute({ path }, this.userToolContext('mention'))) as MentionRead;
-  }
-
-  /** The context of a tool call the user made (`!command`, `@path`), not the model. */
-  private userToolContext(kind: string): Parameters<Tool['execute']>[1] {
-    const stamp = Date.now().toString(36);
-    return {
-      signal: new AbortController().signal,
-      agent: this.agent.name,
-      path: [this.agent.name],
-      runId: `${kind}_${stamp}`,
-      toolCallId: 'user',
-      idempotencyKey: `user:${kind}:${stamp}`,
-      messages: [],
-      state: new RunState(),
-    };
+    return (await read.execute({ path }, userToolContext(this.agent.name, 'mention'))) as MentionRead;
   }
 
   answerApproval(id: string, answer: CodeApprovalAnswer): void {
@@ -363,9 +370,10 @@ export class CodeSessionEngine implements CodeSession {
     this.turns = options.turns;
     this.usage = options.usage;
     this.lastPromptTokens = 0;
-    this.shellNotes = [];
-    this.modelNotes = [];
+    this.notes.clear();
     this.transcript = await this.store.sessions.messages(sessionId);
+    this.todoList = lastTodos(this.transcript);
+    this.emit({ type: 'todos', todos: this.todos() });
     await this.checkInterrupted();
     this.emit({ type: 'transcript', messages: this.messages() });
     for (const text of this.startupNotices.splice(0)) this.notice(text);
@@ -379,25 +387,33 @@ export class CodeSessionEngine implements CodeSession {
     this.emitStatus();
   }
 
-  async completePath(prefix: string): Promise<string[]> {
-    const slash = prefix.lastIndexOf('/');
-    const dirPart = slash >= 0 ? prefix.slice(0, slash + 1) : '';
-    const namePart = slash >= 0 ? prefix.slice(slash + 1) : prefix;
-    const dir = nodePath.resolve(this.cwd, dirPart);
-    const rel = nodePath.relative(this.cwd, dir);
-    if (rel.startsWith('..') || nodePath.isAbsolute(rel)) return [];
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    return entries
-      .filter(
-        (e) =>
-          e.name.startsWith(namePart) &&
-          e.name !== '.git' &&
-          e.name !== 'node_modules' &&
-          (namePart.startsWith('.') || !e.name.startsWith('.')),
-      )
-      .map((e) => `${dirPart}${e.name}${e.isDirectory() ? '/' : ''}`)
-      .sort()
-      .slice(0, 50);
+  completePath(prefix: string): Promise<string[]> {
+    return completePath(this.cwd, prefix);
+  }
+
+  customCommands(): CodeCustomCommand[] {
+    return this.custom.list();
+  }
+
+  /** Reads the custom commands again (a file added or changed since); says once which files are wrong. */
+  reloadCustomCommands(): Promise<Map<string, CustomCommand>> {
+    return this.custom.reload();
+  }
+
+  todos(): CodeTodo[] {
+    return this.todoList.map((t) => ({ ...t }));
+  }
+
+  /** The model wrote its todo list (`todo_write`). */
+  setTodos(todos: CodeTodo[]): void {
+    this.todoList = todos;
+    this.emit({ type: 'todos', todos: this.todos() });
+  }
+
+  /** The approval gate changed the mode (an approved plan). */
+  modeChanged(): void {
+    this.notice(`Plan approved: ${this.gate.mode} mode.`);
+    this.emitStatus();
   }
 
   async close(): Promise<void> {

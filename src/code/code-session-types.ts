@@ -12,12 +12,14 @@ import type { Usage } from '../types/usage.js';
  * - `ask`: read-only tools only (no edits, no shell);
  * - `default`: reads are free; edits and shell commands need approval;
  * - `auto-edit`: file edits are free; shell commands need approval;
+ * - `plan`: read-only like `ask`; the model writes a plan and offers it with `exit_plan_mode`, and once the user
+ *   approves it the session goes back to the mode it came from (or `auto-edit`) and carries it out;
  * - `yolo`: nothing asks (refused unless the shell sandbox is on).
  */
-export type CodeMode = 'ask' | 'default' | 'auto-edit' | 'yolo';
+export type CodeMode = 'ask' | 'default' | 'auto-edit' | 'plan' | 'yolo';
 
 /** The order Shift+Tab cycles through. */
-export const CODE_MODES: readonly CodeMode[] = ['default', 'auto-edit', 'yolo', 'ask'];
+export const CODE_MODES: readonly CodeMode[] = ['default', 'auto-edit', 'plan', 'yolo', 'ask'];
 
 /** What the status line shows. */
 export interface CodeStatus {
@@ -42,6 +44,33 @@ export interface CodeStatus {
   starting?: boolean;
 }
 
+/** One item of the model's todo list (`todo_write`). */
+export interface CodeTodo {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+/** A hook of `code.hooks` that ran and had something to say (output, or an exit code other than 0). */
+export interface CodeHookRun {
+  event: 'pre_tool_use' | 'post_tool_use' | 'user_prompt_submit' | 'stop';
+  command: string;
+  /** The tool it ran for (tool events). */
+  toolName?: string;
+  /** `null` when it timed out or could not start. */
+  exitCode: number | null;
+  /** Exit code 2: the call, prompt or stop was blocked; `output` is the reason. */
+  blocked: boolean;
+  output: string;
+}
+
+/** A slash command the user defined: a Markdown file in `.corvid/commands/` (project) or `~/.corvid/commands/` (user). */
+export interface CodeCustomCommand {
+  name: string;
+  description?: string;
+  argumentHint?: string;
+  scope: 'project' | 'user';
+}
+
 /** A pending approval, as a front end shows it. */
 export interface CodeApproval {
   /** Answer with `CodeSession.answerApproval(id, …)`. */
@@ -52,6 +81,11 @@ export interface CodeApproval {
   preview: string;
   /** The command prefix that "always" would allow (shell tools), e.g. `npm test`. */
   prefix?: string;
+  /**
+   * `plan`: the model offers a plan (`exit_plan_mode`; `preview` is the plan). Approving goes back to the mode the
+   * session came from (`always: 'tool'`: to `auto-edit`) and the model carries it out; denying keeps planning.
+   */
+  kind?: 'plan';
 }
 
 /** A front end's answer to an approval. */
@@ -92,6 +126,10 @@ export type CodeEvent =
   | { type: 'status'; status: CodeStatus }
   /** `/clear` or `/resume`: the front end replaces its transcript with `messages`. */
   | { type: 'transcript'; messages: Message[] }
+  /** The model's todo list changed (`todo_write`): the whole list. */
+  | { type: 'todos'; todos: CodeTodo[] }
+  /** A hook of `code.hooks` ran and printed something or did not exit 0. */
+  | { type: 'hook'; hook: CodeHookRun }
   /** `/exit`: the front end should close. */
   | { type: 'exit' };
 
@@ -115,6 +153,10 @@ export interface CodeSession {
   setMode(mode: CodeMode): void;
   /** Completion candidates for an `@path` mention (paths relative to cwd, files and folders). */
   completePath(prefix: string): Promise<string[]>;
+  /** The user's own slash commands (Markdown files), as last read (each `/command` reads them again). */
+  customCommands(): CodeCustomCommand[];
+  /** The model's current todo list (empty when it has none). */
+  todos(): CodeTodo[];
   close(): Promise<void>;
 }
 
@@ -123,6 +165,7 @@ export const CODE_SLASH_COMMANDS = [
   'help',
   'model',
   'mode',
+  'plan',
   'clear',
   'compact',
   'undo',
@@ -131,6 +174,7 @@ export const CODE_SLASH_COMMANDS = [
   'resume',
   'cost',
   'init',
+  'mcp',
   'exit',
 ] as const;
 

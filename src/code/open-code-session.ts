@@ -14,13 +14,17 @@ import type { Tool } from '../types/tool.js';
 import { allowRuleError, ApprovalGate } from './approval-gate.js';
 import { buildCodeAgent, codeTools, projectInstructions } from './code-agent.js';
 import { storedSessionState } from './code-commands.js';
+import { CodeHooks } from './code-hooks.js';
 import { modelLabel, resolveCodeModel } from './code-model.js';
 import { modelFacts } from './code-prices.js';
 import { type CodeRuntime, loadCodeRuntime } from './code-runtime.js';
 import { CodeSessionEngine } from './code-session-engine.js';
 import { CODE_MODES, type CodeApproval, type CodeMode, type CodeSession } from './code-session-types.js';
 import { CODE_SESSION_AGENT, codeStorePath, listCodeSessions, sessionCwd } from './code-store.js';
+import { loadCustomCommands } from './custom-commands.js';
+import { exitPlanModeTool } from './exit-plan-mode-tool.js';
 import { FileSnapshots } from './file-snapshots.js';
+import { todoWriteTool } from './todo-write-tool.js';
 
 /** Options of `openCodeSession`. */
 export interface OpenCodeSessionOptions {
@@ -100,17 +104,27 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
       ({ runtime, env: modelEnv } = await loadCodeRuntime({ cwd, env, configPath: options.configPath, mcp: options.mcp, store }));
     const model = resolveCodeModel({ model: options.model ?? agentModel(runtime, options.agent), config: runtime.config, env: modelEnv });
     const sessionId = await chooseSession({ store, cwd, resume: options.resume, model: modelLabel(model) });
-    const [state, messages, own] = await Promise.all([
+    const [state, messages, fileAndShell] = await Promise.all([
       storedSessionState({ store }, sessionId),
       store.sessions.messages(sessionId),
       codeTools({ cwd, sandbox, web: options.web === true }),
     ]);
     const snapshots = new FileSnapshots({ store, cwd, sessionId });
+    const hooks = sessionHooks(runtime, cwd, env, () => engine);
+    const custom = await loadCustomCommands(cwd, env);
     let engine: CodeSessionEngine | undefined;
     let tools: ReadonlyMap<string, Tool> = new Map();
     const ask = options.headless ? undefined : (approval: CodeApproval) => engine?.emit({ type: 'approval', approval });
     const allow = [...(options.allow ?? []), ...configAllow(runtime)];
-    const gate = new ApprovalGate({ mode, ...(ask ? { ask } : {}), tools: () => tools, allow, sandbox });
+    const gate = new ApprovalGate({
+      mode,
+      ...(ask ? { ask } : {}),
+      tools: () => tools,
+      allow,
+      sandbox,
+      onModeChange: () => engine?.modeChanged(),
+    });
+    const own = [...fileAndShell, todoWriteTool((todos) => engine?.setTodos(todos)), exitPlanModeTool(() => gate.mode)];
     const built = await buildCodeAgent({
       cwd,
       runtime,
@@ -125,6 +139,7 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
       projectText: project.text,
       contextTokens: Math.floor((model.contextWindow ?? modelFacts(modelLabel(model)).contextWindow) * 0.8),
       own,
+      ...(hooks ? { hooks } : {}),
     });
     tools = built.tools;
     const shell = own.find((t) => t.name === 'bash')!;
@@ -146,6 +161,8 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
       turns: state.turns,
       usage: state.usage,
       messages,
+      ...(hooks ? { hooks } : {}),
+      customCommands: custom,
     });
     if (options.resume !== undefined) await engine.checkInterrupted();
     return engine;
@@ -154,6 +171,24 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
     if (ownsStore) await store.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** The hooks of `code.hooks`, when the config has any; their runs are shown through the engine once it exists. */
+function sessionHooks(
+  runtime: CodeRuntime,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  engine: () => CodeSessionEngine | undefined,
+): CodeHooks | undefined {
+  const hooks = runtime.config.code?.hooks;
+  if (hooks === undefined) return undefined;
+  return new CodeHooks({
+    hooks,
+    cwd,
+    env,
+    sessionId: () => engine()?.id ?? '',
+    onRun: (hook) => engine()?.emit({ type: 'hook', hook }),
+  });
 }
 
 /** The mode asked for, after checking it and the `--allow` rules. */

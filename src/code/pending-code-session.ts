@@ -5,7 +5,16 @@
  */
 import type { Message } from '../types/message.js';
 import { emptyUsage } from '../types/usage.js';
-import type { CodeApprovalAnswer, CodeEvent, CodeMode, CodeSession, CodeStatus, CodeTurnResult } from './code-session-types.js';
+import type {
+  CodeApprovalAnswer,
+  CodeCustomCommand,
+  CodeEvent,
+  CodeMode,
+  CodeSession,
+  CodeStatus,
+  CodeTodo,
+  CodeTurnResult,
+} from './code-session-types.js';
 
 /** Options of `PendingCodeSession`. */
 export interface PendingCodeSessionOptions {
@@ -117,6 +126,14 @@ export class PendingCodeSession implements CodeSession {
     return (await this.opened).completePath(prefix);
   }
 
+  customCommands(): CodeCustomCommand[] {
+    return this.inner?.customCommands() ?? [];
+  }
+
+  todos(): CodeTodo[] {
+    return this.inner?.todos() ?? [];
+  }
+
   /**
    * Closes the session. Does not wait for a session still opening (the user quit before it opened): that one is
    * closed as soon as it opens, and an error opening it is ignored.
@@ -134,6 +151,8 @@ export class PendingCodeSession implements CodeSession {
     const messages = session.messages();
     for (const listener of this.listeners.keys()) {
       if (messages.length) listener({ type: 'transcript', messages });
+      const todos = session.todos();
+      if (todos.length) listener({ type: 'todos', todos });
       this.listeners.set(listener, session.subscribe(listener));
     }
     if (this.modeChanged && this.mode !== session.status().mode) session.setMode(this.mode);

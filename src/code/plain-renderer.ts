@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../types/events.js';
+import { hookLine, todoLines } from './code-event-text.js';
 import type { CodeEvent, CodeStatus } from './code-session-types.js';
 
 /** Lines of a tool's output shown in plain mode. */
@@ -92,6 +93,7 @@ export class PlainRenderer {
         return this.agent(event.event);
       case 'approval':
         this.shownPreview = event.approval.preview;
+        if (event.approval.kind === 'plan') return this.line(`? Approve this plan?\n${indent(event.approval.preview)}`);
         return this.line(`? ${event.approval.toolName} needs approval:\n${indent(event.approval.preview)}`);
       case 'turn_end': {
         const r = event.result;
@@ -107,6 +109,10 @@ export class PlainRenderer {
         return this.line(`$ ${event.command}\n${event.output ? `${tail(event.output, 40)}\n` : ''}exit ${event.exitCode ?? 'none'}`);
       case 'transcript':
         return this.line(`(${event.messages.length} messages in the conversation)`);
+      case 'todos':
+        return event.todos.length ? this.line(`todos:\n${todoLines(event.todos)}`) : undefined;
+      case 'hook':
+        return this.line(hookLine(event.hook));
       case 'exit':
         return this.endLine();
       default: {

@@ -35,7 +35,11 @@ export async function runPlain(options: RunPlainOptions): Promise<void> {
   let exit = false;
   const onApproval = async (approval: CodeApproval): Promise<void> => {
     const hint = approval.prefix !== undefined ? ` / [p] always "${approval.prefix}"` : '';
-    stdout.write(`Approve? [y]es / [n]o <reason> / [a]lways ${approval.toolName}${hint}: `);
+    stdout.write(
+      approval.kind === 'plan'
+        ? 'Approve the plan? [y]es, carry it out / [a] yes, in auto-edit / [n]o <what should change>: '
+        : `Approve? [y]es / [n]o <reason> / [a]lways ${approval.toolName}${hint}: `,
+    );
     const answer = parseApprovalAnswer(await lines.next());
     if (options.prompt !== true) stdout.write('\n');
     session.answerApproval(approval.id, answer);

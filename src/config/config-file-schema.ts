@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { PROVIDER_ALIASES } from '../models/parse-model-id.js';
+import { codeSchema } from './code-config-schema.js';
 import { durationSchema } from './duration-schema.js';
 import { guardrailsSchema, scoringSchema } from './guardrails-schema.js';
 import { embeddersSchema, KNOWLEDGE_NAME, knowledgeSchema } from './knowledge-schema.js';
@@ -473,18 +474,6 @@ export const defaultsSchema = z
     limits: limitsSchema.optional().describe('`limits` of agents without their own.'),
   })
   .describe('Defaults for agents and models.');
-
-/** `code:` — settings of `corvid code` in this project. */
-export const codeSchema = z
-  .strictObject({
-    allow: z
-      .array(z.string().trim().min(1))
-      .optional()
-      .describe(
-        'Shell command prefixes `corvid code` runs without asking (e.g. `npm test`, `node --test`), as `--allow` does; never a bare interpreter or shell.',
-      ),
-  })
-  .describe('Settings of `corvid code` in this project.');
 
 /** `cassette:` — record and replay the model calls of every agent (docs/cassettes.md). */
 export const cassetteSchema = z

@@ -1,5 +1,6 @@
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 import type { ModelConfig, ModelSettings, ToolMode } from '../types/model.js';
+import type { CodeConfig } from './code-config-schema.js';
 import type { GuardrailsFileEntry, ScoringFileEntry } from './guardrails-schema.js';
 import type { EmbedderConfig, KnowledgeBaseConfig } from './knowledge-schema.js';
 import type { ToolKindEntry } from './tool-kinds/index.js';
@@ -282,8 +283,8 @@ export interface CorvidConfig {
   agents: Record<string, AgentConfig>;
   /** `server:`; absent when the file has none. */
   server?: ServerConfig;
-  /** `code:`: settings of `corvid code` (the command prefixes it runs without asking). */
-  code?: { allow: string[] };
+  /** `code:`: settings of `corvid code` (the command prefixes it runs without asking, hooks). */
+  code?: CodeConfig;
   /** `storage:`; absent when the file has none (the runtime then uses SQLite at `./.corvid/corvid.db`). */
   storage?: StorageConfig;
   /** `cassette:`; absent when the file has none. */

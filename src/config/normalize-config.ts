@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { canonicalProvider } from '../models/parse-model-id.js';
 import type { ModelConfig, ReasoningSettings, ToolChoice } from '../types/model.js';
+import { normalizeCode } from './code-config-schema.js';
 import type { agentSchema, configFileSchema, limitsSchema, modelSchema, reasoningSchema } from './config-file-schema.js';
 import type { AgentConfig, CorvidConfig, LimitsConfig, McpContentConfig } from './corvid-config.js';
 import { normalizeEmbedders, normalizeKnowledge } from './knowledge-schema.js';
@@ -197,7 +198,7 @@ export function normalizeConfig(file: FileConfig): CorvidConfig {
     ...(file.knowledge && Object.keys(file.knowledge).length > 0 ? { knowledge: normalizeKnowledge(file.knowledge) } : {}),
     agents: Object.fromEntries(Object.entries(file.agents ?? {}).map(([k, a]) => [k, agent(k, a)])),
     ...(file.server ? { server: normalizeServer(file.server) } : {}),
-    ...(file.code ? { code: { allow: file.code.allow ?? [] } } : {}),
+    ...(file.code ? { code: normalizeCode(file.code) } : {}),
     ...(file.storage ? { storage: normalizeStorage(file.storage) } : {}),
     ...(file.cassette
       ? { cassette: compact({ path: file.cassette.path, mode: file.cassette.mode, liveTools: file.cassette.live_tools }) }

@@ -120,6 +120,6 @@ describe('corvid code -p (headless)', { timeout: 60_000 }, () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     const usage = await runCli(['code', '-p', 'hi', '--mode', 'fast'], { cwd: project.dir, env: project.env });
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain('--mode must be one of default, auto-edit, yolo, ask');
+    expect(usage.stderr).toContain('--mode must be one of default, auto-edit, plan, yolo, ask');
   });
 });

@@ -58,7 +58,7 @@ describe.skipIf(missing !== undefined)('corvid code keys in a real terminal (tmu
       expect(first).toMatch(/^⏵ default │/);
       // yolo is in the cycle only when the shell sandbox works (it is refused without it).
       const sandbox = / │ sandbox$/.test(first);
-      const cycle = sandbox ? ['auto-edit', 'yolo', 'ask', 'default'] : ['auto-edit', 'ask', 'default'];
+      const cycle = sandbox ? ['auto-edit', 'plan', 'yolo', 'ask', 'default'] : ['auto-edit', 'plan', 'ask', 'default'];
       for (const mode of cycle) {
         t.keys('BTab');
         await t.waitFor((s) => statusLine(s).startsWith(`⏵ ${mode} │`), { what: `the status line in ${mode} mode` });

@@ -2,7 +2,7 @@
  * One `corvid code` session in a real terminal for the tmux tests: the fake model with its script, the
  * temporary project and the built CLI in a tmux pane; plus readers of what the model received.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { afterEach, beforeAll } from 'vitest';
@@ -67,15 +67,16 @@ export class TmuxCodeSession {
   ) {}
 
   /**
-   * Starts the fake model with `script`, a project (`files` added, relative path → content) and `corvid code <args>` in
-   * a terminal of `size` (default 80×24); resolves once the prompt is shown.
+   * Starts the fake model with `script`, a project (`files` added, relative path → content; `config` added to its
+   * corvid.yaml) and `corvid code <args>` in a terminal of `size` (default 80×24); resolves once the prompt is shown.
    */
   static async start(
     script: FakeReply[],
-    options: { args?: string[]; columns?: number; rows?: number; files?: Record<string, string> } = {},
+    options: { args?: string[]; columns?: number; rows?: number; files?: Record<string, string>; config?: (dir: string) => string } = {},
   ): Promise<TmuxCodeSession> {
     const server = await startFakeLlmServer(script);
     const project = makeProject(server.url);
+    if (options.config) appendFileSync(join(project.dir, 'corvid.yaml'), options.config(project.dir));
     for (const [path, content] of Object.entries(options.files ?? {})) writeProjectFile(project, path, content);
     const term = Terminal.start({
       command: [process.execPath, CLI, 'code', ...(options.args ?? [])],

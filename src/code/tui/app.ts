@@ -8,11 +8,12 @@ import { createElement as h, type ReactNode, useEffect, useMemo, useRef, useStat
 import type { CodeSession } from '../code-session-types.js';
 import { style } from './ansi.js';
 import { ApprovalBox } from './approval-box.js';
-import { SLASH_COMMAND_HELP, slashHints, UNDO_HINT } from './completion.js';
+import { slashHelp, slashHints, UNDO_HINT } from './completion.js';
 import { renderItem, spacedBefore } from './item-view.js';
 import { InputBox, LiveArea } from './live-view.js';
 import { loadRenderers, renderMarkdown } from './renderers.js';
 import { formatStatus } from './status-line.js';
+import { TodoPanel, todoPanelRows } from './todo-panel.js';
 import { type TranscriptItem, TranscriptModel } from './transcript-model.js';
 import { useKeys } from './use-keys.js';
 
@@ -78,8 +79,9 @@ export function App(props: AppProps): ReactNode {
   if (failed) return null;
   const itemOptions = { width, showReasoning, markdown: renderMarkdown };
   const approval = model.approvals[0];
-  const hints = !approval ? hintLine(keys) : undefined;
-  const reserved = 6 + keys.input.value.split('\n').length;
+  const hints = !approval ? hintLine(keys, session) : undefined;
+  const todoRows = todoPanelRows(model.todos, model.busy);
+  const reserved = 6 + keys.input.value.split('\n').length + todoRows;
   return h(
     Box,
     { flexDirection: 'column' },
@@ -96,6 +98,7 @@ export function App(props: AppProps): ReactNode {
       },
     }),
     h(LiveArea, { model, width, maxRows: Math.max(3, rows - reserved - (approval ? 8 : 0)), showReasoning, frame }),
+    todoRows > 0 ? h(TodoPanel, { todos: model.todos, width }) : null,
     approval
       ? h(ApprovalBox, { approval, width, maxRows: Math.max(3, rows - 10), reason: keys.reason, queued: model.approvals.length - 1 })
       : h(InputBox, { input: keys.input, width, placeholder: placeholder(model.busy), focused: true }),
@@ -110,6 +113,7 @@ function initialModel(session: CodeSession): TranscriptModel {
   if (messages.length) model.replace(messages);
   model.epoch = 0;
   model.status = session.status();
+  model.todos = session.todos();
   model.welcome();
   return model;
 }
@@ -117,15 +121,16 @@ function initialModel(session: CodeSession): TranscriptModel {
 const placeholder = (busy: boolean): string =>
   busy ? 'Working… type to queue a message, Esc to interrupt' : 'Ask, /command, !shell, @file — Alt+Enter or \\ for a new line';
 
-function hintLine(keys: ReturnType<typeof useKeys>): string | undefined {
+function hintLine(keys: ReturnType<typeof useKeys>, session: CodeSession): string | undefined {
   if (keys.notice) return style('yellow', keys.notice);
   if (keys.candidates.length) return style('gray', keys.candidates.slice(0, 12).join('  '));
   if (/^\/undo\s+\S*$/i.test(keys.input.value)) return style('gray', UNDO_HINT);
-  const slash = slashHints(keys.input.value);
+  const custom = keys.input.value.startsWith('/') ? session.customCommands() : [];
+  const slash = slashHints(keys.input.value, custom);
   if (slash.length) {
     return slash
       .slice(0, 6)
-      .map((c) => `${style('cyan', c)} ${style('gray', SLASH_COMMAND_HELP[c.slice(1) as keyof typeof SLASH_COMMAND_HELP])}`)
+      .map((c) => `${style('cyan', c)} ${style('gray', slashHelp(c, custom))}`)
       .join('\n');
   }
   if (keys.queued.length) return style('gray', `${keys.queued.length} message${keys.queued.length > 1 ? 's' : ''} queued`);

@@ -31,8 +31,25 @@ export function approvalKeys(approval: CodeApproval, elided = false): string {
   return keys.join(style('gray', ' · '));
 }
 
+/** The prompt under a plan (printed above it): carry it out in the mode the session goes back to, or in auto-edit, or keep planning. */
+function PlanBox(p: ApprovalBoxProps): ReactNode {
+  const b = (k: string): string => style('bold', k);
+  const keys = [`${b('y')} yes, carry it out`, `${b('a')} yes, in auto-edit`, `${b('n')} no, keep planning`].join(style('gray', ' · '));
+  const footer =
+    p.reason === undefined
+      ? keys
+      : `${style('bold', 'What should change')} ${style('gray', '(Enter sends, empty for none)')}: ${p.reason}${style('inverse', ' ')}`;
+  return h(
+    Box,
+    { borderStyle: 'round', borderColor: 'cyan', paddingX: 1, width: p.width, flexDirection: 'column' },
+    h(Text, null, `${style('cyan', '?')} ${style('bold', 'Approve this plan?')} ${style('gray', '(the plan is above)')}`),
+    h(Text, null, footer),
+  );
+}
+
 /** The prompt box. */
 export function ApprovalBox(p: ApprovalBoxProps): ReactNode {
+  if (p.approval.kind === 'plan') return PlanBox(p);
   const a = p.approval;
   const diff = looksLikeDiff(a.preview);
   const maxLines = Math.max(4, p.maxRows);

@@ -2,13 +2,14 @@
  * Completion in the input box: `/command` names (a hint list while typing, Tab completes) and `@path` mentions
  * (Tab asks the session for candidates).
  */
-import { CODE_SLASH_COMMANDS } from '../code-session-types.js';
+import { CODE_SLASH_COMMANDS, type CodeCustomCommand } from '../code-session-types.js';
 
 /** One line of help per slash command (the hint list and `/help`). */
 export const SLASH_COMMAND_HELP: Record<(typeof CODE_SLASH_COMMANDS)[number], string> = {
   help: 'list commands and keys',
   model: 'show or switch the model',
-  mode: 'show or switch the mode (ask, default, auto-edit, yolo)',
+  mode: 'show or switch the mode (default, auto-edit, plan, yolo, ask)',
+  plan: 'plan first: the model reads and plans, you approve the plan',
   clear: 'start a new conversation',
   compact: 'compact the context now',
   undo: 'undo the last turn: both (files and conversation), files or conversation',
@@ -17,14 +18,30 @@ export const SLASH_COMMAND_HELP: Record<(typeof CODE_SLASH_COMMANDS)[number], st
   resume: 'continue a session',
   cost: 'tokens and cost of the session',
   init: 'write AGENTS.md for this project',
+  mcp: 'MCP servers: state, tools (reconnect [id])',
   exit: 'quit',
 };
 
-/** Slash commands matching the value being typed (`/co` → compact, cost), or none once a space is typed. */
-export function slashHints(value: string): string[] {
+/**
+ * Slash commands matching the value being typed (`/co` → compact, cost), the user's own (`custom`) after the
+ * built-in ones, or none once a space is typed.
+ */
+export function slashHints(value: string, custom: readonly CodeCustomCommand[] = []): string[] {
   if (!value.startsWith('/') || /\s/.test(value)) return [];
   const prefix = value.slice(1).toLowerCase();
-  return CODE_SLASH_COMMANDS.filter((c) => c.startsWith(prefix)).map((c) => `/${c}`);
+  const builtIn = CODE_SLASH_COMMANDS.filter((c) => c.startsWith(prefix));
+  const own = custom
+    .map((c) => c.name)
+    .filter((n) => n.toLowerCase().startsWith(prefix) && !(builtIn as string[]).includes(n.toLowerCase()));
+  return [...builtIn, ...own].map((c) => `/${c}`);
+}
+
+/** The help of a hinted command (`/name`): a built-in one's, or a custom one's description and argument hint. */
+export function slashHelp(hint: string, custom: readonly CodeCustomCommand[] = []): string {
+  const name = hint.slice(1);
+  if (Object.prototype.hasOwnProperty.call(SLASH_COMMAND_HELP, name)) return SLASH_COMMAND_HELP[name as keyof typeof SLASH_COMMAND_HELP];
+  const c = custom.find((x) => x.name === name);
+  return [c?.argumentHint, c?.description ?? `(${c?.scope ?? 'custom'} command)`].filter(Boolean).join(' ');
 }
 
 /** What `/undo <what>` takes, shown while its argument is typed. */
@@ -60,8 +77,9 @@ export async function complete(
   value: string,
   cursor: number,
   paths: (prefix: string) => Promise<string[]>,
+  custom: readonly CodeCustomCommand[] = [],
 ): Promise<Completion | undefined> {
-  const hints = slashHints(value);
+  const hints = slashHints(value, custom);
   if (hints.length > 0 && cursor === value.length) {
     const done = hints.length === 1 ? `${hints[0]} ` : commonPrefix(hints);
     return { value: done, cursor: done.length, candidates: hints.length === 1 ? [] : hints };

@@ -4,7 +4,7 @@
 import type { CodeMode, CodeStatus } from '../code-session-types.js';
 import { type AnsiStyle, style } from './ansi.js';
 
-const MODE_STYLE: Record<CodeMode, AnsiStyle> = { ask: 'blue', default: 'gray', 'auto-edit': 'yellow', yolo: 'red' };
+const MODE_STYLE: Record<CodeMode, AnsiStyle> = { ask: 'blue', default: 'gray', 'auto-edit': 'yellow', plan: 'cyan', yolo: 'red' };
 
 /** `12.3k` style token counts. */
 export function formatTokens(n: number): string {

@@ -72,6 +72,16 @@ function describe(call: ToolCallView, options: ToolDisplayOptions): Described {
     case 'bash':
     case 'shell':
       return shellDisplay(input, r, options);
+    case 'todo_write': {
+      const todos = Array.isArray(input.todos) ? (input.todos as Obj[]) : [];
+      const doneCount = todos.filter((t) => t.status === 'completed').length;
+      return { title: 'Todos', detail: { head: `${doneCount}/${todos.length} done`, note: err } };
+    }
+    case 'exit_plan_mode': {
+      const why = r?.isError ? /did not approve the plan(?::\s*([\s\S]*?))?\.? Stay in plan mode/.exec(str(r.output))?.[1] : undefined;
+      const head = !r ? 'waiting for approval' : r.isError ? `not approved${why ? `: ${why}` : ''}` : 'approved';
+      return { title: 'Plan', detail: { head } };
+    }
     default:
       return { title: call.toolName, detail: { head: argsSummary(input), note: err ?? (done ? summary(r.output) : undefined) } };
   }

@@ -5,7 +5,8 @@
  */
 import type { AgentEvent } from '../../types/events.js';
 import type { Message } from '../../types/message.js';
-import type { CodeApproval, CodeEvent, CodeStatus, CodeTurnResult } from '../code-session-types.js';
+import { hookLine } from '../code-event-text.js';
+import type { CodeApproval, CodeEvent, CodeStatus, CodeTodo, CodeTurnResult } from '../code-session-types.js';
 import { MarkdownStream } from './markdown-stream.js';
 import type { ToolCallView } from './tool-display.js';
 
@@ -41,6 +42,8 @@ export class TranscriptModel {
   liveReasoning = '';
   running: RunningTool[] = [];
   approvals: CodeApproval[] = [];
+  /** The model's todo list (`todo_write`). */
+  todos: CodeTodo[] = [];
   status: CodeStatus | undefined;
   exited = false;
   private stream = new MarkdownStream();
@@ -71,7 +74,23 @@ export class TranscriptModel {
         this.applyAgent(event.event);
         break;
       case 'approval':
+        // A plan is printed in the transcript, where it can be read whole; the prompt under it asks.
+        if (event.approval.kind === 'plan') {
+          this.flushLive();
+          this.push({ kind: 'markdown', text: event.approval.preview, depth: 0 });
+        }
         this.approvals.push(event.approval);
+        break;
+      case 'todos':
+        this.todos = event.todos;
+        break;
+      case 'hook':
+        this.flushLive();
+        this.push({
+          kind: 'notice',
+          level: event.hook.blocked ? 'warning' : event.hook.exitCode === 0 ? 'info' : 'error',
+          text: hookLine(event.hook),
+        });
         break;
       case 'approval_answered':
         this.approvals = this.approvals.filter((a) => a.id !== event.id);

@@ -85,7 +85,7 @@ export function useKeys(o: KeysOptions): KeysState {
   // Tab: completes the `/command` or `@path` at the cursor (listing the candidates when several remain).
   const completeInput = (): void => {
     const input = inputRef.current as InputState;
-    void complete(input.value, input.cursor, (p) => session.completePath(p)).then((c) => {
+    void complete(input.value, input.cursor, (p) => session.completePath(p), session.customCommands()).then((c) => {
       if (!c) return;
       dispatch({ type: 'set', value: c.value, cursor: c.cursor });
       setCandidates(c.candidates);

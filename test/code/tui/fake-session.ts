@@ -6,10 +6,12 @@
 import type {
   CodeApproval,
   CodeApprovalAnswer,
+  CodeCustomCommand,
   CodeEvent,
   CodeMode,
   CodeSession,
   CodeStatus,
+  CodeTodo,
   CodeTurnResult,
 } from '../../../src/code/code-session-types.js';
 import type { AgentEvent } from '../../../src/types/events.js';
@@ -146,6 +148,14 @@ export class FakeCodeSession implements CodeSession {
   setMode(mode: CodeMode): void {
     this.calls.push({ method: 'setMode', args: [mode] });
     this.update({ mode });
+  }
+
+  customCommands(): CodeCustomCommand[] {
+    return [];
+  }
+
+  todos(): CodeTodo[] {
+    return [];
   }
 
   async completePath(prefix: string): Promise<string[]> {

@@ -87,11 +87,11 @@ describe('tool lines', () => {
   it('Shift+Tab cycles every mode with the sandbox, and skips yolo (refused) without it', () => {
     const cycle = (sandbox: boolean): string[] => {
       const seen: CodeMode[] = ['default'];
-      for (let i = 0; i < 4; i++) seen.push(nextMode(seen.at(-1)!, sandbox));
+      for (let i = 0; i < 5; i++) seen.push(nextMode(seen.at(-1)!, sandbox));
       return seen;
     };
-    expect(cycle(true)).toEqual(['default', 'auto-edit', 'yolo', 'ask', 'default']);
-    expect(cycle(false)).toEqual(['default', 'auto-edit', 'ask', 'default', 'auto-edit']);
+    expect(cycle(true)).toEqual(['default', 'auto-edit', 'plan', 'yolo', 'ask', 'default']);
+    expect(cycle(false)).toEqual(['default', 'auto-edit', 'plan', 'ask', 'default', 'auto-edit']);
   });
 
   it('colours diffs and elides the middle of long ones', () => {
