@@ -28,6 +28,7 @@ export { chunkDocument, type ChunkingOptions } from './chunkers/chunk-document.j
 export { citation } from './citation.js';
 export { directorySource, type DirectorySourceOptions } from './directory-source.js';
 export { type Embedder, modelEmbedder, type ModelEmbedderOptions } from './embedder.js';
+export { LOCAL_VECTORS_PACKAGE, wordVectorEmbedder, type WordVectorEmbedderOptions } from './word-vector-embedder.js';
 export { sha256 } from './hash.js';
 export type { IngestProgress, IngestReport, IngestStatus } from './ingest-documents.js';
 export {
