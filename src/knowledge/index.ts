@@ -28,7 +28,6 @@ export { chunkDocument, type ChunkingOptions } from './chunkers/chunk-document.j
 export { citation } from './citation.js';
 export { directorySource, type DirectorySourceOptions } from './directory-source.js';
 export { type Embedder, modelEmbedder, type ModelEmbedderOptions } from './embedder.js';
-export { LOCAL_VECTORS_PACKAGE, wordVectorEmbedder, type WordVectorEmbedderOptions } from './word-vector-embedder.js';
 export { sha256 } from './hash.js';
 export type { IngestProgress, IngestReport, IngestStatus } from './ingest-documents.js';
 export {
@@ -59,3 +58,4 @@ export { estimateTokens, type TokenCounter } from './token-counter.js';
 export { urlSource, type UrlSourceOptions } from './url-source.js';
 export { deleteConversationVectors, type VectorConversationOptions, withVectorConversations } from './vector-conversations.js';
 export { memoryText, vectorMemories, type VectorMemoryOptions, withVectorMemories } from './vector-memories.js';
+export { LOCAL_VECTORS_PACKAGE, wordVectorEmbedder, type WordVectorEmbedderOptions } from './word-vector-embedder.js';

@@ -10,8 +10,8 @@ import type {
   KnowledgeStore,
   ScoredChunk,
 } from '../types/knowledge.js';
-import { matchesFilter, parseFilter } from './metadata-filter.js';
 import { bm25Idf, bm25Term } from './bm25.js';
+import { matchesFilter, parseFilter } from './metadata-filter.js';
 import { keywordText, textTerms } from './text-terms.js';
 
 interface StoredChunk {

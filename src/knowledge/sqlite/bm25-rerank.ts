@@ -63,7 +63,10 @@ export function rerankBm25<C extends RerankCandidate>(
  * of the `_data` shadow table: two SQLite varints, rows then tokens of the one column).
  */
 export function indexTotals(ctx: SqliteKnowledgeContext, id: number): { rows: number; tokens: number } {
-  const block = ctx.prepare(`SELECT block FROM ${ftsTable(id)}_data WHERE id = 1`).pluck().get() as Buffer | undefined;
+  const block = ctx
+    .prepare(`SELECT block FROM ${ftsTable(id)}_data WHERE id = 1`)
+    .pluck()
+    .get() as Buffer | undefined;
   if (!block || block.length === 0) return { rows: 0, tokens: 0 };
   const [rows, next] = readVarint(block, 0);
   const [tokens] = readVarint(block, next);
