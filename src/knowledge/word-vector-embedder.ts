@@ -32,8 +32,8 @@ export interface WordVectorEmbedderOptions {
  * frequency (SIF, estimated from its frequency rank), L2-normalised. It places texts by the words
  * they use and words close in meaning ("remove" and "delete"), not by word order or sentence meaning
  * as a sentence-embedding model does; words outside the vocabulary are left out (a text without one
- * known word gets the same constant vector). The vectors are read at the first embedding (about
- * 300 MB of JSON, a few seconds; 140 MB kept in memory).
+ * known word gets the same constant vector). The vectors are read at the first embedding of the
+ * process (300 MB of JSON; 140 MB kept in memory).
  * @example
  * const kb = createKnowledgeBase({ name: 'docs', sources, embedder: wordVectorEmbedder() });
  */

