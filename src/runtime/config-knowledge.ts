@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 import { knowledgeToolName } from '../config/check-config-references.js';
 import type { CorvidConfig } from '../config/corvid-config.js';
@@ -86,7 +87,7 @@ export async function configKnowledge(options: ConfigKnowledgeOptions): Promise<
         name,
         sources,
         chunking: kb.chunking,
-        embedder: embedderConfig && lazyEmbedder(kb.embedder!, embedderConfig, k),
+        embedder: embedderConfig && lazyEmbedder(kb.embedder!, embedderConfig, k, options.baseDir),
         store,
         search: knowledgeSearchSettings({ k, name, kb, config, env: options.env ?? process.env }),
       });
@@ -163,12 +164,18 @@ function lazyStore(open: () => Promise<KnowledgeStore>): KnowledgeStore {
   };
 }
 
-/** An embedder whose provider model is created at the first embedding (no API key needed before). */
+/**
+ * An embedder whose provider model is created at the first embedding (no API key needed before);
+ * `local` is the in-process word-vector embedder (its file relative to `baseDir`).
+ */
 export function lazyEmbedder(
   name: string,
   config: EmbedderConfig,
-  { modelEmbedder, openAiEncoding }: typeof import('../knowledge/index.js'),
+  { modelEmbedder, openAiEncoding, wordVectorEmbedder }: typeof import('../knowledge/index.js'),
+  baseDir = process.cwd(),
 ): Embedder {
+  if (config.provider === 'local')
+    return wordVectorEmbedder({ name: config.model, ...(config.path === undefined ? {} : { path: resolve(baseDir, config.path) }) });
   let inner: Promise<Embedder> | undefined;
   return {
     model: config.model,

@@ -20,7 +20,7 @@ export async function withConfigVectorSearch(
   const k = await import('../knowledge/index.js');
   const storage = storeOptionsFromConfig(options.config.storage, options.cwd, options.configDir);
   const knowledge = await openKnowledgeStore(k, storage, storage.path ?? '');
-  const lazy = lazyEmbedder(name, embedder, k);
+  const lazy = lazyEmbedder(name, embedder, k, options.configDir ?? options.cwd);
   const memories = k.withVectorMemories(store, { knowledge, embedder: lazy });
   let warned = false;
   // Told once per process: the message is stored, keyword search finds it, and the next vector search embeds it.

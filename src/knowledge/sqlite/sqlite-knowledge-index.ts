@@ -1,5 +1,6 @@
 import { KnowledgeError } from '../../errors/knowledge-error.js';
 import type {
+  ChunkLocation,
   EmbeddedChunk,
   IndexEmbedder,
   KnowledgeDocument,
@@ -9,6 +10,7 @@ import type {
   ScoredChunk,
 } from '../../types/knowledge.js';
 import { keywordText } from '../text-terms.js';
+import { RERANK_CANDIDATES, rerankBm25 } from './bm25-rerank.js';
 import { blobVector, CHUNK_COLUMNS, type ChunkRow, toChunk, vectorBlob } from './chunk-row.js';
 import { keywordMatch } from './common-words.js';
 import { filterSql } from './query-sql.js';
@@ -210,20 +212,28 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
     const topK = Math.floor(query.topK);
     if (topK <= 0 || !/[\p{L}\p{N}_]/u.test(query.text)) return [];
     const fts = ftsTable(this.id);
-    // Unfiltered, the best rowids are ranked inside FTS5 first and only those chunk rows are read;
-    // filtered, the filter joins the chunk rows of every match.
+    const candidates = Math.max(topK, RERANK_CANDIDATES);
+    // FTS5's bm25() picks the candidates, re-ranked by rerankBm25. Unfiltered, the best rowids are
+    // ranked inside FTS5 first and only those chunk rows are read; filtered, the filter joins the
+    // chunk rows of every match.
     const sql =
       where.sql === ''
         ? `WITH hits AS (SELECT rowid, rank FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rank LIMIT ?) ` +
-          `SELECT ${CHUNK_COLUMNS}, -hits.rank AS score FROM hits JOIN knowledge_chunks c ON c.id = hits.rowid ORDER BY hits.rank`
-        : `SELECT ${CHUNK_COLUMNS}, -${fts}.rank AS score FROM ${fts} JOIN knowledge_chunks c ON c.id = ${fts}.rowid WHERE ${fts} MATCH ?${where.sql} ORDER BY ${fts}.rank LIMIT ?`;
+          `SELECT ${CHUNK_COLUMNS} FROM hits JOIN knowledge_chunks c ON c.id = hits.rowid ORDER BY hits.rank`
+        : `SELECT ${CHUNK_COLUMNS} FROM ${fts} JOIN knowledge_chunks c ON c.id = ${fts}.rowid WHERE ${fts} MATCH ?${where.sql} ORDER BY ${fts}.rank LIMIT ?`;
     return this.read(() => {
       const plan = keywordMatch(this.ctx, this.cache, this.id, query.text, this.options.commonWordShare);
       if (!plan) return [];
-      const run = (match: string) => this.ctx.prepare(sql).all(match, ...where.params, topK) as (ChunkRow & { score: number })[];
+      const run = (match: string) => this.ctx.prepare(sql).all(match, ...where.params, candidates) as ChunkRow[];
       let rows = run(plan.match);
       if (plan.all !== undefined && rows.length < topK) rows = run(plan.all);
-      return rows.map((r) => ({ chunk: toChunk(r), score: r.score }));
+      const ranked = rerankBm25(
+        this.ctx,
+        this.id,
+        rows.map((r) => ({ id: r.id, indexed: keywordText({ text: r.text, location: JSON.parse(r.location) as ChunkLocation }), row: r })),
+        plan.terms,
+      );
+      return ranked.slice(0, topK).map(({ candidate, score }) => ({ chunk: toChunk(candidate.row), score }));
     });
   }
 
