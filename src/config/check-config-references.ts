@@ -85,6 +85,13 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
 
   const defaults = isObj(data.defaults) ? data.defaults : {};
   checkModelRef(defaults.model, ['defaults', 'model']);
+  const schedules = isObj(data.schedules) ? data.schedules : {};
+  for (const [name, sch] of Object.entries(schedules)) {
+    // Without agents the runtime provides `assistant`.
+    const names = Object.keys(agents).length > 0 ? Object.keys(agents) : ['assistant'];
+    if (isObj(sch) && typeof sch.agent === 'string' && !names.includes(sch.agent))
+      errors.push({ path: ['schedules', name, 'agent'], message: `unknown agent "${sch.agent}"; agents: ${list(names)}` });
+  }
   if (typeof defaults.agent === 'string' && !has(agents, defaults.agent)) {
     errors.push({ path: ['defaults', 'agent'], message: `unknown agent "${defaults.agent}"; agents: ${list(Object.keys(agents))}` });
   }

@@ -36,17 +36,19 @@ export function backgroundRunView(r: BackgroundRun) {
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
     ...(r.finishedAt !== undefined ? { finishedAt: r.finishedAt.toISOString() } : {}),
+    ...(r.runAt.getTime() > r.createdAt.getTime() ? { runAt: r.runAt.toISOString() } : {}),
   };
 }
 
 /**
  * Registers the background runs (before the other run routes: a run id that is no background
  * run falls through to them):
- * - `POST /api/v1/runs` `{agent, input, sessionId?, webhook?, delaySeconds?}`: 202 with the queued run;
+ * - `POST /api/v1/runs` `{agent, input, sessionId?, webhook?, delaySeconds? | runAt?}`: 202 with the queued run;
  * - `GET /api/v1/runs/{id}?wait=<seconds>`: the run, after waiting up to `wait` for it to end;
  * - `GET /api/v1/runs/{id}/stream?after=<seq>`: its events as SSE (`id:` is the seq, so
  *   `Last-Event-ID` resumes), from any instance on the same store, until `done`;
- * - `POST /api/v1/runs/{id}/cancel`: stops it wherever it runs (202).
+ * - `POST /api/v1/runs/{id}/cancel`: stops it wherever it runs (202);
+ * - `GET /api/v1/schedules`: the cron schedules (`schedules:`) with their next tick.
  * A principal sees the runs it submitted (every run, without auth).
  */
 export function registerBackgroundRunRoutes(app: Hono<ServerEnv>, options: BackgroundRunRoutesOptions): void {
@@ -82,9 +84,24 @@ export function registerBackgroundRunRoutes(app: Hono<ServerEnv>, options: Backg
       ...(owner !== undefined ? { owner } : {}),
       ...(body.webhook !== undefined ? { webhook: body.webhook } : {}),
       ...(body.delaySeconds !== undefined ? { delayMs: Math.round(body.delaySeconds * 1000) } : {}),
+      ...(body.runAt !== undefined ? { runAt: new Date(body.runAt) } : {}),
     });
     c.get('log').info({ runId: run.runId, agent: run.agent }, 'run submitted');
     return c.json(backgroundRunView(run), 202);
+  });
+
+  app.get('/api/v1/schedules', (c) => {
+    const runs = runsOrThrow();
+    const schedules = runs.schedules.list().map((s) => ({
+      name: s.name,
+      agent: s.agent,
+      cron: s.cron,
+      timezone: s.timezone ?? 'UTC',
+      ...(s.session !== undefined ? { sessionId: s.session } : {}),
+      missed: s.missed,
+      ...(s.nextRunAt !== undefined ? { nextRunAt: s.nextRunAt.toISOString() } : {}),
+    }));
+    return c.json({ schedules });
   });
 
   app.get('/api/v1/runs/:id', async (c, next) => {
