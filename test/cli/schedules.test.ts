@@ -61,6 +61,23 @@ describe('schedules (cron) with two corvid worker processes on one SQLite databa
     }
   }, 120_000);
 
+  it('corvid runs schedules shows the next tick; corvid runs submit --delay queues a delayed run', async () => {
+    const listed = await corvidIn(dir, 'runs', 'schedules', '--json');
+    expect(listed.code).toBe(0);
+    const [tick] = JSON.parse(listed.stdout);
+    expect(tick).toMatchObject({ name: 'tick', agent: 'helper', cron: '* * * * * *', missed: 'skip' });
+    expect(Date.parse(tick.nextRunAt)).toBeGreaterThan(Date.now() - 5000);
+    const t0 = Date.now();
+    const submitted = await corvidIn(dir, 'runs', 'submit', 'helper', 'later please', '--delay', '10m', '--json');
+    expect(submitted.code).toBe(0);
+    const run = JSON.parse(submitted.stdout);
+    expect(run).toMatchObject({ agent: 'helper', status: 'queued' });
+    expect(Date.parse(run.runAt)).toBeGreaterThanOrEqual(t0 + 600_000);
+    const bad = await corvidIn(dir, 'runs', 'submit', 'helper', 'x', '--delay', 'soon');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--delay is a duration such as 30s, 10m/);
+  }, 60_000);
+
   it('corvid validate names a bad cron expression, time zone or agent with its line', async () => {
     writeConfig(
       dir,
