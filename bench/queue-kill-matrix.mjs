@@ -71,7 +71,16 @@ try {
     const run = await getRun(server.url, runId, 120);
     const executed = counts(project.ledger).get(label) ?? 0;
     const ok = reached && victim !== undefined && run.status === 'completed' && executed === 1;
-    rows.push({ i, phase: phase.name, killed: Boolean(reached && victim), status: run.status, attempts: run.attempts, executed, ms: Date.now() - started, ok });
+    rows.push({
+      i,
+      phase: phase.name,
+      killed: Boolean(reached && victim),
+      status: run.status,
+      attempts: run.attempts,
+      executed,
+      ms: Date.now() - started,
+      ok,
+    });
     const mark = ok ? 'ok' : 'FAIL';
     console.log(
       `${String(i + 1).padStart(4)}/${POINTS}  ${phase.name.padEnd(8)} ${mark.padEnd(5)} status=${run.status} attempts=${run.attempts} tool=${executed}x ${((Date.now() - started) / 1000).toFixed(1)}s`,

@@ -15,8 +15,8 @@ import {
   makeProject,
   requireBuild,
   rssMb,
-  slope,
   sleep,
+  slope,
   startModel,
   startServer,
   startWorker,
@@ -38,6 +38,13 @@ const project = makeProject({ backend, modelUrl: model.url, toolMs: 20 });
 markers = project.markers;
 const server = await startServer(project.dir);
 const workers = await Promise.all(Array.from({ length: WORKERS }, () => startWorker(project.dir)));
+const exits = [];
+let stopping = false;
+workers.forEach((w, i) =>
+  w.child.once('exit', (code, signal) => {
+    if (!stopping) exits.push(`worker ${i + 1} exited (${signal ?? code}):\n${w.stderr().split('\n').slice(-15).join('\n')}`);
+  }),
+);
 console.log(`soak: ${MINUTES} min, ${backend} queue, ${WORKERS} workers, ${INFLIGHT} runs in flight`);
 
 const t0 = Date.now();
@@ -52,7 +59,9 @@ sample();
 const sampler = setInterval(() => {
   sample();
   const s = samples.at(-1);
-  console.log(`${s.t.toFixed(1).padStart(5)} min  runs ${String(submitted.length).padStart(6)} submitted, ${String(completed).padStart(6)} completed  RSS ${s.rss.map((r) => r.toFixed(0)).join(' / ')} MB`);
+  console.log(
+    `${s.t.toFixed(1).padStart(5)} min  runs ${String(submitted.length).padStart(6)} submitted, ${String(completed).padStart(6)} completed  RSS ${s.rss.map((r) => r.toFixed(0)).join(' / ')} MB`,
+  );
 }, SAMPLE_MS);
 
 /** One submitter: submits a run, waits for it, repeats until the end. */
@@ -88,6 +97,8 @@ for (const { runId, label } of submitted) {
   const run = await getRun(server.url, runId, 60);
   if (run.status !== 'completed' || ledger.get(label) !== 1) lost++;
 }
+stopping = true;
+for (const e of exits) console.log(e);
 for (const w of workers) w.child.kill('SIGTERM');
 server.child.kill('SIGTERM');
 await model.close();
@@ -104,7 +115,9 @@ const slopes = workers.map((_, i) => {
   );
   const all = samples.map((s) => s.rss[i]);
   console.log(
-    `${String(i + 1).padStart(6)}  ${all[0].toFixed(0).padStart(9)}  ${all.at(-1).toFixed(0).padStart(7)}  ${Math.max(...all).toFixed(0).padStart(7)}  ${sl.toFixed(2).padStart(12)}`,
+    `${String(i + 1).padStart(6)}  ${all[0].toFixed(0).padStart(9)}  ${all.at(-1).toFixed(0).padStart(7)}  ${Math.max(...all)
+      .toFixed(0)
+      .padStart(7)}  ${sl.toFixed(2).padStart(12)}`,
   );
   return sl;
 });
@@ -114,9 +127,12 @@ const flat = !judged || slopes.every((s) => s < FLAT_MB_PER_MIN);
 const rss = judged
   ? `RSS ${flat ? 'flat' : 'GROWING'} (every slope < ${FLAT_MB_PER_MIN} MB/min: ${flat ? 'yes' : 'no'})`
   : 'RSS slope not judged (under 5 minutes the warm-up dominates)';
-console.log(`\n${submitted.length} runs in ${seconds.toFixed(0)} s (${(submitted.length / seconds).toFixed(1)} runs/s), ${lost} lost, ${rss}`);
-console.log(lost === 0 && failedChecks === 0 && flat ? 'verdict: PASS' : 'verdict: FAIL');
-if (lost > 0 || failedChecks > 0 || !flat) {
+console.log(
+  `\n${submitted.length} runs in ${seconds.toFixed(0)} s (${(submitted.length / seconds).toFixed(1)} runs/s), ${lost} lost, ${rss}`,
+);
+const pass = lost === 0 && failedChecks === 0 && flat && exits.length === 0;
+console.log(`${exits.length} worker(s) died; verdict: ${pass ? 'PASS' : 'FAIL'}`);
+if (!pass) {
   console.log(`kept for inspection: ${project.dir}`);
   process.exitCode = 1;
 } else project.cleanup();

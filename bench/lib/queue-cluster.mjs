@@ -42,7 +42,10 @@ export async function startModel({ markers, firstMs = 0, secondMs = 0, chunkMs =
       const messages = json.messages ?? [];
       const last = messages.at(-1);
       const firstUser = messages.find((m) => m.role === 'user');
-      const label = String(typeof firstUser?.content === 'string' ? firstUser.content : JSON.stringify(firstUser?.content)).replace(/\W/g, '');
+      const label = String(typeof firstUser?.content === 'string' ? firstUser.content : JSON.stringify(firstUser?.content)).replace(
+        /\W/g,
+        '',
+      );
       const afterTool = last?.role === 'tool';
       mark(`${label} ${afterTool ? 'answer-request' : 'model-request'}`);
       await sleep(afterTool ? secondMs : firstMs);
@@ -53,11 +56,18 @@ export async function startModel({ markers, firstMs = 0, secondMs = 0, chunkMs =
         send([
           {
             index: 0,
-            delta: { role: 'assistant', tool_calls: [{ index: 0, id: `call_${label}`, type: 'function', function: { name: 'record', arguments: JSON.stringify({ label }) } }] },
+            delta: {
+              role: 'assistant',
+              tool_calls: [
+                { index: 0, id: `call_${label}`, type: 'function', function: { name: 'record', arguments: JSON.stringify({ label }) } },
+              ],
+            },
             finish_reason: null,
           },
         ]);
-        send([{ index: 0, delta: {}, finish_reason: 'tool_calls' }], { usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 } });
+        send([{ index: 0, delta: {}, finish_reason: 'tool_calls' }], {
+          usage: { prompt_tokens: 5, completion_tokens: 5, total_tokens: 10 },
+        });
       } else {
         for (let i = 0; i < 10; i++) {
           send([{ index: 0, delta: { ...(i === 0 ? { role: 'assistant' } : {}), content: `part${i} ` }, finish_reason: null }]);
@@ -128,7 +138,11 @@ export const record = tool({
 
 /** Spawns `corvid <args>` in `dir`; resolves once stderr matches `ready`. */
 export function spawnCorvid(dir, args, ready) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let err = '';
   const up = new Promise((resolve, reject) => {
     child.stderr.on('data', (d) => {
@@ -154,7 +168,11 @@ export async function startWorker(dir) {
 }
 
 export async function submit(url, input) {
-  const res = await fetch(`${url}/api/v1/runs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent: 'helper', input }) });
+  const res = await fetch(`${url}/api/v1/runs`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ agent: 'helper', input }),
+  });
   if (res.status !== 202) throw new Error(`submit: ${res.status} ${await res.text()}`);
   return (await res.json()).runId;
 }

@@ -20,10 +20,7 @@ export const scheduleSchema = z
       .describe(
         'When: a cron expression of 5 fields (minute hour day month weekday) or 6 (seconds first), e.g. "*/5 * * * *", or a nickname (@hourly, @daily, @weekly, @monthly, @yearly).',
       ),
-    timezone: z
-      .string()
-      .optional()
-      .describe('The IANA time zone the expression is read in, e.g. Europe/Paris. Default UTC.'),
+    timezone: z.string().optional().describe('The IANA time zone the expression is read in, e.g. Europe/Paris. Default UTC.'),
     session: z
       .string()
       .regex(/^[A-Za-z0-9_.:-]{1,191}$/, { error: 'session ids use 1-191 letters, digits, ".", "_", ":" or "-"' })
@@ -43,7 +40,10 @@ export const scheduleSchema = z
 
 /** `schedules:` — runs submitted to the queue on a cron schedule, by every worker process (one run per tick). */
 export const schedulesSchema = z
-  .record(z.string().regex(SCHEDULE_NAME, { error: 'schedule names start with a letter and use letters, digits, "_" and "-" (at most 60)' }), scheduleSchema)
+  .record(
+    z.string().regex(SCHEDULE_NAME, { error: 'schedule names start with a letter and use letters, digits, "_" and "-" (at most 60)' }),
+    scheduleSchema,
+  )
   .describe('Runs started on a cron schedule (by `corvid worker` and `corvid serve`; one run per tick across all of them).');
 
 /** Converts a schema-valid `schedules:` section into the normalised form. */

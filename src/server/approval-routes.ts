@@ -129,18 +129,10 @@ export function registerApprovalRoutes(app: Hono<ServerEnv>, options: ApprovalRo
     await visibleApproval(chat, id, c.get('principal'));
     const body = parseOr400(approvalAnswerSchema, parseJsonBody(text), 'approval answer');
     const answer = body.reason === undefined ? { approved: body.approved } : { approved: body.approved, reason: body.reason };
-    const outcome = await answerApproval(chat, {
-      approvalId: id,
-      principal: c.get('principal'),
-      client: c.get('client'),
-      answer,
-      runs: options.runs?.(),
-    });
-    if (outcome.kind === 'waiting' || outcome.kind === 'queued') {
-      if (outcome.kind === 'queued')
-        c.get('log').info({ approvalId: id, runId: outcome.body.runId, approved: body.approved }, 'approval answered; run queued to resume');
-      return c.json(outcome.body, 202);
-    }
+    const caller = { principal: c.get('principal'), client: c.get('client'), runs: options.runs?.() };
+    const outcome = await answerApproval(chat, { approvalId: id, answer, ...caller });
+    // A background run is queued again: a worker resumes it.
+    if (outcome.kind === 'waiting' || outcome.kind === 'queued') return c.json(outcome.body, 202);
     c.get('log').info({ approvalId: id, runId: outcome.runId, approved: body.approved }, 'approval answered; resuming the run');
     return respondWithTurn(c, outcome.turn, wantsStream(c, body.stream), options);
   });

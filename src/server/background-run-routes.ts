@@ -10,6 +10,7 @@ import type { AgentAccess } from './agent-access.js';
 import { type ChatService, noStore } from './chat-service.js';
 import { canSeeOwner, principalUser } from './principal.js';
 import { parseJsonBody, parseOr400, RECORD_ID, runQuerySchema, submitRunSchema } from './request-schemas.js';
+import { registerScheduleRoutes } from './schedule-routes.js';
 import type { ServerEnv } from './server-env.js';
 
 /** What the background-run routes need. */
@@ -47,8 +48,7 @@ export function backgroundRunView(r: BackgroundRun) {
  * - `GET /api/v1/runs/{id}?wait=<seconds>`: the run, after waiting up to `wait` for it to end;
  * - `GET /api/v1/runs/{id}/stream?after=<seq>`: its events as SSE (`id:` is the seq, so
  *   `Last-Event-ID` resumes), from any instance on the same store, until `done`;
- * - `POST /api/v1/runs/{id}/cancel`: stops it wherever it runs (202);
- * - `GET /api/v1/schedules`: the cron schedules (`schedules:`) with their next tick.
+ * - `POST /api/v1/runs/{id}/cancel`: stops it wherever it runs (202).
  * A principal sees the runs it submitted (every run, without auth).
  */
 export function registerBackgroundRunRoutes(app: Hono<ServerEnv>, options: BackgroundRunRoutesOptions): void {
@@ -90,20 +90,6 @@ export function registerBackgroundRunRoutes(app: Hono<ServerEnv>, options: Backg
     return c.json(backgroundRunView(run), 202);
   });
 
-  app.get('/api/v1/schedules', (c) => {
-    const runs = runsOrThrow();
-    const schedules = runs.schedules.list().map((s) => ({
-      name: s.name,
-      agent: s.agent,
-      cron: s.cron,
-      timezone: s.timezone ?? 'UTC',
-      ...(s.session !== undefined ? { sessionId: s.session } : {}),
-      missed: s.missed,
-      ...(s.nextRunAt !== undefined ? { nextRunAt: s.nextRunAt.toISOString() } : {}),
-    }));
-    return c.json({ schedules });
-  });
-
   app.get('/api/v1/runs/:id', async (c, next) => {
     const run = await visible(c);
     if (run === undefined) return next();
@@ -135,6 +121,8 @@ export function registerBackgroundRunRoutes(app: Hono<ServerEnv>, options: Backg
       }
     });
   });
+
+  registerScheduleRoutes(app, runsOrThrow);
 
   app.post('/api/v1/runs/:id/cancel', async (c, next) => {
     const run = await visible(c);

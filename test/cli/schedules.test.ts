@@ -43,7 +43,8 @@ describe('schedules (cron) with two corvid worker processes on one SQLite databa
     const { openStore } = await import(pathToFileURL(`${process.cwd()}/dist/storage/index.js`).href);
     const store = await openStore({ path: `${dir}/runs.db` });
     try {
-      const completed = async () => (await store.backgroundRuns.list({ status: 'completed', limit: 1000 })) as { runId: string; attempts: number }[];
+      const completed = async () =>
+        (await store.backgroundRuns.list({ status: 'completed', limit: 1000 })) as { runId: string; attempts: number }[];
       await expect.poll(async () => (await completed()).length, { timeout: 60_000, interval: 250 }).toBeGreaterThanOrEqual(5);
       for (const w of workers) w.child.kill('SIGTERM');
       await Promise.all(workers.map((w) => new Promise((r) => (w.child.exitCode !== null ? r(null) : w.child.once('exit', r)))));

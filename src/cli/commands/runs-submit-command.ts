@@ -32,7 +32,8 @@ export async function runsSubmitCommand(context: CliContext, sub: 'submit' | 'sc
   const [, agent, input, extra] = positionals;
   if (sub === 'submit' && (agent === undefined || input === undefined))
     throw new UsageError('Missing arguments: corvid runs submit <agent> <input> [--delay 10m | --at <time>]', 'runs');
-  if (sub === 'schedules' && agent !== undefined) throw new UsageError(`Unexpected argument "${agent}" for "corvid runs schedules"`, 'runs');
+  if (sub === 'schedules' && agent !== undefined)
+    throw new UsageError(`Unexpected argument "${agent}" for "corvid runs schedules"`, 'runs');
   if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}"`, 'runs');
   if (typeof values.delay === 'string' && typeof values.at === 'string') throw new UsageError('give --delay or --at, not both', 'runs');
   const delayMs = typeof values.delay === 'string' ? parseDelay(values.delay) : undefined;
