@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 import { AGENT_EVENT_TYPES } from '../types/events.js';
 import {
@@ -16,6 +16,7 @@ import {
   agentInfoSchema,
   agentListSchema,
   anyRunSchema,
+  approvalAcceptedSchema,
   approvalListSchema,
   approvalSchema,
   backgroundRunSchema,
@@ -28,7 +29,6 @@ import {
   openApiSchema,
   pausedResponseSchema,
   readinessSchema,
-  requeuedResponseSchema,
   runListSchema,
   scheduleListSchema,
   servedToolListSchema,
@@ -219,7 +219,7 @@ const durableOperations: ApiOperation[] = [
       '202': {
         description:
           'Paused again, or other approvals of the run are still pending (the run resumes once all are answered); for a background run, `status: "queued"`: a worker resumes it and its events continue its stream',
-        json: z.union([pausedResponseSchema, requeuedResponseSchema]),
+        json: approvalAcceptedSchema,
       },
       '400': error('Malformed JSON or a wrong field'),
       '404': noStore,

@@ -101,6 +101,9 @@ export const requeuedResponseSchema = z.strictObject({
   sessionId: z.string().optional(),
 });
 
+/** `POST /api/v1/approvals/{id}` 202: the run waits for other approvals, or (a background run) is queued again. */
+export const approvalAcceptedSchema = z.union([pausedResponseSchema, requeuedResponseSchema]);
+
 /** A session as listed. */
 export const sessionSummarySchema = z.strictObject({
   id: z.string(),
