@@ -1,5 +1,6 @@
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 import type { ModelConfig, ModelSettings, ToolMode } from '../types/model.js';
+import type { ScheduleConfig } from '../types/schedule.js';
 import type { EmbedderConfig, KnowledgeBaseConfig } from './knowledge-schema.js';
 import type { ToolKindEntry } from './tool-kinds/index.js';
 
@@ -289,19 +290,8 @@ export interface CorvidConfig {
   schedules?: Record<string, ScheduleConfig>;
 }
 
-/** One `schedules:` entry after normalisation: a run of `agent` on `input` at every tick of `cron`. */
-export interface ScheduleConfig {
-  agent: string;
-  input: string;
-  /** 5 fields (minute hour day month weekday), 6 (seconds first) or a nickname (`@daily`). */
-  cron: string;
-  /** IANA time zone the expression is read in. Default UTC. */
-  timezone?: string;
-  /** The stored session every tick's run goes to; default a new one per run. */
-  session?: string;
-  /** A tick that passed while no worker ran: skipped, or the latest one run when a worker starts. */
-  missed: 'skip' | 'run_once';
-}
+/** One `schedules:` entry after normalisation. */
+export type { ScheduleConfig };
 
 /** `cassette:` after normalisation (see `CassetteOptions` of `openCassette`). */
 export interface CassetteConfig {

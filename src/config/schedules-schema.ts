@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { cronProblem } from '../schedule/cron-expression.js';
+import { cronProblem } from '../durable/cron-expression.js';
 import type { ScheduleConfig } from './corvid-config.js';
 
 /** Schedule names: they go into run ids (`run_sch_<name>_<epoch seconds>`). */

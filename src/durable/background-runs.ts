@@ -1,15 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import type { ScheduleConfig } from '../config/corvid-config.js';
 import type { Runnable } from '../core/runnable.js';
-import { RunScheduler } from '../schedule/run-scheduler.js';
 import type { EventSink } from '../types/events.js';
 import type { QueueWorker, RunQueue } from '../types/run-queue.js';
+import type { ScheduleConfig } from '../types/schedule.js';
 import type { BackgroundRun } from '../types/storage/background-runs.js';
 import { isFinalRunStatus } from '../types/storage/background-runs.js';
 import type { RunEventRecord } from '../types/storage/run-events.js';
 import { executeBackgroundRun } from './execute-background-run.js';
 import { followRunEvents } from './follow-run-events.js';
+import { RunScheduler } from './run-scheduler.js';
 import type { RunsRuntime } from './runtime-runs.js';
 import { durableRunId } from './start-durable-run.js';
 

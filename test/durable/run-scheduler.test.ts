@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { RunScheduler, scheduledRunId } from '../../src/durable/run-scheduler.js';
 import { StorageError } from '../../src/errors/storage-error.js';
-import { RunScheduler, scheduledRunId } from '../../src/schedule/run-scheduler.js';
 
 describe('RunScheduler', () => {
   it('submits each tick with its run id; run_once submits the missed tick at start; conflicts are no errors', async () => {

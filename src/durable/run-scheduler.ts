@@ -1,6 +1,6 @@
-import type { ScheduleConfig } from '../config/corvid-config.js';
 import { ConfigError } from '../errors/config-error.js';
 import { StorageError } from '../errors/storage-error.js';
+import type { ScheduleConfig } from '../types/schedule.js';
 import { type CronTimes, cronTimes } from './cron-expression.js';
 
 /** A schedule as `runs.schedules.list()` shows it. */
