@@ -275,7 +275,7 @@ Serves every agent of the config until Ctrl-C / SIGTERM (then finishes in-flight
   GET  /api/v1/agents, /api/v1/sessions[/<id>], /api/v1/openapi.json
   GET  /health, /ready, /metrics; A2A at /.well-known/agent-card.json, /agents, /a2a/<name>
   GET  /studio/                     the Studio, a web UI (server.studio: false turns it off)
-  POST /api/v1/runs                 { "agent", "input", "sessionId"?, "webhook"? }  a background run (202)
+  POST /api/v1/runs                 { "agent", "input", "sessionId"?, "webhook"?, "delaySeconds"? | "runAt"? }  a background run (202)
   GET  /api/v1/runs/<id>[?wait=s], /api/v1/runs/<id>/stream[?after=seq], POST .../cancel
 With a storage: section the server also executes queued background runs (see docs/scale-out.md).
 Settings (auth, CORS, rate limits, TLS, telemetry, logging) come from the config's server:

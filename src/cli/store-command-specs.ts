@@ -30,18 +30,22 @@ export function storeCommandSpecs(globalHelp: string): CommandSpec[] {
     },
     {
       name: 'runs',
-      summary: 'List stored runs and resume interrupted or paused ones',
+      summary: 'List stored runs, resume interrupted or paused ones, submit background runs, list schedules',
       options: {
         status: { type: 'string' },
+        delay: { type: 'string' },
+        at: { type: 'string' },
         session: { type: 'string', short: 's' },
         agent: { type: 'string', short: 'a' },
         limit: { type: 'string', short: 'n' },
         json: { type: 'boolean' },
         verbose: { type: 'boolean' },
       },
-      maxPositionals: 2,
+      maxPositionals: 3,
       help: `Usage: corvid runs list [--status <s>] [--session <id>] [--agent <name>] [--limit <n>] [--json]
          corvid runs resume <run-id> [--json] [--verbose]
+         corvid runs submit <agent> <input> [--delay <duration> | --at <time>] [--session <id>] [--json]
+         corvid runs schedules [--json]
 
   Runs with a session (corvid chat --session, corvid run --session, agent.run(x, { session }))
   are checkpointed in the config's store (storage:, default ./.corvid/corvid.db).
@@ -50,6 +54,9 @@ export function storeCommandSpecs(globalHelp: string): CommandSpec[] {
   resume  Continues a run from its last checkpoint with the same run id (after a crash, or once
           its approvals are answered) and prints its answer. Tool calls that had finished are not
           run again.
+  submit  Queues a background run and prints its id; a worker (corvid worker, corvid serve) runs
+          it, no sooner than --delay from now or --at. See docs/scale-out.md.
+  schedules  The schedules: of the config (cron) with their next tick.
 
   Options:
         --status <s>       list: running, paused, completed or failed (comma-separated for several)
@@ -58,6 +65,8 @@ export function storeCommandSpecs(globalHelp: string): CommandSpec[] {
     -n, --limit <n>        list: at most this many (default 50)
         --json             list: print JSON; resume: every event as NDJSON
         --verbose          resume: print the steps on stderr
+        --delay <d>        submit: start no sooner than this from now: 30s, 10m, 2h, 1d
+        --at <time>        submit: start no sooner than this ISO 8601 time, e.g. 2026-01-31T09:00:00Z
 
   ${globalHelp}
 
@@ -65,7 +74,8 @@ export function storeCommandSpecs(globalHelp: string): CommandSpec[] {
 
   Examples:
     corvid runs list --status running,paused
-    corvid runs resume run_m3x1k9a2f3c4d5e6`,
+    corvid runs resume run_m3x1k9a2f3c4d5e6
+    corvid runs submit helper "Summarise the report" --delay 10m`,
     },
     {
       name: 'approvals',

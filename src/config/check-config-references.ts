@@ -85,6 +85,7 @@ export function checkConfigReferences(data: unknown, options: ToolNameOptions = 
 
   const defaults = isObj(data.defaults) ? data.defaults : {};
   checkModelRef(defaults.model, ['defaults', 'model']);
+  errors.push(...checkScheduleAgents(data.schedules, agents));
   if (typeof defaults.agent === 'string' && !has(agents, defaults.agent)) {
     errors.push({ path: ['defaults', 'agent'], message: `unknown agent "${defaults.agent}"; agents: ${list(Object.keys(agents))}` });
   }
@@ -336,4 +337,15 @@ function findCycles(graph: Map<string, AgentEdge[]>): RawIssue[] {
   };
   for (const node of graph.keys()) if (!state.has(node)) visit(node);
   return issues;
+}
+
+/** `schedules.*.agent` names an agent (without agents, the runtime's `assistant`). */
+function checkScheduleAgents(schedules: unknown, agents: Obj): RawIssue[] {
+  const names = Object.keys(agents).length > 0 ? Object.keys(agents) : ['assistant'];
+  return Object.entries(isObj(schedules) ? schedules : {})
+    .filter(([, s]) => isObj(s) && typeof s.agent === 'string' && !names.includes(s.agent))
+    .map(([name, s]) => ({
+      path: ['schedules', name, 'agent'],
+      message: `unknown agent "${String((s as Obj).agent)}"; agents: ${list(names)}`,
+    }));
 }

@@ -8,6 +8,7 @@ import { embeddersSchema, KNOWLEDGE_NAME, knowledgeSchema } from './knowledge-sc
 import { mcpContentSchema } from './mcp-content-schema.js';
 import { mcpServersSchema } from './mcp-servers-schema.js';
 import { queueSchema } from './queue-schema.js';
+import { schedulesSchema } from './schedules-schema.js';
 import { serverSchema } from './server-config-schema.js';
 import { storageSchema } from './storage-schema.js';
 import { TOOL_KIND_NAMES, toolKindEntrySchemas } from './tool-kinds/index.js';
@@ -513,6 +514,7 @@ export const configFileSchema = z
     knowledge: knowledgeSchema.optional(),
     storage: storageSchema.optional(),
     queue: queueSchema.optional(),
+    schedules: schedulesSchema.optional(),
     agents: z
       .record(
         z.string().regex(AGENT_NAME, { error: 'agent names start with a letter and use letters, digits, "_" and "-" (at most 60)' }),

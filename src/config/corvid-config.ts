@@ -1,5 +1,6 @@
 import type { McpServerConfig } from '../mcp/mcp-server-config.js';
 import type { ModelConfig, ModelSettings, ToolMode } from '../types/model.js';
+import type { ScheduleConfig } from '../types/schedule.js';
 import type { CodeConfig } from './code-config-schema.js';
 import type { GuardrailsFileEntry, ScoringFileEntry } from './guardrails-schema.js';
 import type { EmbedderConfig, KnowledgeBaseConfig } from './knowledge-schema.js';
@@ -291,7 +292,12 @@ export interface CorvidConfig {
   cassette?: CassetteConfig;
   /** `queue:`; absent when the file has none (background runs then use the embedded queue). */
   queue?: QueueConfig;
+  /** `schedules:` by name; absent when the file has none. */
+  schedules?: Record<string, ScheduleConfig>;
 }
+
+/** One `schedules:` entry after normalisation. */
+export type { ScheduleConfig };
 
 /** `cassette:` after normalisation (see `CassetteOptions` of `openCassette`). */
 export interface CassetteConfig {

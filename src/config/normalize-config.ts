@@ -8,6 +8,7 @@ import type { AgentConfig, CorvidConfig, LimitsConfig, McpContentConfig } from '
 import { normalizeEmbedders, normalizeKnowledge } from './knowledge-schema.js';
 import { normalizeMcpServers } from './mcp-servers-schema.js';
 import { normalizeQueue } from './queue-schema.js';
+import { normalizeSchedules } from './schedules-schema.js';
 import { normalizeServer } from './server-config-schema.js';
 import { normalizeStorage } from './storage-schema.js';
 
@@ -204,6 +205,7 @@ export function normalizeConfig(file: FileConfig): CorvidConfig {
       ? { cassette: compact({ path: file.cassette.path, mode: file.cassette.mode, liveTools: file.cassette.live_tools }) }
       : {}),
     ...(file.queue ? { queue: normalizeQueue(file.queue) } : {}),
+    ...(file.schedules && Object.keys(file.schedules).length > 0 ? { schedules: normalizeSchedules(file.schedules) } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import type { ModelConfig } from '../types/model.js';
 import type { AgentConfig, CorvidConfig } from './corvid-config.js';
 import type { KnowledgeBaseConfig } from './knowledge-schema.js';
 import { queueToFile } from './queue-schema.js';
+import { schedulesToFile } from './schedules-schema.js';
 import { storageToFile } from './storage-schema.js';
 
 /** What secrets are replaced with. */
@@ -137,6 +138,7 @@ export function printConfig(config: CorvidConfig, format: 'yaml' | 'json' = 'yam
   if (c.knowledge) file.knowledge = Object.fromEntries(Object.entries(c.knowledge).map(([k, kb]) => [k, knowledgeToFile(kb)]));
   if (c.storage) file.storage = storageToFile(c.storage, maskUrl);
   if (c.queue) file.queue = queueToFile(c.queue, maskUrl);
+  if (c.schedules) file.schedules = schedulesToFile(c.schedules);
   if (Object.keys(c.agents).length) file.agents = Object.fromEntries(Object.entries(c.agents).map(([k, a]) => [k, agentToFile(a)]));
   return format === 'json' ? `${JSON.stringify(file, null, 2)}\n` : stringify(file, { lineWidth: 0 });
 }

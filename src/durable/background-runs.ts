@@ -3,11 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Runnable } from '../core/runnable.js';
 import type { EventSink } from '../types/events.js';
 import type { QueueWorker, RunQueue } from '../types/run-queue.js';
+import type { ScheduleConfig } from '../types/schedule.js';
 import type { BackgroundRun } from '../types/storage/background-runs.js';
 import { isFinalRunStatus } from '../types/storage/background-runs.js';
 import type { RunEventRecord } from '../types/storage/run-events.js';
 import { executeBackgroundRun } from './execute-background-run.js';
 import { followRunEvents } from './follow-run-events.js';
+import { RunScheduler } from './run-scheduler.js';
 import type { RunsRuntime } from './runtime-runs.js';
 import { durableRunId } from './start-durable-run.js';
 
@@ -21,6 +23,13 @@ export interface SubmitOptions {
   webhook?: string;
   /** Start no sooner than this many milliseconds from now. */
   delayMs?: number;
+  /** Start no sooner than this time (instead of `delayMs`); a time past runs now. */
+  runAt?: Date;
+  /**
+   * The run's id (default: a new one). A second submission with the same id is refused with
+   * StorageError `conflict` and queues nothing: what makes a scheduled tick run once.
+   */
+  runId?: string;
 }
 
 /** Options of `runs.work()`. */
@@ -31,6 +40,10 @@ export interface WorkerOptions {
   onEvent?: EventSink;
   /** A run failed to execute in a way the run's record cannot show (the store is gone, …). */
   onError?: (runId: string, err: unknown) => void;
+  /** Submit the runs of `runs.schedules` on their ticks here too. Default true. */
+  schedules?: boolean;
+  /** A schedule's tick could not be submitted (an unknown agent, the store is down, …). */
+  onScheduleError?: (schedule: string, err: unknown) => void;
 }
 
 /** What `BackgroundRuns` is built from. */
@@ -42,6 +55,8 @@ export interface BackgroundRunsOptions {
   worker: string;
   /** Default concurrency of `work()`. */
   concurrency?: number;
+  /** The cron schedules (the config's `schedules:`). */
+  schedules?: Record<string, ScheduleConfig>;
 }
 
 /**
@@ -54,7 +69,25 @@ export interface BackgroundRunsOptions {
  * for await (const e of runtime.runs.stream(runId)) console.log(e.seq, e.type);
  */
 export class BackgroundRuns {
+  private scheduler: RunScheduler | undefined;
+  private readonly scheduleErrors = new Set<(schedule: string, err: unknown) => void>();
+
   constructor(private readonly options: BackgroundRunsOptions) {}
+
+  /**
+   * The cron schedules (`schedules:` in the config): `list()` with each one's next tick, `set()`
+   * and `remove()` in this process. Every worker (`work()`) submits their runs, one per tick
+   * across all processes.
+   */
+  get schedules(): RunScheduler {
+    return (this.scheduler ??= new RunScheduler({
+      schedules: this.options.schedules,
+      submit: (s, tick) => this.submit(s.agent, s.input, { runId: tick.runId, ...(s.session !== undefined ? { session: s.session } : {}) }),
+      onError: (name, err) => {
+        for (const f of this.scheduleErrors) f(name, err);
+      },
+    }));
+  }
 
   /**
    * Stores a `queued` run of `agent` and queues it.
@@ -63,9 +96,10 @@ export class BackgroundRuns {
   async submit(agent: string, input: string, options: SubmitOptions = {}): Promise<BackgroundRun> {
     const name = this.options.runtime.agent<Runnable>(agent).name;
     const store = await this.options.runtime.store();
-    const delayMs = options.delayMs !== undefined && options.delayMs > 0 ? options.delayMs : undefined;
+    const wanted = options.runAt !== undefined ? options.runAt.getTime() - Date.now() : options.delayMs;
+    const delayMs = wanted !== undefined && wanted > 0 ? wanted : undefined;
     const run = await store.backgroundRuns.create({
-      runId: durableRunId(),
+      runId: options.runId ?? durableRunId(),
       agent: name,
       input,
       ...(options.session !== undefined ? { sessionId: options.session } : {}),
@@ -74,6 +108,18 @@ export class BackgroundRuns {
       ...(delayMs !== undefined ? { runAt: new Date(Date.now() + delayMs) } : {}),
     });
     await (await this.options.queue()).enqueue(run.runId, delayMs !== undefined ? { delayMs } : {});
+    return run;
+  }
+
+  /**
+   * Queues a run paused for approvals again once they are answered: a worker resumes it from its
+   * checkpoint (the answers take effect) and its events continue the same log, after the paused
+   * `done`. Undefined when the run is unknown or not paused (another answer queued it already).
+   */
+  async resumeQueued(runId: string): Promise<BackgroundRun | undefined> {
+    const store = await this.options.runtime.store();
+    const run = await store.backgroundRuns.requeue(runId);
+    if (run !== undefined) await (await this.options.queue()).enqueue(runId);
     return run;
   }
 
@@ -129,8 +175,9 @@ export class BackgroundRuns {
       worker: this.options.worker,
       onEvent: options.onEvent,
       events: { log: queue.events, wakeups: queue.wakeups },
+      requeue: (runId: string) => this.resumeQueued(runId),
     };
-    return queue.work(
+    const worker = await queue.work(
       async (runId) => {
         try {
           await executeBackgroundRun(executor, runId);
@@ -141,5 +188,20 @@ export class BackgroundRuns {
       },
       { concurrency: options.concurrency ?? this.options.concurrency ?? 4 },
     );
+    if (options.schedules === false) return worker;
+    const onScheduleError = options.onScheduleError;
+    if (onScheduleError) this.scheduleErrors.add(onScheduleError);
+    this.schedules.start();
+    let stopped = false;
+    return {
+      stop: async () => {
+        if (!stopped) {
+          stopped = true;
+          this.schedules.stop();
+          if (onScheduleError) this.scheduleErrors.delete(onScheduleError);
+        }
+        await worker.stop();
+      },
+    };
   }
 }

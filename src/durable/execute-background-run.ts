@@ -27,6 +27,8 @@ export interface BackgroundExecutorOptions {
   events?: { log?: RunEventLog; wakeups?: RunEventWakeups };
   /** Cancel flags are read this often. Default 250 ms. */
   cancelPollMs?: number;
+  /** Queues a paused run again (`runs.resumeQueued`): its approvals were answered while it was pausing. */
+  requeue?: (runId: string) => Promise<unknown>;
 }
 
 /** The run is being run by a live worker elsewhere: the queue should offer it again later. */
@@ -39,8 +41,8 @@ export class RunHeldElsewhereError extends Error {
 
 /**
  * Runs submitted run `runId` (a queue job): starts it, or resumes it from its last checkpoint
- * when a worker that had it died (finished tool calls are not run again), writes its events to
- * its log, stops it when it is cancelled, and records how it ended. A run that is final,
+ * when a worker that had it died or its approvals were answered (finished tool calls are not run
+ * again), writes its events to its log, stops it when it is cancelled, and records how it ended. A run that is final,
  * cancelled or taken by another worker is left alone.
  * @throws RunHeldElsewhereError when another live worker holds the run (the queue retries later).
  */
@@ -62,6 +64,8 @@ export async function executeBackgroundRun(options: BackgroundExecutorOptions, r
   if (!completed?.logged) writer.add('done', { type: 'done', runId, status: outcome.status, result: outcome.result, error: outcome.error });
   await writer.flush().catch(() => undefined);
   await store.backgroundRuns.finish(runId, outcome);
+  // Answered while the pause was being recorded: the answer found the run not paused yet.
+  if (outcome.status === 'paused' && (await store.approvals.listPending({ runId })).length === 0) await options.requeue?.(runId);
   if (record.webhook !== undefined && outcome.status !== 'paused') {
     await postWebhook(record.webhook, { runId, ...outcome }).catch(() => undefined);
   }

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 
-import type { QueueConfig, StorageConfig } from '../config/corvid-config.js';
+import type { QueueConfig, ScheduleConfig, StorageConfig } from '../config/corvid-config.js';
 import { BackgroundRuns } from '../durable/background-runs.js';
 import type { RunsRuntime } from '../durable/runtime-runs.js';
 import type { RunQueue } from '../types/run-queue.js';
@@ -15,7 +15,10 @@ export interface RuntimeRunsApi {
  * `runtime.runs` for a config: the queue of `queue:` (embedded in the store by default; the
  * postgres queue defaults to `storage.url` and, in it, to the schema `<storage.schema>_queue`), opened — and its library loaded — on first use.
  */
-export function runtimeRunsApi(runtime: RunsRuntime, config: { queue?: QueueConfig; storage?: StorageConfig }): RuntimeRunsApi {
+export function runtimeRunsApi(
+  runtime: RunsRuntime,
+  config: { queue?: QueueConfig; storage?: StorageConfig; schedules?: Record<string, ScheduleConfig> },
+): RuntimeRunsApi {
   let opening: Promise<RunQueue> | undefined;
   const q = config.queue ?? { backend: 'embedded' as const, concurrency: 4 };
   const queue = () =>
@@ -30,7 +33,13 @@ export function runtimeRunsApi(runtime: RunsRuntime, config: { queue?: QueueConf
         store: () => runtime.store(),
       }),
     ));
-  const runs = new BackgroundRuns({ runtime, queue, worker: `${hostname()}/${process.pid}`, concurrency: q.concurrency });
+  const runs = new BackgroundRuns({
+    runtime,
+    queue,
+    worker: `${hostname()}/${process.pid}`,
+    concurrency: q.concurrency,
+    schedules: config.schedules,
+  });
   return {
     runs,
     close: async () => {

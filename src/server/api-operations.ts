@@ -16,6 +16,7 @@ import {
   agentInfoSchema,
   agentListSchema,
   anyRunSchema,
+  approvalAcceptedSchema,
   approvalListSchema,
   approvalSchema,
   backgroundRunSchema,
@@ -29,6 +30,7 @@ import {
   pausedResponseSchema,
   readinessSchema,
   runListSchema,
+  scheduleListSchema,
   servedToolListSchema,
   sessionListSchema,
   sessionSchema,
@@ -215,8 +217,9 @@ const durableOperations: ApiOperation[] = [
     responses: {
       '200': turnAnswer,
       '202': {
-        description: 'Paused again, or other approvals of the run are still pending (the run resumes once all are answered)',
-        json: pausedResponseSchema,
+        description:
+          'Paused again, or other approvals of the run are still pending (the run resumes once all are answered); for a background run, `status: "queued"`: a worker resumes it and its events continue its stream',
+        json: approvalAcceptedSchema,
       },
       '400': error('Malformed JSON or a wrong field'),
       '404': noStore,
@@ -246,6 +249,17 @@ const durableOperations: ApiOperation[] = [
       '404': error('Unknown agent or session, or a server without a store (`no_store`)'),
       '409': error('The session belongs to another agent'),
       ...guarded,
+      ...common,
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/schedules',
+    operationId: 'listSchedules',
+    summary: 'The cron schedules (`schedules:` in corvid.yaml) with their next tick; workers submit one run per tick',
+    responses: {
+      '200': { description: 'Schedules', json: scheduleListSchema },
+      '404': error('A server without a store (`no_store`)'),
       ...common,
     },
   },

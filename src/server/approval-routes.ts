@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 
+import type { BackgroundRuns } from '../durable/background-runs.js';
 import { StorageError } from '../errors/storage-error.js';
 import { HttpError } from '../http/http-error.js';
 import { readBodyText } from '../http/read-body.js';
@@ -31,6 +32,8 @@ export interface ApprovalRoutesOptions extends TurnResponseOptions {
   chat: ChatService;
   /** Largest request body, in bytes. */
   maxBodyBytes: number;
+  /** The runtime's background runs: a paused background run is resumed through their queue. */
+  runs?: () => BackgroundRuns | undefined;
 }
 
 /** An approval as the API shows it. */
@@ -93,7 +96,9 @@ function wantsStream(c: Context<ServerEnv>, stream: boolean | undefined): boolea
  * - `GET /api/v1/approvals/{id}`: one approval, answered or not;
  * - `POST /api/v1/approvals/{id}` `{approved, reason?, stream?}`: answers it and resumes the run,
  *   answering like a chat turn (JSON or SSE); while other approvals of the run are pending, the
- *   run waits for them: 202 with the remaining ones. Answered already: 409; unknown: 404;
+ *   run waits for them: 202 with the remaining ones. A background run (`POST /api/v1/runs`) is
+ *   queued again instead (202 `{status: "queued"}`): a worker resumes it and its events continue
+ *   its log. Answered already: 409; unknown: 404;
  * - `GET /api/v1/runs?status=&sessionId=&agent=&limit=` and `GET /api/v1/runs/{id}`;
  * - `POST /api/v1/runs/{id}/resume` `{stream?}`: continues an interrupted (or paused) run.
  * A principal sees the approvals and runs of the sessions it may see.
@@ -133,8 +138,10 @@ export function registerApprovalRoutes(app: Hono<ServerEnv>, options: ApprovalRo
     await visibleApproval(chat, id, c.get('principal'));
     const body = parseOr400(approvalAnswerSchema, parseJsonBody(text), 'approval answer');
     const answer = body.reason === undefined ? { approved: body.approved } : { approved: body.approved, reason: body.reason };
-    const outcome = await answerApproval(chat, { approvalId: id, principal: c.get('principal'), client: c.get('client'), answer });
-    if (outcome.kind === 'waiting') return c.json(outcome.body, 202);
+    const caller = { principal: c.get('principal'), client: c.get('client'), runs: options.runs?.() };
+    const outcome = await answerApproval(chat, { approvalId: id, answer, ...caller });
+    // A background run is queued again: a worker resumes it.
+    if (outcome.kind === 'waiting' || outcome.kind === 'queued') return c.json(outcome.body, 202);
     c.get('log').info({ approvalId: id, runId: outcome.runId, approved: body.approved }, 'approval answered; resuming the run');
     return respondWithTurn(c, outcome.turn, wantsStream(c, body.stream), options);
   });
@@ -194,18 +201,29 @@ export async function visibleApproval(chat: ChatService, id: string, principal: 
   return { store, approval };
 }
 
-/** What answering an approval led to: the run resumes (`turn`, locked, ready to run) or still waits for others. */
+/**
+ * What answering an approval led to: the run resumes (`turn`, locked, ready to run), a background
+ * run was queued for a worker to resume, or the run still waits for others.
+ */
 export type ApprovalOutcome =
   | { kind: 'resume'; runId: string; turn: ChatTurn }
+  | { kind: 'queued'; body: { status: 'queued'; runId: string; sessionId?: string } }
   | { kind: 'waiting'; body: { status: 'paused'; runId: string; sessionId?: string; pendingApprovals: ReturnType<typeof pendingView>[] } };
 
 /**
  * Answers stored approval `approvalId` (404 unknown or not visible, 409 answered already) and,
- * when the run waits for nothing else, locks its session and returns the turn resuming it.
+ * when the run waits for nothing else, locks its session and returns the turn resuming it — or,
+ * for a background run (given `runs`), queues it again for a worker to resume.
  */
 export async function answerApproval(
   chat: ChatService,
-  req: { approvalId: string; principal: Principal; client: string; answer: { approved: boolean; reason?: string } },
+  req: {
+    approvalId: string;
+    principal: Principal;
+    client: string;
+    answer: { approved: boolean; reason?: string };
+    runs?: BackgroundRuns;
+  },
 ): Promise<ApprovalOutcome> {
   const { store, approval } = await visibleApproval(chat, req.approvalId, req.principal);
   if (approval.status !== 'pending') throw answeredAlready(approval);
@@ -215,6 +233,14 @@ export async function answerApproval(
     await answerOnce(store, approval, req.answer);
     const body = { status: 'paused' as const, runId: approval.runId, pendingApprovals: others.map(pendingView) };
     return { kind: 'waiting', body: approval.sessionId !== undefined ? { ...body, sessionId: approval.sessionId } : body };
+  }
+  if (req.runs !== undefined && (await store.backgroundRuns.get(approval.runId)) !== undefined) {
+    // A background run: a worker resumes it. Should it still be writing its pause, its worker
+    // sees the answer once it has (and queues it itself).
+    await answerOnce(store, approval, req.answer);
+    await req.runs.resumeQueued(approval.runId);
+    const body = { status: 'queued' as const, runId: approval.runId };
+    return { kind: 'queued', body: approval.sessionId !== undefined ? { ...body, sessionId: approval.sessionId } : body };
   }
   const { turn } = await chat.beginResume({ runId: approval.runId, principal: req.principal, client: req.client });
   try {

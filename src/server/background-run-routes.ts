@@ -12,6 +12,7 @@ import type { AgentAccess } from './agent-access.js';
 import { type ChatService, noStore } from './chat-service.js';
 import { canSeeOwner, principalUser } from './principal.js';
 import { parseJsonBody, parseOr400, RECORD_ID, runQuerySchema, submitRunSchema } from './request-schemas.js';
+import { registerScheduleRoutes } from './schedule-routes.js';
 import type { ServerEnv } from './server-env.js';
 
 /** What the background-run routes need. */
@@ -39,13 +40,14 @@ export function backgroundRunView(r: BackgroundRun) {
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
     ...(r.finishedAt !== undefined ? { finishedAt: r.finishedAt.toISOString() } : {}),
+    ...(r.runAt.getTime() > r.createdAt.getTime() ? { runAt: r.runAt.toISOString() } : {}),
   };
 }
 
 /**
  * Registers the background runs (before the other run routes: a run id that is no background
  * run falls through to them):
- * - `POST /api/v1/runs` `{agent, input, sessionId?, webhook?, delaySeconds?}`: 202 with the queued run;
+ * - `POST /api/v1/runs` `{agent, input, sessionId?, webhook?, delaySeconds? | runAt?}`: 202 with the queued run;
  * - `GET /api/v1/runs/{id}?wait=<seconds>`: the run, after waiting up to `wait` for it to end (a run
  *   resumed outside the queue falls through to the run routes, which show its checkpoints);
  * - `GET /api/v1/runs/{id}/stream?after=<seq>`: its events as SSE (`id:` is the seq, so
@@ -86,6 +88,7 @@ export function registerBackgroundRunRoutes(app: Hono<ServerEnv>, options: Backg
       ...(owner !== undefined ? { owner } : {}),
       ...(body.webhook !== undefined ? { webhook: body.webhook } : {}),
       ...(body.delaySeconds !== undefined ? { delayMs: Math.round(body.delaySeconds * 1000) } : {}),
+      ...(body.runAt !== undefined ? { runAt: new Date(body.runAt) } : {}),
     });
     c.get('log').info({ runId: run.runId, agent: run.agent }, 'run submitted');
     return c.json(backgroundRunView(run), 202);
@@ -123,6 +126,8 @@ export function registerBackgroundRunRoutes(app: Hono<ServerEnv>, options: Backg
       }
     });
   });
+
+  registerScheduleRoutes(app, runsOrThrow);
 
   app.post('/api/v1/runs/:id/cancel', async (c, next) => {
     const run = await visible(c);

@@ -104,7 +104,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   registerApprovalStream(app, { chat });
   // Before the approval and run routes: a run id that is no background run falls through to them.
   registerBackgroundRunRoutes(app, { chat, access: parts.access, runs: () => options.runtime().runs, maxBodyBytes });
-  registerApprovalRoutes(app, { chat, metrics, onDisconnect, maxBodyBytes });
+  registerApprovalRoutes(app, { chat, metrics, onDisconnect, maxBodyBytes, runs: () => options.runtime().runs });
   registerRunRoutes(app, { chat });
   registerRunTraceRoutes(app, { chat, access: parts.access, runs: () => options.runtime().runs });
   registerOpenAIRoutes(app, parts, { onDisconnect });

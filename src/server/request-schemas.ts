@@ -96,16 +96,29 @@ export const listRunsQuerySchema = z.strictObject({
 
 /** `POST /api/v1/runs/{id}/resume` (the body is optional). */
 /** `POST /api/v1/runs`: a background run. */
-export const submitRunSchema = z.strictObject({
-  agent: z.string({ error: 'agent is the name of an agent' }).min(1).max(191),
-  input: z.string({ error: 'input is the message to run the agent on' }).min(1, { error: 'input is empty' }).max(1_000_000),
-  sessionId: recordId().optional(),
-  webhook: z
-    .url({ protocol: /^https?$/, error: 'webhook must be an http:// or https:// URL' })
-    .max(2048)
-    .optional(),
-  delaySeconds: z.number({ error: 'delaySeconds is a number of seconds' }).min(0).max(31_536_000).optional(),
-});
+export const submitRunSchema = z
+  .strictObject({
+    agent: z.string({ error: 'agent is the name of an agent' }).min(1).max(191),
+    input: z.string({ error: 'input is the message to run the agent on' }).min(1, { error: 'input is empty' }).max(1_000_000),
+    sessionId: recordId().optional(),
+    webhook: z
+      .url({ protocol: /^https?$/, error: 'webhook must be an http:// or https:// URL' })
+      .max(2048)
+      .optional(),
+    delaySeconds: z
+      .number({ error: 'delaySeconds is a number of seconds' })
+      .min(0, { error: 'delaySeconds is not negative' })
+      .max(31_536_000, { error: 'delaySeconds is at most a year (31536000)' })
+      .optional(),
+    runAt: z.iso
+      .datetime({ offset: true, error: 'runAt is an ISO 8601 time with a zone, e.g. 2026-01-31T09:00:00Z' })
+      .refine((t) => Date.parse(t) - Date.now() <= 31_536_000_000, { error: 'runAt is at most a year from now' })
+      .optional(),
+  })
+  .refine((b) => b.delaySeconds === undefined || b.runAt === undefined, {
+    error: 'give delaySeconds or runAt, not both',
+    path: ['runAt'],
+  });
 
 /** `GET /api/v1/runs/{id}?wait=` and `/stream?after=`. */
 export const runQuerySchema = z.strictObject({

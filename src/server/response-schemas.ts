@@ -99,6 +99,16 @@ export const pausedResponseSchema = z.strictObject({
   usage: usageSchema.optional(),
 });
 
+/** `POST /api/v1/approvals/{id}` for a background run: queued again, a worker resumes it. */
+export const requeuedResponseSchema = z.strictObject({
+  status: z.literal('queued'),
+  runId: z.string(),
+  sessionId: z.string().optional(),
+});
+
+/** `POST /api/v1/approvals/{id}` 202: the run waits for other approvals, or (a background run) is queued again. */
+export const approvalAcceptedSchema = z.union([pausedResponseSchema, requeuedResponseSchema]);
+
 /** A session as listed. */
 export const sessionSummarySchema = z.strictObject({
   id: z.string(),
@@ -181,7 +191,23 @@ export const backgroundRunSchema = z.strictObject({
   createdAt: timestamp(),
   updatedAt: timestamp(),
   finishedAt: timestamp().optional(),
+  runAt: timestamp().optional().meta({ description: 'A delayed or scheduled run starts no sooner than this' }),
   cancelRequested: z.boolean().optional(),
+});
+
+/** `GET /api/v1/schedules`. */
+export const scheduleListSchema = z.strictObject({
+  schedules: z.array(
+    z.strictObject({
+      name: z.string(),
+      agent: z.string(),
+      cron: z.string(),
+      timezone: z.string(),
+      sessionId: z.string().optional(),
+      missed: z.enum(['skip', 'run_once']),
+      nextRunAt: timestamp().optional(),
+    }),
+  ),
 });
 
 /** `GET /api/v1/runs/{id}`: a background run, or a stored (chat) run. */

@@ -176,6 +176,8 @@ async function startWorker(options: ServeOptions, runtime: ServedRuntime, store:
     onError: (runId, err) => {
       if ((err as Error).name !== 'RunHeldElsewhereError') logger.error({ runId, err }, `background run ${runId} could not be executed`);
     },
+    onScheduleError: (schedule, err) =>
+      logger.error({ schedule, err }, `schedule ${schedule}: its run could not be submitted: ${(err as Error).message}`),
   });
 }
 

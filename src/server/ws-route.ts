@@ -153,8 +153,8 @@ class WsChatSession {
     if (this.run) throw new HttpError(409, 'turn_running', 'A turn is running; answer stored approvals once it is done');
     const { principal, client } = this.caller;
     await limiter?.hit(client);
-    const outcome = await answerApproval(chat, { approvalId: m.approvalId, principal, client, answer });
-    if (outcome.kind === 'waiting') this.send(ws, { type: 'done', ...outcome.body });
+    const outcome = await answerApproval(chat, { approvalId: m.approvalId, principal, client, answer, runs: this.parts.runtime().runs });
+    if (outcome.kind === 'waiting' || outcome.kind === 'queued') this.send(ws, { type: 'done', ...outcome.body });
     // An in-process handler would take precedence over the stored answer: the resumed run asks through the store.
     else await this.turn(ws, outcome.turn, false);
   }

@@ -26,6 +26,7 @@ describe('configJsonSchema', () => {
       'knowledge',
       'storage',
       'queue',
+      'schedules',
       'agents',
       'server',
       'code',

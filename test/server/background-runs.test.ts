@@ -41,6 +41,8 @@ describe('background runs (POST /api/v1/runs) on SQLite', () => {
   const servers: RunningServer[] = [];
   let worker: RunningServer;
   let acceptor: RunningServer;
+  /** When the model was first asked about each delayed input. */
+  const asked = new Map<string, number>();
 
   const start = async (workerOn: boolean) => {
     const record = tool<{ label: string }>({
@@ -65,6 +67,7 @@ describe('background runs (POST /api/v1/runs) on SQLite', () => {
       const last = messages.at(-1);
       if (last?.role === 'tool') return { text: `done: ${JSON.stringify(last.content)}` };
       const input = JSON.stringify(last?.content ?? '');
+      if (input.includes('delayed') && !asked.has(input)) asked.set(input, Date.now());
       if (input.includes('slow')) return { text: 'a b c d e f g h i j', chunkDelayMs: 500 };
       if (input.includes('tool')) return { toolCalls: [{ name: 'record', arguments: { label: input.replace(/\W/g, '') } }] };
       return { text: `answer to ${input}` };
@@ -138,6 +141,37 @@ describe('background runs (POST /api/v1/runs) on SQLite', () => {
     const cancel = await (await post(`${acceptor.url}/api/v1/runs/${runId}/cancel`, {})).json();
     expect(cancel).toMatchObject({ status: 'cancelled', cancelRequested: true });
     expect(await readStream(`${acceptor.url}/api/v1/runs/${runId}/stream`)).toEqual([]);
+  });
+
+  it('a delayed run (delaySeconds or runAt) does not start before its time and starts after it', async () => {
+    const t0 = Date.now();
+    const byDelay = await (await post(`${acceptor.url}/api/v1/runs`, { agent: 'helper', input: 'delayed one', delaySeconds: 1.5 })).json();
+    const at = new Date(t0 + 2000).toISOString();
+    const byTime = await (await post(`${acceptor.url}/api/v1/runs`, { agent: 'helper', input: 'delayed two', runAt: at })).json();
+    expect(byDelay).toMatchObject({ status: 'queued' });
+    expect(Date.parse(byDelay.runAt)).toBeGreaterThanOrEqual(t0 + 1500);
+    expect(byTime).toMatchObject({ status: 'queued', runAt: at });
+    const one = await (await fetch(`${acceptor.url}/api/v1/runs/${byDelay.runId}?wait=30`)).json();
+    const two = await (await fetch(`${acceptor.url}/api/v1/runs/${byTime.runId}?wait=30`)).json();
+    expect([one.status, two.status]).toEqual(['completed', 'completed']);
+    expect(asked.get('"delayed one"')).toBeGreaterThanOrEqual(t0 + 1500);
+    expect(asked.get('"delayed two"')).toBeGreaterThanOrEqual(t0 + 2000);
+  });
+
+  it('bad delays get clear 400s', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ delaySeconds: -1 }, /delaySeconds is not negative/],
+      [{ delaySeconds: 'soon' }, /delaySeconds is a number of seconds/],
+      [{ runAt: 'tomorrow' }, /runAt is an ISO 8601 time/],
+      [{ runAt: '2026-01-31T09:00:00' }, /runAt is an ISO 8601 time with a zone/],
+      [{ runAt: new Date(Date.now() + 2 * 31_536_000_000).toISOString() }, /at most a year/],
+      [{ delaySeconds: 5, runAt: new Date().toISOString() }, /not both/],
+    ];
+    for (const [extra, message] of cases) {
+      const res = await post(`${acceptor.url}/api/v1/runs`, { agent: 'helper', input: 'x', ...(extra as object) });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.message).toMatch(message);
+    }
   });
 
   it('bad requests get clear 4xx answers', async () => {

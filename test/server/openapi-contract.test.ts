@@ -128,6 +128,7 @@ describe('the OpenAPI document matches the real answers', () => {
     expect((await call('get', '/ready', '/ready')).status).toBe(200);
     expect((await call('get', '/metrics', '/metrics')).body).toContain('corvid_http_requests_total');
     expect((await call('get', '/api/v1/openapi.json', '/api/v1/openapi.json')).status).toBe(200);
+    expect((await call('get', '/api/v1/schedules', '/api/v1/schedules')).body).toEqual({ schedules: [] });
     expect((await call('get', '/api/v1/agents', '/api/v1/agents')).body.agents).toHaveLength(1);
     expect((await call('get', '/api/v1/agents/{name}', '/api/v1/agents/files')).body.default).toBe(true);
     expect((await call('get', '/api/v1/agents/{name}', '/api/v1/agents/nobody')).status).toBe(404);

@@ -73,6 +73,13 @@ export async function approvalsCommand(context: CliContext): Promise<number> {
       );
       return EXIT.ok;
     }
+    if ((await store.backgroundRuns.get(answered.runId)) !== undefined) {
+      // A background run: a worker resumes it; its events continue its stream.
+      await runtime.runs.resumeQueued(answered.runId);
+      stderr.write(`${errColors.dim(`Background run ${answered.runId} is queued again; a worker resumes it.`)}
+`);
+      return EXIT.ok;
+    }
     const { agentForRun } = await import('../../durable/runtime-runs.js');
     const { agent } = await agentForRun(runtime, answered.runId);
     return await resumeAndPrint(agent, answered.runId, context, { json: false, verbose: false });

@@ -78,13 +78,17 @@ function parseLimit(value: string | boolean | undefined): number | undefined {
 /** `corvid runs list|resume`. */
 export async function runsCommand(context: CliContext): Promise<number> {
   const { stdout, stderr, values, positionals } = context;
-  const [sub, id] = positionals;
+  const [sub, id, extra] = positionals;
+  if (sub === 'submit' || sub === 'schedules') return (await import('./runs-submit-command.js')).runsSubmitCommand(context, sub);
   if (sub !== 'list' && sub !== 'resume') {
     throw new UsageError(
-      sub === undefined ? 'Missing the subcommand: corvid runs list | resume <run-id>' : `Unknown subcommand "${sub}": use list or resume`,
+      sub === undefined
+        ? 'Missing the subcommand: corvid runs list | resume <run-id> | submit <agent> <input> | schedules'
+        : `Unknown subcommand "${sub}": use list, resume, submit or schedules`,
       'runs',
     );
   }
+  if (extra !== undefined) throw new UsageError(`Unexpected argument "${extra}" for "corvid runs ${sub}"`, 'runs');
   if (sub === 'list' && id !== undefined) throw new UsageError(`Unexpected argument "${id}" for "corvid runs list"`, 'runs');
   if (sub === 'resume' && id === undefined)
     throw new UsageError('Missing the run id: corvid runs resume <run-id> (corvid runs list shows them)', 'runs');

@@ -16,10 +16,14 @@ export async function workerCommand(context: CliContext): Promise<number> {
       onError: (runId, err) => {
         if ((err as Error).name !== 'RunHeldElsewhereError') stderr.write(`corvid worker: run ${runId}: ${(err as Error).message}\n`);
       },
+      onScheduleError: (name, err) => stderr.write(`corvid worker: schedule ${name}: ${(err as Error).message}\n`),
     });
     const queue = runtime.config.queue?.backend ?? 'embedded';
     const n = concurrency ?? runtime.config.queue?.concurrency ?? 4;
     stderr.write(`${c.bold('corvid worker')}: executing queued runs (${queue} queue on ${store.info.location}, ${n} at once)\n`);
+    const schedules = runtime.runs.schedules.list();
+    if (schedules.length > 0)
+      stderr.write(`corvid worker: submitting the runs of ${schedules.length} schedule(s): ${schedules.map((s) => s.name).join(', ')}\n`);
     // The queue's timers do not hold the process open; this does, until a signal.
     const keepAlive = setInterval(() => undefined, 1 << 30);
     const signal = await new Promise<NodeJS.Signals>((resolve) => {

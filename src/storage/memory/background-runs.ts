@@ -63,6 +63,14 @@ export class MemoryBackgroundRunStore implements BackgroundRunStore {
     return copy(r);
   }
 
+  async requeue(runId: string): Promise<BackgroundRun | undefined> {
+    const r = this.open(runId);
+    if (r?.status !== 'paused') return undefined;
+    const now = new Date(this.c.now());
+    Object.assign(r, { status: 'queued', runAt: now, updatedAt: now });
+    return copy(r);
+  }
+
   async finish(runId: string, outcome: BackgroundRunOutcome): Promise<boolean> {
     const r = this.open(runId);
     if (!r) return false;

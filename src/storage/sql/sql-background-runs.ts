@@ -83,6 +83,16 @@ export class SqlBackgroundRunStore implements BackgroundRunStore {
     return n > 0 ? this.get(runId) : undefined;
   }
 
+  async requeue(runId: string): Promise<BackgroundRun | undefined> {
+    this.c.check();
+    const now = this.c.now();
+    const n = await this.c.backend.db.run(
+      `UPDATE corvid_background_runs SET status = 'queued', run_at = ?, updated_at = ? WHERE run_id = ? AND status = 'paused'`,
+      [now, now, runId],
+    );
+    return n > 0 ? this.get(runId) : undefined;
+  }
+
   async finish(runId: string, outcome: BackgroundRunOutcome): Promise<boolean> {
     this.c.check();
     const now = this.c.now();

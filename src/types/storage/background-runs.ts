@@ -74,6 +74,11 @@ export interface BackgroundRunStore {
    * no longer `attempts` (another worker started it since it was read: of two, one wins).
    */
   markStarted(runId: string, worker: string, attempts: number): Promise<BackgroundRun | undefined>;
+  /**
+   * A `paused` run whose approvals are answered goes back to `queued` (due now) for a worker to
+   * resume it. Undefined (nothing changed) when the run is unknown or not `paused`: of two callers, one wins.
+   */
+  requeue(runId: string): Promise<BackgroundRun | undefined>;
   /** Records how the run ended (`paused` is not final: it waits for approvals). False when it was final already. */
   finish(runId: string, outcome: BackgroundRunOutcome): Promise<boolean>;
   /**

@@ -40,6 +40,23 @@ export function backgroundRunCases(ctx: SuiteContext): void {
       expect(await backgroundRuns.markStarted(running, 'w2', 1)).toBeUndefined();
       expect(await backgroundRuns.requestCancel(unique('missing'))).toBeUndefined();
     });
+    it('requeue: only a paused run goes back to queued (due now), once', async () => {
+      const { backgroundRuns } = ctx.store();
+      const runId = unique('run');
+      await backgroundRuns.create({ runId, agent: 'a', input: 'x', runAt: new Date(ctx.clock.t - 1000) });
+      expect(await backgroundRuns.requeue(runId)).toBeUndefined(); // queued, not paused
+      await backgroundRuns.markStarted(runId, 'w', 0);
+      expect(await backgroundRuns.requeue(runId)).toBeUndefined(); // running
+      await backgroundRuns.finish(runId, { status: 'paused', result: { text: '' } });
+      const again = await backgroundRuns.requeue(runId);
+      expect(again).toMatchObject({ runId, status: 'queued', attempts: 1 });
+      expect(await backgroundRuns.requeue(runId)).toBeUndefined(); // of two answers, one requeues
+      expect((await backgroundRuns.list({ status: 'queued', due: true, limit: 1000 })).map((r) => r.runId)).toContain(runId);
+      expect(await backgroundRuns.markStarted(runId, 'w2', 1)).toMatchObject({ status: 'running', attempts: 2 });
+      await backgroundRuns.finish(runId, { status: 'completed' });
+      expect(await backgroundRuns.requeue(runId)).toBeUndefined();
+      expect(await backgroundRuns.requeue(unique('missing'))).toBeUndefined();
+    });
   });
 
   describe('run events', () => {
