@@ -85,10 +85,7 @@ const upward = edges.filter((e) => LAYERS[e.fromFolder] < LAYERS[e.toFolder]);
 const ADAPTERS = 2;
 const internal = edges.filter(
   (e) =>
-    e.fromFolder !== e.toFolder &&
-    LAYERS[e.fromFolder] === ADAPTERS &&
-    LAYERS[e.toFolder] === ADAPTERS &&
-    !e.to.endsWith(`${sep}index.ts`),
+    e.fromFolder !== e.toFolder && LAYERS[e.fromFolder] === ADAPTERS && LAYERS[e.toFolder] === ADAPTERS && !e.to.endsWith(`${sep}index.ts`),
 );
 
 // Folder cycles, over the edges that are not upward (an upward edge is already an error).

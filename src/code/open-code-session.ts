@@ -80,23 +80,7 @@ export interface OpenCodeSessionOptions {
  * const result = await session.send('Fix the failing test');
  */
 export async function openCodeSession(options: OpenCodeSessionOptions = {}): Promise<CodeSession> {
-  const env = options.env ?? process.env;
-  const cwd = await realpath(nodePath.resolve(options.cwd ?? process.cwd())).catch((cause: unknown) => {
-    throw new ValidationError(`corvid code: the folder ${options.cwd ?? process.cwd()} does not exist`, { cause });
-  });
-  const mode = checkedMode(options);
-  const ownsStore = options.store === undefined;
-  const unsandboxed = options.dangerouslyRunUnsandboxed === true;
-  // Independent start-up work runs side by side (time to the first prompt).
-  const [sandbox, store, project] = await Promise.all([
-    options.sandbox !== false && !unsandboxed ? sandboxWorks(cwd) : false,
-    options.store ?? openCodeStore(options.storePath ?? codeStorePath(env)),
-    projectInstructions(cwd),
-  ]);
-  if (mode === 'yolo' && !sandbox && !unsandboxed) {
-    if (ownsStore) await store.close();
-    throw yoloRefused(options.sandbox === false);
-  }
+  const { env, cwd, mode, ownsStore, unsandboxed, sandbox, store, project } = await startSession(options);
   let runtime = options.runtime;
   try {
     let modelEnv = env;
@@ -171,6 +155,28 @@ export async function openCodeSession(options: OpenCodeSessionOptions = {}): Pro
     if (ownsStore) await store.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** The checked folder and mode, the sandbox, the store and the project's instructions of a new session. */
+async function startSession(options: OpenCodeSessionOptions) {
+  const env = options.env ?? process.env;
+  const cwd = await realpath(nodePath.resolve(options.cwd ?? process.cwd())).catch((cause: unknown) => {
+    throw new ValidationError(`corvid code: the folder ${options.cwd ?? process.cwd()} does not exist`, { cause });
+  });
+  const mode = checkedMode(options);
+  const ownsStore = options.store === undefined;
+  const unsandboxed = options.dangerouslyRunUnsandboxed === true;
+  // Independent start-up work runs side by side (time to the first prompt).
+  const [sandbox, store, project] = await Promise.all([
+    options.sandbox !== false && !unsandboxed ? sandboxWorks(cwd) : false,
+    options.store ?? openCodeStore(options.storePath ?? codeStorePath(env)),
+    projectInstructions(cwd),
+  ]);
+  if (mode === 'yolo' && !sandbox && !unsandboxed) {
+    if (ownsStore) await store.close();
+    throw yoloRefused(options.sandbox === false);
+  }
+  return { env, cwd, mode, ownsStore, unsandboxed, sandbox, store, project };
 }
 
 /** The hooks of `code.hooks`, when the config has any; their runs are shown through the engine once it exists. */

@@ -50,10 +50,12 @@ export class SlackApi {
   }
 
   private async client(signal: AbortSignal | undefined): Promise<WebClient> {
-    this.module ??= loadPeer({ packages: '@slack/web-api', feature: 'The Slack tools', load: () => import('@slack/web-api') }).catch((err: unknown) => {
-      this.module = undefined;
-      throw err;
-    });
+    this.module ??= loadPeer({ packages: '@slack/web-api', feature: 'The Slack tools', load: () => import('@slack/web-api') }).catch(
+      (err: unknown) => {
+        this.module = undefined;
+        throw err;
+      },
+    );
     const { WebClient } = await this.module;
     const { timeoutMs } = this.options;
     return new WebClient(this.options.token, {

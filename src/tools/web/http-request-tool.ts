@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 import { tool } from '../../core/tool.js';
-import type { Tool } from '../../types/tool.js';
 import { decodeText } from '../../http/decode-text.js';
 import { guardedFetch } from '../../http/guarded-fetch.js';
+import type { Tool } from '../../types/tool.js';
 import { type WebSettings, window } from './web-tools-options.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;

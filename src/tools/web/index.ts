@@ -13,11 +13,11 @@ import { httpRequestTool } from './http-request-tool.js';
 import { webFetchTool } from './web-fetch-tool.js';
 import { webSettings, type WebToolsOptions } from './web-tools-options.js';
 
-export type { HttpRequestResult } from './http-request-tool.js';
 export type { HostLookup, ResolvedAddress } from '../../http/ssrf-guard.js';
-export type { WebFetchResult } from './web-fetch-tool.js';
 export { WebRefusal } from '../../http/web-refusal.js';
 export { htmlToMarkdown } from './html-to-markdown.js';
+export type { HttpRequestResult } from './http-request-tool.js';
+export type { WebFetchResult } from './web-fetch-tool.js';
 export { webSettings, type WebToolsOptions } from './web-tools-options.js';
 
 /** `web_fetch`, and `http_request` when `allowHosts` lists hosts (see `WebToolsOptions`). */

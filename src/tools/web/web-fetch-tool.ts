@@ -2,12 +2,12 @@ import { z } from 'zod';
 
 import { tool } from '../../core/tool.js';
 import { ConfigError } from '../../errors/config-error.js';
-import type { Tool } from '../../types/tool.js';
 import { decodeText } from '../../http/decode-text.js';
 import { guardedFetch, type GuardedResponse } from '../../http/guarded-fetch.js';
+import { WebRefusal } from '../../http/web-refusal.js';
+import type { Tool } from '../../types/tool.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
 import { pdfToText } from './pdf-to-text.js';
-import { WebRefusal } from '../../http/web-refusal.js';
 import { type WebSettings, window } from './web-tools-options.js';
 
 const input = z.object({
