@@ -157,9 +157,10 @@ describe('the Studio API', () => {
     const cancelled = await fetch(`${url}/api/v1/runs/${start.data.runId}/cancel`, { method: 'POST' });
     expect(cancelled.status).toBe(202);
     expect(await cancelled.json()).toEqual({ runId: start.data.runId, status: 'cancelling' });
-    expect((await next(events, 'done')).data.status).toBe('failed');
+    const done = (await next(events, 'done')).data;
+    expect(done).toMatchObject({ status: 'failed', error: { code: 'run_aborted' } });
     const run = await (await fetch(`${url}/api/v1/runs/${start.data.runId}`)).json();
-    expect(run.status).toBe('failed');
+    expect(run.status).toBe('cancelled');
   });
 });
 

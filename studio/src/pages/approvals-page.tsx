@@ -26,11 +26,15 @@ export function ApprovalsPage() {
   }, [approvals]);
   const answer = async (approval: Approval, approved: boolean, reason: string) => {
     try {
-      const r = await api<{ status: string; answer?: string }>(`/approvals/${seg(approval.approvalId)}`, {
+      const r = await api<{ status: string; answer?: string; runId?: string }>(`/approvals/${seg(approval.approvalId)}`, {
         body: { approved, ...(reason && { reason }) },
       });
       setApprovals((list) => list?.filter((a) => a.approvalId !== approval.approvalId));
-      setAnswered((list) => [{ approval, approved, result: `${r.status}${r.answer ? `: ${r.answer}` : ''}` }, ...list]);
+      const show = (result: string) =>
+        setAnswered((list) => [{ approval, approved, result }, ...list.filter((x) => x.approval.approvalId !== approval.approvalId)]);
+      show(`${r.status}${r.answer ? `: ${r.answer}` : ''}`);
+      // A background run is queued again: a worker resumes it; its outcome is shown once it ends.
+      if (r.status === 'queued') show(await queuedOutcome(r.runId ?? approval.runId));
     } catch (err) {
       setState({ kind: 'error', error: err as Error });
     }
@@ -66,6 +70,18 @@ export function ApprovalsPage() {
       ) : null}
     </section>
   );
+}
+
+/** How a run queued again by an answer ended (waiting up to a minute at a time), as `status: answer`. */
+async function queuedOutcome(runId: string): Promise<string> {
+  for (let i = 0; i < 10; i++) {
+    const run = await api<{ status: string; result?: { text?: string }; error?: { message: string } }>(`/runs/${seg(runId)}?wait=60`);
+    if (run.status !== 'queued' && run.status !== 'running') {
+      const detail = run.result?.text ?? run.error?.message;
+      return `${run.status}${detail ? `: ${detail}` : ''}`;
+    }
+  }
+  return 'queued';
 }
 
 /** The agent of each run, fetched once per run for the cards that name it. */
