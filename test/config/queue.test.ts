@@ -67,7 +67,7 @@ describe('queue: config section', () => {
       expect.stringMatching(/queue\.prefix: prefix is for the redis queue, not embedded/),
     ]);
     expect(problems(['queue:', '  visibility_timeout_s: 5', '  events_ttl_s: 60'])).toEqual([
-      expect.stringMatching(/queue\.visibility_timeout_s: visibility_timeout_s is for the redis queue, not embedded/),
+      expect.stringMatching(/queue\.visibility_timeout_s: visibility_timeout_s is for the postgres and redis queues, not embedded/),
       expect.stringMatching(/queue\.events_ttl_s: events_ttl_s is for the redis queue, not embedded/),
     ]);
     expect(problems(['queue:', '  backend: redis', '  url: redis://h', '  visibility_timeout_s: 0'])).toEqual([
