@@ -31,6 +31,9 @@ export interface BackgroundExecutorOptions {
   requeue?: (runId: string) => Promise<unknown>;
 }
 
+/** How long a run marked started may go without its lease before another worker takes it over. */
+const START_GRACE_MS = 15_000;
+
 /** The run is being run by a live worker elsewhere: the queue should offer it again later. */
 export class RunHeldElsewhereError extends Error {
   constructor(runId: string) {
@@ -53,6 +56,10 @@ export async function executeBackgroundRun(options: BackgroundExecutorOptions, r
   if (record.cancelRequested) return void (await store.backgroundRuns.finish(runId, cancelled()));
   const lease = await store.leases.get(runLeaseName(runId));
   if (lease !== undefined && !deadLocalHolder(lease.holder)) throw new RunHeldElsewhereError(runId);
+  // A worker that has just started the run takes its lease a moment later: a `running` run without
+  // a lease is taken over only once that moment is long past (else two workers would run it).
+  if (lease === undefined && record.status === 'running' && Date.now() - record.updatedAt.getTime() < START_GRACE_MS)
+    throw new RunHeldElsewhereError(runId);
   const started = await store.backgroundRuns.markStarted(runId, options.worker, record.attempts);
   if (started === undefined) return;
   const log = options.events?.log ?? store.runEvents;

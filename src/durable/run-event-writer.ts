@@ -30,7 +30,8 @@ export class RunEventWriter {
   /** Adds an event; it is written within `FLUSH_EVERY_MS`. */
   add(type: string, data: unknown): void {
     this.buffer.push({ seq: ++this.seq, type, data });
-    this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+    // A failed write is kept and thrown by the caller's own `flush()`; the timer's must not reject unhandled.
+    this.timer ??= setTimeout(() => this.flush().catch(() => undefined), FLUSH_EVERY_MS);
   }
 
   /** Writes what is buffered; resolves when everything added so far is stored. @throws the first failed write's error */
