@@ -74,9 +74,10 @@ export function doneEvent(result: RunResult, sessionId: string) {
   return { ...turnStatus(result), sessionId, runId: result.runId, answer: result.text, usage: result.usage };
 }
 
-/** The `done` event of a streamed turn that failed. */
+/** The `done` event of a streamed turn that failed, or `cancelled` when it was stopped (`run_aborted`), as its run is. */
 export function failedEvent(err: { code?: string; message?: string } | undefined, sessionId: string) {
-  return { status: 'failed' as const, sessionId, error: { code: err?.code ?? 'internal', message: err?.message ?? String(err) } };
+  const status = err?.code === 'run_aborted' ? ('cancelled' as const) : ('failed' as const);
+  return { status, sessionId, error: { code: err?.code ?? 'internal', message: err?.message ?? String(err) } };
 }
 
 /** @hono/node-server's answer for a response written directly (loaded once, with the first stream). */

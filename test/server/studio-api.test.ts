@@ -158,7 +158,7 @@ describe('the Studio API', () => {
     expect(cancelled.status).toBe(202);
     expect(await cancelled.json()).toEqual({ runId: start.data.runId, status: 'cancelling' });
     const done = (await next(events, 'done')).data;
-    expect(done).toMatchObject({ status: 'failed', error: { code: 'run_aborted' } });
+    expect(done).toMatchObject({ status: 'cancelled', error: { code: 'run_aborted' } });
     const run = await (await fetch(`${url}/api/v1/runs/${start.data.runId}`)).json();
     expect(run.status).toBe('cancelled');
   });

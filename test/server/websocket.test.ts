@@ -132,7 +132,7 @@ describe('WebSocket chat', () => {
     c.send({ type: 'cancel' });
     const end = await c.until('done');
     expect(end.find((m) => m.type === 'run_end')).toMatchObject({ status: 'aborted' });
-    expect(end.at(-1)).toMatchObject({ status: 'failed', error: { code: 'run_aborted' } });
+    expect(end.at(-1)).toMatchObject({ status: 'cancelled', error: { code: 'run_aborted' } });
   });
 
   it('answers bad messages with an error message and keeps the socket open', async () => {
