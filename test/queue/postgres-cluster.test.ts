@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { assertBuilt, cliEnv, type CliProcess, fakeModel, spawnCli, tempDir, writeConfig } from '../cli/cli-harness.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
+import { postJson as post, readRunStream as readStream } from '../support/run-stream.js';
 
 const PG_URL = process.env.CORVID_TEST_POSTGRES_URL;
 const SKIP = PG_URL ? undefined : 'CORVID_TEST_POSTGRES_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test; .ci/run sets it)';
@@ -31,21 +32,6 @@ export const record = tool({
   execute: ({ label }) => { appendFileSync(process.env.LEDGER, label + ' ' + process.pid + '\\n'); return 'recorded ' + label; },
 });
 `;
-
-/** The SSE events of a stream read to its end: seq, event name and data. */
-async function readStream(url: string) {
-  const text = await (await fetch(url)).text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.includes('data:'))
-    .map((block) => {
-      const field = (name: string) => new RegExp(`^${name}: ?(.*)$`, 'm').exec(block)?.[1];
-      return { seq: Number(field('id')), event: field('event')!, data: JSON.parse(field('data')!) };
-    });
-}
-
-const post = (url: string, body?: unknown) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
 
 /** The ledger's lines (`label pid`). */
 let ledger = '';

@@ -15,20 +15,7 @@ import { loadRuntime, type Runtime } from '../../src/runtime/load-runtime.js';
 import { type RunningServer, serve } from '../../src/server/serve.js';
 import { fakeModel, tempDir, writeConfig } from '../cli/cli-harness.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
-
-async function readStream(url: string) {
-  const text = await (await fetch(url)).text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.includes('data:'))
-    .map((block) => {
-      const field = (name: string) => new RegExp(`^${name}: ?(.*)$`, 'm').exec(block)?.[1];
-      return { id: Number(field('id')), event: field('event')!, data: JSON.parse(field('data')!) };
-    });
-}
-
-const post = (url: string, body: unknown) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+import { postJson as post, readRunStream as readStream } from '../support/run-stream.js';
 
 describe('approvals of a background run resume it through the queue', () => {
   let llm: FakeLlmServer;
@@ -88,7 +75,7 @@ describe('approvals of a background run resume it through the queue', () => {
     // While paused, the stream ends with the paused done.
     const first = await readStream(`${a.url}/api/v1/runs/${runId}/stream`);
     expect(first.at(-1)).toMatchObject({ event: 'done', data: { status: 'paused' } });
-    const pausedSeq = first.at(-1)!.id;
+    const pausedSeq = first.at(-1)!.seq;
 
     const { approvals } = await (await fetch(`${b.url}/api/v1/approvals?runId=${runId}`)).json();
     expect(approvals).toHaveLength(1);
@@ -104,12 +91,12 @@ describe('approvals of a background run resume it through the queue', () => {
     expect(readFileSync(ledger, 'utf8').split('\n').filter(Boolean)).toEqual(['deploy']);
 
     const rest = await readStream(`${a.url}/api/v1/runs/${runId}/stream?after=${pausedSeq}`);
-    expect(rest[0].id).toBe(pausedSeq + 1);
+    expect(rest[0].seq).toBe(pausedSeq + 1);
     expect(rest.some((e) => e.event === 'tool_result')).toBe(true);
     expect(rest.at(-1)).toMatchObject({ event: 'done', data: { status: 'completed' } });
     // From the start: the whole log, seqs 1…n, through both dones.
     const all = await readStream(`${a.url}/api/v1/runs/${runId}/stream`);
-    expect(all.map((e) => e.id)).toEqual(all.map((_, i) => i + 1));
+    expect(all.map((e) => e.seq)).toEqual(all.map((_, i) => i + 1));
     expect(all.filter((e) => e.event === 'done').map((e) => e.data.status)).toEqual(['paused', 'completed']);
   }, 90_000);
 });

@@ -14,23 +14,7 @@ import { loadRuntime, type Runtime } from '../../src/runtime/load-runtime.js';
 import { type RunningServer, serve } from '../../src/server/serve.js';
 import { fakeModel, tempDir, writeConfig } from '../cli/cli-harness.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
-
-/** The SSE events of a finished stream: id, event name and parsed data. */
-async function readStream(url: string, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { headers });
-  expect(res.headers.get('content-type')).toContain('text/event-stream');
-  const text = await res.text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.includes('data:'))
-    .map((block) => {
-      const field = (name: string) => new RegExp(`^${name}: ?(.*)$`, 'm').exec(block)?.[1];
-      return { id: Number(field('id')), event: field('event')!, data: JSON.parse(field('data')!) };
-    });
-}
-
-const post = (url: string, body: unknown) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+import { postJson as post, readRunStream as readStream } from '../support/run-stream.js';
 
 describe('background runs (POST /api/v1/runs) on SQLite', () => {
   let llm: FakeLlmServer;
@@ -104,12 +88,12 @@ describe('background runs (POST /api/v1/runs) on SQLite', () => {
   it('streams the events with seq ids from the instance that did not run it, and resumes after a cursor', async () => {
     const { runId } = await (await post(`${acceptor.url}/api/v1/runs`, { agent: 'helper', input: 'hello there' })).json();
     const all = await readStream(`${acceptor.url}/api/v1/runs/${runId}/stream`);
-    expect(all.map((e) => e.id)).toEqual(all.map((_, i) => i + 1));
+    expect(all.map((e) => e.seq)).toEqual(all.map((_, i) => i + 1));
     expect(all[0].event).toBe('run_start');
     expect(all.at(-1)).toMatchObject({ event: 'done', data: { status: 'completed' } });
     expect(all.some((e) => e.event === 'answer' && String(e.data.text).includes('hello there'))).toBe(true);
     const tail = await readStream(`${worker.url}/api/v1/runs/${runId}/stream?after=2`);
-    expect(tail.map((e) => e.id)).toEqual(all.slice(2).map((e) => e.id));
+    expect(tail.map((e) => e.seq)).toEqual(all.slice(2).map((e) => e.seq));
     const resumed = await readStream(`${acceptor.url}/api/v1/runs/${runId}/stream`, { 'last-event-id': String(all.length - 1) });
     expect(resumed.map((e) => e.event)).toEqual(['done']);
   });
