@@ -17,8 +17,8 @@ import { startServer } from './helpers.js';
 // An approval of the agent's own tool, over the OpenAI-compatible API on a server with a store: the
 // answer carries a `corvid_approval` tool call whose id is the approval's; the next request answers
 // it with a tool result (`{"approved": …}`) and gets the resumed run's answer. The agent's model is
-// the fake model server (OpenAI Responses wire format): it deletes the file the user names, then
-// says what the tool answered.
+// the fake model server (OpenAI Responses wire format): it deletes the files the user names ("Delete
+// a.txt b.txt"), then says what the (last) tool answered.
 
 type ChatCall = OpenAI.Chat.ChatCompletionMessageFunctionToolCall;
 type Item = { type?: string; role?: string; output?: string; content?: Array<{ text?: string }> };
@@ -28,7 +28,8 @@ function modelReply(req: RecordedRequest): FakeReply {
   const last = input[input.length - 1];
   if (last?.type === 'function_call_output') return { text: `Tool said: ${last.output}`, usage: { input: 5, output: 4 } };
   const said = [...input].reverse().find((i) => i.role === 'user')?.content?.[0]?.text ?? '';
-  return { toolCalls: [{ name: 'delete_file', arguments: { path: said.split(' ').at(-1) } }], usage: { input: 5, output: 3 } };
+  const paths = said.split(' ').slice(1);
+  return { toolCalls: paths.map((path) => ({ name: 'delete_file', arguments: { path } })), usage: { input: 5, output: 3 } };
 }
 
 /** An agent whose `delete_file` tool really deletes files under `dir`, once approved. */
@@ -159,6 +160,24 @@ describe('OpenAI-compatible API: approvals', () => {
     for await (const e of events) if (e.type === 'response.output_text.delta') text += e.delta;
     expect(text).toBe('Tool said: The user denied this call of "delete_file".');
     expect(existsSync(join(dir, denied))).toBe(true);
+  });
+
+  it('a run waiting for two approvals resumes once one request answers both', async () => {
+    const [a, b] = [file('two-a.txt'), file('two-b.txt')];
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: `Delete ${a} ${b}` }];
+    const paused = await client.chat.completions.create({ model: 'files', user: 'c4', messages });
+    const [first, second] = paused.choices[0].message.tool_calls as ChatCall[];
+    expect([first.function.name, second.function.name]).toEqual(['corvid_approval', 'corvid_approval']);
+    messages.push(paused.choices[0].message, { role: 'tool', tool_call_id: first.id, content: '{"approved":true}' });
+    const partial = await client.chat.completions.create({ model: 'files', user: 'c4', messages }).catch((e: unknown) => e);
+    expect((partial as InstanceType<typeof OpenAI.BadRequestError>).status).toBe(400);
+    expect((partial as Error).message).toContain(`the run also waits for approval "${second.id}" (delete_file)`);
+    expect((await store.approvals.get(first.id))?.status).toBe('pending');
+
+    messages.push({ role: 'tool', tool_call_id: second.id, content: '{"approved":false,"reason":"not b"}' });
+    const done = await client.chat.completions.create({ model: 'files', user: 'c4', messages });
+    expect(done.choices[0].message.content).toBe('Tool said: The user denied this call of "delete_file": not b');
+    expect([existsSync(join(dir, a)), existsSync(join(dir, b))]).toEqual([false, true]);
   });
 
   it('refuses an answer that is not {"approved": …} with a 400 naming the field, leaving the approval pending', async () => {
