@@ -10,6 +10,7 @@ export function evalCommandSpec(globalHelp: string): CommandSpec {
       agent: { type: 'string', short: 'a' },
       baseline: { type: 'string' },
       'update-baseline': { type: 'boolean' },
+      'fail-on-regression': { type: 'boolean' },
       junit: { type: 'string' },
       report: { type: 'string' },
       json: { type: 'boolean' },
@@ -30,6 +31,7 @@ Options:
   -a, --agent <name>       Agent to evaluate (overrides the suite's agent)
       --baseline <file>    Compare with these saved results (per case and scorer)
       --update-baseline    Write this run's results to the --baseline file
+      --fail-on-regression Exit 1 when a case's score for a scorer went down against --baseline
       --junit <file>       Write a JUnit XML report (for CI test views)
       --report <file>      Write a Markdown report (gates, cases, changes against the baseline)
       --json               Print the results as JSON on stdout
@@ -40,7 +42,8 @@ Options:
 ${globalHelp}
   (-c names the agent's config instead of the suite's config:)
 
-Exit codes: 0 every gate passed, 1 a gate failed or the suite could not run, 2 bad usage.
+Exit codes: 0 every gate passed, 1 a gate failed (or, with --fail-on-regression, a score
+regressed) or the suite could not run, 2 bad usage.
 
 Examples:
   corvid eval evals/support.yaml --k 3 --junit eval-results.xml --report eval-report.md

@@ -105,6 +105,19 @@ describe('corvid eval (a real child process, the fake model server, then its cas
     expect(report).toContain('| answer | 0.50 | 1.00 | – | **fail**');
     // With k = 1 peru replays its first recording ("Lima"): exact improves.
     expect(report).toContain('| peru | exact | improved | 0.50 → 1.00 (+0.50) |');
+
+    // 5. A score that drops but still passes its gate: exit 0, unless --fail-on-regression, which names case · scorer.
+    writeFileSync(join(dir, 'suite.yaml'), suite());
+    expect((await evalCli('--replay', '--k', '1', '--baseline', 'k1.json', '--update-baseline')).code).toBe(0);
+    const dropped = await evalCli('--replay', '--baseline', 'k1.json');
+    expect(dropped.code).toBe(0);
+    expect(stripAnsi(dropped.stdout)).toMatch(/regressed +peru · exact {2}1\.00 → 0\.50/);
+    const gated = await evalCli('--replay', '--baseline', 'k1.json', '--fail-on-regression', '--update-baseline');
+    expect(gated.code).toBe(1);
+    expect(stripAnsi(gated.stderr)).toContain(
+      'Failed: 1 regression(s) against k1.json: peru · exact (1.00 → 0.50); the baseline is not updated',
+    );
+    expect(JSON.parse(readFileSync(join(dir, 'k1.json'), 'utf8')).k).toBe(1);
   }, 180_000);
 
   it('bad usage and a broken suite are clear errors', async () => {
@@ -118,6 +131,9 @@ describe('corvid eval (a real child process, the fake model server, then its cas
     const noBaseline = await runCli(['eval', 'broken.yaml', '--update-baseline'], { cwd: dir, env: cliEnv(dir) });
     expect(noBaseline.code).toBe(2);
     expect(noBaseline.stderr).toContain('--update-baseline needs --baseline <file>');
+    const noCompare = await runCli(['eval', 'broken.yaml', '--fail-on-regression'], { cwd: dir, env: cliEnv(dir) });
+    expect(noCompare.code).toBe(2);
+    expect(noCompare.stderr).toContain('--fail-on-regression needs --baseline <file>');
     const missing = await runCli(['eval'], { cwd: dir, env: cliEnv(dir) });
     expect(missing.code).toBe(2);
   });

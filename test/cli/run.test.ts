@@ -1,17 +1,19 @@
+import { join } from 'node:path';
+
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
-import { type FakeLlmServer, type FakeScript, startFakeLlmServer } from '../support/fake-llm-server.js';
+import { closedPort, type FakeLlmServer, type FakeScript, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { cliEnv, fakeModel, runCli, spawnCli, STACK_LINE, tempDir, writeConfig } from './cli-harness.js';
 
 const tmp = tempDir();
 const opts = { cwd: tmp.dir, env: cliEnv(tmp.dir) };
 let server: FakeLlmServer | undefined;
 
-async function serve(script: FakeScript): Promise<FakeLlmServer> {
-  server = await startFakeLlmServer(script);
+/** Writes the config: `boss` delegates to `geo` (an agent tool); both use the model at `url`. */
+function configure(url: string): void {
   writeConfig(
     tmp.dir,
-    `models:\n${fakeModel(server.url)}
+    `models:\n${fakeModel(url)}
 agents:
   boss:
     model: fake
@@ -22,8 +24,20 @@ agents:
     instructions: You know capitals.
 `,
   );
+}
+
+async function serve(script: FakeScript): Promise<FakeLlmServer> {
+  server = await startFakeLlmServer(script);
+  configure(server.url);
   return server;
 }
+
+/**
+ * "Capital of Peru?" asked of boss, recorded: boss thinks "Ask geo." and calls ask_geo, geo answers
+ * "Lima.", boss answers "It is Lima.". Replayed with no model server (the config names a closed port):
+ * a call the cassette does not have fails the run.
+ */
+const DELEGATION = ['--cassette', join(import.meta.dirname, '..', 'fixtures', 'cassettes', 'cli-run-delegation.cassette.json'), '--replay'];
 
 afterEach(async () => {
   await server?.close();
@@ -61,12 +75,8 @@ describe('corvid run', () => {
   });
 
   it('prints every event as NDJSON with --json, nested agent events included', async () => {
-    await serve([
-      { toolCalls: [{ name: 'ask_geo', arguments: { message: 'Capital of Peru?' } }] },
-      { text: 'Lima.' },
-      { text: 'The capital of Peru is Lima.' },
-    ]);
-    const r = await runCli(['run', '-q', 'Capital of Peru?', '--json'], opts);
+    configure(`http://127.0.0.1:${await closedPort()}`);
+    const r = await runCli(['run', '-q', 'Capital of Peru?', '--json', ...DELEGATION], opts);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout.endsWith('\n')).toBe(true);
@@ -79,6 +89,7 @@ describe('corvid run', () => {
     expect(dedupe).toEqual([
       'run_start',
       'step_start',
+      'reasoning_delta',
       'tool_call',
       'tool_result',
       'step_end',
@@ -96,17 +107,13 @@ describe('corvid run', () => {
     expect(idx((e) => e.type === 'tool_call')).toBeLessThan(idx((e) => e.path.length === 2));
     expect(idx((e) => e.type === 'tool_result')).toBeGreaterThan(events.findLastIndex((e) => e.path.length === 2));
     expect(events.find((e) => e.type === 'tool_result')).toMatchObject({ toolName: 'ask_geo', output: 'Lima.', isError: false });
-    expect(events.at(-2)).toMatchObject({ type: 'answer', text: 'The capital of Peru is Lima.' });
+    expect(events.at(-2)).toMatchObject({ type: 'answer', text: 'It is Lima.' });
     expect(events.at(-1)).toMatchObject({ type: 'run_end', status: 'completed', steps: 2 });
   });
 
   it('prints readable steps on stderr with --verbose', async () => {
-    await serve([
-      { reasoning: 'Ask geo.', toolCalls: [{ name: 'ask_geo', arguments: { message: 'Capital of Peru?' } }] },
-      { text: 'Lima.' },
-      { text: 'It is Lima.' },
-    ]);
-    const r = await runCli(['run', '-q', 'Capital of Peru?', '--verbose'], opts);
+    configure(`http://127.0.0.1:${await closedPort()}`);
+    const r = await runCli(['run', '-q', 'Capital of Peru?', '--verbose', ...DELEGATION], opts);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('It is Lima.\n');
     expect(r.stderr).toMatch(/step 1\/10/);
@@ -116,6 +123,10 @@ describe('corvid run', () => {
     expect(r.stderr).toMatch(/← ask_geo Lima\./);
     expect(r.stderr).toMatch(/2 steps · \d+ in · \d+ out tokens/);
     expect(r.stderr).not.toContain('\u001b[');
+    // Another question is not on the cassette: the run fails, saying what differs.
+    const miss = await runCli(['run', '-q', 'Capital of Chile?', ...DELEGATION], opts);
+    expect(miss.code).toBe(1);
+    expect(miss.stderr).toContain('recorded "Capital of Peru?" → now "Capital of Chile?"');
   });
 
   it('fails with a clean message and exit 1 when the provider fails (no retries)', async () => {

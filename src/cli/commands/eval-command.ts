@@ -32,9 +32,7 @@ export async function evalCommand(context: CliContext): Promise<number> {
   if (suiteFile === undefined) throw new UsageError('Missing the suite file: corvid eval suite.yaml', 'eval');
   const k = parseK(values.k);
   if (values.record === true && values.replay === true) throw new UsageError('Give --record or --replay, not both', 'eval');
-  const baselineFile = str(values.baseline);
-  if (values['update-baseline'] === true && baselineFile === undefined)
-    throw new UsageError('--update-baseline needs --baseline <file> (where to write it)', 'eval');
+  const baselineFile = baselineOption(values);
   const json = values.json === true;
 
   const { loadSuite } = await import('../../evals/eval-suite.js');
@@ -89,10 +87,11 @@ export async function evalCommand(context: CliContext): Promise<number> {
     const saved = await saveResults(cwd, results);
     if (json) stdout.write(`${JSON.stringify(results, null, 2)}\n`);
     else stdout.write(summaryText(results, out));
-    await writeReports(context, results, baselineFile);
-    if (values['update-baseline'] === true && !json) stderr.write(colors.dim(`Baseline written to ${baselineFile}\n`));
+    const regressed = values['fail-on-regression'] === true && failedOnRegression(context, results, colors);
+    await writeReports(context, results, regressed ? undefined : baselineFile);
+    if (values['update-baseline'] === true && !regressed && !json) stderr.write(colors.dim(`Baseline written to ${baselineFile}\n`));
     if (!json) stderr.write(colors.dim(`Results: ${relative(cwd, saved)}\n`));
-    return results.pass ? EXIT.ok : EXIT.failure;
+    return results.pass && !regressed ? EXIT.ok : EXIT.failure;
   } catch (err) {
     if (err instanceof UsageError) throw err;
     stderr.write(formatError(err, { debug: context.globals.debug, colors }));
@@ -102,7 +101,32 @@ export async function evalCommand(context: CliContext): Promise<number> {
   }
 }
 
-/** `--junit`, `--report`, and with `--update-baseline` the baseline file. */
+/** `--baseline`, checked with the options that need it. */
+function baselineOption(values: CliContext['values']): string | undefined {
+  const file = str(values.baseline);
+  if (file !== undefined) return file;
+  if (values['update-baseline'] === true) throw new UsageError('--update-baseline needs --baseline <file> (where to write it)', 'eval');
+  if (values['fail-on-regression'] === true)
+    throw new UsageError('--fail-on-regression needs --baseline <file> (what to compare with)', 'eval');
+  return undefined;
+}
+
+/**
+ * `--fail-on-regression`: whether a case's mean score went down against the baseline for any
+ * scorer; if so, says which (case · scorer, before → after) on stderr.
+ */
+function failedOnRegression(context: CliContext, results: EvalResults, colors: ReturnType<typeof colorsFor>): boolean {
+  const regressed = (results.baseline?.changes ?? []).filter((c) => c.change === 'regressed');
+  if (regressed.length === 0) return false;
+  const list = regressed.map((c) => `${c.case} · ${c.scorer} (${(c.before ?? 0).toFixed(2)} → ${(c.after ?? 0).toFixed(2)})`);
+  const kept = context.values['update-baseline'] === true ? '; the baseline is not updated' : '';
+  context.stderr.write(
+    colors.red(`Failed: ${regressed.length} regression(s) against ${results.baseline!.file}: ${list.join(', ')}${kept}\n`),
+  );
+  return true;
+}
+
+/** `--junit`, `--report`, and with `--update-baseline` the baseline file (unless `undefined`). */
 async function writeReports(context: CliContext, results: EvalResults, baselineFile: string | undefined): Promise<void> {
   const { values, cwd } = context;
   const junit = str(values.junit);

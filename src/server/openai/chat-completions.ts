@@ -9,7 +9,7 @@ import type { SseSink } from '../node-sse-stream.js';
 import { parseJsonBody, parseOr400 } from '../request-schemas.js';
 import type { ServerEnv } from '../server-env.js';
 import { sendSse } from '../turn-response.js';
-import { chatConversation } from './openai-messages.js';
+import { chatConversation, chatEntries } from './openai-messages.js';
 import { type ChatCompletionRequest, chatCompletionRequestSchema } from './openai-request-schemas.js';
 import {
   type AnswerStream,
@@ -79,14 +79,15 @@ export async function chatCompletions(c: Context<ServerEnv>, options: OpenAIRout
   const place = body.user
     ? { kind: 'session' as const, id: namedSessionId(c, body.model, body.user), create: true }
     : { kind: 'stateless' as const };
-  const turn = await beginOpenAITurn(options.chat, c, {
+  const { turn, kept } = await beginOpenAITurn(options.chat, c, {
     agent: body.model,
     place,
+    entries: chatEntries(body.messages),
     convert: (lookup) => chatConversation(body.messages, lookup),
   });
   const extra = turnOptions(body);
   const base = { id: `chatcmpl-${newId()}`, created: Math.floor(Date.now() / 1000), model: body.model, system_fingerprint: null };
-  if (place.kind === 'session') c.header('x-corvid-session-id', turn.sessionId);
+  if (kept) c.header('x-corvid-session-id', turn.sessionId);
   if (!body.stream) {
     const answer = streamAnswer(turn, { extra, signal: options.onDisconnect() === 'stop' ? c.req.raw.signal : undefined });
     let reasoning = '';

@@ -1,5 +1,6 @@
 import { HttpError } from '../../http/http-error.js';
 import type { FilePart, Message, TextPart, ToolResultPart } from '../../types/message.js';
+import type { RequestEntry } from './approval-answers.js';
 import type { ChatMessageInput, ResponseItemInput } from './openai-request-schemas.js';
 
 /** A conversation sent by a client, in Corvid's message format. */
@@ -115,6 +116,15 @@ export function chatConversation(messages: ChatMessageInput[], lookup?: (id: str
   return { messages: out, newFrom };
 }
 
+/** The messages of a chat completions request as approval answers see them. */
+export function chatEntries(messages: ChatMessageInput[]): RequestEntry[] {
+  return messages.map((m, i): RequestEntry => {
+    if (m.role === 'assistant') return { kind: 'calls', calls: (m.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name })) };
+    if (m.role === 'tool') return { kind: 'result', id: m.tool_call_id, text: chatText(m.content), param: `messages[${i}].content` };
+    return { kind: 'other', param: `messages[${i}]` };
+  });
+}
+
 type ItemContent = Extract<ResponseItemInput, { role: string }>['content'];
 
 function itemText(content: ItemContent): string {
@@ -174,4 +184,20 @@ export function responseConversation(
     }
   });
   return { messages: out, newFrom };
+}
+
+/** The `input` of a responses request as approval answers see it (reasoning items are skipped). */
+export function responseEntries(input: string | ResponseItemInput[]): RequestEntry[] {
+  if (typeof input === 'string') return [{ kind: 'other', param: 'input' }];
+  const entries: RequestEntry[] = [];
+  input.forEach((item, i) => {
+    if (item.type === 'reasoning') return;
+    if (item.type === 'function_call') entries.push({ kind: 'calls', calls: [{ id: item.call_id, name: item.name }] });
+    else if (item.type === 'function_call_output') {
+      const text = typeof item.output === 'string' ? item.output : itemText(item.output);
+      entries.push({ kind: 'result', id: item.call_id, text, param: `input[${i}].output` });
+    } else if (item.role === 'assistant') entries.push({ kind: 'calls', calls: [] });
+    else entries.push({ kind: 'other', param: `input[${i}]` });
+  });
+  return entries;
 }

@@ -10,6 +10,7 @@ import type { ChatTurn, TurnOptions } from '../chat-turn.js';
 import { principalUser } from '../principal.js';
 import type { ServerEnv } from '../server-env.js';
 import type { ServerMetrics } from '../server-metrics.js';
+import { APPROVAL_TOOL, type RequestEntry, resumeAnsweredApprovals } from './approval-answers.js';
 import type { ClientConversation } from './openai-messages.js';
 import { type AnswerPiece, RunNarrator } from './run-narrator.js';
 
@@ -47,18 +48,33 @@ async function sessionToolNames(chat: ChatService, c: Context<ServerEnv>, id: st
   return names;
 }
 
+/** The turn a request starts, and whether it runs in a session (kept after it). */
+export interface OpenAITurn {
+  turn: ChatTurn;
+  kept: boolean;
+}
+
 /**
- * Starts the turn of a request: stateless (the request's messages are the conversation), or in a
- * session (only the messages after the last assistant message are new; the session has the rest).
+ * Starts the turn of a request: the resumed run when its new messages answer `corvid_approval`
+ * calls; else stateless (the request's messages are the conversation), or in a session (only the
+ * messages after the last assistant message are new; the session has the rest).
  */
 export async function beginOpenAITurn(
   chat: ChatService,
   c: Context<ServerEnv>,
-  request: { agent: string; place: TurnPlace; convert: (lookup?: (id: string) => string | undefined) => ClientConversation },
-): Promise<ChatTurn> {
+  request: {
+    agent: string;
+    place: TurnPlace;
+    entries: RequestEntry[];
+    convert: (lookup?: (id: string) => string | undefined) => ClientConversation;
+  },
+): Promise<OpenAITurn> {
   const { agent, place } = request;
+  const sessionId = place.kind === 'session' ? place.id : undefined;
+  const resumed = await resumeAnsweredApprovals(chat, c, { agent, entries: request.entries, sessionId });
+  if (resumed !== undefined) return { turn: resumed, kept: true };
   const who = { agent, principal: c.get('principal'), client: c.get('client') };
-  if (place.kind === 'stateless') return chat.beginStateless({ ...who, messages: request.convert().messages });
+  if (place.kind === 'stateless') return { turn: await chat.beginStateless({ ...who, messages: request.convert().messages }), kept: false };
   let conversation: ClientConversation;
   try {
     conversation = request.convert();
@@ -70,7 +86,7 @@ export async function beginOpenAITurn(
   }
   const input: Message[] = conversation.messages.slice(conversation.newFrom);
   if (input.length === 0) throw new HttpError(400, 'invalid_request', 'Invalid request: nothing new after the last assistant message');
-  return chat.begin({ ...who, message: input, sessionId: place.id, createSession: place.create });
+  return { turn: await chat.begin({ ...who, message: input, sessionId: place.id, createSession: place.create }), kept: true };
 }
 
 /** A running turn as an OpenAI answer: its pieces as they come, then the result. */
@@ -119,6 +135,3 @@ export function answerToolCalls(result: RunResult): Array<{ id: string; name: st
   }
   return calls;
 }
-
-/** The name of the tool call that asks the client to approve a call of the agent's own tools. */
-export const APPROVAL_TOOL = 'corvid_approval';

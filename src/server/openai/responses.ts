@@ -7,7 +7,7 @@ import type { TurnOptions } from '../chat-turn.js';
 import { parseJsonBody, parseOr400, SESSION_ID } from '../request-schemas.js';
 import type { ServerEnv } from '../server-env.js';
 import { sendSse } from '../turn-response.js';
-import { responseConversation } from './openai-messages.js';
+import { responseConversation, responseEntries } from './openai-messages.js';
 import { type ResponseRequest, responseRequestSchema } from './openai-request-schemas.js';
 import { beginOpenAITurn, type OpenAIRouteOptions, streamAnswer, type TurnPlace } from './openai-turn.js';
 import { ResponseEventWriter } from './response-event-writer.js';
@@ -82,28 +82,29 @@ function outputOf(result: RunResult, reasoning: string): OutputItem[] {
 export async function responses(c: Context<ServerEnv>, options: OpenAIRouteOptions): Promise<Response> {
   const body = parseOr400(responseRequestSchema, parseJsonBody(await readBodyText(c, options.maxBodyBytes)), 'request');
   const place = placeOf(body);
-  const turn = await beginOpenAITurn(options.chat, c, {
+  const { turn, kept } = await beginOpenAITurn(options.chat, c, {
     agent: body.model,
     place,
+    entries: responseEntries(body.input),
     convert: (lookup) => responseConversation(body.input, body.instructions, lookup),
   });
   const extra = turnOptions(body);
   const conversation = typeof body.conversation === 'string' ? { id: body.conversation } : (body.conversation ?? null);
   const head: ResponseHead = {
-    id: responseId(place.kind === 'session' ? turn.sessionId : undefined),
+    id: responseId(kept ? turn.sessionId : undefined),
     created_at: Math.floor(Date.now() / 1000),
     model: body.model,
     instructions: body.instructions ?? null,
     previous_response_id: body.previous_response_id ?? null,
     conversation,
-    store: place.kind === 'session',
+    store: kept,
     tools: body.tools ?? [],
     tool_choice: body.tool_choice ?? 'auto',
     temperature: body.temperature ?? null,
     top_p: body.top_p ?? null,
     max_output_tokens: body.max_output_tokens ?? null,
   };
-  if (place.kind === 'session') c.header('x-corvid-session-id', turn.sessionId);
+  if (kept) c.header('x-corvid-session-id', turn.sessionId);
   if (!body.stream) {
     const answer = streamAnswer(turn, { extra, signal: options.onDisconnect() === 'stop' ? c.req.raw.signal : undefined });
     let reasoning = '';
