@@ -3,7 +3,7 @@
  * saved: the example suite replayed from its cassette, then again with `sum` expecting another answer. The list
  * names the suite with its gates passed and failed; the newer run shows its failed gate, the cases × scorers table,
  * the failed runs with their reasons and the regression since the previous run, marked; a 360 px screen fits; axe
- * finds nothing serious in dark mode.
+ * finds nothing serious in light and dark mode.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -102,6 +102,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio Evals page in Chromium', () =
     expect(await rows.nth(1).getByText('passed', { exact: true }).count()).toBe(1);
     expect(await rows.nth(1).innerText()).toContain('k = 2');
     await page.screenshot({ path: join(SHOTS, 'evals.png'), fullPage: true });
+    await expectAccessible(page);
 
     await rows.nth(0).locator('.record-title').click();
     await page.getByRole('heading', { name: 'Eval calc' }).waitFor({ timeout: 15_000 });
@@ -120,6 +121,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio Evals page in Chromium', () =
     expect(await page.locator('.eval-cases').innerText()).toMatch(/sum[\s\S]*0\.00 \(0\/2 passed\)/);
     expect(await page.locator('.failed-runs').innerText()).toMatch(/sum\s+run 1 of 2[\s\S]*exact 0\.00/);
     await page.screenshot({ path: join(SHOTS, 'eval-run.png'), fullPage: true });
+    await expectAccessible(page);
 
     // The first run has nothing before it; its own link back works.
     await page.getByRole('link', { name: 'All eval runs' }).click();
@@ -127,7 +129,7 @@ describe.skipIf(skip !== undefined)('Corvid Studio Evals page in Chromium', () =
     await page.getByText('This is the first saved run of this suite').waitFor({ timeout: 15_000 });
   }, 90_000);
 
-  it('fits a 360 px screen and passes axe in dark mode', async () => {
+  it('fits a 360 px screen and passes axe in dark mode (light mode: above)', async () => {
     for (const path of ['evals', `evals/${ids[1]}`]) {
       const narrow = await open(path, { width: 360 });
       const { width, wide } = await narrow.evaluate(() => ({
