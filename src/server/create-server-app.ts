@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { Logger } from 'pino';
@@ -9,6 +11,7 @@ import { registerApprovalStream } from './approval-stream-route.js';
 import { registerBackgroundRunRoutes } from './background-run-routes.js';
 import { registerChatRoutes } from './chat-routes.js';
 import { errorResponse } from './error-response.js';
+import { registerEvalRoutes } from './eval-routes.js';
 import { registerKnowledgeRoutes } from './knowledge-routes.js';
 import { registerMcpServerRoutes } from './mcp-server-routes.js';
 import { registerMemoryRoutes } from './memory-routes.js';
@@ -112,6 +115,7 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
   registerMemoryRoutes(app, { chat, access: parts.access, defaultAgent: () => options.runtime().defaultAgent, maxBodyBytes });
   registerKnowledgeRoutes(app, { runtime: options.runtime, maxBodyBytes });
   registerMcpServerRoutes(app, { runtime: options.runtime, authEnabled: parts.auth.enabled, maxBodyBytes });
+  registerEvalRoutes(app, { dir: options.evalsDir ?? join(process.cwd(), '.corvid', 'evals') });
   if (options.studio) registerStudio(app, options.studio === true ? {} : options.studio);
   options.extend?.(app, parts);
   if (options.mount) app.route('/', options.mount);

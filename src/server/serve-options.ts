@@ -18,7 +18,10 @@ export interface ServeOptions {
   agents?: Runnable[];
   /** A runtime to serve (e.g. from `loadRuntime`); `serve()` does not close one it was given. */
   runtime?: ServedRuntime;
-  /** With neither `agents` nor `runtime`: options for `loadRuntime` (config file, cwd, env, tools). */
+  /**
+   * With neither `agents` nor `runtime`: options for `loadRuntime` (config file, cwd, env, tools).
+   * Its `cwd` (default `process.cwd()`) is also where the Studio reads `.corvid/evals/`.
+   */
   load?: LoadRuntimeOptions;
   /** Port; 0 picks a free one. Default: `server.port`, else 8080. */
   port?: number;

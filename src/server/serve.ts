@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { dirname } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
@@ -232,6 +232,8 @@ async function start(runtime: ServedRuntime, options: ServeOptions, closeOwned: 
     sessions: options.sessions,
     store,
     studio: options.studio ?? server.studio ?? true,
+    // Where `corvid eval` run in the same directory saved its results.
+    evalsDir: join(resolve(options.load?.cwd ?? process.cwd()), '.corvid', 'evals'),
   };
   const parts = createServerParts(appOptions);
   // The agent cards advertise the base URL: the configured one, else the URL listened on (port 0 is known then).

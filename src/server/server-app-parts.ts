@@ -56,6 +56,8 @@ export interface ServerAppOptions {
   allowedHosts?: string[];
   /** Remote address of a request (rate limits `by: ip`). Default: the socket's address. */
   clientAddress?: (c: Context) => string | undefined;
+  /** Where `corvid eval` saved its results, which `GET /api/v1/evals` lists. Default `.corvid/evals` under `process.cwd()`. */
+  evalsDir?: string;
   /** Serve the built Studio at `/studio` (`true`: from `<package root>/dist/studio`). Default off (`serve()` turns it on). */
   studio?: boolean | StudioOptions;
   /** The parts to serve with, made beforehand by `createServerParts(options)` (e.g. to share them with mounted routes). Default: made from these options. */

@@ -1,4 +1,5 @@
 import type { ApiOperation, ApiResponse } from './api-operations.js';
+import { evalRunListSchema, evalRunSchema } from './eval-schemas.js';
 import { runEventsQuerySchema } from './request-schemas.js';
 import { errorSchema, sessionSchema, sessionSummarySchema } from './response-schemas.js';
 import {
@@ -36,7 +37,7 @@ const sessionId = { id: 'Session id' };
 const runId = { id: 'Run id' };
 const memoryId = { id: 'Memory key' };
 
-/** The routes the Studio uses beside the chat API: who am I, sessions, runs, approvals, memories, knowledge, MCP. */
+/** The routes the Studio uses beside the chat API: who am I, sessions, runs, approvals, memories, knowledge, MCP, evals. */
 export const STUDIO_OPERATIONS: ApiOperation[] = [
   {
     method: 'get',
@@ -240,6 +241,27 @@ export const STUDIO_OPERATIONS: ApiOperation[] = [
       ...common,
     },
   },
+  {
+    method: 'get',
+    path: '/api/v1/evals',
+    operationId: 'listEvalRuns',
+    summary: 'The eval runs `corvid eval` saved in `.corvid/evals/` of the working directory, newest first, with their gates',
+    responses: { '200': { description: 'Eval runs, and the files that are not eval results', json: evalRunListSchema }, ...common },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/evals/{id}',
+    operationId: 'getEvalRun',
+    summary: 'One saved eval run: its results, and per case and scorer the changes since the previous run of the same suite',
+    pathParams: { id: 'Eval run id: the file name under `.corvid/evals/` without `.json`' },
+    responses: {
+      '200': { description: 'The eval run', json: evalRunSchema },
+      '400': error('A malformed id (`invalid_eval_id`)'),
+      '404': error('No such eval run (`eval_not_found`)'),
+      '422': error('The file is not a corvid eval result (`eval_unreadable`)'),
+      ...common,
+    },
+  },
 ];
 
 /** Request bodies of the Studio routes, by component name. */
@@ -265,4 +287,6 @@ export const STUDIO_RESPONSE_COMPONENTS = {
   KnowledgeHits: knowledgeHitsSchema,
   McpServerList: mcpServerListSchema,
   McpCallResult: mcpCallResultSchema,
+  EvalRunList: evalRunListSchema,
+  EvalRun: evalRunSchema,
 };

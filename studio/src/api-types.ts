@@ -279,3 +279,52 @@ export interface ChatAnswer {
   steps: number;
   durationMs: number;
 }
+
+/** A scorer's gate over an eval run. */
+export interface EvalGate {
+  scorer: string;
+  threshold: number;
+  mean: number;
+  allK: boolean;
+  casesPassingAllK: number;
+  pass: boolean;
+}
+
+/** A saved eval run in `GET /api/v1/evals`. */
+export interface EvalRunSummary {
+  id: string;
+  suite: string;
+  agent: string;
+  startedAt: string;
+  durationMs: number;
+  k: number;
+  cases: number;
+  pass: boolean;
+  gates: EvalGate[];
+}
+
+/** One case of an eval run: per run its answer or error, per scorer its verdicts. */
+export interface EvalCaseResult {
+  id: string;
+  input: string;
+  outputs: string[];
+  errors: Array<string | null>;
+  scores: Array<{ scorer: string; runs: Array<{ score: number; pass: boolean; reason?: string }>; mean: number; passes: number }>;
+}
+
+/** How a case's mean score for a scorer moved since the previous run. */
+export interface EvalChange {
+  case: string;
+  scorer: string;
+  before?: number;
+  after?: number;
+  change: 'improved' | 'regressed' | 'unchanged' | 'new' | 'removed';
+}
+
+/** `GET /api/v1/evals/{id}`. */
+export interface EvalRunDetail {
+  id: string;
+  results: Omit<EvalRunSummary, 'id' | 'cases'> & { cases: EvalCaseResult[] };
+  previous?: { id: string; startedAt: string };
+  changes?: EvalChange[];
+}

@@ -9,6 +9,7 @@ import type { WhoAmI } from './api-types.js';
 import { AgentsPage } from './pages/agents-page.js';
 import { ApprovalsPage } from './pages/approvals-page.js';
 import { ChatPage } from './pages/chat-page.js';
+import { EvalsPage } from './pages/evals-page.js';
 import { KnowledgePage } from './pages/knowledge-page.js';
 import { McpPage } from './pages/mcp-page.js';
 import { MemoriesPage } from './pages/memories-page.js';
@@ -26,6 +27,7 @@ const NAV: ReadonlyArray<readonly [page: string, label: string]> = [
   ['sessions', 'Sessions'],
   ['runs', 'Runs'],
   ['approvals', 'Approvals'],
+  ['evals', 'Evals'],
   ['memories', 'Memories'],
   ['knowledge', 'Knowledge'],
   ['mcp', 'MCP'],
@@ -136,6 +138,8 @@ function Page({ route, who }: { route: Route; who: WhoAmI }) {
       return <PlaygroundPage agentName={route.parts[0]} />;
     case 'approvals':
       return <ApprovalsPage />;
+    case 'evals':
+      return <EvalsPage id={route.parts[0]} />;
     case 'memories':
       return <MemoriesPage ownOnly={who.authRequired} />;
     case 'knowledge':

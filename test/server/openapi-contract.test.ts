@@ -4,7 +4,7 @@
  * status must be documented and its JSON body must validate against the document's schema for
  * it; every documented operation must be called, and every route the app serves must be documented.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -16,6 +16,7 @@ import WebSocket from 'ws';
 import { Agent } from '../../src/core/agent.js';
 import { tool } from '../../src/core/tool.js';
 import { BackgroundRuns } from '../../src/durable/background-runs.js';
+import { exactMatch, runEval } from '../../src/evals/index.js';
 import { EmbeddedRunQueue } from '../../src/queue/embedded-run-queue.js';
 import type { RunningServer } from '../../src/server/serve.js';
 import { runtimeOf } from '../../src/server/served-runtime.js';
@@ -76,7 +77,7 @@ describe('the OpenAPI document matches the real answers', () => {
       worker: 'test',
     });
     const runtime = { ...served, store: async () => store, runs };
-    ({ server, url } = await startServer([], { runtime }));
+    ({ server, url } = await startServer([], { runtime, load: { cwd: dir } }));
     doc = (await (await fetch(`${url}/api/v1/openapi.json`)).json()) as Doc;
     ajv.addSchema(doc as object, 'openapi');
   });
@@ -297,6 +298,31 @@ describe('the OpenAPI document matches the real answers', () => {
     expect(
       (await call('post', '/api/v1/mcp/servers/{name}/tools/{tool}/call', '/api/v1/mcp/servers/x/tools/y/call', { body: {} })).status,
     ).toBe(404);
+
+    // Two saved runs of an eval suite (the second one scored lower) and a file that is none.
+    const evals = join(dir, '.corvid', 'evals');
+    mkdirSync(evals, { recursive: true });
+    const results = await runEval({
+      suite: 'contract',
+      agent: server.runtime().agents.get('files')!,
+      cases: [{ id: 'hi', input: 'hello', expected: { output: 'you said hello' } }],
+      scorers: [{ scorer: exactMatch(), threshold: 1, allK: false }],
+    });
+    writeFileSync(join(evals, 'contract-1.json'), JSON.stringify({ ...results, startedAt: '2026-01-01T00:00:00.000Z' }));
+    const lower = { ...results, cases: results.cases.map((c) => ({ ...c, scores: c.scores.map((x) => ({ ...x, mean: 0.5 })) })) };
+    writeFileSync(join(evals, 'contract-2.json'), JSON.stringify({ ...lower, startedAt: '2026-01-02T00:00:00.000Z' }));
+    writeFileSync(join(evals, 'broken.json'), '{');
+    expect((await call('get', '/api/v1/evals', '/api/v1/evals')).body.runs.map((r: { id: string }) => r.id)).toEqual([
+      'contract-2',
+      'contract-1',
+    ]);
+    const evalRun = '/api/v1/evals/{id}';
+    expect((await call('get', evalRun, '/api/v1/evals/contract-2')).body.changes).toEqual([
+      { case: 'hi', scorer: 'exact', before: 1, after: 0.5, change: 'regressed' },
+    ]);
+    expect((await call('get', evalRun, '/api/v1/evals/contract-0')).status).toBe(404);
+    expect((await call('get', evalRun, '/api/v1/evals/broken')).status).toBe(422);
+    expect((await call('get', evalRun, '/api/v1/evals/..%2Fcorvid')).status).toBe(400);
 
     const documented = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`));
     expect(documented.filter((o) => !called.has(o))).toEqual([]);
