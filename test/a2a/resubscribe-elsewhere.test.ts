@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { Agent, tool } from '../../src/index.js';
 import { openStore, type Store } from '../../src/storage/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
-import { type Location,sqliteTarget } from '../storage/support/targets.js';
+import { type Location, sqliteTarget } from '../storage/support/targets.js';
 import { fakeRuntime, startServer, type TestServer } from './harness.js';
 
 // Two server instances on one SQLite file. A task runs on A (its tool waits for the test to open
@@ -123,6 +123,32 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('A2A v1.0 resubscription throug
     await expect(async () => {
       for await (const e of (await clientOf(b, binding)).resubscribeTask({ tenant: '', id: taskId })) void e;
     }).rejects.toThrow(/terminal state/);
+  });
+});
+
+describe('A2A v1.0 resubscription and cancel through another instance', () => {
+  it('ends the stream canceled when the task running on A is canceled through B', async () => {
+    const gate = `gate-cancel-${crypto.randomUUID().slice(0, 8)}`;
+    const onA = await clientOf(a, 'HTTP+JSON');
+    const sending = onA.sendMessageStream({
+      tenant: '',
+      message: userMessage(`wait at ${gate}`),
+      configuration: undefined,
+      metadata: undefined,
+    });
+    const first = await sending.next();
+    const taskId = first.value?.payload?.$case === 'task' ? first.value.payload.value.id : '';
+    await vi.waitFor(() => expect(gates.has(gate)).toBe(true), { timeout: 5000 });
+    const onB = await clientOf(b, 'JSONRPC');
+    const resub = onB.resubscribeTask({ tenant: '', id: taskId });
+    expect((await resub.next()).value?.payload?.$case).toBe('task');
+    const canceled = await onB.cancelTask({ tenant: '', id: taskId, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const later: StreamResponse[] = [];
+    for await (const e of resub) later.push(e);
+    expect(stateOf(later.at(-1)!)).toBe(TaskState.TASK_STATE_CANCELED);
+    expect(answerOf(later)).toBeUndefined();
+    for await (const e of sending) void e;
   });
 });
 
