@@ -8,20 +8,15 @@ import type { TaskSink } from '../../src/a2a/server/execution/task-sink.js';
 import { followTaskLog } from '../../src/a2a/server/request-handler/follow-task-log.js';
 import { StoreTaskStore } from '../../src/a2a/server/store/store-task-store.js';
 import { openStore, type Store } from '../../src/storage/index.js';
+import { announceSkip, type Location, mysqlTarget, postgresTarget, sqliteTarget } from '../storage/support/targets.js';
 
 // The log a task's run writes (`LoggedTaskSink`) read back by a resubscription on an instance
-// that does not run the task (`followTaskLog`), on a real SQLite store.
+// that does not run the task (`followTaskLog`), on SQLite, Postgres and MySQL stores.
 
 let store: Store;
 let log: TaskEventLog;
 const ctx = new ServerCallContext({ requestedVersion: '1.0' });
 const nowhere: TaskSink = { start: () => undefined, status: () => undefined, artifact: () => undefined, end: () => undefined };
-
-beforeAll(async () => {
-  store = await openStore({ driver: 'sqlite', path: ':memory:' });
-  log = { log: store.runEvents, agent: 'echo' };
-});
-afterAll(() => store.close());
 
 function newTask(id: string): Task {
   return {
@@ -69,56 +64,69 @@ async function loggedWorkingTask(taskId: string): Promise<LoggedTaskSink> {
 const textOf = (task: Task | undefined) =>
   task?.artifacts.flatMap((a) => a.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : ''))).join('');
 
-describe('following a task through its log', () => {
-  it('starts with the task as of the log (chunks folded in), then streams the later updates until the task completes', async () => {
-    const sink = await loggedWorkingTask('t-live');
-    const follower = followTaskLog({
-      taskStore: new StoreTaskStore(store.state, 'echo'),
-      eventLog: log,
-      taskId: 't-live',
-      context: ctx,
-      pollMs: 10,
+for (const target of [sqliteTarget, postgresTarget, mysqlTarget]) {
+  announceSkip(target);
+  describe.skipIf(target.skip !== undefined)(`following a task through its log on ${target.name}`, () => {
+    let location: Location;
+    beforeAll(async () => {
+      location = await target.createLocation();
+      store = await openStore(location.options);
+      log = { log: store.runEvents, agent: 'echo' };
     });
-    const first = (await follower.next()).value as StreamResponse;
-    const snapshot = first.payload?.$case === 'task' ? first.payload.value : undefined;
-    expect(snapshot?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
-    expect(textOf(snapshot)).toBe('Hello wor');
-    sink.artifact(chunk('t-live', 'ld', true));
-    sink.status(TaskState.TASK_STATE_COMPLETED);
-    sink.end(false);
-    const rest: StreamResponse[] = [];
-    for await (const e of follower) rest.push(e);
-    expect(rest.map((e) => e.payload?.$case)).toEqual(['artifactUpdate', 'statusUpdate']);
-    expect(rest[1].payload?.$case === 'statusUpdate' && rest[1].payload.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-  });
+    afterAll(async () => {
+      await store.close();
+      await location.drop();
+    });
+    it('starts with the task as of the log (chunks folded in), then streams the later updates until the task completes', async () => {
+      const sink = await loggedWorkingTask('t-live');
+      const follower = followTaskLog({
+        taskStore: new StoreTaskStore(store.state, 'echo'),
+        eventLog: log,
+        taskId: 't-live',
+        context: ctx,
+        pollMs: 10,
+      });
+      const first = (await follower.next()).value as StreamResponse;
+      const snapshot = first.payload?.$case === 'task' ? first.payload.value : undefined;
+      expect(snapshot?.status?.state).toBe(TaskState.TASK_STATE_WORKING);
+      expect(textOf(snapshot)).toBe('Hello wor');
+      sink.artifact(chunk('t-live', 'ld', true));
+      sink.status(TaskState.TASK_STATE_COMPLETED);
+      sink.end(false);
+      const rest: StreamResponse[] = [];
+      for await (const e of follower) rest.push(e);
+      expect(rest.map((e) => e.payload?.$case)).toEqual(['artifactUpdate', 'statusUpdate']);
+      expect(rest[1].payload?.$case === 'statusUpdate' && rest[1].payload.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    });
 
-  it('ends with the stored status when the store shows the task ended but its log never will (its instance is gone)', async () => {
-    await loggedWorkingTask('t-gone');
-    const tasks = new StoreTaskStore(store.state, 'echo');
-    const follower = followTaskLog({ taskStore: tasks, eventLog: log, taskId: 't-gone', context: ctx, pollMs: 10, storeCheckMs: 50 });
-    expect((await follower.next()).value?.payload?.$case).toBe('task');
-    // Canceled through another instance while the one running it was down: only the store says so.
-    const stored = (await tasks.load('t-gone', ctx))!;
-    await tasks.save(
-      { ...stored, status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() } },
-      ctx,
-    );
-    const rest: StreamResponse[] = [];
-    for await (const e of follower) rest.push(e);
-    expect(rest).toHaveLength(1);
-    expect(rest[0].payload?.$case === 'statusUpdate' && rest[0].payload.value.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-  });
+    it('ends with the stored status when the store shows the task ended but its log never will (its instance is gone)', async () => {
+      await loggedWorkingTask('t-gone');
+      const tasks = new StoreTaskStore(store.state, 'echo');
+      const follower = followTaskLog({ taskStore: tasks, eventLog: log, taskId: 't-gone', context: ctx, pollMs: 10, storeCheckMs: 50 });
+      expect((await follower.next()).value?.payload?.$case).toBe('task');
+      // Canceled through another instance while the one running it was down: only the store says so.
+      const stored = (await tasks.load('t-gone', ctx))!;
+      await tasks.save(
+        { ...stored, status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() } },
+        ctx,
+      );
+      const rest: StreamResponse[] = [];
+      for await (const e of follower) rest.push(e);
+      expect(rest).toHaveLength(1);
+      expect(rest[0].payload?.$case === 'statusUpdate' && rest[0].payload.value.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    });
 
-  it('refuses an unknown task, another caller’s task and an ended one, as the SDK does', async () => {
-    const tasks = new StoreTaskStore(store.state, 'echo');
-    const follow = (taskId: string, context = ctx) => followTaskLog({ taskStore: tasks, eventLog: log, taskId, context }).next();
-    await expect(follow('no-such-task')).rejects.toThrow(/Task not found/);
-    await tasks.save(newTask('t-alice'), new ServerCallContext({ requestedVersion: '1.0', user: new OwnerUser('alice') }));
-    await expect(follow('t-alice', new ServerCallContext({ requestedVersion: '1.0', user: new OwnerUser('bob') }))).rejects.toThrow(
-      /Task not found/,
-    );
-    const done = { ...newTask('t-done'), status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: '' } };
-    await tasks.save(done, ctx);
-    await expect(follow('t-done')).rejects.toThrow(/terminal state/);
+    it('refuses an unknown task, another caller’s task and an ended one, as the SDK does', async () => {
+      const tasks = new StoreTaskStore(store.state, 'echo');
+      const follow = (taskId: string, context = ctx) => followTaskLog({ taskStore: tasks, eventLog: log, taskId, context }).next();
+      await expect(follow('no-such-task')).rejects.toThrow(/Task not found/);
+      await tasks.save(newTask('t-alice'), new ServerCallContext({ requestedVersion: '1.0', user: new OwnerUser('alice') }));
+      await expect(follow('t-alice', new ServerCallContext({ requestedVersion: '1.0', user: new OwnerUser('bob') }))).rejects.toThrow(
+        /Task not found/,
+      );
+      const done = { ...newTask('t-done'), status: { state: TaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: '' } };
+      await tasks.save(done, ctx);
+      await expect(follow('t-done')).rejects.toThrow(/terminal state/);
+    });
   });
-});
+}
