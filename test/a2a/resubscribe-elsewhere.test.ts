@@ -15,6 +15,25 @@ import { fakeRuntime, startServer, type TestServer } from './harness.js';
 // and the completed state.
 
 const gates = new Map<string, () => void>();
+/** Reads of each run event log by B. */
+const logReadsOnB = new Map<string, number>();
+
+/** `store` with the reads of its run event log counted in `logReadsOnB`. */
+function countingLogReads(store: Store): Store {
+  const log = store.runEvents;
+  const counted: Store['runEvents'] = {
+    append: (runId, events) => log.append(runId, events),
+    lastSeq: (runId) => log.lastSeq(runId),
+    read: (runId, options) => (logReadsOnB.set(runId, (logReadsOnB.get(runId) ?? 0) + 1), log.read(runId, options)),
+  };
+  return new Proxy(store, {
+    get: (target, key) => {
+      if (key === 'runEvents') return counted;
+      const value = Reflect.get(target, key) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
 let location: Location;
 let storeA: Store;
 let storeB: Store;
@@ -39,7 +58,7 @@ beforeAll(async () => {
   storeA = await openStore(location.options);
   storeB = await openStore(location.options);
   a = await startServer({ runtime: () => runtime, visibility: () => 'public', store: async () => storeA });
-  b = await startServer({ runtime: () => runtime, visibility: () => 'public', store: async () => storeB });
+  b = await startServer({ runtime: () => runtime, visibility: () => 'public', store: async () => countingLogReads(storeB) });
 });
 afterAll(async () => {
   for (const open of gates.values()) open();
@@ -153,6 +172,51 @@ describe('A2A v1.0 resubscription and cancel through another instance', () => {
 });
 
 describe('A2A v0.3 tasks/resubscribe through another instance', () => {
+  it('stops reading the task log once the resubscriber disconnects', async () => {
+    const gate = `gate-gone-${crypto.randomUUID().slice(0, 8)}`;
+    const sent = await fetch(`${a.url}/a2a/waiter`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/send',
+        params: {
+          message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: `wait at ${gate}` }] },
+          configuration: { blocking: false },
+        },
+      }),
+    });
+    const taskId = ((await sent.json()) as any).result.id as string;
+    await vi.waitFor(() => expect(gates.has(gate)).toBe(true), { timeout: 5000 });
+    const leave = new AbortController();
+    const res = await fetch(`${b.url}/a2a/waiter`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 's', method: 'tasks/resubscribe', params: { id: taskId } }),
+      signal: leave.signal,
+    });
+    const events = sseEvents(res);
+    expect((await events.next()).value.result).toMatchObject({ kind: 'task', id: taskId });
+    const logId = `a2a:waiter:${taskId}`;
+    // B polls the log while its subscriber listens...
+    const before = logReadsOnB.get(logId) ?? 0;
+    await vi.waitFor(() => expect(logReadsOnB.get(logId) ?? 0).toBeGreaterThan(before + 2), { timeout: 5000 });
+    leave.abort();
+    // ...and stops once it has gone, though the task still runs on A.
+    let last = -1;
+    await vi.waitFor(
+      () => {
+        const now = logReadsOnB.get(logId) ?? 0;
+        const settled = now === last;
+        last = now;
+        expect(settled).toBe(true);
+      },
+      { timeout: 5000, interval: 400 },
+    );
+    await open(gate);
+  });
+
   it('streams the v0.3 events of a task running on the other instance, ending with the final completed update', async () => {
     const gate = `gate-v03-${crypto.randomUUID().slice(0, 8)}`;
     const sent = await fetch(`${a.url}/a2a/waiter`, {

@@ -5,6 +5,7 @@ import { TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors
 import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 
 import type { RunEventRecord } from '../../../types/storage/run-events.js';
+import { disconnectSignal } from '../call-context.js';
 import { TASK_LOG_TYPES, type TaskEventLog, taskLogId } from '../execution/logged-task-sink.js';
 import { foldTaskUpdate } from './fold-task-update.js';
 
@@ -37,7 +38,8 @@ export interface FollowTaskLogOptions {
  * folded in; the stored task when the log has none), then each later status and artifact
  * update as it is appended, ending after a terminal or input-required status, as the SDK's
  * in-process resubscription does. A task the store shows ended without a logged end (canceled
- * while its instance was gone) ends with the stored status.
+ * while its instance was gone) ends with the stored status. It ends too once the caller's
+ * stream is closed (`watchDisconnect`).
  * @throws TaskNotFoundError for a task the caller cannot see; UnsupportedOperationError for an ended task
  */
 export async function* followTaskLog(options: FollowTaskLogOptions): AsyncGenerator<StreamResponse, void, undefined> {
@@ -74,8 +76,10 @@ async function currentTask(options: FollowTaskLogOptions, id: string): Promise<{
 async function* follow(options: FollowTaskLogOptions, id: string, after: number): AsyncGenerator<StreamResponse, void, undefined> {
   const log = options.eventLog.log;
   const storeCheckMs = options.storeCheckMs ?? 1000;
+  // A client that went away is followed no further (its stream is drained, not read).
+  const gone = disconnectSignal(options.context);
   let quietSince = Date.now();
-  for (;;) {
+  while (!gone?.aborted) {
     const events = await log.read(id, { after, limit: 1000 });
     for (const e of events) {
       after = e.seq;
@@ -92,7 +96,7 @@ async function* follow(options: FollowTaskLogOptions, id: string, after: number)
       if (ended === 'gone') return;
       if (ended) return yield ended;
     }
-    if (events.length < 1000) await sleep(options.pollMs ?? 100);
+    if (events.length < 1000) await sleep(options.pollMs ?? 100, undefined, { signal: gone }).catch(() => undefined);
   }
 }
 
