@@ -59,6 +59,7 @@ export * from './types/message.js';
 export type * from './types/model.js';
 export type * from './types/result.js';
 export { KeyValueState, RunState, type RunStateInit } from './types/run-state.js';
+export type { RunSubmitter, SubmitOptions } from './types/run-submission.js';
 export type * from './types/scorer.js';
 export type * from './types/tool.js';
 export { addUsage, emptyUsage, type Usage } from './types/usage.js';

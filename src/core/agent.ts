@@ -1,3 +1,4 @@
+import { DurableRunError } from '../errors/durable-run-error.js';
 import { ValidationError } from '../errors/validation-error.js';
 import type { ContextProvider } from '../types/context-provider.js';
 import type { CheckpointOptions, DurableDefaults, StoreSource } from '../types/durable-options.js';
@@ -7,6 +8,8 @@ import type { ModelInput, ModelSettings } from '../types/model.js';
 import type { ResolvedModel } from '../types/resolved-model.js';
 import type { RunResult } from '../types/result.js';
 import { RunState, toRunState } from '../types/run-state.js';
+import type { RunSubmitter, SubmitOptions } from '../types/run-submission.js';
+import type { BackgroundRun } from '../types/storage/background-runs.js';
 import type { Tool } from '../types/tool.js';
 import { agentAsTool, type AgentToolOptions } from './agent-tool.js';
 import type { ContextBudget } from './context-budget.js';
@@ -90,6 +93,11 @@ export interface AgentOptions extends ModelSettings {
    * Runs without a session never touch it.
    */
   store?: StoreSource;
+  /**
+   * Where `submit()` queues background runs of this agent: agents of a runtime get
+   * `() => runtime.runs`. Unset: `submit()` throws.
+   */
+  runs?: () => RunSubmitter;
   /** When durable runs write checkpoints (default `event`); `RunOptions.checkpoints` overrides it. */
   checkpoints?: CheckpointOptions;
   /**
@@ -227,6 +235,29 @@ export class Agent implements Runnable {
   /** Like `resume()`, streaming the events (starting with `run_start` with `resumed: true`). */
   resumeStream(runId: string, options?: ResumeOptions): RunStream {
     return resumeRunStream(this, runId, { options, defaults: this.durableDefaults() });
+  }
+
+  /**
+   * Submits a background run of this agent to its runtime's queue (`runtime.runs.submit(name,
+   * input, options)`) and resolves at once with the `queued` run record: a worker (`corvid serve`,
+   * `corvid worker`, `runtime.runs.work()`) runs it; follow it with `runtime.runs.stream(runId,
+   * { after })`, wait for it with `runtime.runs.wait(runId)`.
+   * @throws DurableRunError `invalid` for an agent that is not a runtime's (`new Agent(…)` without
+   * the `runs` option): it has no queue to submit to.
+   * @example
+   * const run = await runtime.agent('helper').submit('Summarise the report');
+   * for await (const e of runtime.runs.stream(run.runId, { after: 0 })) console.log(e.seq, e.type);
+   */
+  async submit(input: string, options?: SubmitOptions): Promise<BackgroundRun> {
+    const runs = this.options.runs;
+    if (!runs) {
+      throw new DurableRunError(
+        `Agent "${this.name}" has no queue for background runs: submit() needs an agent of a loaded runtime ` +
+          `(loadRuntime(), then runtime.agent('${this.name}').submit(…)) or the agent option \`runs\``,
+        { kind: 'invalid' },
+      );
+    }
+    return runs().submit(this.name, input, options);
   }
 
   /** The store and checkpoint settings of this agent's durable runs. */

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Runnable } from '../core/runnable.js';
 import type { EventSink } from '../types/events.js';
 import type { QueueWorker, RunQueue } from '../types/run-queue.js';
+import type { RunSubmitter, SubmitOptions } from '../types/run-submission.js';
 import type { ScheduleConfig } from '../types/schedule.js';
 import type { BackgroundRun } from '../types/storage/background-runs.js';
 import { isFinalRunStatus } from '../types/storage/background-runs.js';
@@ -13,24 +14,7 @@ import { RunScheduler } from './run-scheduler.js';
 import type { RunsRuntime } from './runtime-runs.js';
 import { durableRunId } from './start-durable-run.js';
 
-/** Options of `runs.submit()`. */
-export interface SubmitOptions {
-  /** Run in this stored session (created when missing). */
-  session?: string;
-  /** Who submits it (the server passes the caller's user): it owns the run (and a new session). */
-  owner?: string;
-  /** POSTed the run's outcome (JSON) when it ends. */
-  webhook?: string;
-  /** Start no sooner than this many milliseconds from now. */
-  delayMs?: number;
-  /** Start no sooner than this time (instead of `delayMs`); a time past runs now. */
-  runAt?: Date;
-  /**
-   * The run's id (default: a new one). A second submission with the same id is refused with
-   * StorageError `conflict` and queues nothing: what makes a scheduled tick run once.
-   */
-  runId?: string;
-}
+export type { SubmitOptions } from '../types/run-submission.js';
 
 /** Options of `runs.work()`. */
 export interface WorkerOptions {
@@ -60,7 +44,7 @@ export interface BackgroundRunsOptions {
 }
 
 /**
- * Background runs: `submit()` stores a run and queues it, answering at once with its id; a
+ * Background runs: `submit()` (or `agent.submit()`) stores a run and queues it, answering at once with its id; a
  * worker (`work()`, `corvid worker`, `corvid serve`) runs it; `stream()` follows its events from
  * any process sharing the store; `get()` / `wait()` tell how it ended; `cancel()` stops it
  * wherever it runs. The runtime's `runs` (`runtime.runs`).
@@ -68,7 +52,7 @@ export interface BackgroundRunsOptions {
  * const { runId } = await runtime.runs.submit('helper', 'Summarise the report');
  * for await (const e of runtime.runs.stream(runId)) console.log(e.seq, e.type);
  */
-export class BackgroundRuns {
+export class BackgroundRuns implements RunSubmitter {
   private scheduler: RunScheduler | undefined;
   private readonly scheduleErrors = new Set<(schedule: string, err: unknown) => void>();
 
@@ -147,7 +131,11 @@ export class BackgroundRuns {
     }
   }
 
-  /** The run's events (`seq`, `type`, `data`) after `after`, live until its `done` event. */
+  /**
+   * The run's events (`seq`, `type`, `data`) after `after` (default 0: from the first), live until
+   * its `done` event, from any process sharing the store. A reader that lost its connection
+   * passes the last `seq` it saw as `after` and misses nothing.
+   */
   async *stream(runId: string, options: { after?: number; signal?: AbortSignal; pollMs?: number } = {}): AsyncGenerator<RunEventRecord> {
     const queue = await this.options.queue();
     yield* followRunEvents(await this.options.runtime.store(), runId, { ...options, log: queue.events, wakeups: queue.wakeups });

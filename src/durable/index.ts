@@ -4,4 +4,5 @@
  */
 import './install-durable-runner.js';
 
+export { RunEventWriter } from './run-event-writer.js';
 export { agentForRun, interruptedRuns, type RunsRuntime } from './runtime-runs.js';

@@ -27,6 +27,11 @@ export class RunEventWriter {
     return new RunEventWriter(log, runId, await log.lastSeq(runId), wakeups);
   }
 
+  /** A writer of a log known to be empty (a run id just made): numbers from 1 without reading the log. */
+  static fresh(log: RunEventLog, runId: string, wakeups?: RunEventWakeups): RunEventWriter {
+    return new RunEventWriter(log, runId, 0, wakeups);
+  }
+
   /** Adds an event; it is written within `FLUSH_EVERY_MS`. */
   add(type: string, data: unknown): void {
     this.buffer.push({ seq: ++this.seq, type, data });

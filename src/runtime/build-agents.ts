@@ -19,6 +19,7 @@ import { ASK_USER_TOOL, askUser } from '../tools/ask-user.js';
 import type { ContextProvider } from '../types/context-provider.js';
 import type { CheckpointOptions } from '../types/durable-options.js';
 import type { ModelCassette, ModelConfig } from '../types/model.js';
+import type { RunSubmitter } from '../types/run-submission.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 import { configGuardrails, configScoring } from './config-guardrails.js';
@@ -47,6 +48,8 @@ export interface BuildAgentsInput {
   file?: string;
   /** Opens the runtime's store: LLM agents use it for session runs, checkpoints and approvals. */
   store?: () => Promise<Store>;
+  /** The runtime's background runs: LLM agents' `submit()` queues its runs there. */
+  runs?: () => RunSubmitter;
   /** The search tools for an agent's `knowledge` list (present when the config has `knowledge:`). */
   knowledgeTools?: (names: readonly string[]) => Tool[];
   /** Inject mode: context providers for an agent's `knowledge` bases (present when the config has `knowledge:`). */
@@ -354,6 +357,7 @@ class AgentBuilder {
       outputKey: def.outputKey,
       limits: runLimits(def.limits ?? config.defaults.limits),
       store,
+      runs: this.input.runs,
       checkpoints,
       requireApproval: def.requireApproval,
       contextProviders,

@@ -11,6 +11,7 @@ import { ConfigError } from '../errors/config-error.js';
 import type { McpHub } from '../mcp/mcp-hub.js';
 import type { McpRuntimeOptions } from '../mcp/runtime-mcp.js';
 import type { ModelCassette, ModelConfig } from '../types/model.js';
+import type { RunSubmitter } from '../types/run-submission.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 import { buildAgents } from './build-agents.js';
@@ -87,8 +88,10 @@ export interface Runtime {
    */
   store(): Promise<Store>;
   /**
-   * Background runs on the queue of `queue:` (embedded in the store by default): `submit()`,
-   * `get()`, `wait()`, `stream()`, `cancel()`, and `work()` to execute queued runs here.
+   * Background runs on the queue of `queue:` (embedded in the store by default): `submit()` (or
+   * `agent.submit()` on an agent of this runtime), `get()`, `wait()`, `stream(runId, { after })`
+   * (the run's numbered event log, from any process sharing the store), `cancel()`, and `work()`
+   * to execute queued runs here.
    */
   readonly runs: BackgroundRuns;
   /**
@@ -116,13 +119,20 @@ interface RuntimeState {
 /** Opens (once) the runtime's store; handed to what is built before the runtime object exists. */
 type StoreGetter = () => Promise<Store>;
 
+/** The runtime's store and background runs, as what is built before the runtime object exists reaches them. */
+interface RuntimeLinks {
+  store: StoreGetter;
+  runs: () => RunSubmitter;
+}
+
 async function buildState(
   options: LoadRuntimeOptions,
   tools: Map<string, Tool>,
   configPath: string | undefined,
-  store: StoreGetter,
+  links: RuntimeLinks,
   mcpHub?: McpHub,
 ): Promise<RuntimeState> {
+  const store = links.store;
   const cwd = resolve(options.cwd ?? process.cwd());
   const loaded = await loadConfig({
     path: configPath,
@@ -169,6 +179,7 @@ async function buildState(
       env: loaded.env,
       file,
       store,
+      runs: links.runs,
       knowledgeTools: knowledge && ((names) => knowledge.toolsFor(names)),
       knowledgeContext: knowledge && ((names, o) => knowledge.contextFor(names, o)),
       scoresFile: join(cwd, '.corvid', 'scores.jsonl'),
@@ -233,7 +244,7 @@ class ConfigRuntime implements Runtime {
     const run = this.pending.then(async () => {
       const path = this.options.configPath ?? this.state.configPath;
       const old = this.state.knowledge;
-      this.state = await buildState(this.options, this.tools, path, () => this.store(), this.state.mcp);
+      this.state = await buildState(this.options, this.tools, path, { store: () => this.store(), runs: () => this.runs }, this.state.mcp);
       if (old) this.retired.push(old);
     });
     this.pending = run.catch(() => undefined);
@@ -323,6 +334,10 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   let runtime: ConfigRuntime | undefined;
   const store: StoreGetter = () =>
     runtime ? runtime.store() : Promise.reject(new ConfigError('runtime.store() was called before loadRuntime() finished'));
-  runtime = new ConfigRuntime(options, tools, await buildState(options, tools, path, store));
+  const runs = (): RunSubmitter => {
+    if (!runtime) throw new ConfigError('agent.submit() was called before loadRuntime() finished');
+    return runtime.runs;
+  };
+  runtime = new ConfigRuntime(options, tools, await buildState(options, tools, path, { store, runs }));
   return runtime;
 }

@@ -9,6 +9,7 @@ import type { Store } from '../../types/storage/store.js';
 import type { A2ARuntime } from './a2a-runtime.js';
 import { type A2ASkill, type AgentCardInput, buildAgentCard } from './agent-card.js';
 import { type A2ARunObserver, type A2ATaskHook, CorvidAgentExecutor } from './execution/corvid-agent-executor.js';
+import type { TaskEventLog } from './execution/logged-task-sink.js';
 import { type A2ALogger, GuardedPushSender } from './push/guarded-push-sender.js';
 import { MemoryPushNotificationStore } from './push/memory-push-store.js';
 import { StorePushNotificationStore } from './push/store-push-notification-store.js';
@@ -36,6 +37,7 @@ interface LastingParts {
   sender: GuardedPushSender;
   buses: WaitingBusManager;
   cancelMarks: CancelMarks | undefined;
+  eventLog: TaskEventLog | undefined;
 }
 
 /** Options for `A2AAgentRegistry`. */
@@ -136,6 +138,7 @@ export class A2AAgentRegistry {
       pushStore: parts.pushStore,
       sender: parts.sender,
       cancelMarks: parts.cancelMarks,
+      eventLog: parts.eventLog,
     });
     const entry: A2AAgentEntry = {
       name,
@@ -163,6 +166,8 @@ export class A2AAgentRegistry {
       : new MemoryPushNotificationStore();
     const taskStore = store ? new StoreTaskStore(store.state, name) : new BoundedMemoryTaskStore();
     const cancelMarks = store ? new StoreCancelMarks(store.state, name) : undefined;
+    // Shared tasks: each task's changes are logged, so another instance can follow it (resubscribe).
+    const eventLog = store ? { log: store.runEvents, agent: name } : undefined;
     const parts: LastingParts = {
       executor: new CorvidAgentExecutor({
         name,
@@ -172,6 +177,7 @@ export class A2AAgentRegistry {
         observe: this.options.observe,
         // Shared tasks: a cancel received by another instance stops the run here too.
         cancelMarks,
+        eventLog,
       }),
       taskStore,
       pushStore,
@@ -183,6 +189,7 @@ export class A2AAgentRegistry {
       }),
       buses: new WaitingBusManager(),
       cancelMarks,
+      eventLog,
     };
     this.lasting.set(name, parts);
     return parts;

@@ -14,7 +14,7 @@ import { legacyRestAvailable, mountLegacyRest } from '../compat/legacy-rest-brid
 import { A2AAgentRegistry } from './a2a-agent-registry.js';
 import type { A2ARuntime } from './a2a-runtime.js';
 import { agentCardJson, buildAgentCard, legacyAgentCardJson } from './agent-card.js';
-import { callContext, wantsLegacy } from './call-context.js';
+import { callContext, wantsLegacy, watchDisconnect } from './call-context.js';
 import { CardCache } from './card-cache.js';
 import { checkEnvelope, checkLegacyParams, checkV1SendParams, defaultLegacyParams, historyLengthProblem } from './check-params.js';
 import { type A2ARunObserver, type A2ATaskHook, STREAMING_STATE_KEY } from './execution/corvid-agent-executor.js';
@@ -182,7 +182,8 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
     const entry = registry.ready(name) ?? (await registry.get(name));
     if (!entry) return rpcError(c, -32601, `Unknown agent "${name}"`, 404);
     const context = callContext(c, legacy, options.owner?.(c));
-    if (typeof method === 'string' && STREAMING_METHODS.has(method)) context.state.set(STREAMING_STATE_KEY, true);
+    const closed = typeof method === 'string' && STREAMING_METHODS.has(method) ? watchDisconnect(context) : undefined;
+    if (closed) context.state.set(STREAMING_STATE_KEY, true);
     if (typeof method === 'string' && (legacy ? isV1JsonRpcMethod(method) : isLegacyJsonRpcMethod(method))) {
       const hint = legacy
         ? 'a v1.0 method: send the header "A2A-Version: 1.0"'
@@ -219,7 +220,11 @@ export async function createA2ARoutes(options: A2ARoutesOptions): Promise<Hono> 
         if (!legacy) return c.json({ jsonrpc: '2.0', id, error: mapError(err) }, 200);
         return sseError({ jsonrpc: '2.0', id, error: mapError(err) });
       }
-      return sseResponse(first, iterator, { encode: (v) => v, onError: (err) => ({ jsonrpc: '2.0', id, error: mapError(err) }) });
+      return sseResponse(first, iterator, {
+        encode: (v) => v,
+        onError: (err) => ({ jsonrpc: '2.0', id, error: mapError(err) }),
+        onCancel: () => closed?.abort(),
+      });
     } catch (err) {
       return c.json({ jsonrpc: '2.0', id, error: mapError(err) }, 200);
     }

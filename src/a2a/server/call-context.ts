@@ -10,6 +10,21 @@ import { CLIENT_STATE_KEY } from './execution/corvid-agent-executor.js';
 
 const VERSION_HEADER = A2A_VERSION_HEADER.toLowerCase();
 
+/** `ServerCallContext.state` key of a streaming call's `AbortController`, aborted when its client disconnects. */
+export const STREAM_CLOSED_STATE_KEY = 'corvid.streamClosed';
+
+/** Marks `context` as a streaming call's: the returned controller is aborted when its client disconnects (`sseResponse`). */
+export function watchDisconnect(context: ServerCallContext): AbortController {
+  const closed = new AbortController();
+  context.state.set(STREAM_CLOSED_STATE_KEY, closed);
+  return closed;
+}
+
+/** Aborted once the client of streaming call `context` disconnected; undefined for a call not watched. */
+export function disconnectSignal(context: ServerCallContext): AbortSignal | undefined {
+  return (context.state.get(STREAM_CLOSED_STATE_KEY) as AbortController | undefined)?.signal;
+}
+
 /** True when the request asks for protocol v0.3 (no `A2A-Version`, or a 0.x one). */
 export function wantsLegacy(c: Context): boolean {
   const v = requestHeader(c, VERSION_HEADER)?.trim();

@@ -25,7 +25,7 @@ import type { Context, Hono } from 'hono';
 import { HttpError } from '../../http/http-error.js';
 import { bodyTypeProblem, readRequestBody } from '../../http/read-body.js';
 import type { A2AAgentEntry, A2AAgentRegistry } from './a2a-agent-registry.js';
-import { callContext } from './call-context.js';
+import { callContext, watchDisconnect } from './call-context.js';
 import { checkV1SendParams } from './check-params.js';
 import { STREAMING_STATE_KEY } from './execution/corvid-agent-executor.js';
 import { sseResponse } from './sse-response.js';
@@ -82,7 +82,8 @@ function validateSend(params: SendMessageRequest): SendMessageRequest {
   return params;
 }
 
-async function stream(iterable: AsyncGenerator<StreamResponse, void, undefined>): Promise<Response> {
+async function stream(iterable: AsyncGenerator<StreamResponse, void, undefined>, ctx: ServerCallContext): Promise<Response> {
+  const closed = watchDisconnect(ctx);
   const iterator = iterable[Symbol.asyncIterator]();
   let first: IteratorResult<StreamResponse>;
   try {
@@ -93,6 +94,7 @@ async function stream(iterable: AsyncGenerator<StreamResponse, void, undefined>)
   return sseResponse(first, iterator, {
     encode: (e) => StreamResponse.toJSON(e),
     onError: (err) => toRestErrorBody(err, restStatusFor(err)),
+    onCancel: () => closed.abort(),
   });
 }
 
@@ -108,9 +110,17 @@ const routes: Array<[string, RegExp, Handler]> = [
     /^\/message:send$/,
     async (_c, e, ctx, _m, body) => json(sendResult(await e.handler.sendMessage(sendRequest(await body()), ctx))),
   ],
-  ['POST', /^\/message:stream$/, async (_c, e, ctx, _m, body) => stream(e.handler.sendMessageStream(sendRequest(await body()), ctx))],
-  ['GET', new RegExp(`^/tasks/${TASK}:subscribe$`), async (_c, e, ctx, m) => stream(e.handler.resubscribe({ id: m[1], tenant: '' }, ctx))],
-  ['POST', new RegExp(`^/tasks/${TASK}:subscribe$`), async (_c, e, ctx, m) => stream(e.handler.resubscribe({ id: m[1], tenant: '' }, ctx))],
+  ['POST', /^\/message:stream$/, async (_c, e, ctx, _m, body) => stream(e.handler.sendMessageStream(sendRequest(await body()), ctx), ctx)],
+  [
+    'GET',
+    new RegExp(`^/tasks/${TASK}:subscribe$`),
+    async (_c, e, ctx, m) => stream(e.handler.resubscribe({ id: m[1], tenant: '' }, ctx), ctx),
+  ],
+  [
+    'POST',
+    new RegExp(`^/tasks/${TASK}:subscribe$`),
+    async (_c, e, ctx, m) => stream(e.handler.resubscribe({ id: m[1], tenant: '' }, ctx), ctx),
+  ],
   [
     'POST',
     new RegExp(`^/tasks/${TASK}:cancel$`),

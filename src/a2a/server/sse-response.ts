@@ -8,7 +8,13 @@ import { formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
 export function sseResponse<T>(
   first: IteratorResult<T>,
   iterator: AsyncIterator<T>,
-  options: { encode: (value: T) => unknown; onError: (err: unknown) => unknown; headers?: Record<string, string> },
+  options: {
+    encode: (value: T) => unknown;
+    onError: (err: unknown) => unknown;
+    headers?: Record<string, string>;
+    /** Called when the client disconnects (before the rest is drained). */
+    onCancel?: () => void;
+  },
 ): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
@@ -28,6 +34,7 @@ export function sseResponse<T>(
       }
     },
     cancel() {
+      options.onCancel?.();
       // The client went away. The SDK records task progress while its stream is read, so keep
       // reading (and discarding) until the task settles; the task is not canceled.
       void (async () => {

@@ -9,6 +9,7 @@ import { artifactFromToolOutput } from '../../tool-artifact.js';
 import { callerOf } from '../call-owner.js';
 import type { CancelMarks } from '../store/cancel-marks.js';
 import { ContextRunner, type TurnOutcome } from './context-runner.js';
+import { LoggedTaskSink, type TaskEventLog } from './logged-task-sink.js';
 import {
   agentMessage,
   approvalMessage,
@@ -46,6 +47,11 @@ export interface CorvidAgentExecutorOptions {
   cancelCheckMs?: number;
   /** Watches each task's run (metrics, traces, token accounting). */
   observe?: A2ARunObserver;
+  /**
+   * Each task's changes are also appended here (`LoggedTaskSink`), so a resubscription through
+   * another instance sharing the database follows the task. Unset: not logged.
+   */
+  eventLog?: TaskEventLog;
 }
 
 /** What an `A2ARunObserver` is told about a run about to start. */
@@ -132,9 +138,12 @@ export class CorvidAgentExecutor implements AgentExecutor {
     );
 
   /** Runs a task, writing its changes to `sink`. Never throws: a failed run fails the task. */
-  async run(start: TaskRunStart, sink: TaskSink): Promise<void> {
+  async run(start: TaskRunStart, target: TaskSink): Promise<void> {
     const { taskId, contextId, userMessage } = start;
     const stored = start.task;
+    const log = this.options.eventLog;
+    // A task without a stored one is new: its id was just made, so its log is empty.
+    const sink = log ? new LoggedTaskSink(target, log, taskId, contextId, stored === undefined) : target;
     sink.start(
       stored ?? {
         id: taskId,

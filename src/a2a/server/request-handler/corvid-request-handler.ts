@@ -17,9 +17,11 @@ import { DefaultRequestHandler, type PushNotificationStore, type ServerCallConte
 import { callerOf } from '../call-owner.js';
 import { contextNotFound } from '../execution/context-runner.js';
 import type { CorvidAgentExecutor } from '../execution/corvid-agent-executor.js';
+import type { TaskEventLog } from '../execution/logged-task-sink.js';
 import type { GuardedPushSender } from '../push/guarded-push-sender.js';
 import type { CancelMarks } from '../store/cancel-marks.js';
 import { BlockingSendFastPath } from './blocking-send-fast-path.js';
+import { followTaskLog } from './follow-task-log.js';
 import { withStateNames } from './state-names.js';
 import type { WaitingBusManager } from './waiting-bus-manager.js';
 
@@ -36,6 +38,11 @@ export interface CorvidRequestHandlerParts {
   sender: GuardedPushSender;
   /** With a shared store: marks left for the instance running a task canceled here. */
   cancelMarks?: CancelMarks;
+  /**
+   * The run event log the executor logs tasks to (`CorvidAgentExecutorOptions.eventLog`): a
+   * resubscription to a task with no event bus here follows it there (`followTaskLog`).
+   */
+  eventLog?: TaskEventLog;
   /** Answer blocking sends that start a new task on `BlockingSendFastPath` (default true); false: always the SDK's path. */
   fastPath?: boolean;
 }
@@ -114,9 +121,21 @@ export class CorvidRequestHandler extends DefaultRequestHandler {
     }
   }
 
+  /**
+   * The SDK's resubscription while the task has an event bus here (it runs, or waits for input,
+   * in this process); otherwise, with a shared store, the task followed through its log in the
+   * run event log (`followTaskLog`): it runs on another instance sharing the database.
+   */
   override async *resubscribe(params: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
     try {
-      yield* super.resubscribe(params, context);
+      const eventLog = this.parts.eventLog;
+      const elsewhere =
+        eventLog !== undefined &&
+        !!params.id &&
+        this.parts.card.capabilities?.streaming === true &&
+        this.parts.buses.getByTaskId(params.id, context) === undefined;
+      if (elsewhere) yield* followTaskLog({ taskStore: this.parts.taskStore, eventLog, taskId: params.id, context });
+      else yield* super.resubscribe(params, context);
     } catch (err) {
       throw withStateNames(err, isLegacy(context));
     }
