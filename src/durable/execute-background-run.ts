@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import type { Agent } from '../core/agent.js';
 import type { RunStream } from '../core/run-stream.js';
 import type { Runnable } from '../core/runnable.js';
@@ -12,7 +14,7 @@ import { backgroundResult } from './background-result.js';
 import { completedRunOutcome } from './completed-run-outcome.js';
 import { postWebhook } from './post-webhook.js';
 import { RunEventWriter } from './run-event-writer.js';
-import { holdRunLease } from './run-lease.js';
+import { holdRunLease, type RunLease } from './run-lease.js';
 import type { RunsRuntime } from './runtime-runs.js';
 import { watchCancel } from './watch-cancel.js';
 
@@ -30,6 +32,10 @@ export interface BackgroundExecutorOptions {
   /** Queues a paused run again (`runs.resumeQueued`): its approvals were answered while it was pausing. */
   requeue?: (runId: string) => Promise<unknown>;
 }
+
+/** How often, and how far apart, the lease of a `queued` run is tried before it is left to its holder. */
+const QUEUED_LEASE_TRIES = 5;
+const QUEUED_LEASE_RETRY_MS = 100;
 
 /** The run is being run by a live worker elsewhere: the queue should offer it again later. */
 export class RunHeldElsewhereError extends Error {
@@ -58,10 +64,9 @@ interface Ended {
  */
 export async function executeBackgroundRun(options: BackgroundExecutorOptions, runId: string): Promise<void> {
   const store = await options.runtime.store();
-  if (!executable(await store.backgroundRuns.get(runId))) return;
-  const lease = await holdRunLease(store, runId).catch((err: unknown) => {
-    throw err instanceof RunLeaseHeldError ? new RunHeldElsewhereError(runId) : err;
-  });
+  const record = await store.backgroundRuns.get(runId);
+  if (!executable(record)) return;
+  const lease = await takeRunLease(store, runId, record.status === 'queued');
   let ended: Ended | undefined;
   try {
     ended = await executeHeld(options, store, runId);
@@ -69,6 +74,23 @@ export async function executeBackgroundRun(options: BackgroundExecutorOptions, r
     await lease.release();
   }
   if (ended !== undefined) await afterEnd(options, store, ended);
+}
+
+/**
+ * The run's lease. A `queued` run's lease is held only for a moment (its worker before is giving
+ * it back after recording a pause that was answered at once): tried again a few times first.
+ * @throws RunHeldElsewhereError when a live worker holds it
+ */
+async function takeRunLease(store: Store, runId: string, queued: boolean): Promise<RunLease> {
+  for (let tries = queued ? QUEUED_LEASE_TRIES : 1; ; tries--) {
+    try {
+      return await holdRunLease(store, runId);
+    } catch (err) {
+      if (!(err instanceof RunLeaseHeldError)) throw err;
+      if (tries <= 1) throw new RunHeldElsewhereError(runId);
+    }
+    await sleep(QUEUED_LEASE_RETRY_MS);
+  }
 }
 
 /** Starts (or takes over) and runs the run under its lease, and records how it ended. Undefined when there was nothing to run. */

@@ -78,6 +78,22 @@ describe('background runs take their lease before they are marked started', () =
     expect(await store.backgroundRuns.get(runId)).toMatchObject({ status: 'completed', attempts: 2, worker: 'second/1' });
   });
 
+  it("a queued run whose lease is given back a moment later (its pause answered at once) runs without the queue's retry", async () => {
+    const runId = 'run_leasefirst4';
+    await store.backgroundRuns.create({ runId, agent: 'helper', input: 'Do it.' });
+    // The worker before still holds the lease: it is giving it back after recording the pause.
+    const before = await holdRunLease(store, runId);
+    let refused = 0;
+    const giving = leaseHook(runtime, async (taken) => {
+      if (taken) return;
+      refused++;
+      await before.release();
+    });
+    await executeBackgroundRun({ runtime: giving, worker: 'second/1' }, runId);
+    expect(refused).toBeGreaterThanOrEqual(1);
+    expect(await store.backgroundRuns.get(runId)).toMatchObject({ status: 'completed', attempts: 1, worker: 'second/1' });
+  });
+
   it('a run just marked started whose worker died is taken over at once', async () => {
     const runId = 'run_leasefirst3';
     await store.backgroundRuns.create({ runId, agent: 'helper', input: 'Do it.' });
@@ -111,5 +127,25 @@ function storeHook(runtime: Runtime, onStarted: () => Promise<unknown>): RunsRun
         };
       },
     });
+  return { agent: (name) => runtime.agent(name), store: async () => wrap(await runtime.store()) };
+}
+
+/** The runtime, with `onAcquire(taken)` awaited after each `leases.acquire` of its store. */
+function leaseHook(runtime: Runtime, onAcquire: (taken: boolean) => Promise<void>): RunsRuntime {
+  const hooked = (leases: Store['leases']): Store['leases'] =>
+    new Proxy(leases, {
+      get: (target, key) => {
+        const value = Reflect.get(target, key) as unknown;
+        if (typeof value !== 'function') return value;
+        if (key !== 'acquire') return value.bind(target);
+        return async (...args: Parameters<Store['leases']['acquire']>) => {
+          const taken = await target.acquire(...args);
+          await onAcquire(taken);
+          return taken;
+        };
+      },
+    });
+  const wrap = (store: Store): Store =>
+    new Proxy(store, { get: (target, key) => (key === 'leases' ? hooked(target.leases) : Reflect.get(target, key)) });
   return { agent: (name) => runtime.agent(name), store: async () => wrap(await runtime.store()) };
 }
