@@ -53,6 +53,11 @@ export interface RunOptions extends ModelSettings {
   clientTools?: readonly ClientTool[];
   /** @internal The journal of the durable run this execution belongs to (set by session / durable runs and resume). */
   journal?: RunJournal;
+  /**
+   * @internal Session / durable runs and resume: the caller holds the run's lease already (a
+   * background run's worker takes it before marking the run started), so the run neither takes nor releases it.
+   */
+  leaseHeld?: boolean;
 }
 
 /** Options for `agent.resume()`: the per-run settings of `RunOptions` (the input, session and state come from the checkpoint). */

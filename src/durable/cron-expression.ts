@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { Cron } from 'croner';
 
 import { ConfigError } from '../errors/config-error.js';
 
@@ -10,21 +10,6 @@ export interface CronTimes {
   previousRuns(n: number, before?: Date): Date[];
 }
 
-type CronConstructor = new (pattern: string, options: { timezone?: string; paused: boolean; mode?: string }) => CronTimes;
-
-let croner: { Cron: CronConstructor } | undefined;
-
-/** croner, loaded on first use (synchronously: config validation is synchronous). */
-function loadCroner(): { Cron: CronConstructor } {
-  if (croner) return croner;
-  try {
-    croner = createRequire(import.meta.url)('croner') as { Cron: CronConstructor };
-    return croner;
-  } catch (err) {
-    throw new ConfigError('schedules: need the "croner" package (npm install croner)', { cause: err });
-  }
-}
-
 /**
  * The ticks of cron expression `expression` read in `timezone` (IANA; default UTC): 5 fields
  * (minute hour day month weekday), 6 (seconds first), or a nickname such as `@daily`.
@@ -33,7 +18,7 @@ function loadCroner(): { Cron: CronConstructor } {
 export function cronTimes(expression: string, timezone?: string): CronTimes {
   const problem = cronProblem(expression, timezone);
   if (problem !== undefined) throw new ConfigError(`schedule ${problem.field}: ${problem.message}`);
-  return new (loadCroner().Cron)(expression, { timezone: timezone ?? 'UTC', paused: true });
+  return new Cron(expression, { timezone: timezone ?? 'UTC', paused: true });
 }
 
 /** What is wrong with a cron expression or its time zone; undefined when both are fine. */
@@ -47,11 +32,9 @@ export function cronProblem(expression: string, timezone?: string): { field: 'cr
       message: `invalid cron expression "${expression}": it has ${fields.length} field(s); write 5 (minute hour day month weekday) or 6 (seconds first), e.g. "*/5 * * * *"`,
     };
   try {
-    const { Cron } = loadCroner();
     const c = new Cron(expression, { timezone: timezone ?? 'UTC', paused: true });
     if (c.nextRun() === null) return { field: 'cron', message: `cron expression "${expression}" never fires again` };
   } catch (err) {
-    if (err instanceof ConfigError) throw err;
     return { field: 'cron', message: `invalid cron expression "${expression}": ${(err as Error).message.replace(/^CronPattern: /, '')}` };
   }
   return undefined;

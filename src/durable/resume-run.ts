@@ -34,11 +34,11 @@ export async function resumeDurableRun(
     throw new DurableRunError(`Agent "${root.name}": resume needs a run id (got ${JSON.stringify(runId)})`, { kind: 'invalid' });
   const store = await openRunStore(options?.store ?? defaults.store, root.name, 'resuming a run');
   // Only one process continues a run at a time (two servers resuming interrupted runs at startup).
-  const lease = await holdRunLease(store, runId);
+  const lease = options?.leaseHeld ? undefined : await holdRunLease(store, runId);
   try {
     return await resumeHeld({ root, runId, options, stream, defaults, store });
   } finally {
-    await lease.release();
+    await lease?.release();
   }
 }
 

@@ -33,11 +33,11 @@ export async function startDurableRun(
   if (checkpoints?.ttlMs !== undefined) pruneExpired(store);
   const runId = options.runId ?? durableRunId();
   // Held while this process runs it: another server's auto-resume leaves it alone.
-  const lease = await holdRunLease(store, runId);
+  const lease = options.leaseHeld ? undefined : await holdRunLease(store, runId);
   try {
     return await runStarted(root, input, options, stream, { store, state, checkpoints, ref, runId });
   } finally {
-    await lease.release();
+    await lease?.release();
   }
 }
 

@@ -38,9 +38,11 @@ describe('a submitted run completed by a worker that died before recording it', 
     expect(first.text).toBe('The answer is 42.');
     expect(llm.requests).toHaveLength(1);
 
+    // Its worker holds no lease (it died): the new worker takes the run over at its start-up scan
+    // (the recovery scans follow every 5 s); the wait leaves room for a loaded machine.
     const worker = await runtime.runs.work({ concurrency: 1 });
     try {
-      const run = await runtime.runs.wait(runId, { timeoutMs: 45_000 });
+      const run = await runtime.runs.wait(runId, { timeoutMs: 15_000 });
       expect(run).toMatchObject({ status: 'completed', attempts: 2, result: { text: 'The answer is 42.', agent: 'helper' } });
     } finally {
       await worker.stop();
@@ -49,5 +51,5 @@ describe('a submitted run completed by a worker that died before recording it', 
     const events = [];
     for await (const e of runtime.runs.stream(runId)) events.push(e);
     expect(events.at(-1)).toMatchObject({ type: 'done', data: { status: 'completed', result: { text: 'The answer is 42.' } } });
-  }, 60_000);
+  }, 30_000);
 });
