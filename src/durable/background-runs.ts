@@ -80,7 +80,8 @@ export class BackgroundRuns implements RunSubmitter {
   async submit(agent: string, input: string, options: SubmitOptions = {}): Promise<BackgroundRun> {
     const name = this.options.runtime.agent<Runnable>(agent).name;
     const store = await this.options.runtime.store();
-    const wanted = options.runAt !== undefined ? options.runAt.getTime() - Date.now() : options.delayMs;
+    const now = Date.now();
+    const wanted = options.runAt !== undefined ? options.runAt.getTime() - now : options.delayMs;
     const delayMs = wanted !== undefined && wanted > 0 ? wanted : undefined;
     const run = await store.backgroundRuns.create({
       runId: options.runId ?? durableRunId(),
@@ -89,7 +90,7 @@ export class BackgroundRuns implements RunSubmitter {
       ...(options.session !== undefined ? { sessionId: options.session } : {}),
       ...(options.owner !== undefined ? { owner: options.owner } : {}),
       ...(options.webhook !== undefined ? { webhook: options.webhook } : {}),
-      ...(delayMs !== undefined ? { runAt: new Date(Date.now() + delayMs) } : {}),
+      ...(delayMs !== undefined ? { runAt: new Date(now + delayMs) } : {}),
     });
     await (await this.options.queue()).enqueue(run.runId, delayMs !== undefined ? { delayMs } : {});
     return run;

@@ -89,7 +89,8 @@ describe.skipIf(Boolean(SKIP))('the postgres queue across processes (storage on 
     writeConfig(dir, TOOLS, 'tools.mjs');
     writeConfig(
       dir,
-      `models:\n${fakeModel(llm.url)}    headers:\n      x-worker: "\${WORKER}"\ndefaults:\n  model: fake\ntools:\n  t: { module: ./tools.mjs }\n` +
+      // Model calls are retried: under load, a kept-alive connection the fake server has just closed may be reused.
+      `models:\n${fakeModel(llm.url).replace('max_retries: 0', 'max_retries: 3')}    headers:\n      x-worker: "\${WORKER}"\ndefaults:\n  model: fake\ntools:\n  t: { module: ./tools.mjs }\n` +
         `storage:\n  url: "${PG_URL}"\n  schema: ${schema}\n` +
         `queue:\n  backend: postgres\n  concurrency: 8\n  visibility_timeout_s: 3\n` +
         `agents:\n  helper:\n    tools: [t.record]\n`,
