@@ -50,6 +50,7 @@ export { hydeRewriter, multiQueryRewriter, type QueryRewriter, type QueryRewrite
 export { assertReadOnlySelect } from './read-only-sql.js';
 export { llmReranker, type LlmRerankerOptions, modelReranker, type Reranker } from './reranker.js';
 export { reciprocalRankFusion } from './rrf.js';
+export { HYBRID_KEYWORD_WEIGHT, scoreFusion } from './score-fusion.js';
 export { sqlSource, type SqlSourceOptions } from './sql-source.js';
 export type { SqliteVectorSearchMode } from './sqlite/sqlite-knowledge-index.js';
 export { openSqliteKnowledgeStore, type SqliteKnowledgeStoreOptions } from './sqlite-knowledge-store.js';
