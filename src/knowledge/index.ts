@@ -1,7 +1,7 @@
 /**
  * `corvid/knowledge`: documents from sources (a folder, web pages, SQL rows, your own), cut into chunks, optionally
- * embedded, indexed in a store, searched by keyword (BM25), vector (cosine) or both (reciprocal
- * rank fusion), optionally rewritten (multi-query, HyDE), reranked and diversified (MMR), and offered
+ * embedded, indexed in a store, searched by keyword (BM25), vector (cosine) or both (fused by
+ * their scaled scores), optionally rewritten (multi-query, HyDE), reranked and diversified (MMR), and offered
  * to agents as the `search_knowledge` tool or as passages in their instructions (`kb.asContext()`).
  * @example
  * import { createKnowledgeBase, directorySource } from 'corvid/knowledge';
