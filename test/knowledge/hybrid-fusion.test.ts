@@ -4,8 +4,13 @@
  * where reciprocal rank fusion (one rank step = the same score whatever the gap) put the vector
  * list's first hit on top.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
 
+import { loadConfig } from '../../src/config/load-config.js';
 import { ValidationError } from '../../src/errors/validation-error.js';
 import type { Embedder } from '../../src/knowledge/embedder.js';
 import { contentHash } from '../../src/knowledge/hash.js';
@@ -73,5 +78,22 @@ describe('hybrid fusion', () => {
       expect((await kb.search('rotate key'))[0]!.chunk.documentUri, `keywordWeight ${weight}`).toBe(first);
     }
     expect(() => createKnowledgeBase({ name: 'kb', sources: [source], search: { keywordWeight: 1.5 } })).toThrow(ValidationError);
+  });
+
+  it('reads search.keyword_weight from corvid.yaml and refuses one outside 0…1, naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'corvid-kb-weight-'));
+    try {
+      const load = (weight: number) => {
+        writeFileSync(
+          join(dir, 'corvid.yaml'),
+          `knowledge:\n  docs:\n    sources: [{ type: directory, path: ./docs }]\n    search: { keyword_weight: ${weight} }\n`,
+        );
+        return loadConfig({ path: join(dir, 'corvid.yaml'), cwd: dir, env: {}, dotenv: false });
+      };
+      expect((await load(0.3)).config.knowledge?.docs?.search?.keywordWeight).toBe(0.3);
+      await expect(load(1.5)).rejects.toThrow(/keyword_weight is a share from 0 to 1/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
