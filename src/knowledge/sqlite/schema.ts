@@ -107,7 +107,7 @@ export const createBitsSql = (id: number): string =>
 
 /**
  * The FTS5 tokenizer of every index: unicode61 words, lower-cased, without diacritics, unstemmed
- * (as the memory store counts them; Porter stemming ranked worse on the tuning sets of
+ * (as the memory store counts them, which keeps diacritics; Porter stemming ranked worse on the tuning sets of
  * bench/knowledge-quality.mjs).
  */
 export const FTS_TOKENIZE = 'unicode61';

@@ -42,8 +42,8 @@ export interface SqliteSearchOptions {
  * One index of a SQLite knowledge store: rows in `knowledge_documents` / `knowledge_chunks`, BM25
  * keyword search over its FTS5 table and cosine KNN over its vec0 table (sqlite-vec).
  *
- * Metadata filters are exact matches on the chunk's JSON metadata (`json_extract`, JSON type
- * included). Keyword search applies them in the same query; it leaves out the query's very common
+ * Metadata filters ({@link filterSql}) are conditions on the chunk's JSON metadata (`json_type`,
+ * `json_extract`). Keyword search applies them in the same query; it leaves out the query's very common
  * words when it has rarer ones ({@link keywordMatch}). Filtered vector searches are exact
  * ({@link exactKnn}). Unfiltered ones are exact too with `vectorSearch: 'exact'`, and below
  * `prefilterFrom` vectors with `auto`; otherwise (and with a sign-bit table, which needs a dimension
