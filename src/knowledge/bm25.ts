@@ -6,6 +6,15 @@
 export const BM25_K1 = 1.2;
 /** BM25's length normalisation (0: none, 1: full). */
 export const BM25_B = 0.75;
+/**
+ * How many times a word of a chunk's heading path (document title and section headings) counts
+ * against a word of its text, in the term frequency and in the chunk's length (BM25F with two
+ * fields, the heading a field of weight 2).
+ */
+export const HEADING_WEIGHT = 2;
+
+/** A chunk's weighted length: its text's terms plus {@link HEADING_WEIGHT} times its headings'. */
+export const bm25Length = (textTerms: number, headingTerms: number): number => textTerms + HEADING_WEIGHT * headingTerms;
 
 /** The idf of a term found in `n` of `total` chunks (0 when it is in none). */
 export function bm25Idf(n: number, total: number): number {

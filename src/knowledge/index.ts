@@ -1,7 +1,7 @@
 /**
  * `corvid/knowledge`: documents from sources (a folder, web pages, SQL rows, your own), cut into chunks, optionally
- * embedded, indexed in a store, searched by keyword (BM25), vector (cosine) or both (reciprocal
- * rank fusion), optionally rewritten (multi-query, HyDE), reranked and diversified (MMR), and offered
+ * embedded, indexed in a store, searched by keyword (BM25), vector (cosine) or both (fused by
+ * their scaled scores), optionally rewritten (multi-query, HyDE), reranked and diversified (MMR), and offered
  * to agents as the `search_knowledge` tool or as passages in their instructions (`kb.asContext()`).
  * @example
  * import { createKnowledgeBase, directorySource } from 'corvid/knowledge';
@@ -50,6 +50,7 @@ export { hydeRewriter, multiQueryRewriter, type QueryRewriter, type QueryRewrite
 export { assertReadOnlySelect } from './read-only-sql.js';
 export { llmReranker, type LlmRerankerOptions, modelReranker, type Reranker } from './reranker.js';
 export { reciprocalRankFusion } from './rrf.js';
+export { HYBRID_KEYWORD_WEIGHT, scoreFusion } from './score-fusion.js';
 export { sqlSource, type SqlSourceOptions } from './sql-source.js';
 export type { SqliteVectorSearchMode } from './sqlite/sqlite-knowledge-index.js';
 export { openSqliteKnowledgeStore, type SqliteKnowledgeStoreOptions } from './sqlite-knowledge-store.js';

@@ -15,6 +15,7 @@ import { knowledgeTool, type KnowledgeToolOptions } from './knowledge-tool.js';
 import { MemoryKnowledgeStore } from './memory-knowledge-store.js';
 import type { QueryRewriter } from './query-rewriter.js';
 import type { Reranker } from './reranker.js';
+import { HYBRID_KEYWORD_WEIGHT } from './score-fusion.js';
 import { tiktokenCounter } from './tiktoken-counter.js';
 
 export type { SearchMode } from './knowledge-retrieval.js';
@@ -29,10 +30,16 @@ export interface KnowledgeBaseOptions {
   embedder?: Embedder;
   /** Default: a new `MemoryKnowledgeStore`. */
   store?: KnowledgeStore;
-  /** How searches run: defaults `topK` 5, `mode` hybrid with an embedder (keyword without), RRF `rrfK` 60. */
+  /** How searches run: defaults `topK` 5, `mode` hybrid with an embedder (keyword without), `keywordWeight` 0.6, RRF `rrfK` 60. */
   search?: {
     topK?: number;
     mode?: SearchMode;
+    /**
+     * Hybrid search: the keyword list's share (0…1) of the fused score, the vector list's being the
+     * rest; each list's scores are scaled to 0…1 first (`scoreFusion`). Default 0.6.
+     */
+    keywordWeight?: number;
+    /** The constant of the reciprocal rank fusion of a query's rewrites (`1 / (rrfK + rank)`). Default 60. */
     rrfK?: number;
     /**
      * Diversify results by maximal marginal relevance with this λ (0…1): 1 keeps the ranking, 0.5
@@ -112,6 +119,9 @@ export function createKnowledgeBase(options: KnowledgeBaseOptions): KnowledgeBas
   const store = options.store ?? new MemoryKnowledgeStore();
   const defaultTopK = options.search?.topK ?? 5;
   const rrfK = options.search?.rrfK ?? 60;
+  const keywordWeight = options.search?.keywordWeight ?? HYBRID_KEYWORD_WEIGHT;
+  if (!(keywordWeight >= 0 && keywordWeight <= 1))
+    throw new ValidationError(`createKnowledgeBase "${options.name}": search.keywordWeight must be from 0 to 1, got ${keywordWeight}`);
   const defaultMode: SearchMode = options.search?.mode ?? (embedder ? 'hybrid' : 'keyword');
 
   /**
@@ -157,6 +167,7 @@ export function createKnowledgeBase(options: KnowledgeBaseOptions): KnowledgeBas
         topK: searchOptions.topK ?? defaultTopK,
         mode,
         rrfK,
+        keywordWeight,
         filter: searchOptions.filter,
         mmr: searchOptions.mmr === null ? undefined : (searchOptions.mmr ?? options.search?.mmr),
         rerank: options.search?.rerank,

@@ -8,8 +8,9 @@ import { maximalMarginalRelevance } from './mmr.js';
 import type { QueryRewriter } from './query-rewriter.js';
 import type { Reranker } from './reranker.js';
 import { reciprocalRankFusion } from './rrf.js';
+import { scoreFusion } from './score-fusion.js';
 
-/** `keyword` (BM25), `vector` (cosine over embeddings) or `hybrid` (both, fused by reciprocal rank). */
+/** `keyword` (BM25), `vector` (cosine over embeddings) or `hybrid` (both, fused by their normalised scores: {@link scoreFusion}). */
 export type SearchMode = 'keyword' | 'vector' | 'hybrid';
 
 /** How a knowledge base searches (defaults of `createKnowledgeBase`'s `search`, some overridable per search). */
@@ -17,6 +18,8 @@ export interface RetrievalSettings {
   topK: number;
   mode: SearchMode;
   rrfK: number;
+  /** Hybrid search: the keyword list's share of the fused score ({@link scoreFusion}). */
+  keywordWeight: number;
   filter?: KnowledgeFilter;
   /** MMR λ (0…1); `undefined`: no diversification. */
   mmr?: number;
@@ -86,7 +89,9 @@ export async function runRetrieval(options: {
   }
   const t = performance.now();
   const lists = await Promise.all(
-    queries.map((q, i) => searchOne(index, { mode, text: q, vector: vectors[i], topK: k, filter: settings.filter, rrfK: settings.rrfK })),
+    queries.map((q, i) =>
+      searchOne(index, { mode, text: q, vector: vectors[i], topK: k, filter: settings.filter, keywordWeight: settings.keywordWeight }),
+    ),
   );
   let hits = lists.length === 1 ? lists[0] : reciprocalRankFusion(lists, settings.rrfK).slice(0, k);
   timings.searchMs = since(t);
@@ -104,10 +109,10 @@ export async function runRetrieval(options: {
   return { hits: hits.slice(0, topK), mode, queries, timings: { ...timings, totalMs: since(started) } };
 }
 
-/** One query by one mode; hybrid fuses a wider keyword and vector pool by RRF. */
+/** One query by one mode; hybrid fuses a wider keyword and vector pool by {@link scoreFusion}. */
 async function searchOne(
   index: KnowledgeIndex,
-  q: { mode: SearchMode; text: string; vector: Float32Array | undefined; topK: number; filter?: KnowledgeFilter; rrfK: number },
+  q: { mode: SearchMode; text: string; vector: Float32Array | undefined; topK: number; filter?: KnowledgeFilter; keywordWeight: number },
 ): Promise<ScoredChunk[]> {
   const { topK, filter } = q;
   switch (q.mode) {
@@ -121,7 +126,7 @@ async function searchOne(
         index.keywordSearch({ text: q.text, topK: pool, filter }),
         index.vectorSearch({ vector: q.vector!, topK: pool, filter }),
       ]);
-      return reciprocalRankFusion([keyword, vector], q.rrfK).slice(0, topK);
+      return scoreFusion(keyword, vector, q.keywordWeight).slice(0, topK);
     }
     default: {
       const never: never = q.mode;

@@ -10,20 +10,22 @@ import type {
   KnowledgeStore,
   ScoredChunk,
 } from '../types/knowledge.js';
-import { bm25Idf, bm25Term } from './bm25.js';
+import { bm25Idf, bm25Length, bm25Term, HEADING_WEIGHT } from './bm25.js';
 import { matchesFilter, parseFilter } from './metadata-filter.js';
-import { keywordText, textTerms } from './text-terms.js';
+import { headingText, textTerms } from './text-terms.js';
 
 interface StoredChunk {
   chunk: KnowledgeChunk;
   vector?: Float32Array;
-  /** term → count in this chunk. */
+  /** term → its weighted count in this chunk (a heading word counts {@link HEADING_WEIGHT} times). */
   terms: Map<string, number>;
+  /** The weighted length ({@link bm25Length}). */
   length: number;
 }
 
 /**
- * A knowledge store in memory: BM25 over an inverted index, exact cosine over the vectors.
+ * A knowledge store in memory: BM25 over an inverted index (words as {@link textTerms} splits them,
+ * unstemmed; heading words weighted {@link HEADING_WEIGHT}), exact cosine over the vectors.
  * For tests, small corpora and single-process use; nothing survives the process.
  * @example
  * const kb = createKnowledgeBase({ name: 'docs', sources, store: new MemoryKnowledgeStore() });
@@ -175,10 +177,13 @@ class MemoryKnowledgeIndex implements KnowledgeIndex {
   private add(c: EmbeddedChunk): void {
     const { vector, ...chunk } = c;
     const terms = new Map<string, number>();
-    const all = textTerms(keywordText(chunk));
-    for (const t of all) terms.set(t, (terms.get(t) ?? 0) + 1);
-    this.chunks.set(chunk.id, { chunk, vector: vector ? Float32Array.from(vector) : undefined, terms, length: all.length });
-    this.totalLength += all.length;
+    const text = textTerms(chunk.text);
+    const heading = textTerms(headingText(chunk));
+    for (const t of text) terms.set(t, (terms.get(t) ?? 0) + 1);
+    for (const t of heading) terms.set(t, (terms.get(t) ?? 0) + HEADING_WEIGHT);
+    const length = bm25Length(text.length, heading.length);
+    this.chunks.set(chunk.id, { chunk, vector: vector ? Float32Array.from(vector) : undefined, terms, length });
+    this.totalLength += length;
     for (const t of terms.keys()) {
       let ids = this.postings.get(t);
       if (!ids) this.postings.set(t, (ids = new Set()));

@@ -10,10 +10,11 @@ export type FilterNode =
   | { op: 'eq' | 'ne'; key: string; value: MetadataValue }
   | { op: 'in' | 'nin'; key: string; values: MetadataValue[] }
   | { op: 'gt' | 'gte' | 'lt' | 'lte'; key: string; bound: RangeBound }
-  | { op: 'exists'; key: string; value: boolean };
+  | { op: 'exists'; key: string; value: boolean }
+  | { op: 'startsWith'; key: string; prefix: string };
 
 const RANGE_OPS = ['gt', 'gte', 'lt', 'lte'] as const;
-const FIELD_OPS = new Set(['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists']);
+const FIELD_OPS = new Set(['$eq', '$ne', '$in', '$nin', '$gt', '$gte', '$lt', '$lte', '$exists', '$startsWith']);
 
 /**
  * An ISO 8601 date or date-time: `2024-05-01`, `2024-05-01T12:00`, `2024-05-01 12:00:00.5+02:00`, `…Z`
@@ -50,7 +51,10 @@ export function parseFilter(filter: KnowledgeFilter | undefined, where = 'filter
     if (condition === undefined) continue;
     if (key === '$and' || key === '$or') nodes.push(combination(key, condition, `${where}.${key}`));
     else if (key.startsWith('$'))
-      fail(`${where}.${key}`, 'is not an operator: use $and or $or here, or $eq, $ne, $in, $nin, $gt, $gte, $lt, $lte, $exists on a key');
+      fail(
+        `${where}.${key}`,
+        'is not an operator: use $and or $or here, or $eq, $ne, $in, $nin, $gt, $gte, $lt, $lte, $exists, $startsWith on a key',
+      );
     else nodes.push(...fieldNodes(key, condition, `${where}.${key}`));
   }
   return nodes.length === 0 ? undefined : nodes.length === 1 ? nodes[0] : { op: 'and', nodes };
@@ -75,7 +79,7 @@ function fieldNodes(key: string, condition: unknown, where: string): FilterNode[
 }
 
 function fieldNode(key: string, op: string, operand: unknown, where: string): FilterNode {
-  if (!FIELD_OPS.has(op)) return fail(where, 'is not an operator: use $eq, $ne, $in, $nin, $gt, $gte, $lt, $lte or $exists');
+  if (!FIELD_OPS.has(op)) return fail(where, 'is not an operator: use $eq, $ne, $in, $nin, $gt, $gte, $lt, $lte, $exists or $startsWith');
   switch (op) {
     case '$eq':
     case '$ne':
@@ -88,6 +92,9 @@ function fieldNode(key: string, op: string, operand: unknown, where: string): Fi
     case '$exists':
       if (typeof operand !== 'boolean') fail(where, `must be true or false, got ${JSON.stringify(operand)}`);
       return { op: 'exists', key, value: operand as boolean };
+    case '$startsWith':
+      if (typeof operand !== 'string') fail(where, `must be a string, got ${JSON.stringify(operand)}`);
+      return { op: 'startsWith', key, prefix: operand as string };
     default:
       return { op: RANGE_OPS.find((r) => `$${r}` === op)!, key, bound: rangeBound(operand, where) };
   }
@@ -119,6 +126,10 @@ export function matchesFilter(node: FilterNode | undefined, metadata: Record<str
       return !Object.hasOwn(metadata, node.key) || !node.values.includes(metadata[node.key]!);
     case 'exists':
       return Object.hasOwn(metadata, node.key) === node.value;
+    case 'startsWith': {
+      const value = Object.hasOwn(metadata, node.key) ? metadata[node.key] : undefined;
+      return typeof value === 'string' && value.startsWith(node.prefix);
+    }
     case 'gt':
     case 'gte':
     case 'lt':

@@ -7,7 +7,7 @@ import { KnowledgeError } from '../errors/knowledge-error.js';
 import { loadSqlite, sqliteError } from '../storage/sqlite/index.js';
 import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
 import { dropKeywordTables } from './sqlite/common-words.js';
-import { bitsTable, createBitsSql, createFtsSql, createVecSql, ftsTable, migrateKnowledgeSchema, vecTable } from './sqlite/schema.js';
+import { bitsTable, createBitsSql, createFts, createVecSql, ftsTable, migrateKnowledgeSchema, vecTable } from './sqlite/schema.js';
 import { dropIndexCache } from './sqlite/sqlite-index-cache.js';
 import { SqliteKnowledgeContext } from './sqlite/sqlite-knowledge-context.js';
 import { indexInfo, SqliteKnowledgeIndex, type SqliteSearchOptions, type SqliteVectorSearchMode } from './sqlite/sqlite-knowledge-index.js';
@@ -161,7 +161,7 @@ class SqliteKnowledgeStore implements KnowledgeStore {
           .run(wanted.model, wanted.dimensions, row.id);
         row = { ...row, embedder_model: wanted.model, dimensions: wanted.dimensions };
       }
-      this.ctx.db.exec(createFtsSql(row.id));
+      createFts(this.ctx.db, row.id);
       let bits = false;
       if (row.dimensions !== null && this.ctx.vec.ok) {
         this.ctx.db.exec(createVecSql(row.id, row.dimensions));

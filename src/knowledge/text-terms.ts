@@ -9,11 +9,11 @@ export function textTerms(text: string): string[] {
 }
 
 /**
- * What keyword search indexes for a chunk: its heading path (document title and section headings),
- * then its text. A section's words count with the headings above it, so a question naming the
- * page ("npm link") finds its sections, not only the one whose text repeats the title.
+ * The heading path keyword search indexes with a chunk (document title and section headings, joined
+ * by spaces; empty without headings). A section's words count with the headings above it, so a
+ * question naming the page ("npm link") finds its sections, not only the one whose text repeats the
+ * title; a heading word counts twice (`HEADING_WEIGHT`).
  */
-export function keywordText(chunk: { text: string; location: Pick<ChunkLocation, 'headings'> }): string {
-  const headings = chunk.location.headings ?? [];
-  return headings.length > 0 ? `${headings.join(' ')}\n${chunk.text}` : chunk.text;
+export function headingText(chunk: { location: Pick<ChunkLocation, 'headings'> }): string {
+  return (chunk.location.headings ?? []).join(' ');
 }

@@ -36,7 +36,7 @@ export function knowledgeSearchSettings(options: {
       : s.rewrite === 'hyde'
         ? k.hydeRewriter({ model: chatModel() })
         : undefined;
-  return { topK: s.topK, mode: s.mode, mmr: s.mmr, candidates: s.candidates, rerank, rewrite };
+  return { topK: s.topK, mode: s.mode, keywordWeight: s.keywordWeight, mmr: s.mmr, candidates: s.candidates, rerank, rewrite };
 }
 
 /** A reranker over `provider:model`, created (its package imported) at the first rerank. */

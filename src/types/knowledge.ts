@@ -70,6 +70,8 @@ export interface MetadataCondition {
   $lte?: number | string;
   /** `true`: the key is present; `false`: it is absent. */
   $exists?: boolean;
+  /** A string value that begins with this text (case-sensitive): `{ path: { $startsWith: 'guides/' } }`. */
+  $startsWith?: string;
 }
 
 /**

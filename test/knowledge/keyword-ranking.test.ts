@@ -13,7 +13,7 @@ import type { EmbeddedChunk, KnowledgeDocument, KnowledgeStore } from '../../src
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
 
 /** One document per text, of one chunk. */
-function page(uri: string, text: string): { document: KnowledgeDocument; chunks: EmbeddedChunk[] } {
+function page(uri: string, text: string, headings?: string[]): { document: KnowledgeDocument; chunks: EmbeddedChunk[] } {
   const document: KnowledgeDocument = { uri, source: 'test', text, contentHash: sha(text), metadata: {} };
   const chunk: EmbeddedChunk = {
     id: `${uri}#0`,
@@ -22,7 +22,7 @@ function page(uri: string, text: string): { document: KnowledgeDocument; chunks:
     text,
     tokens: text.split(' ').length,
     hash: sha(text),
-    location: { uri },
+    location: { uri, ...(headings ? { headings } : {}) },
     metadata: {},
   };
   return { document, chunks: [chunk] };
@@ -80,6 +80,29 @@ describe('keyword ranking', () => {
       expect(hits.map((h) => h.chunk.documentUri).slice(0, 2)).toEqual(['both.md', 'short.md']);
       expect(hits).toHaveLength(7);
       expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+    } finally {
+      await sqlite.close();
+    }
+  });
+
+  it('counts a heading word twice, in both stores alike, and finds no other form of a word (no stemming)', async () => {
+    const sqlite = await openSqliteKnowledgeStore({ path: ':memory:' });
+    const memory = new MemoryKnowledgeStore();
+    const pages = [
+      page('text.md', 'publish a package to the registry', ['Guide']),
+      page('heading.md', 'send a package to the registry', ['Publish']),
+      page('other.md', 'publishing notes and published files', ['Notes']),
+      page('filler.md', 'tokens expire after thirty days', ['Tokens']),
+    ];
+    try {
+      const found = [];
+      for (const store of [sqlite, memory]) {
+        const index = await store.openIndex('kb');
+        for (const p of pages) await index.putDocument(p.document, p.chunks);
+        found.push((await index.keywordSearch({ text: 'publish', topK: 5 })).map((h) => [h.chunk.documentUri, h.score.toFixed(4)]));
+      }
+      expect(found[0]!.map(([uri]) => uri)).toEqual(['heading.md', 'text.md']);
+      expect(found[0]).toEqual(found[1]);
     } finally {
       await sqlite.close();
     }

@@ -82,7 +82,7 @@ describe('knowledge base', () => {
       expect(hits.length, mode).toBeLessThanOrEqual(3);
     }
     const hybrid = await kb.search('how do I rotate an API key', { topK: 2 });
-    expect(hybrid[0].score).toBeCloseTo(2 / 61, 6); // first in both lists: 1/(60+1) twice
+    expect(hybrid[0].score).toBeCloseTo(1, 6); // first in both lists: 0.6 × 1 + 0.4 × 1
     const code = await kb.search('rotate key', { filter: { format: 'code' } });
     expect(code.map((h) => h.citation)).toEqual(['src/keys.ts:1-3']);
   });

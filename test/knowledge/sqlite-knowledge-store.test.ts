@@ -54,7 +54,7 @@ afterEach(async () => {
 describe('SQLite knowledge store', () => {
   it('ranks keyword matches by BM25, higher score first, and returns the chunk with its location', async () => {
     const idx = await (await store()).openIndex('docs');
-    const a = doc('a.md', ['The raven is a large black bird.', 'Ravens and ravens and more ravens fly over the raven roost.']);
+    const a = doc('a.md', ['The raven is a large black bird.', 'Raven after raven, and more ravens, fly over the raven roost.']);
     const b = doc('b.md', ['A sparrow is small.', 'Crows are clever.']);
     await idx.putDocument(a.document, a.chunks);
     await idx.putDocument(b.document, b.chunks);
@@ -287,15 +287,21 @@ describe('SQLite knowledge store', () => {
     await idx.putDocument(a.document, a.chunks);
     expect((await idx.keywordSearch({ text: 'npm-link description', topK: 5 })).map((h) => h.chunk.id)).toEqual(['link.md#0']);
     await first.close();
-    // What schema 1 wrote: the FTS5 entries hold the chunk text only.
+    // What schema 1 wrote: one FTS5 column over the chunk text only (Porter stemming, external content).
     const db = new Database(path);
-    db.exec("INSERT INTO knowledge_fts_1 (knowledge_fts_1) VALUES ('delete-all')");
+    db.exec('DROP TABLE knowledge_fts_1');
+    db.exec(
+      "CREATE VIRTUAL TABLE knowledge_fts_1 USING fts5(text, content='knowledge_chunks', content_rowid='id', tokenize='porter unicode61')",
+    );
     db.exec('INSERT INTO knowledge_fts_1 (rowid, text) SELECT id, text FROM knowledge_chunks');
     db.exec('DELETE FROM knowledge_schema WHERE version > 1');
     db.close();
     const reopened = await store();
     const idx2 = await reopened.openIndex('docs');
     expect((await idx2.keywordSearch({ text: 'npm-link', topK: 5 })).map((h) => h.chunk.id)).toEqual(['link.md#0']);
+    // Rebuilt unstemmed: "links" no longer finds "link".
+    expect((await idx2.keywordSearch({ text: 'symbolic links', topK: 5 })).map((h) => h.chunk.id)).toEqual(['link.md#0']);
+    expect(await idx2.keywordSearch({ text: 'creating', topK: 5 })).toEqual([]);
     const b = doc('link.md', ['Links a package folder.']);
     await idx2.putDocument(b.document, b.chunks);
     expect(await idx2.keywordSearch({ text: 'symbolic caches', topK: 5 })).toEqual([]);

@@ -40,6 +40,9 @@ function condition(node: FilterNode, params: unknown[]): string {
     case 'exists':
       params.push(node.key);
       return `(c.metadata -> ?::text) IS ${node.value ? 'NOT ' : ''}NULL`;
+    case 'startsWith':
+      params.push(node.key, node.key, [...node.prefix].length, node.prefix); // characters, as left() counts
+      return `COALESCE(jsonb_typeof(c.metadata -> ?::text) = 'string' AND left(c.metadata ->> ?::text, ?::int) = ?::text, FALSE)`;
     case 'gt':
     case 'gte':
     case 'lt':

@@ -1,4 +1,4 @@
-import { bm25Idf, bm25Term } from '../bm25.js';
+import { bm25Idf, bm25Length, bm25Term, HEADING_WEIGHT } from '../bm25.js';
 import { textTerms } from '../text-terms.js';
 import { wordTerms } from './common-words.js';
 import { ftsTable } from './schema.js';
@@ -10,20 +10,22 @@ import type { SqliteKnowledgeContext } from './sqlite-knowledge-context.js';
  */
 export const RERANK_CANDIDATES = 50;
 
-/** A candidate chunk: its row id, the text it was indexed with, and anything the caller keeps. */
+/** A candidate chunk: its row id, the heading path and text it was indexed with, and anything the caller keeps. */
 export interface RerankCandidate {
   id: number;
-  indexed: string;
+  headings: string;
+  text: string;
 }
 
 /**
  * Scores the candidates of a keyword search in index `id` with the BM25 of the memory store
  * ({@link bm25Idf}, {@link bm25Term}: Lucene's idf, which keeps a weight for words found in half
- * the chunks or more, where FTS5's `bm25()` gives them none) and returns them best first, with
- * their scores. `terms` are the query's FTS5 terms with the number of chunks holding each. The
+ * the chunks or more, where FTS5's `bm25()` gives them none; a heading word counts
+ * {@link HEADING_WEIGHT} times, in the term frequency and the length) and returns them best first,
+ * with their scores. `terms` are the query's FTS5 terms with the number of chunks holding each. The
  * candidates' words are split as {@link textTerms} does and turned into FTS5 terms by the index's
- * tokenizer ({@link wordTerms}, cached by word); chunk count and average length come from the FTS5
- * index's own totals, each chunk's length from its `_docsize` table.
+ * tokenizer ({@link wordTerms}, cached by word); chunk count and average lengths come from the FTS5
+ * index's own totals, each chunk's lengths from its `_docsize` table.
  */
 export function rerankBm25<C extends RerankCandidate>(
   ctx: SqliteKnowledgeContext,
@@ -33,24 +35,18 @@ export function rerankBm25<C extends RerankCandidate>(
 ): { candidate: C; score: number }[] {
   if (candidates.length === 0) return [];
   const totals = indexTotals(ctx, id);
-  const avgLength = totals.rows > 0 ? totals.tokens / totals.rows : 1;
+  const avgLength = totals.rows > 0 ? bm25Length(totals.text, totals.headings) / totals.rows : 1;
   const idf = new Map([...terms].map(([t, n]) => [t, bm25Idf(n, Math.max(totals.rows, n))]));
-  // The candidates' words (as keyword search splits text), each mapped to its FTS5 terms.
-  const words = candidates.map((c) => textTerms(c.indexed));
-  const distinct = new Set<string>();
-  for (const list of words) for (const w of list) distinct.add(w);
-  const stems = wordTerms(ctx, distinct);
+  const counts = termCounts(ctx, candidates, idf);
   const lengths = chunkLengths(
     ctx,
     id,
     candidates.map((c) => c.id),
   );
   const scored = candidates.map((candidate, i) => {
-    const counts = new Map<string, number>();
-    for (const w of words[i]!) for (const t of stems.get(w)!) if (idf.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
     const length = lengths.get(candidate.id) ?? avgLength;
     let score = 0;
-    for (const [t, tf] of counts) score += bm25Term(idf.get(t)!, tf, length, avgLength);
+    for (const [t, tf] of counts[i]!) score += bm25Term(idf.get(t)!, tf, length, avgLength);
     return { candidate, score, order: i };
   });
   // Ties keep FTS5's order.
@@ -58,28 +54,52 @@ export function rerankBm25<C extends RerankCandidate>(
   return scored.map(({ candidate, score }) => ({ candidate, score }));
 }
 
+/** Each candidate's weighted count of each query term (`wanted`'s keys): text words once, heading words {@link HEADING_WEIGHT} times. */
+function termCounts(ctx: SqliteKnowledgeContext, candidates: RerankCandidate[], wanted: Map<string, number>): Map<string, number>[] {
+  const words = candidates.map((c) => [textTerms(c.text), textTerms(c.headings)] as const);
+  const distinct = new Set<string>();
+  for (const [text, headings] of words) for (const w of [...text, ...headings]) distinct.add(w);
+  const ftsTermsOf = wordTerms(ctx, distinct);
+  return words.map(([text, headings]) => {
+    const counts = new Map<string, number>();
+    const add = (list: string[], weight: number) => {
+      for (const w of list) for (const t of ftsTermsOf.get(w)!) if (wanted.has(t)) counts.set(t, (counts.get(t) ?? 0) + weight);
+    };
+    add(text, 1);
+    add(headings, HEADING_WEIGHT);
+    return counts;
+  });
+}
+
 /**
- * The number of rows and of tokens in the FTS5 index of index `id`, from its averages record (row 1
- * of the `_data` shadow table: two SQLite varints, rows then tokens of the one column).
+ * The number of rows of the FTS5 index of index `id` and of tokens in each column, from its averages
+ * record (row 1 of the `_data` shadow table: SQLite varints, the rows, then the tokens of `headings`
+ * and of `text`).
  */
-export function indexTotals(ctx: SqliteKnowledgeContext, id: number): { rows: number; tokens: number } {
+export function indexTotals(ctx: SqliteKnowledgeContext, id: number): { rows: number; headings: number; text: number } {
   const block = ctx
     .prepare(`SELECT block FROM ${ftsTable(id)}_data WHERE id = 1`)
     .pluck()
     .get() as Buffer | undefined;
-  if (!block || block.length === 0) return { rows: 0, tokens: 0 };
+  if (!block || block.length === 0) return { rows: 0, headings: 0, text: 0 };
   const [rows, next] = readVarint(block, 0);
-  const [tokens] = readVarint(block, next);
-  return { rows, tokens };
+  const [headings, last] = readVarint(block, next);
+  const [text] = readVarint(block, last);
+  return { rows, headings, text };
 }
 
-/** The number of tokens of each chunk `ids` of index `id`, from its FTS5 `_docsize` table (one varint per column). */
+/** The weighted length ({@link bm25Length}) of each chunk `ids` of index `id`, from its FTS5 `_docsize` table (a varint per column). */
 function chunkLengths(ctx: SqliteKnowledgeContext, id: number, ids: number[]): Map<number, number> {
   const rows = ctx
     .prepare(`SELECT id, sz FROM ${ftsTable(id)}_docsize WHERE id IN (SELECT value FROM json_each(?))`)
     .raw()
     .all(JSON.stringify(ids)) as [number, Buffer][];
-  return new Map(rows.map(([rowid, sz]) => [rowid, readVarint(sz, 0)[0]]));
+  return new Map(
+    rows.map(([rowid, sz]) => {
+      const [headings, next] = readVarint(sz, 0);
+      return [rowid, bm25Length(readVarint(sz, next)[0], headings)];
+    }),
+  );
 }
 
 /** A SQLite varint (big-endian groups of 7 bits, a 9th byte of 8) at `offset`: its value and the next offset. */

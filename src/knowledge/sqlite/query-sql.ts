@@ -60,6 +60,11 @@ function condition(node: FilterNode, column: string, params: (string | number)[]
     case 'exists':
       params.push(jsonPath(node.key));
       return `json_type(${column}, ?) IS ${node.value ? 'NOT ' : ''}NULL`;
+    case 'startsWith': {
+      const path = jsonPath(node.key);
+      params.push(path, path, [...node.prefix].length, node.prefix); // characters, as substr counts
+      return `COALESCE(json_type(${column}, ?) = 'text' AND substr(json_extract(${column}, ?), 1, ?) = ?, 0)`;
+    }
     case 'gt':
     case 'gte':
     case 'lt':

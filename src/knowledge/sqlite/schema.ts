@@ -1,7 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
 import { KnowledgeError } from '../../errors/knowledge-error.js';
-import { keywordText } from '../text-terms.js';
+import { HEADING_WEIGHT } from '../bm25.js';
+import { headingText } from '../text-terms.js';
 
 /**
  * The knowledge tables of a SQLite file. They carry the prefix `knowledge_` and their own version
@@ -10,10 +11,12 @@ import { keywordText } from '../text-terms.js';
  * external content `knowledge_chunks`) and, with an embedder, `knowledge_vec_<id>` (sqlite-vec vec0,
  * float32, cosine) and `knowledge_vecbits_<id>` (a plain table of sign bits, one per dimension, for
  * the binary prefilter; only when the dimension is a multiple of 8). `knowledge_chunks.vector` keeps the float32
- * vector too, for the prefilter's exact re-scoring. The FTS5 table indexes each chunk's heading path
- * and text ({@link keywordText}); version 2 re-indexed the text-only entries of version 1.
+ * vector too, for the prefilter's exact re-scoring. The FTS5 table is contentless, with two columns:
+ * each chunk's heading path ({@link headingText}) and its text. Version 2 re-indexed the text-only
+ * entries of version 1 with their headings; version 3 rebuilt the FTS5 tables with a column per field
+ * and without Porter stemming.
  */
-export const KNOWLEDGE_SCHEMA_VERSION = 2;
+export const KNOWLEDGE_SCHEMA_VERSION = 3;
 
 const MIGRATIONS: Record<number, string | ((db: BetterSqlite3.Database) => void)> = {
   1: `
@@ -46,10 +49,13 @@ const MIGRATIONS: Record<number, string | ((db: BetterSqlite3.Database) => void)
     CREATE INDEX knowledge_chunks_document ON knowledge_chunks (index_id, document_uri);
     CREATE INDEX knowledge_chunks_hash ON knowledge_chunks (index_id, hash);
   `,
-  2: (db) => {
+  // Version 2 re-indexed version 1's FTS5 entries with their headings; version 3 rebuilds every FTS5 table.
+  2: () => {},
+  3: (db) => {
     for (const id of db.prepare('SELECT id FROM knowledge_indexes').pluck().all() as number[]) {
       if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(ftsTable(id))) continue;
-      db.exec(`INSERT INTO ${ftsTable(id)} (${ftsTable(id)}) VALUES ('delete-all')`);
+      db.exec(`DROP TABLE ${ftsTable(id)}`);
+      createFts(db, id);
       insertFtsRows(db, id);
     }
   },
@@ -64,21 +70,24 @@ interface FtsSourceRow {
 const ftsRows = (db: BetterSqlite3.Database, id: number, where: string, params: unknown[]): FtsSourceRow[] =>
   db.prepare(`SELECT id, text, location FROM knowledge_chunks WHERE index_id = ? ${where}`).all(id, ...params) as FtsSourceRow[];
 
-const ftsValue = (r: FtsSourceRow): string => keywordText({ text: r.text, location: JSON.parse(r.location) as { headings?: string[] } });
+const chunkOf = (r: FtsSourceRow) => ({ text: r.text, location: JSON.parse(r.location) as { headings?: string[] } });
 
 /** Indexes the chunks of index `id` in its FTS5 table. */
 function insertFtsRows(db: BetterSqlite3.Database, id: number): void {
-  const insert = db.prepare(`INSERT INTO ${ftsTable(id)} (rowid, text) VALUES (?, ?)`);
-  for (const r of ftsRows(db, id, '', [])) insert.run(r.id, ftsValue(r));
+  const insert = db.prepare(insertFtsSql(id));
+  for (const r of ftsRows(db, id, '', [])) insert.run(r.id, headingText(chunkOf(r)), r.text);
 }
+
+/** SQL indexing one chunk in the FTS5 table of index `id`: rowid (the chunk's), heading path, text. */
+export const insertFtsSql = (id: number): string => `INSERT INTO ${ftsTable(id)} (rowid, headings, text) VALUES (?, ?, ?)`;
 
 /**
  * Removes chunks of index `id` (`where` narrows them: `AND document_uri = ?`) from its FTS5 table,
- * giving FTS5 the values they were indexed with, as an external-content table requires.
+ * giving FTS5 the values they were indexed with, as a contentless table requires.
  */
 export function deleteFtsRows(db: BetterSqlite3.Database, id: number, where: string, params: unknown[]): void {
-  const del = db.prepare(`INSERT INTO ${ftsTable(id)} (${ftsTable(id)}, rowid, text) VALUES ('delete', ?, ?)`);
-  for (const r of ftsRows(db, id, where, params)) del.run(r.id, ftsValue(r));
+  const del = db.prepare(`INSERT INTO ${ftsTable(id)} (${ftsTable(id)}, rowid, headings, text) VALUES ('delete', ?, ?, ?)`);
+  for (const r of ftsRows(db, id, where, params)) del.run(r.id, headingText(chunkOf(r)), r.text);
 }
 
 /** The FTS5 table of index `id`. */
@@ -96,12 +105,23 @@ export const bitsTable = (id: number): string => `knowledge_vecbits_${id}`;
 export const createBitsSql = (id: number): string =>
   `CREATE TABLE IF NOT EXISTS ${bitsTable(id)} (id INTEGER PRIMARY KEY, bits BLOB NOT NULL)`;
 
-/** The FTS5 tokenizer of every index: Porter stemming over unicode61 tokens. */
-export const FTS_TOKENIZE = 'porter unicode61';
+/**
+ * The FTS5 tokenizer of every index: unicode61 words, lower-cased, without diacritics, unstemmed
+ * (as the memory store counts them, which keeps diacritics; Porter stemming ranked worse on the tuning sets of
+ * bench/knowledge-quality.mjs).
+ */
+export const FTS_TOKENIZE = 'unicode61';
 
-/** SQL creating the FTS5 table of an index (BM25 ranking, {@link FTS_TOKENIZE}). */
-export const createFtsSql = (id: number): string =>
-  `CREATE VIRTUAL TABLE IF NOT EXISTS ${ftsTable(id)} USING fts5(text, content='knowledge_chunks', content_rowid='id', tokenize='${FTS_TOKENIZE}')`;
+/**
+ * Creates the FTS5 table of index `id` when it is missing: contentless, columns `headings` and
+ * `text` ({@link FTS_TOKENIZE}), ranked by `bm25()` with the heading column weighted
+ * {@link HEADING_WEIGHT}.
+ */
+export function createFts(db: BetterSqlite3.Database, id: number): void {
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(ftsTable(id))) return;
+  db.exec(`CREATE VIRTUAL TABLE ${ftsTable(id)} USING fts5(headings, text, content='', tokenize='${FTS_TOKENIZE}')`);
+  db.prepare(`INSERT INTO ${ftsTable(id)} (${ftsTable(id)}, rank) VALUES ('rank', ?)`).run(`bm25(${HEADING_WEIGHT}, 1)`);
+}
 
 /** SQL creating the vec0 table of an index (cosine distance). */
 export const createVecSql = (id: number, dimensions: number): string =>

@@ -9,12 +9,12 @@ import type {
   KnowledgeIndexInfo,
   ScoredChunk,
 } from '../../types/knowledge.js';
-import { keywordText } from '../text-terms.js';
+import { headingText } from '../text-terms.js';
 import { RERANK_CANDIDATES, rerankBm25 } from './bm25-rerank.js';
 import { blobVector, CHUNK_COLUMNS, type ChunkRow, toChunk, vectorBlob } from './chunk-row.js';
 import { keywordMatch } from './common-words.js';
 import { filterSql } from './query-sql.js';
-import { bitsTable, deleteFtsRows, ftsTable, vecTable } from './schema.js';
+import { bitsTable, deleteFtsRows, ftsTable, insertFtsSql, vecTable } from './schema.js';
 import { indexCache, type SqliteIndexCache } from './sqlite-index-cache.js';
 import type { SqliteKnowledgeContext } from './sqlite-knowledge-context.js';
 import { vecUnsupported } from './sqlite-vec-loader.js';
@@ -42,8 +42,8 @@ export interface SqliteSearchOptions {
  * One index of a SQLite knowledge store: rows in `knowledge_documents` / `knowledge_chunks`, BM25
  * keyword search over its FTS5 table and cosine KNN over its vec0 table (sqlite-vec).
  *
- * Metadata filters are exact matches on the chunk's JSON metadata (`json_extract`, JSON type
- * included). Keyword search applies them in the same query; it leaves out the query's very common
+ * Metadata filters ({@link filterSql}) are conditions on the chunk's JSON metadata (`json_type`,
+ * `json_extract`). Keyword search applies them in the same query; it leaves out the query's very common
  * words when it has rarer ones ({@link keywordMatch}). Filtered vector searches are exact
  * ({@link exactKnn}). Unfiltered ones are exact too with `vectorSearch: 'exact'`, and below
  * `prefilterFrom` vectors with `auto`; otherwise (and with a sign-bit table, which needs a dimension
@@ -103,7 +103,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
       const insertChunk = this.ctx.prepare(
         'INSERT INTO knowledge_chunks (index_id, document_uri, idx, text, tokens, hash, location, metadata, vector) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
-      const insertFts = this.ctx.prepare(`INSERT INTO ${ftsTable(this.id)} (rowid, text) VALUES (?, ?)`);
+      const insertFts = this.ctx.prepare(insertFtsSql(this.id));
       for (const chunk of chunks) {
         const rowid = BigInt(
           insertChunk.run(
@@ -118,7 +118,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
             chunk.vector && this.embedder?.dimensions === chunk.vector.length ? vectorBlob(chunk.vector) : null,
           ).lastInsertRowid,
         );
-        insertFts.run(rowid, keywordText(chunk));
+        insertFts.run(rowid, headingText(chunk), chunk.text);
         if (chunk.vector) this.insertVector(rowid, chunk, document.uri);
         this.cache.added(Number(rowid), chunk.vector && this.options.bits ? chunk.vector : undefined);
       }
@@ -230,7 +230,7 @@ export class SqliteKnowledgeIndex implements KnowledgeIndex {
       const ranked = rerankBm25(
         this.ctx,
         this.id,
-        rows.map((r) => ({ id: r.id, indexed: keywordText({ text: r.text, location: JSON.parse(r.location) as ChunkLocation }), row: r })),
+        rows.map((r) => ({ id: r.id, text: r.text, headings: headingText({ location: JSON.parse(r.location) as ChunkLocation }), row: r })),
         plan.terms,
       );
       return ranked.slice(0, topK).map(({ candidate, score }) => ({ chunk: toChunk(candidate.row), score }));

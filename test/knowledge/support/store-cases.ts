@@ -187,7 +187,7 @@ export function knowledgeStoreCases(
       }),
     );
 
-    it('filters by $in, $ne, $nin, number and date ranges, $exists, $and and $or (keyword and vector search)', () =>
+    it('filters by $in, $ne, $nin, number and date ranges, $exists, $startsWith, $and and $or (keyword and vector search)', () =>
       withStore(open, async (store) => {
         const index = await store.openIndex('filters', options.skipVectorSearch ? {} : { embedder: EMBEDDER });
         const vector = options.skipVectorSearch ? {} : { vectors: [[1, 0, 0]] };
@@ -199,7 +199,7 @@ export function knowledgeStoreCases(
           sampleDocument('b.md', ['release notes'], { ...vector, metadata: { lang: 'fr', year: 2023, published: '2023-06-15T09:30:00Z' } }),
           sampleDocument('c.md', ['release notes'], {
             ...vector,
-            metadata: { lang: 'de', year: 2024.5, published: '2024-01-01T01:00:00+02:00' },
+            metadata: { lang: 'de', year: 2024.5, published: '2024-01-01T01:00:00+02:00', note: '🐦 é crow' },
           }),
           sampleDocument('d.md', ['release notes'], { ...vector, metadata: { lang: 'en', year: '2024', published: 'soon', draft: true } }),
         ];
@@ -221,6 +221,13 @@ export function knowledgeStoreCases(
           [{ published: { $gte: '2023-06-15T09:30:00Z', $lte: '2023-06-15T11:30:00+02:00' } }, ['b.md']],
           [{ draft: { $exists: true } }, ['a.md', 'd.md']],
           [{ draft: { $exists: false } }, ['b.md', 'c.md']],
+          [{ published: { $startsWith: '2023-' } }, ['b.md']],
+          [{ published: { $startsWith: '202' } }, ['a.md', 'b.md', 'c.md']],
+          [{ published: { $startsWith: '' } }, ['a.md', 'b.md', 'c.md', 'd.md']],
+          [{ year: { $startsWith: '2024' } }, ['d.md']], // the string '2024', not the number 2024.5
+          [{ lang: { $startsWith: 'E' } }, []], // case-sensitive
+          [{ published: { $startsWith: '_' } }, []], // no wildcard
+          [{ note: { $startsWith: '🐦 é' } }, ['c.md']], // counted in characters, not UTF-16 units
           [{ $or: [{ lang: 'fr' }, { year: { $lt: 2023 } }] }, ['a.md', 'b.md']],
           [{ $and: [{ lang: 'en' }, { draft: false }] }, ['a.md']],
           [{ lang: 'en', $or: [{ year: 2022 }, { year: '2024' }] }, ['a.md', 'd.md']],
@@ -249,6 +256,7 @@ export function knowledgeStoreCases(
           [{ lang: { $in: 'en' } }, /filter\.lang\.\$in must be an array/],
           [{ lang: null }, /filter\.lang must be a string, a number, a boolean or an object of operators/],
           [{ $and: [{ draft: { $exists: 'yes' } }] }, /filter\.\$and\[0\]\.draft\.\$exists must be true or false/],
+          [{ path: { $startsWith: 2 } }, /filter\.path\.\$startsWith must be a string/],
         ];
         for (const [filter, message] of bad) {
           const err = await index.keywordSearch({ text: 'release', topK: 5, filter: filter as KnowledgeFilter }).then(
