@@ -1,4 +1,5 @@
 import type { Agent } from '../core/agent.js';
+import { reportRejection } from '../core/report-rejection.js';
 import type { RunStream } from '../core/run-stream.js';
 import type { Runnable } from '../core/runnable.js';
 import { RunLeaseHeldError } from '../errors/run-lease-held-error.js';
@@ -74,7 +75,7 @@ export async function executeBackgroundRun(options: BackgroundExecutorOptions, r
   // Answered while the pause was being recorded: the answer found the run not paused yet.
   if (outcome.status === 'paused' && (await store.approvals.listPending({ runId })).length === 0) await options.requeue?.(runId);
   if (record.webhook !== undefined && outcome.status !== 'paused') {
-    await postWebhook(record.webhook, { runId, ...outcome }).catch(() => undefined);
+    await postWebhook(record.webhook, { runId, ...outcome }).catch(reportRejection(`the webhook of run ${runId}`));
   }
 }
 
