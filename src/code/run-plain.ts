@@ -1,3 +1,4 @@
+import { reportRejection } from '../core/report-rejection.js';
 import type { CodeApproval, CodeApprovalAnswer, CodeSession } from './code-session-types.js';
 import { LineReader } from './line-reader.js';
 import { PlainRenderer, statusLine } from './plain-renderer.js';
@@ -46,7 +47,7 @@ export async function runPlain(options: RunPlainOptions): Promise<void> {
   };
   const unsubscribe = session.subscribe((event) => {
     renderer.render(event);
-    if (event.type === 'approval') void onApproval(event.approval);
+    if (event.type === 'approval') void onApproval(event.approval).catch(reportRejection('the approval prompt'));
     if (event.type === 'exit') exit = true;
   });
   try {

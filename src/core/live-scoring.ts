@@ -5,8 +5,8 @@ import type { NamedScore, ScoreInput, ScoreToolCall } from '../types/scorer.js';
 /**
  * Sampled live scoring of a finished run: with probability `sample`, scores the run with every
  * scorer after it ended (never delaying it) and hands the scores to `onScores`. A scorer that
- * throws scores 0 with the error as the reason; a failing `onScores` is ignored.
- * Returns the scoring's promise when the run was sampled (for tests), else `undefined`.
+ * throws scores 0 with the error as the reason. Returns the scoring's promise when the run was sampled, else
+ * `undefined`; it rejects only when `onScores` throws.
  */
 export function scoreLive(
   options: ScoringOptions,
@@ -52,5 +52,5 @@ export function scoreLive(
       at: new Date().toISOString(),
       scores,
     });
-  })().catch(() => undefined);
+  })();
 }

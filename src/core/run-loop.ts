@@ -13,6 +13,7 @@ import type { ModelStepOutput } from './model-step.js';
 import { type ModelTurn, takeModelTurn } from './model-turn.js';
 import { pausedResult } from './paused-result.js';
 import { addProvidedContext } from './provided-context.js';
+import { reportRejection } from './report-rejection.js';
 import { checkInput, checkOutput, checkToolCalls, settleChecks } from './run-guardrails.js';
 import type { ParentLink } from './run-options.js';
 import { abortedError } from './run-tree.js';
@@ -79,7 +80,9 @@ export async function runLoop(p: RunParams): Promise<RunResult> {
   const result = finish(run, outcome);
   const scoring = p.agent.scoring;
   if (scoring !== undefined && p.parent === undefined && result.status !== 'paused' && result.needsInput === undefined)
-    void scoreLive(scoring, run.input, result);
+    void (scoreLive(scoring, run.input, result) ?? Promise.resolve()).catch(
+      reportRejection(`live scoring (onScores) of run ${result.runId}`),
+    );
   return result;
 }
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Agent } from '../core/agent.js';
+import { reportRejection } from '../core/report-rejection.js';
 import type { RunStream } from '../core/run-stream.js';
 import type { Runnable } from '../core/runnable.js';
 import { RunLeaseHeldError } from '../errors/run-lease-held-error.js';
@@ -118,7 +119,7 @@ async function afterEnd(options: BackgroundExecutorOptions, store: Store, { reco
   // Answered while the pause was being recorded: the answer found the run not paused yet.
   if (outcome.status === 'paused' && (await store.approvals.listPending({ runId })).length === 0) await options.requeue?.(runId);
   if (record.webhook !== undefined && outcome.status !== 'paused') {
-    await postWebhook(record.webhook, { runId, ...outcome }).catch(() => undefined);
+    await postWebhook(record.webhook, { runId, ...outcome }).catch(reportRejection(`the webhook of run ${runId}`));
   }
 }
 

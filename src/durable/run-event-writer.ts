@@ -36,7 +36,7 @@ export class RunEventWriter {
   add(type: string, data: unknown): void {
     this.buffer.push({ seq: ++this.seq, type, data });
     // A failed write is kept and thrown by the caller's own `flush()`; the timer's must not reject unhandled.
-    this.timer ??= setTimeout(() => this.flush().catch(() => undefined), FLUSH_EVERY_MS);
+    this.timer ??= setTimeout(() => void this.flush().catch(() => undefined), FLUSH_EVERY_MS);
   }
 
   /** Writes what is buffered; resolves when everything added so far is stored. @throws the first failed write's error */

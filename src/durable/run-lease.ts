@@ -45,6 +45,7 @@ export async function holdRunLease(store: Store, runId: string): Promise<RunLeas
     if (!taken) throw new RunLeaseHeldError(runId, RUN_LEASE_TTL_MS);
   }
   const timer = setInterval(() => {
+    // A failed renewal is tried again at the next tick: the lease lasts three.
     store.leases.acquire(name, holder, RUN_LEASE_TTL_MS).catch(() => undefined);
   }, RENEW_EVERY_MS);
   timer.unref();

@@ -1,3 +1,4 @@
+import { reportRejection } from '../core/report-rejection.js';
 import { ConfigError } from '../errors/config-error.js';
 import { StorageError } from '../errors/storage-error.js';
 import type { ScheduleConfig } from '../types/schedule.js';
@@ -95,7 +96,7 @@ export class RunScheduler {
     for (const [name, entry] of this.entries) {
       if (entry.config.missed === 'run_once') {
         const [last] = entry.times.previousRuns(1, new Date());
-        if (last !== undefined) void this.fire(name, entry.config, last);
+        if (last !== undefined) void this.fire(name, entry.config, last).catch(reportRejection(`schedule ${name}`));
       }
       this.arm(name, entry);
     }
@@ -121,7 +122,7 @@ export class RunScheduler {
       if (Date.now() < next.getTime()) return this.wait(name, entry, next);
       // The tick is due: the next one is looked for after it, then this one is submitted.
       this.arm(name, entry, new Date(Math.max(Date.now(), next.getTime())));
-      void this.fire(name, entry.config, next);
+      void this.fire(name, entry.config, next).catch(reportRejection(`schedule ${name}`));
     }, ms);
     entry.timer.unref();
   }

@@ -340,7 +340,7 @@ export class McpHub {
     if (targets.length === 0) return;
     const stop = watchPaths(targets, (path) => {
       this.options.onNotice?.({ kind: 'log', server: id, level: 'info', message: `${path} changed; restarting the server` });
-      this.reload(id).catch(() => undefined);
+      this.reload(id).catch(() => undefined); // `reload` warns of each failure itself
     });
     this.watchers.set(id, stop);
   }

@@ -1,3 +1,4 @@
+import { reportRejection } from '../core/report-rejection.js';
 import type { EnqueueOptions, QueueWorker, RunJobHandler, RunQueue, WorkOptions } from '../types/run-queue.js';
 import type { Store } from '../types/storage/store.js';
 
@@ -68,14 +69,19 @@ class EmbeddedWorker {
   start(): void {
     this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 500);
     this.timer.unref();
-    this.recoverTimer = setInterval(() => void this.scan('running'), this.options.recoverMs ?? 5000);
+    this.recoverTimer = setInterval(
+      () => void this.scan('running').catch(reportRejection('the run queue scan')),
+      this.options.recoverMs ?? 5000,
+    );
     this.recoverTimer.unref();
-    void this.scan('running').then(() => this.wake());
+    void this.scan('running')
+      .then(() => this.wake())
+      .catch(reportRejection('the run queue scan'));
   }
 
   wake(): void {
     if (this.scanning) this.again = true;
-    else void this.scan('queued');
+    else void this.scan('queued').catch(reportRejection('the run queue scan'));
   }
 
   async stop(): Promise<void> {

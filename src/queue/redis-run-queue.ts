@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Queue, Worker } from 'bullmq';
 import type { Redis, RedisOptions } from 'ioredis';
 
+import { reportRejection } from '../core/report-rejection.js';
 import { loadPeer } from '../errors/load-peer.js';
 import { StorageError } from '../errors/storage-error.js';
 import { maskSecrets, maskUrl } from '../storage/shared/index.js';
@@ -152,7 +153,7 @@ export class RedisRunQueue implements RunQueue {
     await worker.waitUntilReady();
     if (!this.reconciled) {
       this.reconciled = true;
-      void this.requeueStored().catch(() => undefined);
+      void this.requeueStored().catch(reportRejection('queueing the stored runs again'));
     }
     let stopping: Promise<void> | undefined;
     return {

@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono';
 
 import type { A2ARunStart, A2ATaskStart } from '../a2a/server/execution/corvid-agent-executor.js';
+import { reportRejection } from '../core/report-rejection.js';
 import type { AgentEvent } from '../types/events.js';
 import type { Store } from '../types/storage/store.js';
 import type { RunTracing } from './chat-service.js';
@@ -48,6 +49,7 @@ const principalOf = (c: Context): Principal => (c.get('principal' as never) as P
  */
 function observeA2ARuns(parts: ServerAppParts, tracing: RunTracing | undefined) {
   const { metrics, logger, limiter } = parts;
+  const warnLog = logger && ((message: string) => logger.warn(message));
   return ({ agent, taskId, contextId, client }: A2ARunStart) => {
     const labels = modelLabels(agent);
     const tracer = tracing?.(labels, { 'corvid.a2a.task_id': taskId, 'corvid.a2a.context_id': contextId });
@@ -61,7 +63,7 @@ function observeA2ARuns(parts: ServerAppParts, tracing: RunTracing | undefined) 
       },
       end: () => {
         tracer?.endAll();
-        if (limiter && client && tokens > 0) void limiter.addTokens(client, tokens);
+        if (limiter && client && tokens > 0) void limiter.addTokens(client, tokens).catch(reportRejection('counting A2A tokens', warnLog));
       },
     };
   };

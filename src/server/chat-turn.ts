@@ -1,3 +1,4 @@
+import { reportRejection } from '../core/report-rejection.js';
 import type { RunOptions } from '../core/run-options.js';
 import type { RunStream } from '../core/run-stream.js';
 import type { Runnable } from '../core/runnable.js';
@@ -77,7 +78,7 @@ export class ChatTurn {
     try {
       s = this.init.executor.stream(this.options(signal, extra));
     } catch (err) {
-      void this.init.settle(undefined);
+      void this.init.settle(undefined).catch(reportRejection('releasing the session of a turn that did not start'));
       throw err;
     }
     s.result.then(
@@ -91,6 +92,6 @@ export class ChatTurn {
   cancel(): void {
     if (this.done) return;
     this.done = true;
-    void this.init.settle(undefined);
+    void this.init.settle(undefined).catch(reportRejection('releasing the session of a cancelled turn'));
   }
 }

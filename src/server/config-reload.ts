@@ -38,7 +38,7 @@ export function watchAndReload(options: { configPath: string; cwd: string; reloa
     cwd: options.cwd,
     onChange: (path) => {
       options.logger.info({ path }, 'config changed, reloading');
-      void options.reload();
+      void options.reload().catch((err: unknown) => options.logger.error({ error: String(err) }, 'config reload failed'));
     },
   });
 }

@@ -55,7 +55,7 @@ export function registerMcpRoutes(app: Hono<ServerEnv>, parts: ServerAppParts, o
     })();
     current = { runtime, handler };
     // Sessions of the previous config end; their clients start new ones.
-    void previous?.then((h) => h.close()).catch(() => undefined);
+    if (previous) void previous.then((h) => h.close()).catch(() => undefined);
     return handler;
   };
   const jsonBody = async (c: Context): Promise<unknown> => {

@@ -4,6 +4,7 @@ import type { Hono } from 'hono';
 import type { UpgradeWebSocket, WSContext } from 'hono/ws';
 import type { Logger } from 'pino';
 
+import { reportRejection } from '../core/report-rejection.js';
 import type { RunStream } from '../core/run-stream.js';
 import { HttpError } from '../http/http-error.js';
 import type { ApprovalDecision } from '../types/durable-options.js';
@@ -47,7 +48,8 @@ export function registerWebSocketRoute(app: Hono<ServerEnv>, parts: ServerAppPar
       });
       return {
         onOpen: () => session.opened(),
-        onMessage: (event, ws) => void session.receive(ws, event.data),
+        onMessage: (event, ws) =>
+          void session.receive(ws, event.data).catch(reportRejection('a websocket message', (m) => c.get('log').error(m))),
         onClose: () => session.closed(),
         onError: () => session.failed(),
       };

@@ -97,6 +97,9 @@ export interface Approval extends PendingApproval {
 
 export type RunStatus = 'running' | 'paused' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
+/** The status of a run of the trace and events views: a background run's (`queued`) or a stored run's. */
+export type RunViewStatus = RunStatus | 'queued';
+
 export interface RunInfo {
   runId: string;
   sessionId?: string;
@@ -125,7 +128,7 @@ export interface TimelineStep {
   depth: number;
   startedAt: string;
   durationMs: number;
-  usage?: Usage;
+  usage: Usage;
   tools: TimelineTool[];
 }
 
@@ -157,11 +160,11 @@ export interface Memory {
 
 export interface KnowledgeBase {
   name: string;
-  sources: unknown[];
+  sources: Array<{ type: string; [key: string]: unknown }>;
   embedder?: string;
   stats: { documents: number; chunks: number; dimensions?: number; model?: string; updatedAt?: string };
   /** False until the first `corvid ingest`. */
-  indexed?: boolean;
+  indexed: boolean;
 }
 
 /** Where a chunk is in its document. */
@@ -190,7 +193,7 @@ export interface KnowledgeSearchResult {
 export interface McpTool {
   name: string;
   description?: string;
-  inputSchema?: JsonSchema;
+  inputSchema: JsonSchema;
 }
 
 export interface McpCallResult {
@@ -249,7 +252,7 @@ export interface TraceSpan {
 export interface RunTrace {
   runId: string;
   agent: string;
-  status: string;
+  status: RunViewStatus;
   source: 'events' | 'checkpoints';
   startedAt: string;
   durationMs: number;
@@ -262,7 +265,7 @@ export interface RunTrace {
 export interface RunEvents {
   runId: string;
   agent: string;
-  status: string;
+  status: RunViewStatus;
   source: 'events' | 'checkpoints';
   events: Array<{ seq: number; at: string; type: string; data: AgentEvent }>;
   nextAfter?: number;

@@ -39,15 +39,15 @@ export function App() {
   const route = useRoute();
   const [auth, setAuth] = useState<AuthState>({ kind: 'checking' });
   const [theme, setTheme] = useState<Theme>(currentTheme());
-  const check = () =>
-    checkCredential(getToken()).then(
+  const recheck = () =>
+    void checkCredential(getToken()).then(
       (who) => setAuth({ kind: 'signed-in', who }),
       (err: Error & { status?: number }) =>
         err.status === 401 ? setAuth({ kind: 'sign-in' }) : setAuth({ kind: 'error', message: err.message }),
     );
   useEffect(() => {
-    void check();
-    return onAuthChange(() => void check());
+    recheck();
+    return onAuthChange(recheck);
   }, []);
   useEffect(() => {
     const label = NAV.find(([page]) => page === route.page)?.[1] ?? 'Studio';
@@ -55,7 +55,7 @@ export function App() {
   }, [route.page]);
 
   if (auth.kind === 'checking') return <p class="muted center">Connecting…</p>;
-  if (auth.kind === 'sign-in') return <SignInPage onSignedIn={() => void check()} />;
+  if (auth.kind === 'sign-in') return <SignInPage onSignedIn={recheck} />;
   if (auth.kind === 'error')
     return (
       <main id="main" class="center">
@@ -63,7 +63,7 @@ export function App() {
         <p class="error" role="alert">
           The server could not be reached: {auth.message}
         </p>
-        <button type="button" onClick={() => void check()}>
+        <button type="button" onClick={recheck}>
           Try again
         </button>
       </main>

@@ -5,6 +5,8 @@
  */
 import { api, ApiError, apiFetch } from './api-client.js';
 import type { Approval } from './api-types.js';
+import { reportRejection } from './report-rejection.js';
+import { parseSseJson } from './sse-data.js';
 import { readSse } from './sse-parser.js';
 
 /** What the feed reports: the whole list each time it changes, and how it is connected. */
@@ -37,13 +39,13 @@ export function startApprovalFeed(handlers: ApprovalFeedHandlers): () => void {
     await load();
     handlers.onState('live');
     await readSse(res.body!, (message) => {
-      if (message.event === 'approval') {
-        const approval = JSON.parse(message.data) as Approval;
-        if (!list.some((a) => a.approvalId === approval.approvalId)) publish([...list, approval]);
-      } else if (message.event === 'resolved') {
-        const { approvalId } = JSON.parse(message.data) as { approvalId: string };
-        publish(list.filter((a) => a.approvalId !== approvalId));
-      }
+      if (message.event !== 'approval' && message.event !== 'resolved') return;
+      // A malformed event is skipped (and logged): the feed reads on.
+      const data = parseSseJson(message.event, message.data);
+      const approvalId = data.value?.approvalId;
+      if (typeof approvalId !== 'string') return console.error(data.error ?? `malformed \`${message.event}\` event: no \`approvalId\``);
+      if (message.event === 'resolved') publish(list.filter((a) => a.approvalId !== approvalId));
+      else if (!list.some((a) => a.approvalId === approvalId)) publish([...list, data.value as unknown as Approval]);
     });
     return 'ended';
   };
@@ -66,6 +68,6 @@ export function startApprovalFeed(handlers: ApprovalFeedHandlers): () => void {
       }
       if (!signal.aborted) (handlers.onState('reconnecting'), await wait(Math.min(30_000, 500 * 2 ** Math.min(attempt, 6))));
     }
-  })();
+  })().catch(reportRejection('the approval feed'));
   return () => controller.abort();
 }

@@ -4,6 +4,7 @@
  * reloads the session (retrying with back-off).
  */
 import { ApiError } from './api-client.js';
+import { malformedIn } from './chat-runs.js';
 import { runStream, type StreamEnd } from './chat-stream.js';
 import { applyEvent } from './event-tree.js';
 import type { Turn } from './use-chat.js';
@@ -37,6 +38,7 @@ export async function streamChatTurn(opts: {
         onSession: opts.onSession,
         onEvent: (event) => (applyEvent(turn.tree, event), bump()),
         onDone: (done) => (turn.done = done),
+        onMalformed: malformedIn(turn, bump),
       },
     });
   } catch (err) {

@@ -10,6 +10,7 @@ import { forgetRun, newSessionId, recallRun, rememberRun } from './chat-run-memo
 import { followRun, readTurnStream, type StreamEnd, type StreamHandlers } from './chat-stream.js';
 import { applyEvent, createTree } from './event-tree.js';
 import { groupHistory, userText } from './history-groups.js';
+import { reportRejection } from './report-rejection.js';
 import type { ChatEntry, Turn } from './use-chat.js';
 
 /** What following runs needs of the chat. */
@@ -65,8 +66,11 @@ export async function loadSession(
     list.push({ kind: 'turn', turn: turns.at(-1)! });
   }
   ctx.show(list);
-  for (const turn of turns) void trackRun(ctx, turn, signal);
+  for (const turn of turns) void trackRun(ctx, turn, signal).catch(reportRejection('following a run'));
 }
+
+/** Shows under `turn` the last malformed event of its stream (`onMalformed` of the stream handlers). */
+export const malformedIn = (turn: Turn, bump: () => void) => (problem: string) => ((turn.malformed = problem), bump());
 
 /** Applies the run's log after `turn.seq` to the turn until its `done`, reconnecting when the connection drops. */
 export async function trackRun(ctx: ChatRunsContext, turn: Turn, signal: AbortSignal): Promise<void> {
@@ -82,6 +86,7 @@ export async function trackRun(ctx: ChatRunsContext, turn: Turn, signal: AbortSi
       if (sessionId && !turn.fromHistory) rememberRun(sessionId, { runId, message: turn.message, seq });
     },
     onDone: (done) => (turn.done = done),
+    onMalformed: malformedIn(turn, bump),
   };
   for (let attempt = 0; ; attempt++) {
     let end: StreamEnd;
@@ -108,7 +113,7 @@ export async function trackRun(ctx: ChatRunsContext, turn: Turn, signal: AbortSi
   turn.running = false;
   turn.notice = turn.done?.status === 'cancelled' ? 'Stopped.' : undefined;
   if (sessionId) forgetRun(sessionId, runId);
-  if (turn.done?.status === 'paused') void watchPaused(ctx, turn, signal);
+  if (turn.done?.status === 'paused') void watchPaused(ctx, turn, signal).catch(reportRejection('watching a paused run'));
   bump();
 }
 
@@ -188,6 +193,7 @@ export async function answerRun(
       end = await readTurnStream(res, signal, {
         onEvent: (event) => (applyEvent(turn.tree, event), bump()),
         onDone: (done) => (turn.done = done),
+        onMalformed: malformedIn(turn, bump),
       });
     } else {
       const answer = (await res.json()) as { status?: string; pendingApprovals?: unknown[] };
@@ -214,6 +220,9 @@ export function stopTurn(ctx: ChatRunsContext, turn: Turn): void {
   turn.notice = 'Stopping…';
   ctx.bump();
   const runId = turn.runId ?? turn.tree.roots.find((n) => n.kind === 'run')?.runId;
-  if (runId) api(`/runs/${seg(runId)}/cancel`, { method: 'POST' }).catch(() => undefined);
+  if (runId)
+    api(`/runs/${seg(runId)}/cancel`, { method: 'POST' }).catch(
+      (err: Error) => ((turn.stopping = false), (turn.notice = `Could not stop the run: ${err.message}`), ctx.bump()),
+    );
   if (!turn.runId) turn.abort?.();
 }

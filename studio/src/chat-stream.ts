@@ -6,6 +6,7 @@
  */
 import { apiFetch, query, seg } from './api-client.js';
 import type { AgentEvent } from './event-tree.js';
+import { checkAgentEvent, checkDone, type Checked, checkSession, parseSseJson } from './sse-data.js';
 import { readSse } from './sse-parser.js';
 
 /** The `done` event of a stream. */
@@ -25,6 +26,8 @@ export interface StreamHandlers {
   onDone?: (done: StreamDone) => void;
   /** The seq (`id:`) of each event of a run log, as it is read. */
   onSeq?: (seq: number) => void;
+  /** An event whose data is not what its name says (skipped; the stream reads on). Default: the browser console. */
+  onMalformed?: (problem: string) => void;
 }
 
 /** How a stream ended. `dropped`: the connection broke before `done` (follow again, or reload the session). */
@@ -44,16 +47,27 @@ export async function readTurnStream(res: Response, signal: AbortSignal, handler
     return { kind: 'done', done };
   }
   let done: StreamDone | undefined;
+  const use = <T>(checked: Checked<T> | undefined, apply: (value: T) => void) => applyChecked(handlers, checked, apply);
   return readEvents(
     res,
     signal,
+    handlers,
     () => done,
     (event, data) => {
-      if (event === 'session') handlers.onSession?.(data as { sessionId: string; agent: string });
-      else if (event === 'done') ((done = data as unknown as StreamDone), handlers.onDone?.(done));
-      else if (typeof data.type === 'string') handlers.onEvent(data as unknown as AgentEvent);
+      if (data === undefined) return;
+      if (event === 'session') use(checkSession(data), (s) => handlers.onSession?.(s));
+      else if (event === 'done') use(checkDone<StreamDone>(data, DONE_STRINGS, ['error']), (d) => ((done = d), handlers.onDone?.(d)));
+      else use(checkAgentEvent(event, data), handlers.onEvent);
     },
   );
+}
+
+const DONE_STRINGS = ['sessionId', 'runId', 'answer', 'question'];
+
+/** Hands a checked value to `apply`, or its problem to `onMalformed`; `undefined` (an unknown event type) is skipped. */
+function applyChecked<T>(handlers: StreamHandlers, checked: Checked<T> | undefined, apply: (value: T) => void): void {
+  if (checked?.error !== undefined) (handlers.onMalformed ?? console.error)(checked.error);
+  else if (checked !== undefined) apply(checked.value);
 }
 
 /** A background run's `done` event: `{ runId, status, result?, error? }`. */
@@ -76,25 +90,31 @@ export async function followRun(opts: { runId: string; after: number; signal: Ab
     signal: opts.signal,
   });
   let done: StreamDone | undefined;
+  const { handlers } = opts;
   return readEvents(
     res,
     opts.signal,
+    handlers,
     () => done,
     (event, data, id) => {
       const seq = id === undefined ? NaN : Number(id);
-      if (event === 'done') {
-        const d = data as unknown as RunDone;
-        done = {
-          status: d.status,
-          runId: d.runId,
-          ...(d.result?.text !== undefined && { answer: d.result.text }),
-          ...(d.result?.sessionId !== undefined && { sessionId: d.result.sessionId }),
-          ...(d.result?.question !== undefined && { question: d.result.question }),
-          ...(d.error !== undefined && { error: d.error }),
-        };
-        opts.handlers.onDone?.(done);
-      } else if (typeof data.type === 'string') opts.handlers.onEvent(data as unknown as AgentEvent);
-      if (Number.isInteger(seq)) opts.handlers.onSeq?.(seq);
+      if (data === undefined) {
+        // Reported by readEvents.
+      } else if (event === 'done') {
+        applyChecked(handlers, checkDone<RunDone>(data, ['runId'], ['result', 'error']), (d) => {
+          done = {
+            status: d.status,
+            runId: d.runId,
+            ...(d.result?.text !== undefined && { answer: d.result.text }),
+            ...(d.result?.sessionId !== undefined && { sessionId: d.result.sessionId }),
+            ...(d.result?.question !== undefined && { question: d.result.question }),
+            ...(d.error !== undefined && { error: d.error }),
+          };
+          handlers.onDone?.(done);
+        });
+      } else applyChecked(handlers, checkAgentEvent(event, data), handlers.onEvent);
+      // A malformed event is passed too: following again after it does not read it again.
+      if (Number.isInteger(seq)) handlers.onSeq?.(seq);
     },
   );
 }
@@ -102,11 +122,16 @@ export async function followRun(opts: { runId: string; after: number; signal: Ab
 async function readEvents(
   res: Response,
   signal: AbortSignal,
+  handlers: StreamHandlers,
   done: () => StreamDone | undefined,
-  onMessage: (event: string, data: Record<string, unknown>, id: string | undefined) => void,
+  onMessage: (event: string, data: Record<string, unknown> | undefined, id: string | undefined) => void,
 ): Promise<StreamEnd> {
   try {
-    await readSse(res.body!, (message) => onMessage(message.event, JSON.parse(message.data) as Record<string, unknown>, message.id));
+    await readSse(res.body!, (message) => {
+      const data = parseSseJson(message.event, message.data);
+      if (data.error !== undefined) (handlers.onMalformed ?? console.error)(data.error);
+      onMessage(message.event, data.value, message.id);
+    });
   } catch (err) {
     if (signal.aborted) return { kind: 'aborted' };
     return { kind: 'dropped', message: (err as Error).message };

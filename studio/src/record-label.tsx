@@ -23,7 +23,8 @@ export function Ago({ iso }: { iso?: string }) {
 export function CopyId({ id, what }: { id: string; what: string }) {
   const [copied, setCopied] = useState(false);
   const copy = () =>
-    void navigator.clipboard?.writeText(id).then(
+    navigator.clipboard &&
+    void navigator.clipboard.writeText(id).then(
       () => (setCopied(true), setTimeout(() => setCopied(false), 1500)),
       () => undefined,
     );

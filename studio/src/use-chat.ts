@@ -15,6 +15,7 @@ import { streamChatTurn } from './chat-route-turn.js';
 import { answerRun, type ChatRunsContext, loadSession, newTurn, stopTurn, submitRun } from './chat-runs.js';
 import type { StreamDone } from './chat-stream.js';
 import { type EventTree, resolveApproval } from './event-tree.js';
+import { reportRejection } from './report-rejection.js';
 import { href } from './use-route.js';
 
 /** One message sent to the agent and everything its run reported. */
@@ -30,6 +31,8 @@ export interface Turn {
   done?: StreamDone;
   error?: Error;
   notice?: string;
+  /** The last event of its stream that was malformed (skipped; the stream read on). */
+  malformed?: string;
   /** The session's stored messages of the turn (a reopened session). */
   stored?: SessionMessage[];
   /** Its run has no event log: the stored messages are shown instead of the tree. */
@@ -115,7 +118,7 @@ export function useChat({ agent, sessionId }: { agent?: string; sessionId?: stri
         named: (id: string) => named(id, agent),
         viaChatRoute: () => viaChatRoute(turn, `/agents/${seg(agent)}/chat`, { message }),
       };
-      void submitRun(runCtx, turn, agent, scope.current.signal);
+      void submitRun(runCtx, turn, agent, scope.current.signal).catch(reportRejection('sending the message'));
       return true;
     },
     stop() {
@@ -125,8 +128,8 @@ export function useChat({ agent, sessionId }: { agent?: string; sessionId?: stri
     answer(turn, approvalId, approved, reason) {
       resolveApproval(turn.tree, approvalId, approved);
       const body = { approved, ...(reason && { reason }) };
-      if (turn.runId) void answerRun(ctx, turn, approvalId, body, scope.current.signal);
-      else void viaChatRoute(turn, `/approvals/${seg(approvalId)}`, body);
+      if (turn.runId) void answerRun(ctx, turn, approvalId, body, scope.current.signal).catch(reportRejection('answering an approval'));
+      else void viaChatRoute(turn, `/approvals/${seg(approvalId)}`, body).catch(reportRejection('answering an approval'));
     },
   };
 }

@@ -1,5 +1,7 @@
 import { formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
 
+import { reportRejection } from '../../core/report-rejection.js';
+
 /**
  * Server-sent events from an async iterator whose first result was already taken (so errors
  * before the first event can still be answered with a plain error response). When the client
@@ -43,7 +45,7 @@ export function sseResponse<T>(
         } catch {
           // The task's own state records the failure.
         }
-      })();
+      })().catch(reportRejection('draining an abandoned A2A stream'));
     },
   });
   return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...options.headers } });

@@ -5,6 +5,7 @@
 import { Box, Static, Text, useApp, useStdout } from 'ink';
 import { createElement as h, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 
+import { reportRejection } from '../../core/report-rejection.js';
 import type { CodeSession } from '../code-session-types.js';
 import { style } from './ansi.js';
 import { ApprovalBox } from './approval-box.js';
@@ -46,7 +47,9 @@ export function App(props: AppProps): ReactNode {
 
   const rerender = useScheduledRender(setTick, props.frameMs ?? 16);
   useEffect(() => {
-    void loadRenderers().then(() => setReady(true));
+    void loadRenderers()
+      .then(() => setReady(true))
+      .catch(reportRejection('loading the renderers'));
     return session.subscribe((event) => {
       model.apply(event);
       if (model.exited && model.status?.starting) setFailed(true);

@@ -85,11 +85,14 @@ export function useKeys(o: KeysOptions): KeysState {
   // Tab: completes the `/command` or `@path` at the cursor (listing the candidates when several remain).
   const completeInput = (): void => {
     const input = inputRef.current as InputState;
-    void complete(input.value, input.cursor, (p) => session.completePath(p), session.customCommands()).then((c) => {
-      if (!c) return;
-      dispatch({ type: 'set', value: c.value, cursor: c.cursor });
-      setCandidates(c.candidates);
-    });
+    void complete(input.value, input.cursor, (p) => session.completePath(p), session.customCommands()).then(
+      (c) => {
+        if (!c) return;
+        dispatch({ type: 'set', value: c.value, cursor: c.cursor });
+        setCandidates(c.candidates);
+      },
+      (err: unknown) => setNotice(`Completion failed: ${(err as Error)?.message ?? String(err)}`),
+    );
   };
 
   const handler = (text: string, key: Key): void => {

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
+import { reportRejection } from '../../core/report-rejection.js';
 import { HttpError } from '../../http/http-error.js';
 import { importSdk } from '../sdk.js';
 import type { CorvidMcpServer } from './create-mcp-server.js';
@@ -186,7 +187,7 @@ export async function serveMcpHttp(corvid: CorvidMcpServer, options: McpHttpOpti
         const headers: Record<string, string> = e.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
         sendJson(res, e.status, { error: { type: e.wireCode, message: e.message } }, headers);
       }
-    })();
+    })().catch(reportRejection(`MCP HTTP ${req.method} ${req.url}`));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

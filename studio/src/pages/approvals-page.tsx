@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, seg } from '../api-client.js';
 import type { Approval, RunInfo } from '../api-types.js';
 import { startApprovalFeed } from '../approval-feed.js';
+import { reportRejection } from '../report-rejection.js';
 import { ApprovalPrompt, ErrorBox, PageHeader, ValueView, When } from '../ui.js';
 import { href } from '../use-route.js';
 
@@ -99,7 +100,7 @@ function useRunAgent(runId: string): string | undefined {
       runAgents.set(runId, agentOf);
     }
     let live = true;
-    void agentOf.then((a) => live && setAgent(a));
+    void agentOf.then((a) => live && setAgent(a)).catch(reportRejection("loading a run's agent"));
     return () => {
       live = false;
     };
@@ -116,7 +117,13 @@ function ApprovalCard({
 }) {
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
-  const go = (approved: boolean) => (setBusy(true), onAnswer(approval, approved, reason).finally(() => setBusy(false)));
+  const go = (approved: boolean) =>
+    void (
+      setBusy(true),
+      onAnswer(approval, approved, reason)
+        .finally(() => setBusy(false))
+        .catch(reportRejection('answering an approval'))
+    );
   const reasonId = `reason-${approval.approvalId}`;
   const agent = useRunAgent(approval.runId);
   return (

@@ -152,6 +152,7 @@ function TurnView({ turn, onAnswer }: { turn: Turn; onAnswer: (approvalId: strin
           </span>
         ) : null}
         {turn.notice ? <span>{turn.notice}</span> : null}
+        {turn.malformed ? <span class="error-text">Skipped a {turn.malformed}</span> : null}
       </div>
       {turn.error ? <ErrorBox error={turn.error} /> : null}
     </li>

@@ -25,7 +25,7 @@ export function MemoriesPage({ ownOnly = false }: { ownOnly?: boolean }) {
     );
   }, []);
   const loaded = useLoad(() => api<{ memories: Memory[] }>(`/memories${query({ ...filter, limit: 100 })}`), [filter]);
-  const act = (work: Promise<unknown>) => work.then(() => (setError(undefined), loaded.reload()), setError);
+  const act = (work: Promise<unknown>) => void work.then(() => (setError(undefined), loaded.reload()), setError);
   // PUT and DELETE name the memory's own agent and user (its id is a key, unique per user and agent).
   const at = (m: Memory) => `/memories/${seg(m.id)}${query({ agent: m.agent, userId: filter.userId })}`;
   return (

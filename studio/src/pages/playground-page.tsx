@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, seg } from '../api-client.js';
 import type { AgentDetail, AgentInfo, ChatAnswer } from '../api-types.js';
 import { type ModelChoice, ModelSwitcher, NO_CHOICE, overridesOf, type TurnOverrides } from '../model-switcher.js';
+import { reportRejection } from '../report-rejection.js';
 import { Badge, ErrorBox, LoadView, Markdown, PageHeader, UsageText, useLoad } from '../ui.js';
 import { href, navigate } from '../use-route.js';
 
@@ -81,7 +82,7 @@ function Playground({ name }: { name: string }) {
   };
   return (
     <div class="playground">
-      <form class="playground-settings" onSubmit={send}>
+      <form class="playground-settings" onSubmit={(e) => void send(e).catch(reportRejection('sending the message'))}>
         <ModelSwitcher value={choice} onChange={setChoice} agentModel={detail.data?.model} idPrefix="playground" />
         <div class="field">
           <label for="playground-prompt">System prompt {edited ? <Badge text="edited, not saved" tone="paused" /> : null}</label>

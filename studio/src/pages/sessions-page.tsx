@@ -87,15 +87,15 @@ function SessionView({ id }: { id: string }) {
   const loaded = useLoad(() => api<SessionDetail>(`/sessions/${seg(id)}`), [id]);
   const [error, setError] = useState<Error>();
   const [title, setTitle] = useState<string>();
-  const act = (work: () => Promise<unknown>) => work().then(() => setError(undefined), setError);
+  const act = (work: () => Promise<unknown>) => void work().then(() => setError(undefined), setError);
   const rename = (event: Event) => {
     event.preventDefault();
     if (title === undefined) return;
-    void act(() => api(`/sessions/${seg(id)}`, { method: 'PATCH', body: { title } }).then(() => (setTitle(undefined), loaded.reload())));
+    act(() => api(`/sessions/${seg(id)}`, { method: 'PATCH', body: { title } }).then(() => (setTitle(undefined), loaded.reload())));
   };
   const remove = () => {
     if (confirm(`Delete session ${id}? Its history is gone for good.`))
-      void act(() => api(`/sessions/${seg(id)}`, { method: 'DELETE' }).then(() => navigate(href('sessions'))));
+      act(() => api(`/sessions/${seg(id)}`, { method: 'DELETE' }).then(() => navigate(href('sessions'))));
   };
   return (
     <section>

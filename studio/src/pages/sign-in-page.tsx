@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 
 import { ApiError, setToken } from '../api-client.js';
 import type { WhoAmI } from '../api-types.js';
+import { reportRejection } from '../report-rejection.js';
 
 /** Checks a credential: `GET /whoami`, or `GET /agents` on servers without it. */
 export async function checkCredential(token: string | undefined): Promise<WhoAmI> {
@@ -50,7 +51,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
     <main id="main" class="sign-in">
       <h1>Sign in to Corvid Studio</h1>
       <p>This server needs a credential. It is kept in this tab only (sessionStorage) and sent as a bearer token.</p>
-      <form onSubmit={submit}>
+      <form onSubmit={(e) => void submit(e).catch(reportRejection('signing in'))}>
         <label for="token">API key or JWT</label>
         <textarea
           id="token"

@@ -1,5 +1,6 @@
 import { TaskNotFoundError } from '@a2a-js/sdk/errors';
 
+import { reportRejection } from '../../../core/report-rejection.js';
 import type { Runnable } from '../../../core/runnable.js';
 import { resumeRun, startRun } from '../../../core/start-run.js';
 import type { EventSink } from '../../../types/events.js';
@@ -119,9 +120,11 @@ export class ContextRunner {
     const run = previous ? previous.then(fn, fn) : fn();
     const settled = run.catch(() => undefined);
     this.locks.set(contextId, settled);
-    void settled.then(() => {
-      if (this.locks.get(contextId) === settled) this.locks.delete(contextId);
-    });
+    void settled
+      .then(() => {
+        if (this.locks.get(contextId) === settled) this.locks.delete(contextId);
+      })
+      .catch(reportRejection('releasing an A2A context lock'));
     return run;
   }
 }

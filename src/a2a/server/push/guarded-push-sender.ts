@@ -106,9 +106,11 @@ export class GuardedPushSender implements PushNotificationSender {
       ).then(() => undefined),
     );
     this.chains.set(taskId, next);
-    void next.finally(() => {
+    const forget = () => {
       if (this.chains.get(taskId) === next) this.chains.delete(taskId);
-    });
+    };
+    // On either outcome; a rejection reaches the caller through the `await` below, not a second time from here.
+    void next.then(forget, forget);
     await next;
   }
 
