@@ -110,7 +110,10 @@ export default defineConfig(
     // (src/core/report-rejection.ts, studio/src/report-rejection.ts) or a handler of its own; an async function is
     // not passed where a callback's result is ignored (an event listener, a timer, a JSX handler).
     files: ['src/**/*.ts', 'studio/src/**/*.{ts,tsx}'],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    // The build's and the Studio's own projects: the root tsconfig would load every test file too (~25% more CPU).
+    languageOptions: {
+      parserOptions: { project: ['./tsconfig.build.json', './studio/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }],
       '@typescript-eslint/no-misused-promises': 'error',
