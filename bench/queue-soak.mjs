@@ -2,8 +2,10 @@
 // Soak of background runs: `corvid serve --no-worker` and N `corvid worker` processes on one
 // queue; runs are submitted continuously (keeping `--inflight` unfinished) for `--minutes`; each
 // worker's resident memory (RSS) is sampled every 10 s. At the end every submitted run must have
-// completed with its tool executed once (0 lost), and each worker's RSS slope (least squares over
-// the samples after the first minute, or all but the first when shorter) should be flat.
+// completed with its tool executed once (0 lost), and each worker's RSS floor should be flat: its
+// lowest sample in the last third of the run (after the first minute) at most 1 MB/min above its
+// lowest in the first third. The least-squares slope of all samples is shown too; it follows the
+// heap's rise and fall between major collections.
 //
 //   npm run build && node bench/queue-soak.mjs [--backend embedded|postgres|redis] [--minutes 10] [--workers 3] [--inflight 12]
 //
@@ -106,26 +108,40 @@ await model.close();
 const seconds = (Date.now() - t0) / 1000;
 const warm = samples.filter((s) => s.t >= Math.min(1, samples.at(-1).t / 2));
 const used = warm.length >= 3 ? warm : samples.slice(1);
-console.log('\nworker  RSS start  RSS end  RSS max  slope MB/min');
+/**
+ * How fast the floor of a worker's RSS rose, in MB per minute: its lowest sample in the last third of the
+ * judged samples against the first third. V8 grows the heap under load and gives it back after a major
+ * collection, so samples rise and fall by tens of MB for minutes at a time; a leak raises the floor.
+ */
+function floorGrowth(i) {
+  const third = Math.floor(used.length / 3);
+  if (third < 2) return { first: NaN, last: NaN, perMin: NaN };
+  const head = used.slice(0, third);
+  const tail = used.slice(-third);
+  const first = Math.min(...head.map((s) => s.rss[i]));
+  const last = Math.min(...tail.map((s) => s.rss[i]));
+  const mid = (xs) => (xs[0].t + xs.at(-1).t) / 2;
+  return { first, last, perMin: (last - first) / (mid(tail) - mid(head)) };
+}
+console.log('\nworker  RSS start  RSS end  RSS max  slope MB/min  floor first / last third  floor MB/min');
 const slopes = workers.map((_, i) => {
-  const ys = used.map((s) => s.rss[i]);
   const sl = slope(
     used.map((s) => s.t),
-    ys,
+    used.map((s) => s.rss[i]),
   );
+  const floor = floorGrowth(i);
   const all = samples.map((s) => s.rss[i]);
+  const cells = [all[0], all.at(-1), Math.max(...all)].map((v, j) => v.toFixed(0).padStart([9, 7, 7][j]));
   console.log(
-    `${String(i + 1).padStart(6)}  ${all[0].toFixed(0).padStart(9)}  ${all.at(-1).toFixed(0).padStart(7)}  ${Math.max(...all)
-      .toFixed(0)
-      .padStart(7)}  ${sl.toFixed(2).padStart(12)}`,
+    `${String(i + 1).padStart(6)}  ${cells.join('  ')}  ${sl.toFixed(2).padStart(12)}  ${`${floor.first} / ${floor.last}`.padStart(24)}  ${floor.perMin.toFixed(2).padStart(12)}`,
   );
-  return sl;
+  return floor.perMin;
 });
 // Under 5 minutes the warm-up (JIT, caches, SQLite pages) dominates the slope: it is shown, not judged.
 const judged = MINUTES >= 5;
 const flat = !judged || slopes.every((s) => s < FLAT_MB_PER_MIN);
 const rss = judged
-  ? `RSS ${flat ? 'flat' : 'GROWING'} (every slope < ${FLAT_MB_PER_MIN} MB/min: ${flat ? 'yes' : 'no'})`
+  ? `RSS ${flat ? 'flat' : 'GROWING'} (every floor rising < ${FLAT_MB_PER_MIN} MB/min: ${flat ? 'yes' : 'no'})`
   : 'RSS slope not judged (under 5 minutes the warm-up dominates)';
 console.log(
   `\n${submitted.length} runs in ${seconds.toFixed(0)} s (${(submitted.length / seconds).toFixed(1)} runs/s), ${lost} lost, ${rss}`,
