@@ -36,14 +36,22 @@ export { parseModelId } from './models/parse-model-id.js';
 export { isLanguageModel, resolveModel } from './models/resolve-model.js';
 export type { ResolvedModel } from './models/resolved-model.js';
 export { ASK_USER_TOOL, askUser, type AskUserArgs, askUserTool, type AskUserToolOptions } from './tools/ask-user.js';
-export { MEMORY_TOOL_NAMES } from './tools/builtin-tool-names.js';
-export { getMemories, type GetMemoriesOutput } from './tools/get-memories.js';
-export { builtinTools, createMemoryTools, memoryTools } from './tools/memory-tools.js';
-export type { MemoryView } from './tools/memory-view.js';
-export { saveMemory, type SaveMemoryOutput } from './tools/save-memory.js';
-export { searchConversations, type SearchConversationsOutput } from './tools/search-conversations.js';
-export { searchMemories, type SearchMemoriesOutput } from './tools/search-memories.js';
-export type { MemoryToolOptions } from './tools/tool-store.js';
+export {
+  builtinTools,
+  createMemoryTools,
+  getMemories,
+  type GetMemoriesOutput,
+  MEMORY_TOOL_NAMES,
+  type MemoryToolOptions,
+  memoryTools,
+  type MemoryView,
+  saveMemory,
+  type SaveMemoryOutput,
+  searchConversations,
+  type SearchConversationsOutput,
+  searchMemories,
+  type SearchMemoriesOutput,
+} from './tools/memory/index.js';
 export type * from './types/context-provider.js';
 export type {
   ApprovalDecision,

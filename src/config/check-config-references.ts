@@ -1,6 +1,6 @@
 import { assertReadOnlySelect } from '../knowledge/read-only-sql.js';
 import { canonicalProvider, PROVIDER_ALIASES } from '../models/parse-model-id.js';
-import { MEMORY_TOOL_NAMES } from '../tools/builtin-tool-names.js';
+import { MEMORY_TOOL_NAMES } from '../tools/memory/builtin-tool-names.js';
 import { type AgentEdge, agentTypeOf, checkAgentTypes, transferName } from './check-agent-types.js';
 import type { ConfigPath, RawIssue } from './parse-config-source.js';
 

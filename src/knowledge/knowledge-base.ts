@@ -12,10 +12,10 @@ import { knowledgeContext, type KnowledgeContextOptions } from './knowledge-cont
 import { runRetrieval, type SearchMode } from './knowledge-retrieval.js';
 import type { KnowledgeSource } from './knowledge-source.js';
 import { knowledgeTool, type KnowledgeToolOptions } from './knowledge-tool.js';
-import { MemoryKnowledgeStore } from './memory-knowledge-store.js';
 import type { QueryRewriter } from './query-rewriter.js';
 import type { Reranker } from './reranker.js';
 import { HYBRID_KEYWORD_WEIGHT } from './score-fusion.js';
+import { MemoryKnowledgeStore } from './stores/memory/memory-knowledge-store.js';
 import { tiktokenCounter } from './tiktoken-counter.js';
 
 export type { SearchMode } from './knowledge-retrieval.js';

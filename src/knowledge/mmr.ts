@@ -1,5 +1,5 @@
 import type { ScoredChunk } from '../types/knowledge.js';
-import { cosine } from './memory-knowledge-store.js';
+import { cosine } from './stores/memory/memory-knowledge-store.js';
 
 /**
  * Maximal marginal relevance: picks `topK` of the ranked `hits` one at a time, each the one with

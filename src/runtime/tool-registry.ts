@@ -1,6 +1,6 @@
 import type { CorvidConfig } from '../config/corvid-config.js';
 import { ConfigError, type ConfigIssue } from '../errors/config-error.js';
-import { isMemoryToolName, type MemoryToolName } from '../tools/builtin-tool-names.js';
+import { isMemoryToolName, type MemoryToolName } from '../tools/memory/builtin-tool-names.js';
 import type { Store } from '../types/storage/store.js';
 import type { Tool } from '../types/tool.js';
 

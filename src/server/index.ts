@@ -3,14 +3,7 @@
  * OpenAPI, health, metrics, traces, A2A). Loaded only by programs and commands that serve.
  */
 export { HttpError, type HttpErrorStatus } from '../http/http-error.js';
-export { generateApiKey, hashApiKey } from './api-keys.js';
-export {
-  type ChatSession,
-  type ChatSessions,
-  type ChatSessionSummary,
-  type ListSessionsQuery,
-  MemoryChatSessions,
-} from './chat-sessions.js';
+export { openApiDocument } from './api/openapi.js';
 export {
   createServerApp,
   createServerParts,
@@ -18,10 +11,17 @@ export {
   type ServerApp,
   type ServerAppOptions,
   type ServerAppParts,
-} from './create-server-app.js';
-export { openApiDocument } from './openapi.js';
-export type { Principal } from './principal.js';
-export { isLoopback, type RunningServer, serve, type ServeOptions } from './serve.js';
-export { runtimeOf, type ServedRuntime } from './served-runtime.js';
-export { createServerLogger, type ServerLoggerOptions } from './server-logger.js';
-export { StoreChatSessions } from './store-chat-sessions.js';
+} from './app/create-server-app.js';
+export { isLoopback, type RunningServer, serve, type ServeOptions } from './app/serve.js';
+export { runtimeOf, type ServedRuntime } from './app/served-runtime.js';
+export { generateApiKey, hashApiKey } from './auth/api-keys.js';
+export type { Principal } from './auth/principal.js';
+export { createServerLogger, type ServerLoggerOptions } from './observability/server-logger.js';
+export {
+  type ChatSession,
+  type ChatSessions,
+  type ChatSessionSummary,
+  type ListSessionsQuery,
+  MemoryChatSessions,
+} from './sessions/chat-sessions.js';
+export { StoreChatSessions } from './sessions/store-chat-sessions.js';

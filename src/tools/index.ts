@@ -19,7 +19,6 @@
  */
 
 export { ASK_USER_RESULT, ASK_USER_TOOL, askUser, type AskUserArgs, askUserTool, type AskUserToolOptions } from './ask-user.js';
-export { isMemoryToolName, MEMORY_TOOL_NAMES, type MemoryToolName } from './builtin-tool-names.js';
 export {
   type EditFileArgs,
   type EditOutput,
@@ -40,9 +39,35 @@ export {
   type WriteFileArgs,
   type WriteFileOutput,
 } from './files/index.js';
-export { createGetMemories, getMemories, type GetMemoriesArgs, type GetMemoriesOutput } from './get-memories.js';
-export { builtinTools, createMemoryTools, memoryTools } from './memory-tools.js';
-export type { MemoryView } from './memory-view.js';
+export {
+  builtinTools,
+  type ConversationHitView,
+  createGetMemories,
+  createMemoryTools,
+  createSaveMemory,
+  createSearchConversations,
+  createSearchMemories,
+  DEFAULT_MEMORY_USER,
+  getMemories,
+  type GetMemoriesArgs,
+  type GetMemoriesOutput,
+  isMemoryToolName,
+  MEMORY_TOOL_NAMES,
+  type MemoryStoreSource,
+  type MemoryToolName,
+  type MemoryToolOptions,
+  memoryTools,
+  type MemoryView,
+  saveMemory,
+  type SaveMemoryArgs,
+  type SaveMemoryOutput,
+  searchConversations,
+  type SearchConversationsArgs,
+  type SearchConversationsOutput,
+  searchMemories,
+  type SearchMemoriesArgs,
+  type SearchMemoriesOutput,
+} from './memory/index.js';
 export {
   type PathAccess,
   PathPolicy,
@@ -53,18 +78,8 @@ export {
   type ResolvedPath,
 } from './path-policy.js';
 export { RestToolError, restTools, type RestToolsOptions } from './rest/index.js';
-export { createSaveMemory, saveMemory, type SaveMemoryArgs, type SaveMemoryOutput } from './save-memory.js';
-export {
-  type ConversationHitView,
-  createSearchConversations,
-  searchConversations,
-  type SearchConversationsArgs,
-  type SearchConversationsOutput,
-} from './search-conversations.js';
-export { createSearchMemories, searchMemories, type SearchMemoriesArgs, type SearchMemoriesOutput } from './search-memories.js';
 export { shellTool, type ShellToolInput, type ShellToolOptions, type ShellToolResult } from './shell/index.js';
 export { type SlackChannel, SlackToolError, type SlackToolName, slackTools, type SlackToolsOptions } from './slack/index.js';
-export { DEFAULT_MEMORY_USER, type MemoryStoreSource, type MemoryToolOptions } from './tool-store.js';
 export {
   type HostLookup,
   type HttpRequestResult,

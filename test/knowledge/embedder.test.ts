@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { KnowledgeError } from '../../src/errors/knowledge-error.js';
 import { modelEmbedder } from '../../src/knowledge/embedder.js';
-import { cosine } from '../../src/knowledge/memory-knowledge-store.js';
+import { cosine } from '../../src/knowledge/stores/memory/memory-knowledge-store.js';
 import { FAKE_DIMENSIONS, type FakeEmbeddingsServer, startFakeEmbeddingsServer } from './support/fake-embeddings-server.js';
 
 let server: FakeEmbeddingsServer;

@@ -17,7 +17,7 @@ import { contentHash } from '../../src/knowledge/hash.js';
 import { createKnowledgeBase } from '../../src/knowledge/knowledge-base.js';
 import type { KnowledgeSource } from '../../src/knowledge/knowledge-source.js';
 import { reciprocalRankFusion } from '../../src/knowledge/rrf.js';
-import { openSqliteKnowledgeStore } from '../../src/knowledge/sqlite-knowledge-store.js';
+import { openSqliteKnowledgeStore } from '../../src/knowledge/stores/sqlite/sqlite-knowledge-store.js';
 
 // Each page's cosine similarity to every query: the vector list is b, c, a, d, close together but for d.
 const PAGES: [string, string, number][] = [

@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 
 import { describe, expect, it } from 'vitest';
 
-import { MemoryKnowledgeStore } from '../../src/knowledge/memory-knowledge-store.js';
-import { openSqliteKnowledgeStore } from '../../src/knowledge/sqlite-knowledge-store.js';
+import { MemoryKnowledgeStore } from '../../src/knowledge/stores/memory/memory-knowledge-store.js';
+import { openSqliteKnowledgeStore } from '../../src/knowledge/stores/sqlite/sqlite-knowledge-store.js';
 import type { EmbeddedChunk, KnowledgeDocument, KnowledgeStore } from '../../src/types/knowledge.js';
 
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');

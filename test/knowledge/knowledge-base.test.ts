@@ -13,7 +13,7 @@ import { sha256 } from '../../src/knowledge/hash.js';
 import type { IngestProgress } from '../../src/knowledge/ingest-documents.js';
 import { createKnowledgeBase } from '../../src/knowledge/knowledge-base.js';
 import type { KnowledgeSource } from '../../src/knowledge/knowledge-source.js';
-import { MemoryKnowledgeStore } from '../../src/knowledge/memory-knowledge-store.js';
+import { MemoryKnowledgeStore } from '../../src/knowledge/stores/memory/memory-knowledge-store.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { type FakeEmbeddingsServer, startFakeEmbeddingsServer } from './support/fake-embeddings-server.js';
 

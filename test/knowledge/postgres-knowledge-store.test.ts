@@ -10,7 +10,7 @@ import { KnowledgeError } from '../../src/errors/knowledge-error.js';
 import { directorySource } from '../../src/knowledge/directory-source.js';
 import { modelEmbedder } from '../../src/knowledge/embedder.js';
 import { createKnowledgeBase } from '../../src/knowledge/knowledge-base.js';
-import { openPostgresKnowledgeStore } from '../../src/knowledge/postgres/postgres-knowledge-store.js';
+import { openPostgresKnowledgeStore } from '../../src/knowledge/stores/postgres/postgres-knowledge-store.js';
 import type { KnowledgeStore } from '../../src/types/knowledge.js';
 import { startFakeEmbeddingsServer } from './support/fake-embeddings-server.js';
 import { knowledgeStoreCases, sampleDocument } from './support/store-cases.js';

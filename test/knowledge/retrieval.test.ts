@@ -25,7 +25,7 @@ import {
   modelReranker,
   multiQueryRewriter,
 } from '../../src/knowledge/index.js';
-import { RunTracer } from '../../src/server/run-tracer.js';
+import { RunTracer } from '../../src/server/observability/run-tracer.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { type FakeEmbeddingsServer, startFakeEmbeddingsServer } from './support/fake-embeddings-server.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { KnowledgeError } from '../../src/errors/knowledge-error.js';
-import { openSqliteKnowledgeStore, type SqliteKnowledgeStoreOptions } from '../../src/knowledge/sqlite-knowledge-store.js';
+import { openSqliteKnowledgeStore, type SqliteKnowledgeStoreOptions } from '../../src/knowledge/stores/sqlite/sqlite-knowledge-store.js';
 import type { EmbeddedChunk, KnowledgeDocument, KnowledgeIndex, KnowledgeStore, ScoredChunk } from '../../src/types/knowledge.js';
 
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll } from 'vitest';
 
-import { openSqliteKnowledgeStore } from '../../src/knowledge/sqlite-knowledge-store.js';
+import { openSqliteKnowledgeStore } from '../../src/knowledge/stores/sqlite/sqlite-knowledge-store.js';
 import { knowledgeStoreCases } from './support/store-cases.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'corvid-kb-sqlite-conformance-'));

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { KnowledgeError } from '../../src/errors/knowledge-error.js';
-import { openSqliteKnowledgeStore } from '../../src/knowledge/sqlite-knowledge-store.js';
+import { openSqliteKnowledgeStore } from '../../src/knowledge/stores/sqlite/sqlite-knowledge-store.js';
 import { openSqliteStore } from '../../src/storage/sqlite/index.js';
 import type { EmbeddedChunk, KnowledgeDocument, KnowledgeStore } from '../../src/types/knowledge.js';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { openSqliteKnowledgeStore } from '../../src/knowledge/sqlite-knowledge-store.js';
+import { openSqliteKnowledgeStore } from '../../src/knowledge/stores/sqlite/sqlite-knowledge-store.js';
 import { loadRuntime } from '../../src/runtime/index.js';
 import { openStore } from '../../src/storage/index.js';
 import { assertBuilt, corvidIn } from '../cli/cli-harness.js';

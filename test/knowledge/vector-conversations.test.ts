@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Agent } from '../../src/core/agent.js';
 import { modelEmbedder } from '../../src/knowledge/embedder.js';
-import { MemoryKnowledgeStore } from '../../src/knowledge/memory-knowledge-store.js';
-import { openSqliteKnowledgeStore } from '../../src/knowledge/sqlite-knowledge-store.js';
+import { MemoryKnowledgeStore } from '../../src/knowledge/stores/memory/memory-knowledge-store.js';
+import { openSqliteKnowledgeStore } from '../../src/knowledge/stores/sqlite/sqlite-knowledge-store.js';
 import { withVectorConversations } from '../../src/knowledge/vector-conversations.js';
 import { openStore } from '../../src/storage/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
@@ -220,7 +220,7 @@ if (!PG_URL) console.log('[knowledge] Postgres vector conversations skipped: COR
 describe.skipIf(!PG_URL)('vector conversation search: postgres', () => {
   it('finds the paraphrase with pgvector, or says how to install it without; keyword search works either way', async () => {
     const schema = `corvid_vc_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    const { openPostgresKnowledgeStore } = await import('../../src/knowledge/postgres/postgres-knowledge-store.js');
+    const { openPostgresKnowledgeStore } = await import('../../src/knowledge/stores/postgres/postgres-knowledge-store.js');
     const plain = await openStore({ driver: 'postgres', url: PG_URL, schema, poolSize: 2 });
     const knowledge = await openPostgresKnowledgeStore({ url: PG_URL!, schema, poolSize: 2 });
     const store = withVectorConversations(plain, { knowledge, embedder: embedder(), closeKnowledge: true });

@@ -6,8 +6,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { modelEmbedder } from '../../src/knowledge/embedder.js';
-import { MemoryKnowledgeStore } from '../../src/knowledge/memory-knowledge-store.js';
-import { openSqliteKnowledgeStore } from '../../src/knowledge/sqlite-knowledge-store.js';
+import { MemoryKnowledgeStore } from '../../src/knowledge/stores/memory/memory-knowledge-store.js';
+import { openSqliteKnowledgeStore } from '../../src/knowledge/stores/sqlite/sqlite-knowledge-store.js';
 import { withVectorMemories } from '../../src/knowledge/vector-memories.js';
 import { openStore } from '../../src/storage/index.js';
 import type { KnowledgeStore } from '../../src/types/knowledge.js';
@@ -94,7 +94,7 @@ if (!PG_URL) console.log('[knowledge] Postgres vector memories skipped: CORVID_T
 describe.skipIf(!PG_URL)('vector memories: postgres', () => {
   it('finds the paraphrase with pgvector, or says how to install it without', async () => {
     const schema = `corvid_vm_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-    const { openPostgresKnowledgeStore } = await import('../../src/knowledge/postgres/postgres-knowledge-store.js');
+    const { openPostgresKnowledgeStore } = await import('../../src/knowledge/stores/postgres/postgres-knowledge-store.js');
     const plain = await openStore({ driver: 'postgres', url: PG_URL, schema, poolSize: 2 });
     const knowledge = await openPostgresKnowledgeStore({ url: PG_URL!, schema, poolSize: 2 });
     const store = withVectorMemories(plain, { knowledge, embedder: embedder(), closeKnowledge: true });

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
 import type { AgentConfig } from '../../src/config/corvid-config.js';
-import { hashApiKey } from '../../src/server/api-keys.js';
-import type { RunningServer } from '../../src/server/serve.js';
-import { runtimeOf } from '../../src/server/served-runtime.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
+import { runtimeOf } from '../../src/server/app/served-runtime.js';
+import { hashApiKey } from '../../src/server/auth/api-keys.js';
 import { scriptedAgent, startServer } from './helpers.js';
 
 const KEY = 'cvd_enum_key_0123456789';

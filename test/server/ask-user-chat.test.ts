@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { askUser } from '../../src/index.js';
-import type { RunningServer } from '../../src/server/serve.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
 import { openStore } from '../../src/storage/open-store.js';
 import type { Store } from '../../src/types/storage/store.js';
 import { chat, parseSse, scriptedAgent, startServer } from './helpers.js';

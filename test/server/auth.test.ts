@@ -5,9 +5,9 @@ import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'j
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { AgentConfig } from '../../src/config/corvid-config.js';
-import { hashApiKey } from '../../src/server/api-keys.js';
-import type { RunningServer } from '../../src/server/serve.js';
-import { runtimeOf } from '../../src/server/served-runtime.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
+import { runtimeOf } from '../../src/server/app/served-runtime.js';
+import { hashApiKey } from '../../src/server/auth/api-keys.js';
 import { chat, scriptedAgent, startServer } from './helpers.js';
 
 const ISSUER = 'https://issuer.test';

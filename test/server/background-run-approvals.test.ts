@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { tool } from '../../src/core/tool.js';
 import { loadRuntime, type Runtime } from '../../src/runtime/load-runtime.js';
-import { type RunningServer, serve } from '../../src/server/serve.js';
+import { type RunningServer, serve } from '../../src/server/app/serve.js';
 import { fakeModel, tempDir, writeConfig } from '../cli/cli-harness.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { postJson as post, readRunStream as readStream } from '../support/run-stream.js';

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 
-import { DEFAULT_MAX_BODY_BYTES } from '../../src/server/create-server-app.js';
-import type { RunningServer } from '../../src/server/serve.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../src/server/app/create-server-app.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
 import { scriptedAgent, startServer } from './helpers.js';
 
 // One body limit — server.max_body_bytes, 1 MiB unless configured — on every route and for every

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { tool } from '../../src/core/tool.js';
-import type { RunningServer } from '../../src/server/serve.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
 import { chat, LogSink, metricValue, parseSse, scriptedAgent, startServer } from './helpers.js';
 
 describe('chat API over real HTTP', () => {

@@ -13,8 +13,8 @@ import WebSocket from 'ws';
 
 import { tool } from '../../src/core/tool.js';
 import { Agent } from '../../src/index.js';
-import type { RunningServer } from '../../src/server/serve.js';
-import { runtimeOf } from '../../src/server/served-runtime.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
+import { runtimeOf } from '../../src/server/app/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import type { Store } from '../../src/types/storage/store.js';

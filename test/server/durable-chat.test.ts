@@ -13,10 +13,10 @@ import WebSocket from 'ws';
 
 import { tool } from '../../src/core/tool.js';
 import { Agent } from '../../src/index.js';
-import { hashApiKey } from '../../src/server/api-keys.js';
-import { resumeInterruptedRuns } from '../../src/server/auto-resume.js';
-import type { RunningServer, ServeOptions } from '../../src/server/serve.js';
-import { runtimeOf } from '../../src/server/served-runtime.js';
+import type { RunningServer, ServeOptions } from '../../src/server/app/serve.js';
+import { runtimeOf } from '../../src/server/app/served-runtime.js';
+import { hashApiKey } from '../../src/server/auth/api-keys.js';
+import { resumeInterruptedRuns } from '../../src/server/runs/auto-resume.js';
 import { openStore } from '../../src/storage/open-store.js';
 import { ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
 import type { Store } from '../../src/types/storage/store.js';

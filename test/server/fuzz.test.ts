@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { RunningServer } from '../../src/server/serve.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
 import { scriptedAgent, startServer } from './helpers.js';
 
 /** Small seeded PRNG (mulberry32), so a failure can be replayed. */

@@ -15,8 +15,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { hashApiKey } from '../../src/server/api-keys.js';
-import { type RunningServer, serve } from '../../src/server/serve.js';
+import { type RunningServer, serve } from '../../src/server/app/serve.js';
+import { hashApiKey } from '../../src/server/auth/api-keys.js';
 import { fakeModel } from '../cli/cli-harness.js';
 import { type FakeLlmServer, type RecordedRequest, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { LogSink } from './helpers.js';

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 
 import type { Runnable } from '../../src/core/runnable.js';
 import { Agent } from '../../src/index.js';
-import { type RunningServer, serve, type ServeOptions } from '../../src/server/serve.js';
+import { type RunningServer, serve, type ServeOptions } from '../../src/server/app/serve.js';
 import { ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
 
 /** Collects JSON log lines and lets tests await one. */

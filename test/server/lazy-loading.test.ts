@@ -25,7 +25,7 @@ describe('the server loads lazily', () => {
 
   it('corvid serve reaches the server through a dynamic import, and corvid/server is an entry point', async () => {
     const cmd = readFileSync(join(root, 'src/cli/commands/serve-command.ts'), 'utf8');
-    expect(cmd).toMatch(/=> import\('\.\.\/\.\.\/server\/serve\.js'\)/);
+    expect(cmd).toMatch(/=> import\('\.\.\/\.\.\/server\/app\/serve\.js'\)/);
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     expect(pkg.exports['./server']).toEqual({ types: './dist/server/index.d.ts', import: './dist/server/index.js' });
     const api = await import('../../src/server/index.js');
@@ -34,25 +34,26 @@ describe('the server loads lazily', () => {
   });
 
   it('the OpenAI-compatible API is imported on its first request', () => {
-    const mount = readFileSync(join(root, 'src/server/openai-mount.ts'), 'utf8');
-    expect(mount).toMatch(/import\('\.\/openai\/openai-routes\.js'\)/);
-    const eager = /^\s*import\s+(?!type\b)[^;]*?from\s+'\.\/openai\/(?!openai-error\.js)[^']+'/m;
-    const offenders = readdirSync(join(root, 'src/server')).filter(
+    const mount = readFileSync(join(root, 'src/server/app/openai-mount.ts'), 'utf8');
+    expect(mount).toMatch(/import\('\.\.\/openai\/openai-routes\.js'\)/);
+    const eager = /^\s*import\s+(?!type\b)[^;]*?from\s+'(?:\.\.?\/)+openai\/(?!openai-error\.js)[^']+'/m;
+    const offenders = (readdirSync(join(root, 'src/server'), { recursive: true }) as string[]).filter(
       (f) => f.endsWith('.ts') && eager.test(readFileSync(join(root, 'src/server', f), 'utf8')),
     );
     expect(offenders).toEqual([]);
   });
 
   it('OpenTelemetry is imported only when tracing is configured, jose only for JWT auth', () => {
-    const serve = readFileSync(join(root, 'src/server/serve.ts'), 'utf8');
+    const serve = readFileSync(join(root, 'src/server/app/serve.ts'), 'utf8');
     expect(serve).not.toMatch(/from '@opentelemetry\/sdk-trace-base'/);
-    expect(serve).toMatch(/await import\('\.\/run-tracer\.js'\)/);
-    const eager = /^\s*import\s+(?!type\b)[^;]*?from\s+'(@opentelemetry\/[^']+|jose|\.\/run-tracer\.js|\.\/tracing\.js)'/m;
+    expect(serve).toMatch(/await import\('\.\.\/observability\/run-tracer\.js'\)/);
+    const eager =
+      /^\s*import\s+(?!type\b)[^;]*?from\s+'(@opentelemetry\/[^']+|jose|(?:\.\.?\/)+(?:observability\/)?run-tracer\.js|(?:\.\.?\/)+(?:observability\/)?tracing\.js)'/m;
     const offenders = (readdirSync(join(root, 'src/server'), { recursive: true }) as string[]).filter(
-      (f) => f.endsWith('.ts') && f !== 'run-tracer.ts' && eager.test(readFileSync(join(root, 'src/server', f), 'utf8')),
+      (f) => f.endsWith('.ts') && f !== 'observability/run-tracer.ts' && eager.test(readFileSync(join(root, 'src/server', f), 'utf8')),
     );
     expect(offenders).toEqual([]);
-    const tracing = readFileSync(join(root, 'src/server/tracing.ts'), 'utf8');
+    const tracing = readFileSync(join(root, 'src/server/observability/tracing.ts'), 'utf8');
     expect(tracing).toMatch(/load: \(\) => Promise\.all\(\[import\('@opentelemetry\/sdk-trace-base'\)/);
   });
 });

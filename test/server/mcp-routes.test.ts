@@ -11,8 +11,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { hashApiKey } from '../../src/server/api-keys.js';
-import { type RunningServer, serve } from '../../src/server/serve.js';
+import { type RunningServer, serve } from '../../src/server/app/serve.js';
+import { hashApiKey } from '../../src/server/auth/api-keys.js';
 import { LogSink } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'corvid-mcp-routes-'));

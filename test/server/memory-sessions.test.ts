@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { MemoryChatSessions } from '../../src/server/chat-sessions.js';
+import { MemoryChatSessions } from '../../src/server/sessions/chat-sessions.js';
 import { chat, scriptedAgent, startServer } from './helpers.js';
 
 describe('in-memory chat sessions', () => {

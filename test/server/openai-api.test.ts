@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { Agent, tool } from '../../src/index.js';
-import type { RunningServer } from '../../src/server/serve.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
 import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { metricValue, startServer } from './helpers.js';
 
@@ -288,7 +288,7 @@ describe('OpenAI-compatible API: auth and browser chat UI requests', () => {
 
   beforeAll(async () => {
     llm = await startFakeLlmServer(() => ({ text: 'Hi from the agent.', usage: { input: 4, output: 5 } }));
-    const { hashApiKey } = await import('../../src/server/api-keys.js');
+    const { hashApiKey } = await import('../../src/server/auth/api-keys.js');
     const agent = new Agent({
       name: 'helper',
       model: { provider: 'openai', model: 'gpt-4.1-mini', apiKey: 'test', baseURL: `${llm.url}/v1` },

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { Agent, tool } from '../../src/index.js';
-import { hashApiKey } from '../../src/server/api-keys.js';
-import type { RunningServer } from '../../src/server/serve.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
+import { hashApiKey } from '../../src/server/auth/api-keys.js';
 import { openStore } from '../../src/storage/open-store.js';
 import type { Store } from '../../src/types/storage/store.js';
 import { type FakeLlmServer, type FakeReply, type RecordedRequest, startFakeLlmServer } from '../support/fake-llm-server.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { StorageError } from '../../src/errors/storage-error.js';
-import { runtimeOf } from '../../src/server/served-runtime.js';
+import { runtimeOf } from '../../src/server/app/served-runtime.js';
 import type { Store } from '../../src/types/storage/store.js';
 import { chat, scriptedAgent, startServer } from './helpers.js';
 

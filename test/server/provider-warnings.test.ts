@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Agent } from '../../src/index.js';
-import type { RunningServer } from '../../src/server/serve.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
 import { type FakeLlmServer, startFakeLlmServer } from '../support/fake-llm-server.js';
 import { chat, type LogSink, parseSse, startServer } from './helpers.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { RunningServer } from '../../src/server/serve.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
 import { openStore } from '../../src/storage/index.js';
 import type { Store } from '../../src/types/storage/store.js';
 import { type LogSink, scriptedAgent, startServer } from './helpers.js';

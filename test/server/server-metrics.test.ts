@@ -1,7 +1,7 @@
 import { Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 
-import { ServerMetrics } from '../../src/server/server-metrics.js';
+import { ServerMetrics } from '../../src/server/observability/server-metrics.js';
 
 // Request durations are kept by Corvid and formatted at scrape time; Prometheus must read exactly
 // what prom-client's own histogram would have exposed for the same requests.

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
-import type { RunningServer, ServeOptions } from '../../src/server/serve.js';
-import { runtimeOf } from '../../src/server/served-runtime.js';
+import type { RunningServer, ServeOptions } from '../../src/server/app/serve.js';
+import { runtimeOf } from '../../src/server/app/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
 import type { Store } from '../../src/types/storage/store.js';
 import { chat, scriptedAgent, startServer } from './helpers.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { describe, expect, it } from 'vitest';
 
-import { NodeSseStream } from '../../src/server/node-sse-stream.js';
+import { NodeSseStream } from '../../src/server/chat/node-sse-stream.js';
 import { parseSse, scriptedAgent, startServer } from './helpers.js';
 
 // On Node, chat streams are written to the socket's response directly (no web streams): the

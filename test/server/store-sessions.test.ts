@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { runtimeOf } from '../../src/server/served-runtime.js';
+import { runtimeOf } from '../../src/server/app/served-runtime.js';
 import { openStore } from '../../src/storage/open-store.js';
 import type { Store } from '../../src/types/storage/store.js';
 import { chat, scriptedAgent, startServer } from './helpers.js';

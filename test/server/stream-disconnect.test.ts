@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
 import { Agent } from '../../src/index.js';
-import { type ChatSession, MemoryChatSessions } from '../../src/server/chat-sessions.js';
+import { type ChatSession, MemoryChatSessions } from '../../src/server/sessions/chat-sessions.js';
 import { openStore } from '../../src/storage/open-store.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { chat, gate, metricValue, sseEvents, startServer } from './helpers.js';

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Agent } from '../../src/core/agent.js';
 import { tool } from '../../src/core/tool.js';
-import { hashApiKey } from '../../src/server/api-keys.js';
-import type { RunningServer } from '../../src/server/serve.js';
-import { runtimeOf, type ServedRuntime } from '../../src/server/served-runtime.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
+import { runtimeOf, type ServedRuntime } from '../../src/server/app/served-runtime.js';
+import { hashApiKey } from '../../src/server/auth/api-keys.js';
 import { openStore } from '../../src/storage/open-store.js';
 import { ScriptedModel, type ScriptedTurn } from '../../src/testing/scripted-model.js';
 import type { Store } from '../../src/types/storage/store.js';

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadRuntime, type Runtime } from '../../src/runtime/index.js';
-import type { RunningServer } from '../../src/server/serve.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
 import { FIXTURES } from '../mcp/support.js';
 import { startServer } from './helpers.js';
 

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { hashApiKey } from '../../src/server/api-keys.js';
-import type { RunningServer } from '../../src/server/serve.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
+import { hashApiKey } from '../../src/server/auth/api-keys.js';
 import { assertBuilt, cliEnv, ROOT, runCli, tempDir } from '../cli/cli-harness.js';
 import { scriptedAgent, startServer } from './helpers.js';
 

@@ -12,9 +12,9 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { hashApiKey } from '../../src/server/api-keys.js';
-import type { RunningServer } from '../../src/server/serve.js';
-import { acceptedEncodings } from '../../src/server/studio-static.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
+import { hashApiKey } from '../../src/server/auth/api-keys.js';
+import { acceptedEncodings } from '../../src/server/studio/studio-static.js';
 import { scriptedAgent, startServer } from './helpers.js';
 
 /** A GET that keeps the body as sent (fetch would decompress it). */

@@ -13,7 +13,7 @@ import WebSocket from 'ws';
 
 import type { Agent } from '../../src/index.js';
 import { loadRuntime, type Runtime } from '../../src/runtime/index.js';
-import type { RunningServer } from '../../src/server/serve.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
 import { ScriptedModel, type ScriptedTurn } from '../../src/testing/index.js';
 import { chat, parseSse, startServer } from './helpers.js';
 

@@ -14,7 +14,7 @@ import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpa
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Agent, type AgentEvent } from '../../src/index.js';
-import { RunTracer } from '../../src/server/run-tracer.js';
+import { RunTracer } from '../../src/server/observability/run-tracer.js';
 import { openStore } from '../../src/storage/index.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { fileTools, shellTool, slackTools, webTools } from '../../src/tools/index.js';

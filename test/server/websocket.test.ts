@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 import { tool } from '../../src/core/tool.js';
 import { Agent } from '../../src/index.js';
-import type { RunningServer } from '../../src/server/serve.js';
+import type { RunningServer } from '../../src/server/app/serve.js';
 import { ScriptedModel } from '../../src/testing/index.js';
 import { scriptedAgent, startServer } from './helpers.js';
 

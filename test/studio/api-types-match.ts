@@ -8,10 +8,10 @@
  */
 import type { z } from 'zod';
 
-import type * as api from '../../src/server/response-schemas.js';
-import type { TraceSpan as ServerTraceSpan } from '../../src/server/run-trace.js';
-import type * as studio from '../../src/server/studio-schemas.js';
-import type { doneEvent, failedEvent } from '../../src/server/turn-response.js';
+import type * as api from '../../src/server/api/response-schemas.js';
+import type { doneEvent, failedEvent } from '../../src/server/chat/turn-response.js';
+import type { TraceSpan as ServerTraceSpan } from '../../src/server/runs/run-trace.js';
+import type * as studio from '../../src/server/studio/studio-schemas.js';
 import type * as S from '../../studio/src/api-types.js';
 import type { StreamDone } from '../../studio/src/chat-stream.js';
 

@@ -70,7 +70,7 @@ export async function serveUntilSignal(context: CliContext, options: ServeComman
   try {
     // --port, else server.port, else $PORT (as hosting platforms set it), else 8080.
     const envPort = port === undefined && runtime.config.server?.port === undefined ? portFromEnv(context.env.PORT) : undefined;
-    const { serve } = await importServer(() => import('../../server/serve.js'));
+    const { serve } = await importServer(() => import('../../server/app/serve.js'));
     const server = await importServer(() =>
       serve({
         runtime,
@@ -103,7 +103,7 @@ export async function serveUntilSignal(context: CliContext, options: ServeComman
 
 /** `corvid hash-key [key]`: prints a new API key (or hashes the one given) and the `hash:` line for `server.auth.api_keys`. */
 export async function hashKeyCommand(context: CliContext): Promise<number> {
-  const { hashApiKey, generateApiKey } = await import('../../server/api-keys.js');
+  const { hashApiKey, generateApiKey } = await import('../../server/auth/api-keys.js');
   let key = context.positionals[0];
   if (key === '-') {
     const { readAll } = await import('../read-all.js');

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 
-import { AGENT_EVENT_TYPES } from '../types/events.js';
+import { AGENT_EVENT_TYPES } from '../../types/events.js';
+import { STUDIO_OPERATIONS } from '../studio/studio-api-operations.js';
 import {
   approvalAnswerSchema,
   chatRequestSchema,
@@ -35,7 +36,6 @@ import {
   sessionListSchema,
   sessionSchema,
 } from './response-schemas.js';
-import { STUDIO_OPERATIONS } from './studio-api-operations.js';
 
 /** One answer of an operation: a JSON body (a zod schema), an SSE stream, plain text, or no body. */
 export interface ApiResponse {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { STUDIO_REQUEST_COMPONENTS, STUDIO_RESPONSE_COMPONENTS } from '../studio/studio-api-operations.js';
 import { API_OPERATIONS, type ApiOperation, type ApiResponse } from './api-operations.js';
 import {
   approvalAnswerSchema,
@@ -41,7 +42,6 @@ import {
   sessionSummarySchema,
   usageSchema,
 } from './response-schemas.js';
-import { STUDIO_REQUEST_COMPONENTS, STUDIO_RESPONSE_COMPONENTS } from './studio-api-operations.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { HttpError } from '../http/http-error.js';
+import { HttpError } from '../../http/http-error.js';
 
 /** Session ids accepted in URLs and bodies. */
 export const SESSION_ID = /^[A-Za-z0-9_.:-]{1,128}$/;

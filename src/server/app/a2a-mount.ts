@@ -1,13 +1,13 @@
 import { type Context, Hono } from 'hono';
 
-import type { A2ARunStart, A2ATaskStart } from '../a2a/server/execution/corvid-agent-executor.js';
-import { reportRejection } from '../core/report-rejection.js';
-import type { AgentEvent } from '../types/events.js';
-import type { Store } from '../types/storage/store.js';
-import type { RunTracing } from './chat-service.js';
-import { logRunWarning } from './log-run-warning.js';
-import { modelLabels } from './model-label.js';
-import { type Principal, principalUser } from './principal.js';
+import type { A2ARunStart, A2ATaskStart } from '../../a2a/server/execution/corvid-agent-executor.js';
+import { reportRejection } from '../../core/report-rejection.js';
+import type { AgentEvent } from '../../types/events.js';
+import type { Store } from '../../types/storage/store.js';
+import { type Principal, principalUser } from '../auth/principal.js';
+import type { RunTracing } from '../chat/chat-service.js';
+import { modelLabels } from '../chat/model-label.js';
+import { logRunWarning } from '../observability/log-run-warning.js';
 import type { ServerAppParts } from './server-app-parts.js';
 
 /** `createA2ARoutes` of `src/a2a/a2a-routes.ts`, loaded on demand. */
@@ -15,7 +15,7 @@ export type CreateA2ARoutes = (options: Record<string, unknown>) => Promise<Hono
 
 /** The A2A routes, or why they are unavailable (the optional `@a2a-js/sdk` is not installed). */
 export async function loadA2A(): Promise<{ create?: CreateA2ARoutes; missing?: string }> {
-  const specifier = '../a2a/server/a2a-routes.js';
+  const specifier = '../../a2a/server/a2a-routes.js';
   try {
     const mod = (await import(specifier)) as { createA2ARoutes?: CreateA2ARoutes };
     return { create: mod.createA2ARoutes };

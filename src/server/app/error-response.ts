@@ -1,7 +1,7 @@
 import { HTTPException } from 'hono/http-exception';
 
-import { CorvidError } from '../errors/corvid-error.js';
-import { HttpError } from '../http/http-error.js';
+import { CorvidError } from '../../errors/corvid-error.js';
+import { HttpError } from '../../http/http-error.js';
 
 /** What an error becomes on the wire: `{ error: { code, message } }` with a status. */
 export interface ErrorResponse {

@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 
-import type { ServerConfig } from '../config/corvid-config.js';
+import type { ServerConfig } from '../../config/corvid-config.js';
 
 /** What `listen` needs. */
 export interface ListenOptions {

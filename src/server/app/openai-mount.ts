@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 
-import type { OpenAIHandlers } from './openai/openai-routes.js';
+import type { OpenAIHandlers } from '../openai/openai-routes.js';
 import type { ServerAppParts } from './server-app-parts.js';
 import type { ServerEnv } from './server-env.js';
 
@@ -19,7 +19,7 @@ export function registerOpenAIRoutes(app: Hono<ServerEnv>, parts: ServerAppParts
   const created = Math.floor(Date.now() / 1000);
   let handlers: Promise<OpenAIHandlers> | undefined;
   const load = (): Promise<OpenAIHandlers> =>
-    (handlers ??= import('./openai/openai-routes.js').then((m) =>
+    (handlers ??= import('../openai/openai-routes.js').then((m) =>
       m.createOpenAIHandlers({
         chat: parts.chat,
         access: parts.access,

@@ -4,11 +4,11 @@ import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import type { Logger } from 'pino';
 
-import { newId } from '../http/new-id.js';
-import { limitUnreadBody } from '../http/refuse-body.js';
-import { requestHeader } from '../http/request-header.js';
+import { newId } from '../../http/new-id.js';
+import { limitUnreadBody } from '../../http/refuse-body.js';
+import { requestHeader } from '../../http/request-header.js';
+import type { ServerMetrics } from '../observability/server-metrics.js';
 import type { ServerEnv } from './server-env.js';
-import type { ServerMetrics } from './server-metrics.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

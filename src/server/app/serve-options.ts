@@ -1,16 +1,16 @@
 import type { Hono } from 'hono';
 import type { DestinationStream, Logger } from 'pino';
 
-import type { A2ATaskStart } from '../a2a/server/execution/corvid-agent-executor.js';
-import type { ServerConfig } from '../config/corvid-config.js';
-import type { Runnable } from '../core/runnable.js';
-import type { LoadRuntimeOptions } from '../runtime/load-runtime.js';
-import type { StoreSource } from '../types/durable-options.js';
-import type { ChatSessions } from './chat-sessions.js';
+import type { A2ATaskStart } from '../../a2a/server/execution/corvid-agent-executor.js';
+import type { ServerConfig } from '../../config/corvid-config.js';
+import type { Runnable } from '../../core/runnable.js';
+import type { LoadRuntimeOptions } from '../../runtime/load-runtime.js';
+import type { StoreSource } from '../../types/durable-options.js';
+import type { ChatSessions } from '../sessions/chat-sessions.js';
+import type { StudioOptions } from '../studio/studio-static.js';
 import type { ServerAppParts } from './create-server-app.js';
 import type { ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';
-import type { StudioOptions } from './studio-static.js';
 
 /** Options of `serve()`. Give `agents` (built in code) or a `runtime`, else the config is loaded. */
 export interface ServeOptions {

@@ -4,12 +4,17 @@ import { dirname, join, resolve } from 'node:path';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 
-import type { ServerConfig } from '../config/corvid-config.js';
-import { ConfigError } from '../errors/config-error.js';
-import type { StoreSource } from '../types/durable-options.js';
-import type { Store } from '../types/storage/store.js';
+import type { ServerConfig } from '../../config/corvid-config.js';
+import { ConfigError } from '../../errors/config-error.js';
+import type { StoreSource } from '../../types/durable-options.js';
+import type { Store } from '../../types/storage/store.js';
+import type { RunTracing } from '../chat/chat-service.js';
+import { NodeWebSockets } from '../chat/node-web-sockets.js';
+import { registerMcpRoutes } from '../mcp/mcp-routes.js';
+import { createServerLogger } from '../observability/server-logger.js';
+import { ServerMetrics } from '../observability/server-metrics.js';
+import type { Tracing } from '../observability/tracing.js';
 import { createA2AMount, loadA2A } from './a2a-mount.js';
-import type { RunTracing } from './chat-service.js';
 import { configReloader, watchAndReload } from './config-reload.js';
 import {
   createServerApp,
@@ -19,13 +24,8 @@ import {
   type ServerAppParts,
 } from './create-server-app.js';
 import { listen } from './listen.js';
-import { registerMcpRoutes } from './mcp-routes.js';
-import { NodeWebSockets } from './node-web-sockets.js';
 import type { RunningServer, ServeOptions } from './serve-options.js';
 import { runtimeOf, type ServedRuntime } from './served-runtime.js';
-import { createServerLogger } from './server-logger.js';
-import { ServerMetrics } from './server-metrics.js';
-import type { Tracing } from './tracing.js';
 
 export type { RunningServer, ServeOptions } from './serve-options.js';
 
@@ -51,7 +51,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningServer> 
   if (options.runtime) runtime = options.runtime;
   else if (options.agents) runtime = runtimeOf(options.agents);
   else {
-    const { loadRuntime } = await import('../runtime/load-runtime.js');
+    const { loadRuntime } = await import('../../runtime/load-runtime.js');
     runtime = await loadRuntime(options.load);
     owned = true;
   }
@@ -113,10 +113,10 @@ function settingsOf(runtime: ServedRuntime, options: ServeOptions): ServeSetting
 async function startRunTracing(server: ServerConfig, logger: Logger): Promise<{ tracing?: Tracing; runTracing?: RunTracing }> {
   const endpoint = server.telemetry?.otlpEndpoint ?? (process.env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined);
   if (!endpoint) return {};
-  const { startTracing } = await import('./tracing.js');
+  const { startTracing } = await import('../observability/tracing.js');
   const tracing = await startTracing({ endpoint, serviceName: server.telemetry?.serviceName ?? process.env.OTEL_SERVICE_NAME });
   logger.info({ url: tracing.url }, 'exporting traces over OTLP');
-  const { RunTracer } = await import('./run-tracer.js');
+  const { RunTracer } = await import('../observability/run-tracer.js');
   const tracer = tracing.tracer;
   return { tracing, runTracing: (model, attributes) => new RunTracer(tracer, model, attributes) };
 }
@@ -156,7 +156,7 @@ async function startAutoResume(input: {
   const stop = () => stopped.abort();
   const { options, runtime, store } = input;
   if ((options.resume ?? runtime.config.storage?.resume) !== 'auto' || !store || options.sessions !== undefined) return { stop };
-  const { resumeInterruptedRuns } = await import('./auto-resume.js');
+  const { resumeInterruptedRuns } = await import('../runs/auto-resume.js');
   const done = resumeInterruptedRuns({
     chat: input.parts.chat,
     store,

@@ -1,9 +1,9 @@
-import type { CorvidConfig } from '../config/corvid-config.js';
-import type { Runnable } from '../core/runnable.js';
-import type { BackgroundRuns } from '../durable/background-runs.js';
-import type { McpHub } from '../mcp/mcp-hub.js';
-import type { ConfigKnowledge } from '../runtime/config-knowledge.js';
-import type { Store } from '../types/storage/store.js';
+import type { CorvidConfig } from '../../config/corvid-config.js';
+import type { Runnable } from '../../core/runnable.js';
+import type { BackgroundRuns } from '../../durable/background-runs.js';
+import type { McpHub } from '../../mcp/mcp-hub.js';
+import type { ConfigKnowledge } from '../../runtime/config-knowledge.js';
+import type { Store } from '../../types/storage/store.js';
 
 /**
  * What the server needs of a runtime: agents and config (visibility, server settings). A config

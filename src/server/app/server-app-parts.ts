@@ -1,21 +1,21 @@
 import type { Context, Hono } from 'hono';
 import type { Logger } from 'pino';
 
-import type { ServerConfig } from '../config/corvid-config.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../http/read-incoming.js';
-import type { Store } from '../types/storage/store.js';
-import { AgentAccess } from './agent-access.js';
-import { Authenticator } from './authenticator.js';
-import { type ChatBackend, ChatService, type RunTracing } from './chat-service.js';
-import { type ChatSessions, MemoryChatSessions, type SessionDirectory } from './chat-sessions.js';
-import { createRateLimiter } from './create-rate-limiter.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { ServerConfig } from '../../config/corvid-config.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../../http/read-incoming.js';
+import type { Store } from '../../types/storage/store.js';
+import { AgentAccess } from '../auth/agent-access.js';
+import { Authenticator } from '../auth/authenticator.js';
+import { type ChatBackend, ChatService, type RunTracing } from '../chat/chat-service.js';
+import { createServerLogger } from '../observability/server-logger.js';
+import { ServerMetrics } from '../observability/server-metrics.js';
+import { createRateLimiter } from '../rate-limit/create-rate-limiter.js';
+import type { RateLimiter } from '../rate-limit/rate-limiter.js';
+import { type ChatSessions, MemoryChatSessions, type SessionDirectory } from '../sessions/chat-sessions.js';
+import { StoreChatSessions } from '../sessions/store-chat-sessions.js';
+import type { StudioOptions } from '../studio/studio-static.js';
 import type { ServedRuntime } from './served-runtime.js';
 import type { ServerEnv } from './server-env.js';
-import { createServerLogger } from './server-logger.js';
-import { ServerMetrics } from './server-metrics.js';
-import { StoreChatSessions } from './store-chat-sessions.js';
-import type { StudioOptions } from './studio-static.js';
 
 /** Options of `createServerApp`. */
 export interface ServerAppOptions {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 
-import type { Principal } from './principal.js';
+import type { Principal } from '../auth/principal.js';
 
 /** Hono environment of the server: per-request values set by the middleware. */
 export interface ServerEnv {

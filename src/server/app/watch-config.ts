@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 
-import { watchPaths } from '../mcp/file-watcher.js';
+import { watchPaths } from '../../mcp/file-watcher.js';
 
 /**
  * Watches a config file and the `.env` files next to it and in `cwd`; calls `onChange`

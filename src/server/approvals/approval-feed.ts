@@ -1,5 +1,5 @@
-import type { Approval } from '../types/storage/runs.js';
-import type { Store } from '../types/storage/store.js';
+import type { Approval } from '../../types/storage/runs.js';
+import type { Store } from '../../types/storage/store.js';
 
 /** What an approval feed reports: a new pending approval, or one answered. */
 export type ApprovalFeedEvent = { type: 'approval'; approval: Approval } | { type: 'resolved'; approval: Approval };

@@ -1,15 +1,12 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 
-import type { BackgroundRuns } from '../durable/background-runs.js';
-import { StorageError } from '../errors/storage-error.js';
-import { HttpError } from '../http/http-error.js';
-import { readBodyText } from '../http/read-body.js';
-import type { Approval, RunRecord } from '../types/storage/runs.js';
-import type { Store } from '../types/storage/store.js';
-import { type ChatService, noStore } from './chat-service.js';
-import type { ChatTurn } from './chat-turn.js';
-import type { Principal } from './principal.js';
+import type { BackgroundRuns } from '../../durable/background-runs.js';
+import { StorageError } from '../../errors/storage-error.js';
+import { HttpError } from '../../http/http-error.js';
+import { readBodyText } from '../../http/read-body.js';
+import type { Approval, RunRecord } from '../../types/storage/runs.js';
+import type { Store } from '../../types/storage/store.js';
 import {
   approvalAnswerSchema,
   listApprovalsQuerySchema,
@@ -18,14 +15,17 @@ import {
   parseOr400,
   RECORD_ID,
   resumeRequestSchema,
-} from './request-schemas.js';
-import type { approvalSchema, runSchema } from './response-schemas.js';
-import { runStatus, type RunViewStatus } from './run-status.js';
-import type { ServerEnv } from './server-env.js';
+} from '../api/request-schemas.js';
+import type { approvalSchema, runSchema } from '../api/response-schemas.js';
+import type { ServerEnv } from '../app/server-env.js';
+import type { Principal } from '../auth/principal.js';
+import { type ChatService, noStore } from '../chat/chat-service.js';
+import type { ChatTurn } from '../chat/chat-turn.js';
+import { runStatus, type RunViewStatus } from '../runs/run-status.js';
 
 type ApprovalView = z.output<typeof approvalSchema>;
 type RunView = z.output<typeof runSchema>;
-import { respondWithTurn, type TurnResponseOptions } from './turn-response.js';
+import { respondWithTurn, type TurnResponseOptions } from '../chat/turn-response.js';
 
 /** What the approval and run routes need. */
 export interface ApprovalRoutesOptions extends TurnResponseOptions {

@@ -1,10 +1,10 @@
 import type { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 
+import type { ServerEnv } from '../app/server-env.js';
+import { type ChatService, noStore } from '../chat/chat-service.js';
 import { ApprovalFeed, type ApprovalFeedEvent } from './approval-feed.js';
 import { approvalView } from './approval-routes.js';
-import { type ChatService, noStore } from './chat-service.js';
-import type { ServerEnv } from './server-env.js';
 
 /** Options of `registerApprovalStream`. */
 export interface ApprovalStreamOptions {

@@ -1,8 +1,8 @@
-import type { AgentVisibility } from '../config/corvid-config.js';
-import type { Runnable } from '../core/runnable.js';
-import { HttpError } from '../http/http-error.js';
+import type { AgentVisibility } from '../../config/corvid-config.js';
+import type { Runnable } from '../../core/runnable.js';
+import { HttpError } from '../../http/http-error.js';
+import type { ServedRuntime } from '../app/served-runtime.js';
 import type { Principal } from './principal.js';
-import type { ServedRuntime } from './served-runtime.js';
 
 /** Applies agent `visibility` to HTTP requests. */
 export class AgentAccess {

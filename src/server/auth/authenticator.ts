@@ -1,5 +1,5 @@
-import type { ServerConfig } from '../config/corvid-config.js';
-import { HttpError } from '../http/http-error.js';
+import type { ServerConfig } from '../../config/corvid-config.js';
+import { HttpError } from '../../http/http-error.js';
 import { ApiKeyVerifier } from './api-keys.js';
 import { JwtVerifier } from './jwt-verifier.js';
 import type { Principal } from './principal.js';

@@ -1,6 +1,6 @@
 import type { JWTPayload } from 'jose';
 
-import type { JwtAuthConfig } from '../config/corvid-config.js';
+import type { JwtAuthConfig } from '../../config/corvid-config.js';
 
 /** Default accepted algorithms. */
 export const DEFAULT_JWT_ALGORITHMS = ['RS256', 'ES256'];

@@ -1,12 +1,12 @@
 import type { Context, MiddlewareHandler } from 'hono';
 
-import { HttpError } from '../http/http-error.js';
-import { checkContentLength } from '../http/read-body.js';
-import { requestHeader } from '../http/request-header.js';
+import { HttpError } from '../../http/http-error.js';
+import { checkContentLength } from '../../http/read-body.js';
+import { requestHeader } from '../../http/request-header.js';
+import type { ServerAppParts } from '../app/server-app-parts.js';
+import type { ServerEnv } from '../app/server-env.js';
 import { principalUser } from './principal.js';
 import { RequestGuards } from './request-guards.js';
-import type { ServerAppParts } from './server-app-parts.js';
-import type { ServerEnv } from './server-env.js';
 
 /** A2A paths naming an agent: `/a2a/{name}…` and `/agents/{name}/…`. */
 const A2A_AGENT_PATH = /^\/(?:a2a|agents)\/([^/]+)/;

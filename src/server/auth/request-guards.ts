@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 
-import type { ServerConfig } from '../config/corvid-config.js';
-import { HttpError } from '../http/http-error.js';
-import { jsonBodyProblem } from '../http/json-content-type.js';
-import { requestHeader } from '../http/request-header.js';
+import type { ServerConfig } from '../../config/corvid-config.js';
+import { HttpError } from '../../http/http-error.js';
+import { jsonBodyProblem } from '../../http/json-content-type.js';
+import { requestHeader } from '../../http/request-header.js';
 
 /** Options of `RequestGuards`. */
 export interface RequestGuardsOptions {

@@ -1,4 +1,4 @@
-import { HttpError } from '../http/http-error.js';
+import { HttpError } from '../../http/http-error.js';
 import type { Principal } from './principal.js';
 
 /**

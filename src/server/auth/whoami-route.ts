@@ -1,8 +1,8 @@
 import type { Hono } from 'hono';
 
+import type { ServerEnv } from '../app/server-env.js';
 import type { Authenticator } from './authenticator.js';
 import { principalUser } from './principal.js';
-import type { ServerEnv } from './server-env.js';
 import { scopesOf } from './tool-scopes.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { AgentConfig, CorvidConfig } from '../config/corvid-config.js';
-import type { Runnable } from '../core/runnable.js';
-import { isMemoryToolName } from '../tools/builtin-tool-names.js';
-import type { Tool } from '../types/tool.js';
+import type { AgentConfig, CorvidConfig } from '../../config/corvid-config.js';
+import type { Runnable } from '../../core/runnable.js';
+import { isMemoryToolName } from '../../tools/memory/builtin-tool-names.js';
+import type { Tool } from '../../types/tool.js';
 import { modelLabel } from './model-label.js';
 
 /** The mark of MCP tools (`mcpTool()`), read without loading the MCP code. */

@@ -1,22 +1,22 @@
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 
-import type { CorvidConfig } from '../config/corvid-config.js';
-import type { Runnable } from '../core/runnable.js';
-import { HttpError } from '../http/http-error.js';
-import { readBodyText } from '../http/read-body.js';
-import { requestHeader } from '../http/request-header.js';
-import type { AgentAccess } from './agent-access.js';
+import type { CorvidConfig } from '../../config/corvid-config.js';
+import type { Runnable } from '../../core/runnable.js';
+import { HttpError } from '../../http/http-error.js';
+import { readBodyText } from '../../http/read-body.js';
+import { requestHeader } from '../../http/request-header.js';
+import { chatRequestSchema, listSessionsQuerySchema, parseJsonBody, parseOr400, SESSION_ID } from '../api/request-schemas.js';
+import type { agentInfoSchema } from '../api/response-schemas.js';
+import type { ServerEnv } from '../app/server-env.js';
+import type { AgentAccess } from '../auth/agent-access.js';
+import { principalUser } from '../auth/principal.js';
+import { scopesOf } from '../auth/tool-scopes.js';
+import type { ServerMetrics } from '../observability/server-metrics.js';
+import type { SessionDirectory } from '../sessions/chat-sessions.js';
+import { summarize } from '../sessions/chat-sessions.js';
 import { agentDetails } from './agent-details.js';
 import type { ChatService } from './chat-service.js';
-import type { SessionDirectory } from './chat-sessions.js';
-import { summarize } from './chat-sessions.js';
-import { principalUser } from './principal.js';
-import { chatRequestSchema, listSessionsQuerySchema, parseJsonBody, parseOr400, SESSION_ID } from './request-schemas.js';
-import type { agentInfoSchema } from './response-schemas.js';
-import type { ServerEnv } from './server-env.js';
-import type { ServerMetrics } from './server-metrics.js';
-import { scopesOf } from './tool-scopes.js';
 import { turnOverrides } from './turn-overrides.js';
 import { respondWithTurn } from './turn-response.js';
 

@@ -1,9 +1,9 @@
-import { reportRejection } from '../core/report-rejection.js';
-import type { RunOptions } from '../core/run-options.js';
-import type { RunStream } from '../core/run-stream.js';
-import type { Runnable } from '../core/runnable.js';
-import type { EventSink } from '../types/events.js';
-import type { RunResult } from '../types/result.js';
+import { reportRejection } from '../../core/report-rejection.js';
+import type { RunOptions } from '../../core/run-options.js';
+import type { RunStream } from '../../core/run-stream.js';
+import type { Runnable } from '../../core/runnable.js';
+import type { EventSink } from '../../types/events.js';
+import type { RunResult } from '../../types/result.js';
 
 /** Per-turn run options the transports may set (the OpenAI-compatible API passes client tools and model settings). */
 export type TurnOptions = Pick<RunOptions, 'onApproval' | 'clientTools' | 'temperature' | 'topP' | 'maxTokens' | 'toolChoice'>;

@@ -1,4 +1,4 @@
-import { findAgent, type Runnable } from '../core/runnable.js';
+import { findAgent, type Runnable } from '../../core/runnable.js';
 
 const cache = new WeakMap<Runnable, string>();
 

@@ -3,8 +3,8 @@ import type { Server } from 'node:http';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 
-import type { ServerAppParts } from './server-app-parts.js';
-import type { ServerEnv } from './server-env.js';
+import type { ServerAppParts } from '../app/server-app-parts.js';
+import type { ServerEnv } from '../app/server-env.js';
 
 type NodeWs = typeof import('@hono/node-ws');
 type WsRoute = typeof import('./ws-route.js');

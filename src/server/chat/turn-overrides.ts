@@ -1,9 +1,9 @@
-import type { CorvidConfig } from '../config/corvid-config.js';
-import { Agent } from '../core/agent.js';
-import type { Runnable } from '../core/runnable.js';
-import { HttpError } from '../http/http-error.js';
-import { type Principal } from './principal.js';
-import { scopesOf } from './tool-scopes.js';
+import type { CorvidConfig } from '../../config/corvid-config.js';
+import { Agent } from '../../core/agent.js';
+import type { Runnable } from '../../core/runnable.js';
+import { HttpError } from '../../http/http-error.js';
+import { type Principal } from '../auth/principal.js';
+import { scopesOf } from '../auth/tool-scopes.js';
 
 /** What a chat request may change for one turn (`overrides` of `POST /api/v1/agents/{name}/chat`). */
 export interface TurnOverrides {

@@ -4,12 +4,12 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { z } from 'zod';
 
-import type { RunResult } from '../types/result.js';
+import type { RunResult } from '../../types/result.js';
+import type { chatResponseSchema, pausedResponseSchema } from '../api/response-schemas.js';
+import type { ServerEnv } from '../app/server-env.js';
+import type { ServerMetrics } from '../observability/server-metrics.js';
 import type { ChatTurn } from './chat-turn.js';
 import { NodeSseStream, type SseSink } from './node-sse-stream.js';
-import type { chatResponseSchema, pausedResponseSchema } from './response-schemas.js';
-import type { ServerEnv } from './server-env.js';
-import type { ServerMetrics } from './server-metrics.js';
 
 /** How turns are answered over HTTP. */
 export interface TurnResponseOptions {

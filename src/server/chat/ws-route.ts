@@ -4,17 +4,17 @@ import type { Hono } from 'hono';
 import type { UpgradeWebSocket, WSContext } from 'hono/ws';
 import type { Logger } from 'pino';
 
-import { reportRejection } from '../core/report-rejection.js';
-import type { RunStream } from '../core/run-stream.js';
-import { HttpError } from '../http/http-error.js';
-import type { ApprovalDecision } from '../types/durable-options.js';
-import { answerApproval } from './approval-routes.js';
+import { reportRejection } from '../../core/report-rejection.js';
+import type { RunStream } from '../../core/run-stream.js';
+import { HttpError } from '../../http/http-error.js';
+import type { ApprovalDecision } from '../../types/durable-options.js';
+import { invalid, RECORD_ID, type WsClientMessage, wsClientMessageSchema } from '../api/request-schemas.js';
+import type { ServerAppParts } from '../app/create-server-app.js';
+import { errorResponse } from '../app/error-response.js';
+import type { ServerEnv } from '../app/server-env.js';
+import { answerApproval } from '../approvals/approval-routes.js';
+import type { Principal } from '../auth/principal.js';
 import type { ChatTurn } from './chat-turn.js';
-import type { ServerAppParts } from './create-server-app.js';
-import { errorResponse } from './error-response.js';
-import type { Principal } from './principal.js';
-import { invalid, RECORD_ID, type WsClientMessage, wsClientMessageSchema } from './request-schemas.js';
-import type { ServerEnv } from './server-env.js';
 import { doneEvent, failedEvent } from './turn-response.js';
 
 /**

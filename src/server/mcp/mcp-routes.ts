@@ -2,18 +2,18 @@ import { dirname } from 'node:path';
 
 import type { Context, Hono } from 'hono';
 
-import { ConfigError } from '../errors/config-error.js';
-import { HttpError } from '../http/http-error.js';
-import { readBodyText } from '../http/read-body.js';
-import type { McpWebHandler } from '../mcp/server/mcp-web-handler.js';
-import type { ServedCaller } from '../mcp/server/tool-runner.js';
-import type { Runtime } from '../runtime/load-runtime.js';
-import type { Store } from '../types/storage/store.js';
-import type { ServerAppParts } from './create-server-app.js';
-import { principalUser } from './principal.js';
-import type { ServedRuntime } from './served-runtime.js';
-import type { ServerEnv } from './server-env.js';
-import { checkToolScopes, toolScopeRefusal } from './tool-scopes.js';
+import { ConfigError } from '../../errors/config-error.js';
+import { HttpError } from '../../http/http-error.js';
+import { readBodyText } from '../../http/read-body.js';
+import type { McpWebHandler } from '../../mcp/server/mcp-web-handler.js';
+import type { ServedCaller } from '../../mcp/server/tool-runner.js';
+import type { Runtime } from '../../runtime/load-runtime.js';
+import type { Store } from '../../types/storage/store.js';
+import type { ServerAppParts } from '../app/create-server-app.js';
+import type { ServedRuntime } from '../app/served-runtime.js';
+import type { ServerEnv } from '../app/server-env.js';
+import { principalUser } from '../auth/principal.js';
+import { checkToolScopes, toolScopeRefusal } from '../auth/tool-scopes.js';
 
 /** Options of `registerMcpRoutes`. */
 export interface McpRoutesOptions {
@@ -42,9 +42,9 @@ export function registerMcpRoutes(app: Hono<ServerEnv>, parts: ServerAppParts, o
     const previous = current?.handler;
     const handler = (async () => {
       const [{ McpWebHandler }, { mcpServedParts }, { createMcpServer }] = await Promise.all([
-        import('../mcp/server/mcp-web-handler.js'),
-        import('../runtime/mcp-served-parts.js'),
-        import('../mcp/server/create-mcp-server.js'),
+        import('../../mcp/server/mcp-web-handler.js'),
+        import('../../runtime/mcp-served-parts.js'),
+        import('../../mcp/server/create-mcp-server.js'),
       ]);
       const agents = [...runtime.agents.values()].filter((a) => {
         const v = parts.access.visibility(a.name);

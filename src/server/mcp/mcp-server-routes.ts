@@ -1,15 +1,15 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 
-import { HttpError } from '../http/http-error.js';
-import { readBodyText } from '../http/read-body.js';
-import type { McpHub } from '../mcp/mcp-hub.js';
-import type { McpServerStatus } from '../mcp/types.js';
-import { parseJsonBody, parseOr400 } from './request-schemas.js';
-import type { ServedRuntime } from './served-runtime.js';
-import type { ServerEnv } from './server-env.js';
-import { mcpCallSchema, type mcpServerListSchema } from './studio-schemas.js';
-import { checkToolScopes } from './tool-scopes.js';
+import { HttpError } from '../../http/http-error.js';
+import { readBodyText } from '../../http/read-body.js';
+import type { McpHub } from '../../mcp/mcp-hub.js';
+import type { McpServerStatus } from '../../mcp/types.js';
+import { parseJsonBody, parseOr400 } from '../api/request-schemas.js';
+import type { ServedRuntime } from '../app/served-runtime.js';
+import type { ServerEnv } from '../app/server-env.js';
+import { checkToolScopes } from '../auth/tool-scopes.js';
+import { mcpCallSchema, type mcpServerListSchema } from '../studio/studio-schemas.js';
 
 type ServerView = z.output<typeof mcpServerListSchema>['servers'][number];
 

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../types/events.js';
+import type { AgentEvent } from '../../types/events.js';
 
 /** What `logRunWarning` needs of a logger (pino's `warn`). */
 export interface WarnLogger {

@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
 
-import type { Store } from '../types/storage/store.js';
-import { openApiDocument } from './openapi.js';
-import type { ServedRuntime } from './served-runtime.js';
-import type { ServerEnv } from './server-env.js';
+import type { Store } from '../../types/storage/store.js';
+import { openApiDocument } from '../api/openapi.js';
+import type { ServedRuntime } from '../app/served-runtime.js';
+import type { ServerEnv } from '../app/server-env.js';
 import type { ServerMetrics } from './server-metrics.js';
 
 /** What `registerOperationalRoutes` needs. */

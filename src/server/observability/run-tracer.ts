@@ -1,6 +1,6 @@
 import { context, type Span, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 
-import type { AgentEvent, AgentEventOf } from '../types/events.js';
+import type { AgentEvent, AgentEventOf } from '../../types/events.js';
 import { toolErrorMessage, toolSpanAttributes } from './tool-span-attributes.js';
 
 /**

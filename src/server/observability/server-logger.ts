@@ -1,6 +1,6 @@
 import { type DestinationStream, type Logger, pino } from 'pino';
 
-import { redactUrls } from '../core/redact-urls.js';
+import { redactUrls } from '../../core/redact-urls.js';
 
 /** Header and field paths never written to logs. */
 export const REDACTED_PATHS = ['authorization', 'headers.authorization', 'headers["x-api-key"]', 'headers.cookie', 'apiKey', 'token'];

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-import type { AgentEvent } from '../types/events.js';
+import type { AgentEvent } from '../../types/events.js';
 
 /**
  * The server's Prometheus metrics, in their own registry (never prom-client's global one, so two

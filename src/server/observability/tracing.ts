@@ -1,6 +1,6 @@
 import type { Tracer } from '@opentelemetry/api';
 
-import { loadPeer } from '../errors/load-peer.js';
+import { loadPeer } from '../../errors/load-peer.js';
 
 /** Traces exported over OTLP/HTTP. */
 export interface Tracing {

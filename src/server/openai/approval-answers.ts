@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { HttpError } from '../../http/http-error.js';
 import type { Approval } from '../../types/storage/runs.js';
 import type { Store } from '../../types/storage/store.js';
-import { answerApproval, visibleApproval } from '../approval-routes.js';
-import type { ChatService } from '../chat-service.js';
-import type { ChatTurn } from '../chat-turn.js';
-import { RECORD_ID } from '../request-schemas.js';
-import type { ServerEnv } from '../server-env.js';
+import { RECORD_ID } from '../api/request-schemas.js';
+import type { ServerEnv } from '../app/server-env.js';
+import { answerApproval, visibleApproval } from '../approvals/approval-routes.js';
+import type { ChatService } from '../chat/chat-service.js';
+import type { ChatTurn } from '../chat/chat-turn.js';
 
 /** The name of the tool call that asks the client to approve a call of the agent's own tools. */
 export const APPROVAL_TOOL = 'corvid_approval';

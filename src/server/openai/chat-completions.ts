@@ -4,11 +4,11 @@ import { newId } from '../../http/new-id.js';
 import { readBodyText } from '../../http/read-body.js';
 import type { RunResult } from '../../types/result.js';
 import type { Usage } from '../../types/usage.js';
-import type { TurnOptions } from '../chat-turn.js';
-import type { SseSink } from '../node-sse-stream.js';
-import { parseJsonBody, parseOr400 } from '../request-schemas.js';
-import type { ServerEnv } from '../server-env.js';
-import { sendSse } from '../turn-response.js';
+import { parseJsonBody, parseOr400 } from '../api/request-schemas.js';
+import type { ServerEnv } from '../app/server-env.js';
+import type { TurnOptions } from '../chat/chat-turn.js';
+import type { SseSink } from '../chat/node-sse-stream.js';
+import { sendSse } from '../chat/turn-response.js';
 import { chatConversation, chatEntries } from './openai-messages.js';
 import { type ChatCompletionRequest, chatCompletionRequestSchema } from './openai-request-schemas.js';
 import {

@@ -1,4 +1,4 @@
-import type { ErrorResponse } from '../error-response.js';
+import type { ErrorResponse } from '../app/error-response.js';
 
 /** An error as OpenAI's API answers it. */
 export interface OpenAIErrorBody {

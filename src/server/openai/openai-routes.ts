@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 
 import type { Runnable } from '../../core/runnable.js';
-import type { AgentAccess } from '../agent-access.js';
-import type { ServerEnv } from '../server-env.js';
+import type { ServerEnv } from '../app/server-env.js';
+import type { AgentAccess } from '../auth/agent-access.js';
 import { chatCompletions } from './chat-completions.js';
 import type { OpenAIRouteOptions } from './openai-turn.js';
 import { responses } from './responses.js';

@@ -1,5 +1,5 @@
 import type { RunResult } from '../../types/result.js';
-import type { SseSink } from '../node-sse-stream.js';
+import type { SseSink } from '../chat/node-sse-stream.js';
 import {
   functionCallItems,
   itemId,

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 
-import type { SseSink } from '../node-sse-stream.js';
-import type { ServerEnv } from '../server-env.js';
+import type { ServerEnv } from '../app/server-env.js';
+import type { SseSink } from '../chat/node-sse-stream.js';
 import type { AnswerStream, OpenAIRouteOptions } from './openai-turn.js';
 
 /**

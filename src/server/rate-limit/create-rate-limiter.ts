@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 
-import type { ServerConfig } from '../config/corvid-config.js';
-import type { Store } from '../types/storage/store.js';
+import type { ServerConfig } from '../../config/corvid-config.js';
+import type { Store } from '../../types/storage/store.js';
 import { type RateCounter, RateLimiter } from './rate-limiter.js';
 
 /**

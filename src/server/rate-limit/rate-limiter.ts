@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
-import { HttpError } from '../http/http-error.js';
-import type { CounterWindow } from '../types/storage/coordination.js';
+import { HttpError } from '../../http/http-error.js';
+import type { CounterWindow } from '../../types/storage/coordination.js';
 
 /**
  * Where a rate limiter counts: fixed windows per key. `MemoryWindowCounter` counts in this

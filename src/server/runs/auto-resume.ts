@@ -2,11 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { Logger } from 'pino';
 
-import { RUN_LEASE_TTL_MS } from '../durable/run-lease.js';
-import { RunLeaseHeldError } from '../errors/run-lease-held-error.js';
-import type { RunRecord } from '../types/storage/runs.js';
-import type { Store } from '../types/storage/store.js';
-import type { ChatService } from './chat-service.js';
+import { RUN_LEASE_TTL_MS } from '../../durable/run-lease.js';
+import { RunLeaseHeldError } from '../../errors/run-lease-held-error.js';
+import type { RunRecord } from '../../types/storage/runs.js';
+import type { Store } from '../../types/storage/store.js';
+import type { ChatService } from '../chat/chat-service.js';
 
 /** Options of `resumeInterruptedRuns`. */
 export interface AutoResumeOptions {

@@ -1,19 +1,19 @@
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 
-import { usesUserScopedTools } from '../core/user-scoped.js';
-import type { BackgroundRuns } from '../durable/background-runs.js';
-import { HttpError } from '../http/http-error.js';
-import { readBodyText } from '../http/read-body.js';
-import type { BackgroundRun } from '../types/storage/background-runs.js';
-import { isFinalRunStatus } from '../types/storage/background-runs.js';
-import type { Store } from '../types/storage/store.js';
-import type { AgentAccess } from './agent-access.js';
-import { type ChatService, noStore } from './chat-service.js';
-import { canSeeOwner, principalUser } from './principal.js';
-import { parseJsonBody, parseOr400, RECORD_ID, runQuerySchema, submitRunSchema } from './request-schemas.js';
+import { usesUserScopedTools } from '../../core/user-scoped.js';
+import type { BackgroundRuns } from '../../durable/background-runs.js';
+import { HttpError } from '../../http/http-error.js';
+import { readBodyText } from '../../http/read-body.js';
+import type { BackgroundRun } from '../../types/storage/background-runs.js';
+import { isFinalRunStatus } from '../../types/storage/background-runs.js';
+import type { Store } from '../../types/storage/store.js';
+import { parseJsonBody, parseOr400, RECORD_ID, runQuerySchema, submitRunSchema } from '../api/request-schemas.js';
+import type { ServerEnv } from '../app/server-env.js';
+import type { AgentAccess } from '../auth/agent-access.js';
+import { canSeeOwner, principalUser } from '../auth/principal.js';
+import { type ChatService, noStore } from '../chat/chat-service.js';
 import { registerScheduleRoutes } from './schedule-routes.js';
-import type { ServerEnv } from './server-env.js';
 
 /** What the background-run routes need. */
 export interface BackgroundRunRoutesOptions {

@@ -1,8 +1,8 @@
-import type { TimelineStep } from '../durable/run-timeline.js';
-import type { AgentEvent } from '../types/events.js';
-import type { Message } from '../types/message.js';
-import type { Approval, RunStatus } from '../types/storage/runs.js';
-import { addUsage, emptyUsage } from '../types/usage.js';
+import type { TimelineStep } from '../../durable/run-timeline.js';
+import type { AgentEvent } from '../../types/events.js';
+import type { Message } from '../../types/message.js';
+import type { Approval, RunStatus } from '../../types/storage/runs.js';
+import { addUsage, emptyUsage } from '../../types/usage.js';
 import type { TimedEvent } from './run-trace.js';
 
 /** What a run's checkpoints and session say about it (see `eventsFromCheckpoint`). */

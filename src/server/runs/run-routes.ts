@@ -1,12 +1,12 @@
 import type { Hono } from 'hono';
 
-import { HttpError } from '../http/http-error.js';
-import type { Store } from '../types/storage/store.js';
-import { type ChatService, noStore } from './chat-service.js';
-import { RECORD_ID } from './request-schemas.js';
+import { HttpError } from '../../http/http-error.js';
+import type { Store } from '../../types/storage/store.js';
+import { RECORD_ID } from '../api/request-schemas.js';
+import type { ServerEnv } from '../app/server-env.js';
+import { type ChatService, noStore } from '../chat/chat-service.js';
 import { runStatus } from './run-status.js';
 import { runTimelineView } from './run-timeline-view.js';
-import type { ServerEnv } from './server-env.js';
 
 /**
  * Registers `GET /api/v1/runs/{id}/timeline` (the steps, durations, tokens and tool spans its

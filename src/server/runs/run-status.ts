@@ -1,7 +1,7 @@
-import { deadLocalHolder, runLeaseName } from '../durable/run-lease.js';
-import type { RunRecord } from '../types/storage/runs.js';
-import type { Store } from '../types/storage/store.js';
-import type { ChatService } from './chat-service.js';
+import { deadLocalHolder, runLeaseName } from '../../durable/run-lease.js';
+import type { RunRecord } from '../../types/storage/runs.js';
+import type { Store } from '../../types/storage/store.js';
+import type { ChatService } from '../chat/chat-service.js';
 
 /** A run's status as the API shows it: the stored one, or `interrupted` for a `running` run nobody runs. */
 export type RunViewStatus = RunRecord['status'] | 'interrupted';

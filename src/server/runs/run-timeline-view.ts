@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 
-import type { TimelineStep } from '../durable/run-timeline.js';
-import type { Checkpoint, RunRecord } from '../types/storage/runs.js';
-import { emptyUsage } from '../types/usage.js';
+import type { TimelineStep } from '../../durable/run-timeline.js';
+import type { Checkpoint, RunRecord } from '../../types/storage/runs.js';
+import { emptyUsage } from '../../types/usage.js';
+import type { runTimelineSchema } from '../studio/studio-schemas.js';
 import type { RunViewStatus } from './run-status.js';
-import type { runTimelineSchema } from './studio-schemas.js';
 
 type TimelineView = z.output<typeof runTimelineSchema>;
 

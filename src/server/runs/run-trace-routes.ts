@@ -1,22 +1,22 @@
 import type { Hono } from 'hono';
 
-import type { BackgroundRuns } from '../durable/background-runs.js';
-import type { TimelineStep } from '../durable/run-timeline.js';
-import { HttpError } from '../http/http-error.js';
-import type { AgentEvent } from '../types/events.js';
-import type { Message } from '../types/message.js';
-import type { RunEventRecord } from '../types/storage/run-events.js';
-import type { Store } from '../types/storage/store.js';
-import type { AgentAccess } from './agent-access.js';
-import { type ChatService, noStore } from './chat-service.js';
+import type { BackgroundRuns } from '../../durable/background-runs.js';
+import type { TimelineStep } from '../../durable/run-timeline.js';
+import { HttpError } from '../../http/http-error.js';
+import type { AgentEvent } from '../../types/events.js';
+import type { Message } from '../../types/message.js';
+import type { RunEventRecord } from '../../types/storage/run-events.js';
+import type { Store } from '../../types/storage/store.js';
+import { parseOr400, RECORD_ID, runEventsQuerySchema } from '../api/request-schemas.js';
+import type { ServerEnv } from '../app/server-env.js';
+import type { AgentAccess } from '../auth/agent-access.js';
+import type { Principal } from '../auth/principal.js';
+import { canSeeOwner } from '../auth/principal.js';
+import { type ChatService, noStore } from '../chat/chat-service.js';
+import { modelLabel } from '../chat/model-label.js';
 import { eventsFromCheckpoint } from './checkpoint-events.js';
-import { modelLabel } from './model-label.js';
-import type { Principal } from './principal.js';
-import { canSeeOwner } from './principal.js';
-import { parseOr400, RECORD_ID, runEventsQuerySchema } from './request-schemas.js';
 import { runStatus } from './run-status.js';
 import { type TimedEvent, traceFromEvents } from './run-trace.js';
-import type { ServerEnv } from './server-env.js';
 
 /** What the trace routes need. */
 export interface RunTraceRoutesOptions {

@@ -1,6 +1,6 @@
-import { costOf } from '../code/code-prices.js';
-import type { AgentEvent } from '../types/events.js';
-import { addUsage, emptyUsage, type Usage } from '../types/usage.js';
+import { costOf } from '../../code/code-prices.js';
+import type { AgentEvent } from '../../types/events.js';
+import { addUsage, emptyUsage, type Usage } from '../../types/usage.js';
 
 /** What a span of a run's trace stands for: an agent's run, one model step, the model call in it, a tool call, a workflow task. */
 export type TraceSpanKind = 'agent' | 'step' | 'model' | 'tool' | 'task';

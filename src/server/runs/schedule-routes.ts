@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 
-import type { BackgroundRuns } from '../durable/background-runs.js';
-import type { ServerEnv } from './server-env.js';
+import type { BackgroundRuns } from '../../durable/background-runs.js';
+import type { ServerEnv } from '../app/server-env.js';
 
 /** `GET /api/v1/schedules`: the cron schedules (`schedules:` in corvid.yaml) with their next tick. */
 export function registerScheduleRoutes(app: Hono<ServerEnv>, runs: () => BackgroundRuns): void {

@@ -1,8 +1,8 @@
-import { HttpError } from '../http/http-error.js';
-import { newId } from '../http/new-id.js';
-import { type Message, messageText } from '../types/message.js';
-import { RunState } from '../types/run-state.js';
-import { emptyUsage, type Usage } from '../types/usage.js';
+import { HttpError } from '../../http/http-error.js';
+import { newId } from '../../http/new-id.js';
+import { type Message, messageText } from '../../types/message.js';
+import { RunState } from '../../types/run-state.js';
+import { emptyUsage, type Usage } from '../../types/usage.js';
 
 /** One chat session of the HTTP API: the history of a conversation with one agent. */
 export interface ChatSession {

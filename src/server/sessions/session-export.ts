@@ -1,4 +1,4 @@
-import { type Message, messageText } from '../types/message.js';
+import { type Message, messageText } from '../../types/message.js';
 import type { ChatSession } from './chat-sessions.js';
 import { summarize } from './chat-sessions.js';
 

@@ -1,14 +1,14 @@
 import type { Hono } from 'hono';
 
-import { HttpError } from '../http/http-error.js';
-import { readBodyText } from '../http/read-body.js';
-import type { ChatService } from './chat-service.js';
+import { HttpError } from '../../http/http-error.js';
+import { readBodyText } from '../../http/read-body.js';
+import { parseJsonBody, parseOr400, SESSION_ID } from '../api/request-schemas.js';
+import type { ServerEnv } from '../app/server-env.js';
+import type { ChatService } from '../chat/chat-service.js';
+import { exportSessionQuerySchema, renameSessionSchema } from '../studio/studio-schemas.js';
 import type { SessionDirectory } from './chat-sessions.js';
 import { summarize } from './chat-sessions.js';
-import { parseJsonBody, parseOr400, SESSION_ID } from './request-schemas.js';
-import type { ServerEnv } from './server-env.js';
 import { exportSession } from './session-export.js';
-import { exportSessionQuerySchema, renameSessionSchema } from './studio-schemas.js';
 
 /** What the session routes need. */
 export interface SessionRoutesOptions {

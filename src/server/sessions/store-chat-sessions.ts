@@ -1,7 +1,7 @@
-import { RunState } from '../types/run-state.js';
-import type { Session } from '../types/storage/sessions.js';
-import type { Store } from '../types/storage/store.js';
-import { addUsage, emptyUsage } from '../types/usage.js';
+import { RunState } from '../../types/run-state.js';
+import type { Session } from '../../types/storage/sessions.js';
+import type { Store } from '../../types/storage/store.js';
+import { addUsage, emptyUsage } from '../../types/usage.js';
 import { type ChatSession, type ChatSessionSummary, type ListSessionsQuery, previewOf, type SessionDirectory } from './chat-sessions.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 
+import type { ServerEnv } from '../app/server-env.js';
 import { EvalRunFiles } from './eval-run-files.js';
-import type { ServerEnv } from './server-env.js';
 
 /** What the eval routes need. */
 export interface EvalRoutesOptions {

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 
 import type { z } from 'zod';
 
-import { diffBaseline } from '../evals/baseline-diff.js';
-import type { EvalResults } from '../evals/eval-results.js';
-import { HttpError } from '../http/http-error.js';
+import { diffBaseline } from '../../evals/baseline-diff.js';
+import type { EvalResults } from '../../evals/eval-results.js';
+import { HttpError } from '../../http/http-error.js';
 import { type EvalResultsFile, evalResultsSchema, type evalRunListSchema, type evalRunSchema } from './eval-schemas.js';
 
 type EvalRunList = z.output<typeof evalRunListSchema>;

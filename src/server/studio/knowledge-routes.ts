@@ -3,12 +3,12 @@ import { existsSync } from 'node:fs';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 
-import { HttpError } from '../http/http-error.js';
-import { readBodyText } from '../http/read-body.js';
-import type { KnowledgeIndexInfo } from '../types/knowledge.js';
-import { parseJsonBody, parseOr400 } from './request-schemas.js';
-import type { ServedRuntime } from './served-runtime.js';
-import type { ServerEnv } from './server-env.js';
+import { HttpError } from '../../http/http-error.js';
+import { readBodyText } from '../../http/read-body.js';
+import type { KnowledgeIndexInfo } from '../../types/knowledge.js';
+import { parseJsonBody, parseOr400 } from '../api/request-schemas.js';
+import type { ServedRuntime } from '../app/served-runtime.js';
+import type { ServerEnv } from '../app/server-env.js';
 import { type knowledgeListSchema, knowledgeSearchSchema } from './studio-schemas.js';
 
 type BaseView = z.output<typeof knowledgeListSchema>['bases'][number];

@@ -1,15 +1,15 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 
-import { HttpError } from '../http/http-error.js';
-import { readBodyText } from '../http/read-body.js';
-import type { Memory, MemoryScope } from '../types/storage/memories.js';
-import type { Store } from '../types/storage/store.js';
-import type { AgentAccess } from './agent-access.js';
-import { type ChatService, noStore } from './chat-service.js';
-import { principalUser } from './principal.js';
-import { parseJsonBody, parseOr400 } from './request-schemas.js';
-import type { ServerEnv } from './server-env.js';
+import { HttpError } from '../../http/http-error.js';
+import { readBodyText } from '../../http/read-body.js';
+import type { Memory, MemoryScope } from '../../types/storage/memories.js';
+import type { Store } from '../../types/storage/store.js';
+import { parseJsonBody, parseOr400 } from '../api/request-schemas.js';
+import type { ServerEnv } from '../app/server-env.js';
+import type { AgentAccess } from '../auth/agent-access.js';
+import { principalUser } from '../auth/principal.js';
+import { type ChatService, noStore } from '../chat/chat-service.js';
 import { listMemoriesQuerySchema, type memorySchema, memoryScopeQuerySchema, updateMemorySchema } from './studio-schemas.js';
 
 type MemoryView = z.output<typeof memorySchema>;

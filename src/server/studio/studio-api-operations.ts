@@ -1,7 +1,7 @@
-import type { ApiOperation, ApiResponse } from './api-operations.js';
+import type { ApiOperation, ApiResponse } from '../api/api-operations.js';
+import { runEventsQuerySchema } from '../api/request-schemas.js';
+import { errorSchema, sessionSchema, sessionSummarySchema } from '../api/response-schemas.js';
 import { evalRunListSchema, evalRunSchema } from './eval-schemas.js';
-import { runEventsQuerySchema } from './request-schemas.js';
-import { errorSchema, sessionSchema, sessionSummarySchema } from './response-schemas.js';
 import {
   cancelAnswerSchema,
   cancelRunSchema,

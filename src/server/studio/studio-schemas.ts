@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { backgroundRunSchema, usageSchema } from './response-schemas.js';
+import { backgroundRunSchema, usageSchema } from '../api/response-schemas.js';
 
 /**
  * Requests and answers of the routes the Studio uses beside the chat API (`whoami`, session

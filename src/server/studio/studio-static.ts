@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 import type { Hono } from 'hono';
 
-import { HttpError } from '../http/http-error.js';
-import type { ServerEnv } from './server-env.js';
+import { HttpError } from '../../http/http-error.js';
+import type { ServerEnv } from '../app/server-env.js';
 
 /** Where the Studio is served. */
 export const STUDIO_PATH = '/studio';
@@ -47,9 +47,9 @@ export const STUDIO_CSP = [
 /** File names with a content hash (`app-3f9a1c2b.js`, `index.3F9A1C2B.css`): never change, cached for good. */
 const HASHED = /[.-][A-Za-z0-9_]{8,}\.[a-z0-9]+$/;
 
-/** `<package root>/dist/studio`: the package root is two folders above this module (`src/server` or `dist/server`). */
+/** `<package root>/dist/studio`: the package root is three folders above this module (`src/server/studio` or `dist/server/studio`). */
 export function defaultStudioDir(): string {
-  return fileURLToPath(new URL('../../dist/studio', import.meta.url));
+  return fileURLToPath(new URL('../../../dist/studio', import.meta.url));
 }
 
 /** Options of `registerStudio`. */

@@ -1,8 +1,8 @@
-import { tool } from '../core/tool.js';
-import { userScoped } from '../core/user-scoped.js';
-import type { Tool } from '../types/tool.js';
+import { tool } from '../../core/tool.js';
+import { userScoped } from '../../core/user-scoped.js';
+import type { Tool } from '../../types/tool.js';
+import { toolArgs } from '../tool-args.js';
 import { type MemoryView, memoryView } from './memory-view.js';
-import { toolArgs } from './tool-args.js';
 import { memoryScope, type MemoryToolOptions, toolStore } from './tool-store.js';
 
 /** Arguments of `get_memories`. */

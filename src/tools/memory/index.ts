@@ -9,6 +9,12 @@ export { createGetMemories, getMemories, type GetMemoriesArgs, type GetMemoriesO
 export { builtinTools, createMemoryTools, memoryTools } from './memory-tools.js';
 export type { MemoryView } from './memory-view.js';
 export { createSaveMemory, saveMemory, type SaveMemoryArgs, type SaveMemoryOutput } from './save-memory.js';
-export { type ConversationHitView, createSearchConversations, searchConversations, type SearchConversationsArgs, type SearchConversationsOutput } from './search-conversations.js';
+export {
+  type ConversationHitView,
+  createSearchConversations,
+  searchConversations,
+  type SearchConversationsArgs,
+  type SearchConversationsOutput,
+} from './search-conversations.js';
 export { createSearchMemories, searchMemories, type SearchMemoriesArgs, type SearchMemoriesOutput } from './search-memories.js';
 export { DEFAULT_MEMORY_USER, type MemoryStoreSource, type MemoryToolOptions } from './tool-store.js';

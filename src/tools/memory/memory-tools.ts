@@ -1,4 +1,4 @@
-import type { Tool } from '../types/tool.js';
+import type { Tool } from '../../types/tool.js';
 import type { MemoryToolName } from './builtin-tool-names.js';
 import { createGetMemories, getMemories } from './get-memories.js';
 import { createSaveMemory, saveMemory } from './save-memory.js';

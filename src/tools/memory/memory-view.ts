@@ -1,4 +1,4 @@
-import type { Memory } from '../types/storage/memories.js';
+import type { Memory } from '../../types/storage/memories.js';
 import { isoSecond } from './tool-store.js';
 
 /** A memory as the memory tools return it to the model (snake_case JSON, ISO dates). */

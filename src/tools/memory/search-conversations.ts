@@ -1,8 +1,8 @@
-import { tool } from '../core/tool.js';
-import { userScoped } from '../core/user-scoped.js';
-import type { ConversationSearchMode } from '../types/storage/memories.js';
-import type { Tool } from '../types/tool.js';
-import { toolArgs } from './tool-args.js';
+import { tool } from '../../core/tool.js';
+import { userScoped } from '../../core/user-scoped.js';
+import type { ConversationSearchMode } from '../../types/storage/memories.js';
+import type { Tool } from '../../types/tool.js';
+import { toolArgs } from '../tool-args.js';
 import { isoSecond, type MemoryToolOptions, toolStore } from './tool-store.js';
 
 /** Arguments of `search_conversations`. */

@@ -1,7 +1,7 @@
-import { ToolExecutionError } from '../errors/tool-execution-error.js';
-import type { MemoryScope } from '../types/storage/memories.js';
-import type { Store } from '../types/storage/store.js';
-import type { ToolContext } from '../types/tool.js';
+import { ToolExecutionError } from '../../errors/tool-execution-error.js';
+import type { MemoryScope } from '../../types/storage/memories.js';
+import type { Store } from '../../types/storage/store.js';
+import type { ToolContext } from '../../types/tool.js';
 
 /** The user id memories are kept under when the run names no user. */
 export const DEFAULT_MEMORY_USER = 'default';

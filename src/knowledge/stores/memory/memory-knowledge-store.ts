@@ -1,4 +1,4 @@
-import { KnowledgeError } from '../errors/knowledge-error.js';
+import { KnowledgeError } from '../../../errors/knowledge-error.js';
 import type {
   EmbeddedChunk,
   IndexEmbedder,
@@ -9,10 +9,10 @@ import type {
   KnowledgeIndexInfo,
   KnowledgeStore,
   ScoredChunk,
-} from '../types/knowledge.js';
-import { bm25Idf, bm25Length, bm25Term, HEADING_WEIGHT } from './bm25.js';
-import { matchesFilter, parseFilter } from './metadata-filter.js';
-import { headingText, textTerms } from './text-terms.js';
+} from '../../../types/knowledge.js';
+import { bm25Idf, bm25Length, bm25Term, HEADING_WEIGHT } from '../../bm25.js';
+import { matchesFilter, parseFilter } from '../../metadata-filter.js';
+import { headingText, textTerms } from '../../text-terms.js';
 
 interface StoredChunk {
   chunk: KnowledgeChunk;

@@ -1,6 +1,6 @@
-import { ValidationError } from '../../errors/validation-error.js';
-import type { KnowledgeFilter } from '../../types/knowledge.js';
-import { type FilterNode, ISO_DATE, parseFilter } from '../metadata-filter.js';
+import { ValidationError } from '../../../errors/validation-error.js';
+import type { KnowledgeFilter } from '../../../types/knowledge.js';
+import { type FilterNode, ISO_DATE, parseFilter } from '../../metadata-filter.js';
 
 const SQL_OP = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
 

@@ -1,5 +1,5 @@
-import { KnowledgeError } from '../../errors/knowledge-error.js';
-import type { PgClient } from '../../storage/postgres/index.js';
+import { KnowledgeError } from '../../../errors/knowledge-error.js';
+import type { PgClient } from '../../../storage/postgres/index.js';
 import type { PgVector } from './schema.js';
 
 /** Whether pgvector could be created, and where it lives. */

@@ -1,4 +1,4 @@
-import { KnowledgeError } from '../../errors/knowledge-error.js';
+import { KnowledgeError } from '../../../errors/knowledge-error.js';
 import type {
   EmbeddedChunk,
   IndexEmbedder,
@@ -8,7 +8,7 @@ import type {
   KnowledgeIndex,
   KnowledgeIndexInfo,
   ScoredChunk,
-} from '../../types/knowledge.js';
+} from '../../../types/knowledge.js';
 import { pgFilterSql } from './filter-sql.js';
 import { type PgKnowledgeContext, pgTransaction, pgvectorMissing } from './pg-knowledge-context.js';
 import { cosineOperator, TS_CONFIG, vectorType } from './schema.js';

@@ -1,7 +1,7 @@
-import { KnowledgeError } from '../../errors/knowledge-error.js';
-import { ValidationError } from '../../errors/validation-error.js';
-import { openPgPool, type PgClient } from '../../storage/postgres/index.js';
-import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../../types/knowledge.js';
+import { KnowledgeError } from '../../../errors/knowledge-error.js';
+import { ValidationError } from '../../../errors/validation-error.js';
+import { openPgPool, type PgClient } from '../../../storage/postgres/index.js';
+import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../../../types/knowledge.js';
 import { type PgKnowledgeContext, pgTransaction, type PgVectorStatus } from './pg-knowledge-context.js';
 import { pgIndexInfo, PostgresKnowledgeIndex } from './postgres-knowledge-index.js';
 import { createHnswSql, HNSW_MAX_DIMENSIONS, hnswIndexName, migratePgKnowledgeSchema } from './schema.js';

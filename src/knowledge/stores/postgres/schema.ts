@@ -1,5 +1,5 @@
-import { KnowledgeError } from '../../errors/knowledge-error.js';
-import type { SqlClient } from '../../storage/sql/index.js';
+import { KnowledgeError } from '../../../errors/knowledge-error.js';
+import type { SqlClient } from '../../../storage/sql/index.js';
 
 /**
  * The knowledge tables of a Postgres database (prefix `knowledge_`, own version table), so they can

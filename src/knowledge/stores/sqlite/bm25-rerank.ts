@@ -1,5 +1,5 @@
-import { bm25Idf, bm25Length, bm25Term, HEADING_WEIGHT } from '../bm25.js';
-import { textTerms } from '../text-terms.js';
+import { bm25Idf, bm25Length, bm25Term, HEADING_WEIGHT } from '../../bm25.js';
+import { textTerms } from '../../text-terms.js';
 import { wordTerms } from './common-words.js';
 import { ftsTable } from './schema.js';
 import type { SqliteKnowledgeContext } from './sqlite-knowledge-context.js';

@@ -1,4 +1,4 @@
-import type { KnowledgeChunk } from '../../types/knowledge.js';
+import type { KnowledgeChunk } from '../../../types/knowledge.js';
 
 /** A row of `knowledge_chunks` as read by searches ({@link CHUNK_COLUMNS}). */
 export interface ChunkRow {

@@ -1,6 +1,6 @@
-import { ValidationError } from '../../errors/validation-error.js';
-import type { KnowledgeFilter, MetadataValue } from '../../types/knowledge.js';
-import { type FilterNode, parseFilter } from '../metadata-filter.js';
+import { ValidationError } from '../../../errors/validation-error.js';
+import type { KnowledgeFilter, MetadataValue } from '../../../types/knowledge.js';
+import { type FilterNode, parseFilter } from '../../metadata-filter.js';
 
 /** The words of a user's text (runs of letters, digits or `_`), lower-cased, each once. */
 export function queryWords(text: string): string[] {

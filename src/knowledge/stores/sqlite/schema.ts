@@ -1,8 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
-import { KnowledgeError } from '../../errors/knowledge-error.js';
-import { HEADING_WEIGHT } from '../bm25.js';
-import { headingText } from '../text-terms.js';
+import { KnowledgeError } from '../../../errors/knowledge-error.js';
+import { HEADING_WEIGHT } from '../../bm25.js';
+import { headingText } from '../../text-terms.js';
 
 /**
  * The knowledge tables of a SQLite file. They carry the prefix `knowledge_` and their own version

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
-import { KnowledgeError } from '../../errors/knowledge-error.js';
-import { SqliteClient, sqliteError } from '../../storage/sqlite/index.js';
+import { KnowledgeError } from '../../../errors/knowledge-error.js';
+import { SqliteClient, sqliteError } from '../../../storage/sqlite/index.js';
 import type { VecStatus } from './sqlite-vec-loader.js';
 
 type Statement = BetterSqlite3.Statement<unknown[]>;

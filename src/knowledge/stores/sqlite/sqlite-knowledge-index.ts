@@ -1,4 +1,4 @@
-import { KnowledgeError } from '../../errors/knowledge-error.js';
+import { KnowledgeError } from '../../../errors/knowledge-error.js';
 import type {
   ChunkLocation,
   EmbeddedChunk,
@@ -8,8 +8,8 @@ import type {
   KnowledgeIndex,
   KnowledgeIndexInfo,
   ScoredChunk,
-} from '../../types/knowledge.js';
-import { headingText } from '../text-terms.js';
+} from '../../../types/knowledge.js';
+import { headingText } from '../../text-terms.js';
 import { RERANK_CANDIDATES, rerankBm25 } from './bm25-rerank.js';
 import { blobVector, CHUNK_COLUMNS, type ChunkRow, toChunk, vectorBlob } from './chunk-row.js';
 import { keywordMatch } from './common-words.js';

@@ -3,15 +3,15 @@ import { dirname, resolve } from 'node:path';
 
 import type BetterSqlite3 from 'better-sqlite3';
 
-import { KnowledgeError } from '../errors/knowledge-error.js';
-import { loadSqlite, sqliteError } from '../storage/sqlite/index.js';
-import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../types/knowledge.js';
-import { dropKeywordTables } from './sqlite/common-words.js';
-import { bitsTable, createBitsSql, createFts, createVecSql, ftsTable, migrateKnowledgeSchema, vecTable } from './sqlite/schema.js';
-import { dropIndexCache } from './sqlite/sqlite-index-cache.js';
-import { SqliteKnowledgeContext } from './sqlite/sqlite-knowledge-context.js';
-import { indexInfo, SqliteKnowledgeIndex, type SqliteSearchOptions, type SqliteVectorSearchMode } from './sqlite/sqlite-knowledge-index.js';
-import { loadSqliteVec, vecUnsupported } from './sqlite/sqlite-vec-loader.js';
+import { KnowledgeError } from '../../../errors/knowledge-error.js';
+import { loadSqlite, sqliteError } from '../../../storage/sqlite/index.js';
+import type { IndexEmbedder, KnowledgeIndex, KnowledgeIndexInfo, KnowledgeStore } from '../../../types/knowledge.js';
+import { dropKeywordTables } from './common-words.js';
+import { bitsTable, createBitsSql, createFts, createVecSql, ftsTable, migrateKnowledgeSchema, vecTable } from './schema.js';
+import { dropIndexCache } from './sqlite-index-cache.js';
+import { SqliteKnowledgeContext } from './sqlite-knowledge-context.js';
+import { indexInfo, SqliteKnowledgeIndex, type SqliteSearchOptions, type SqliteVectorSearchMode } from './sqlite-knowledge-index.js';
+import { loadSqliteVec, vecUnsupported } from './sqlite-vec-loader.js';
 
 /** Where a SQLite knowledge store lives: a file (created with its folder when missing) or an open connection. */
 export type SqliteKnowledgeStoreOptions = ({ path: string; db?: undefined } | { db: BetterSqlite3.Database; path?: undefined }) & {

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
-import { KnowledgeError } from '../../errors/knowledge-error.js';
+import { KnowledgeError } from '../../../errors/knowledge-error.js';
 
 /** Why vector search is unavailable: `undefined` when sqlite-vec is loaded. */
 export type VecStatus = { ok: true } | { ok: false; reason: string };

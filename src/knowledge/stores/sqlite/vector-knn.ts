@@ -1,4 +1,4 @@
-import type { KnowledgeFilter, ScoredChunk } from '../../types/knowledge.js';
+import type { KnowledgeFilter, ScoredChunk } from '../../../types/knowledge.js';
 import { CHUNK_COLUMNS, type ChunkRow, toChunk, vectorBlob } from './chunk-row.js';
 import { filterSql } from './query-sql.js';
 import { vecTable } from './schema.js';
