@@ -174,28 +174,9 @@ describe('A2A v1.0 resubscription and cancel through another instance', () => {
 describe('A2A v0.3 tasks/resubscribe through another instance', () => {
   it('stops reading the task log once the resubscriber disconnects', async () => {
     const gate = `gate-gone-${crypto.randomUUID().slice(0, 8)}`;
-    const sent = await fetch(`${a.url}/a2a/waiter`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'message/send',
-        params: {
-          message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: `wait at ${gate}` }] },
-          configuration: { blocking: false },
-        },
-      }),
-    });
-    const taskId = ((await sent.json()) as any).result.id as string;
-    await vi.waitFor(() => expect(gates.has(gate)).toBe(true), { timeout: 5000 });
+    const taskId = await startWaitingTask(gate);
     const leave = new AbortController();
-    const res = await fetch(`${b.url}/a2a/waiter`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 's', method: 'tasks/resubscribe', params: { id: taskId } }),
-      signal: leave.signal,
-    });
+    const res = await resubscribeOnB(taskId, leave.signal);
     const events = sseEvents(res);
     expect((await events.next()).value.result).toMatchObject({ kind: 'task', id: taskId });
     const logId = `a2a:waiter:${taskId}`;
@@ -219,26 +200,8 @@ describe('A2A v0.3 tasks/resubscribe through another instance', () => {
 
   it('streams the v0.3 events of a task running on the other instance, ending with the final completed update', async () => {
     const gate = `gate-v03-${crypto.randomUUID().slice(0, 8)}`;
-    const sent = await fetch(`${a.url}/a2a/waiter`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'message/send',
-        params: {
-          message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: `wait at ${gate}` }] },
-          configuration: { blocking: false },
-        },
-      }),
-    });
-    const taskId = ((await sent.json()) as any).result.id as string;
-    await vi.waitFor(() => expect(gates.has(gate)).toBe(true), { timeout: 5000 });
-    const res = await fetch(`${b.url}/a2a/waiter`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 's', method: 'tasks/resubscribe', params: { id: taskId } }),
-    });
+    const taskId = await startWaitingTask(gate);
+    const res = await resubscribeOnB(taskId);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const events = sseEvents(res);
     const first = await events.next();
@@ -250,6 +213,35 @@ describe('A2A v0.3 tasks/resubscribe through another instance', () => {
     expect(rest.filter((e) => e.kind === 'artifact-update').at(-1).artifact.parts[0].text).toBe(`Finished after gate ${gate} opened`);
   });
 });
+
+/** Sends a v0.3 non-blocking message to A whose task waits at `gate`; its id once the task is waiting. */
+async function startWaitingTask(gate: string): Promise<string> {
+  const sent = await fetch(`${a.url}/a2a/waiter`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message/send',
+      params: {
+        message: { kind: 'message', messageId: crypto.randomUUID(), role: 'user', parts: [{ kind: 'text', text: `wait at ${gate}` }] },
+        configuration: { blocking: false },
+      },
+    }),
+  });
+  const taskId = ((await sent.json()) as any).result.id as string;
+  await vi.waitFor(() => expect(gates.has(gate)).toBe(true), { timeout: 5000 });
+  return taskId;
+}
+
+/** `tasks/resubscribe` (v0.3 JSON-RPC) for the task on instance B. */
+const resubscribeOnB = (taskId: string, signal?: AbortSignal) =>
+  fetch(`${b.url}/a2a/waiter`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 's', method: 'tasks/resubscribe', params: { id: taskId } }),
+    ...(signal ? { signal } : {}),
+  });
 
 /** The `data:` payloads of an SSE response, parsed. */
 async function* sseEvents(res: Response): AsyncGenerator<any> {
