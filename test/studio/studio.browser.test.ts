@@ -347,7 +347,10 @@ describe.skipIf(skip !== undefined)('Corvid Studio in Chromium', () => {
       await page.getByLabel('API key or JWT').fill('studio-test-key');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Agents' }).waitFor();
-      expect(await page.locator('.card h2').allTextContents()).toEqual(['assistant', 'researcher', 'billing']);
+      // The heading is drawn before the agents arrive.
+      await expect
+        .poll(() => page.locator('.card h2').allTextContents(), { timeout: 15_000 })
+        .toEqual(['assistant', 'researcher', 'billing']);
       // Signed in, the memories are those of the user the key speaks for: no user to pick.
       await page.goto(`${secured.studioUrl}#/memories`);
       await page.getByText('No memories.').waitFor({ timeout: 15_000 });
