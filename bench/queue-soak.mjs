@@ -133,7 +133,7 @@ const slopes = workers.map((_, i) => {
   const all = samples.map((s) => s.rss[i]);
   const cells = [all[0], all.at(-1), Math.max(...all)].map((v, j) => v.toFixed(0).padStart([9, 7, 7][j]));
   console.log(
-    `${String(i + 1).padStart(6)}  ${cells.join('  ')}  ${sl.toFixed(2).padStart(12)}  ${`${floor.first} / ${floor.last}`.padStart(24)}  ${floor.perMin.toFixed(2).padStart(12)}`,
+    `${String(i + 1).padStart(6)}  ${cells.join('  ')}  ${sl.toFixed(2).padStart(12)}  ${`${floor.first.toFixed(0)} / ${floor.last.toFixed(0)}`.padStart(24)}  ${floor.perMin.toFixed(2).padStart(12)}`,
   );
   return floor.perMin;
 });
