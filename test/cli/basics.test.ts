@@ -23,7 +23,7 @@ describe('corvid basics', () => {
     assertBuilt();
     const time = (args: string[]): number => {
       const times: number[] = [];
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 7; i++) {
         const t = performance.now();
         const r = spawnSync(process.execPath, args, { env: opts.env });
         expect(r.status).toBe(0);
@@ -33,8 +33,9 @@ describe('corvid basics', () => {
     };
     const bare = time(['-e', '0']);
     const cli = time([CLI, '--version']);
-    // Loading any of the heavy modules (zod, yaml, the AI SDK) would cost far more than this.
-    expect(cli - bare).toBeLessThan(60);
+    // Loading any of the heavy modules (zod, yaml, the AI SDK) would make it several times node's own start-up;
+    // a ratio, not a difference, so other tests sharing the CPU slow both sides alike.
+    expect(cli / bare).toBeLessThan(2);
   });
 
   it('prints usage with --help, for a command, and with help <command>', async () => {
