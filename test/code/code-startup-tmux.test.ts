@@ -86,7 +86,8 @@ describe.skipIf(missing !== undefined)('corvid code start-up in a real terminal 
       // After corvid exits, the shell prints its exit status and the terminal's modes (raw mode would show -icanon -echo).
       const script = `${[process.execPath, CLI, 'code'].map((a) => `'${a}'`).join(' ')}; echo "exit $?"; stty -a`;
       term = Terminal.start({ command: ['sh', '-c', script], cwd: project.dir, env: project.env });
-      const screen = await term.waitForText(/exit \d+/, { timeoutMs: 60_000 });
+      // Waits for stty's output too: under load it lands after the exit status.
+      const screen = await term.waitForText(/exit \d+[\s\S]*(^|\s)-?icanon(\s|$)/m, { timeoutMs: 60_000 });
       term.snapshot('startup-bad-config');
       expect(screen).toContain('error: Invalid configuration in');
       expect(screen).toContain('defaults.model: unknown model "nope"');
